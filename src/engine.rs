@@ -1,0 +1,212 @@
+//! The computer player: the minimax value of every column, computed on the thread pool, and the
+//! choice of a best column.
+//!
+//! Columns that settle at once (a win, depth 0, a full board) are valued on the calling thread.
+//! The rest become tasks for the pool. With plain minimax a task is one root column and one
+//! reply, so that a 7-column board gives about 49 tasks of similar size and two or more threads
+//! stay busy to the end; the root value is then minus the best reply, exactly as the recursion
+//! computes it. With `prune`, a task is a whole root column searched by alpha-beta with a full
+//! window, which keeps its cut-offs. Either way every value is exact, so the results are the same
+//! for every thread count; with more threads than tasks, the extra threads wait.
+
+use std::sync::Arc;
+
+use rand::{Rng, RngExt};
+
+use crate::bits::Bits;
+use crate::board::{with_grid, Board, Grid, Position};
+use crate::checker::Checker;
+use crate::geometry::Geometry;
+use crate::heuristic::WIN;
+use crate::pool::{Pool, PoolError};
+use crate::score::Score;
+use crate::search::{alphabeta, minimax, settled};
+
+/// The computer player: a thread pool and the choice of search.
+#[derive(Debug)]
+pub struct Engine {
+    pool: Pool,
+    prune: bool,
+}
+
+/// One piece of work for a worker: a root column and, for plain minimax, one reply to it.
+#[derive(Clone, Copy, Debug)]
+struct Task {
+    col: usize,
+    reply: Option<usize>,
+}
+
+impl Engine {
+    /// An engine searching on `threads` worker threads; `prune` selects exact alpha-beta.
+    pub fn new(threads: usize, prune: bool) -> Engine {
+        Engine {
+            pool: Pool::new(threads),
+            prune,
+        }
+    }
+
+    /// How many worker threads search.
+    pub fn threads(&self) -> usize {
+        self.pool.threads()
+    }
+
+    /// Whether the engine uses the pruned search.
+    pub fn prunes(&self) -> bool {
+        self.prune
+    }
+
+    /// The minimax value at `depth` of `player` dropping in each column, `None` for a full column.
+    pub fn scores(
+        &mut self,
+        board: &Board,
+        player: Checker,
+        depth: u32,
+    ) -> Result<Vec<Option<Score>>, PoolError> {
+        let side = player.side();
+        let prune = self.prune;
+        let values =
+            with_grid!(board.sized(), g => root_values(&mut self.pool, g, side, depth, prune))?;
+        Ok(values.into_iter().map(|v| v.map(Score)).collect())
+    }
+
+    /// A column of highest value for `player` at `depth`, ties broken by `rng`; `None` if every
+    /// column is full.
+    pub fn choose(
+        &mut self,
+        board: &Board,
+        player: Checker,
+        depth: u32,
+        rng: &mut impl Rng,
+    ) -> Result<Option<usize>, PoolError> {
+        let best = best_columns(&self.scores(board, player, depth)?);
+        Ok((!best.is_empty()).then(|| best[rng.random_range(0..best.len())]))
+    }
+}
+
+/// The columns whose value is the highest, in column order.
+pub fn best_columns(scores: &[Option<Score>]) -> Vec<usize> {
+    let top = scores.iter().flatten().max();
+    (0..scores.len())
+        .filter(|&c| scores[c].is_some() && scores[c].as_ref() == top)
+        .collect()
+}
+
+/// Every root column's value for `side`: settled ones here, the rest on the pool.
+fn root_values<B: Bits>(
+    pool: &mut Pool,
+    grid: &Grid<B>,
+    side: usize,
+    depth: u32,
+    prune: bool,
+) -> Result<Vec<Option<i32>>, PoolError> {
+    let g = &*grid.geometry;
+    let mut p = grid.position;
+    let mut values = vec![None; g.cols];
+    let mut tasks = Vec::new();
+    for col in 0..g.cols {
+        let Some(cell) = p.landing(g, col) else {
+            continue;
+        };
+        p.place(col, cell, side);
+        match settled(g, &p, side, cell, depth) {
+            Some(value) => values[col] = Some(value),
+            None if prune => tasks.push(Task { col, reply: None }),
+            None => tasks.extend(
+                (0..g.cols)
+                    .filter(|&reply| p.landing(g, reply).is_some())
+                    .map(|reply| Task {
+                        col,
+                        reply: Some(reply),
+                    }),
+            ),
+        }
+        p.lift(col, cell, side);
+    }
+    let geometry = Arc::clone(&grid.geometry);
+    let start = grid.position;
+    let results = pool.map(tasks.clone(), move |task| {
+        evaluate(&geometry, start, side, depth, task)
+    })?;
+    // Plain tasks return the reply's value for the opponent: the root value is minus the best.
+    let mut best_reply: Vec<Option<i32>> = vec![None; g.cols];
+    for (task, value) in tasks.iter().zip(results) {
+        match task.reply {
+            None => values[task.col] = Some(value),
+            Some(_) => {
+                let best = best_reply[task.col].get_or_insert(-WIN);
+                *best = (*best).max(value);
+            }
+        }
+    }
+    for (col, best) in best_reply.into_iter().enumerate() {
+        if let Some(best) = best {
+            values[col] = Some(-best);
+        }
+    }
+    Ok(values)
+}
+
+/// Runs one task on the worker's own copy of the position.
+fn evaluate<B: Bits>(
+    g: &Geometry<B>,
+    mut p: Position<B>,
+    side: usize,
+    depth: u32,
+    task: Task,
+) -> i32 {
+    let cell = p.landing(g, task.col).expect("tasks name open columns");
+    p.place(task.col, cell, side);
+    match task.reply {
+        None => alphabeta(g, &mut p, side, cell, depth, -WIN, WIN),
+        Some(reply) => {
+            let reply_cell = p.landing(g, reply).expect("tasks name open replies");
+            p.place(reply, reply_cell, 1 - side);
+            minimax(g, &mut p, 1 - side, reply_cell, depth - 1)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn best_columns_lists_every_tie_and_skips_full_columns() {
+        let s = |v| Some(Score(v));
+        assert_eq!(best_columns(&[s(3), None, s(7), s(7), s(-1)]), vec![2, 3]);
+        assert_eq!(best_columns(&[None, Some(Score::WIN)]), vec![1]);
+        assert!(best_columns(&[None, None]).is_empty());
+    }
+
+    #[test]
+    fn plain_and_pruned_agree_on_the_empty_board() {
+        let board = Board::new(6, 7).unwrap();
+        let plain = Engine::new(2, false)
+            .scores(&board, Checker::Red, 4)
+            .unwrap();
+        let pruned = Engine::new(2, true)
+            .scores(&board, Checker::Red, 4)
+            .unwrap();
+        assert_eq!(plain, pruned);
+        assert!(plain.iter().all(Option::is_some));
+    }
+
+    #[test]
+    fn a_full_column_has_no_value_and_a_win_is_infinite() {
+        let mut board = Board::new(4, 4).unwrap();
+        for _ in 0..2 {
+            board.drop_checker(0, Checker::Red).unwrap();
+            board.drop_checker(0, Checker::Black).unwrap();
+        }
+        // Red holds the bottom row's first three cells; column 3 completes it.
+        for col in 1..3 {
+            board.drop_checker(col, Checker::Red).unwrap();
+        }
+        let scores = Engine::new(1, false)
+            .scores(&board, Checker::Red, 3)
+            .unwrap();
+        assert_eq!(scores[0], None);
+        assert_eq!(scores[3], Some(Score::WIN));
+        assert_ne!(scores[1], Some(Score::WIN));
+    }
+}

