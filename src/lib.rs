@@ -16,6 +16,13 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod cli;
+pub mod grade;
+#[cfg(feature = "gui")]
+pub mod gui;
+pub mod protocol;
+pub mod text;
+
 mod bits;
 mod board;
 mod checker;
