@@ -166,3 +166,14 @@ impl Analyze for Game {
         self.depth
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_game_can_move_to_another_thread() {
+        fn assert_send<T: Send>() {}
+        assert_send::<Game>();
+    }
+}

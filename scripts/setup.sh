@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Installs what building and testing need, on Debian or Ubuntu, and says what it does. Sourced
+# by scripts/play and scripts/test; safe to run again (fast when everything is present).
+#   source scripts/setup.sh [gui] [xvfb]
+#     gui   the X11 headers and a CMake >= 3.28 that FLTK's bundled build needs
+#     xvfb  a virtual X server for the window tests (Xvfb, xauth, xdotool, ImageMagick)
+# Elsewhere: install the same packages by hand (see README, "Other systems").
+
+say() { echo "setup: $*" >&2; }
+
+connect_four_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+packages=()
+for want in "$@"; do
+  case "$want" in
+    gui) packages+=(libx11-dev libxext-dev libxft-dev libxinerama-dev libxcursor-dev
+                    libxrender-dev libxfixes-dev libfontconfig1-dev libgl-dev libglu1-mesa-dev
+                    python3-venv g++ make) ;;
+    xvfb) packages+=(xvfb xauth xdotool imagemagick x11-utils) ;;
+  esac
+done
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  if ! command -v apt-get >/dev/null; then
+    say "this is not a Debian-like system: install the equivalents of: ${missing[*]}"
+    return 1 2>/dev/null || exit 1
+  fi
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  say "installing ${missing[*]}"
+  $sudo apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >&2 \
+    || { say "could not install ${missing[*]}"; return 1 2>/dev/null || exit 1; }
+fi
+
+# FLTK 1.4's CMake build needs CMake 3.28 or newer; Debian 12 ships 3.25. Use the system one if
+# it is new enough, otherwise a private copy from PyPI under target/tools.
+cmake_ok() {
+  local v
+  v=$("$1" --version 2>/dev/null | head -1 | grep -oE '[0-9]+\.[0-9]+' | head -1) || return 1
+  [ -n "$v" ] && [ "$(printf '%s\n3.28\n' "$v" | sort -V | head -1)" = "3.28" ]
+}
+if [[ " $* " == *" gui "* ]]; then
+  venv="$connect_four_root/target/tools/cmake"
+  if command -v cmake >/dev/null && cmake_ok cmake; then
+    :
+  elif cmake_ok "$venv/bin/cmake"; then
+    export PATH="$venv/bin:$PATH"
+  else
+    say "installing CMake >= 3.28 into target/tools/cmake (from PyPI)"
+    python3 -m venv "$venv" >&2 && "$venv/bin/pip" install -q 'cmake>=3.28,<4' >&2 \
+      || { say "could not install CMake"; return 1 2>/dev/null || exit 1; }
+    export PATH="$venv/bin:$PATH"
+  fi
+fi
