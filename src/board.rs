@@ -314,3 +314,79 @@ impl fmt::Display for Board {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn checkers_fall_to_the_lowest_empty_row() {
+        let mut board = Board::new(3, 2).unwrap();
+        assert_eq!(board.drop_checker(1, Checker::Red), Ok(2));
+        assert_eq!(board.drop_checker(1, Checker::Black), Ok(1));
+        assert_eq!(board.get(2, 1), Checker::Red);
+        assert_eq!(board.get(1, 1), Checker::Black);
+        assert_eq!(board.get(0, 1), Checker::Empty);
+        assert_eq!((board.height(1), board.filled()), (2, 2));
+        assert_eq!(board.to_string(), "..\n.B\n.R\n");
+    }
+
+    #[test]
+    fn full_and_missing_columns_are_refused_and_change_nothing() {
+        let mut board = Board::new(1, 2).unwrap();
+        board.drop_checker(0, Checker::Red).unwrap();
+        let before = board.to_string();
+        assert_eq!(board.drop_checker(0, Checker::Black), Err(MoveError::ColumnFull { col: 0 }));
+        assert_eq!(
+            board.drop_checker(2, Checker::Black),
+            Err(MoveError::NoSuchColumn { col: 2, cols: 2 })
+        );
+        assert_eq!(board.to_string(), before);
+        assert!(!board.can_drop(0) && board.can_drop(1) && !board.can_drop(2));
+        assert_eq!(
+            MoveError::NoSuchColumn { col: 2, cols: 2 }.to_string(),
+            "there is no column 2: columns are 0 to 1"
+        );
+    }
+
+    #[test]
+    fn undo_takes_back_the_top_checker() {
+        let mut board = Board::new(4, 4).unwrap();
+        board.drop_checker(2, Checker::Red).unwrap();
+        board.drop_checker(2, Checker::Black).unwrap();
+        assert_eq!(board.undo(2), Some(Checker::Black));
+        assert_eq!(board.undo(2), Some(Checker::Red));
+        assert_eq!(board.undo(2), None);
+        assert_eq!(board.undo(9), None);
+        assert_eq!(board.filled(), 0);
+    }
+
+    #[test]
+    fn sizes_outside_one_to_thirty_two_are_refused() {
+        assert!(Board::new(1, 1).is_ok() && Board::new(32, 32).is_ok());
+        for (rows, cols) in [(0, 7), (6, 0), (33, 7), (6, 33)] {
+            let err = Board::new(rows, cols).unwrap_err();
+            assert!(err.to_string().contains("must each be 1 to 32"), "{err}");
+        }
+    }
+
+    #[test]
+    fn each_size_gets_the_narrowest_bit_set() {
+        let width = |rows, cols| match Board::new(rows, cols).unwrap().sized {
+            Sized::Small(_) => 64,
+            Sized::Medium(_) => 128,
+            Sized::Large(_) => 1024,
+        };
+        assert_eq!((width(8, 8), width(8, 9), width(8, 16), width(9, 15)), (64, 128, 128, 1024));
+    }
+
+    #[test]
+    fn a_win_or_a_full_board_is_seen_by_move_value() {
+        let mut board = Board::new(4, 4).unwrap();
+        for col in 0..3 {
+            board.drop_checker(col, Checker::Black).unwrap();
+        }
+        assert_eq!(board.move_value(3, Checker::Black), Ok(Score::WIN));
+        assert_ne!(board.move_value(3, Checker::Red), Ok(Score::WIN));
+    }
+}

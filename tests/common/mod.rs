@@ -1,0 +1,41 @@
+//! Helpers shared by the integration tests that drive the real `connect_four` binary.
+
+#![allow(dead_code)]
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+/// The `connect_four` binary built for these tests.
+pub fn binary() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_connect_four"))
+}
+
+/// Runs `connect_four ARGS` with `input` on standard input and returns what it did.
+pub fn run(args: &[&str], input: &str) -> Output {
+    let mut child = binary()
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    child
+        .stdin
+        .take()
+        .expect("stdin is piped")
+        .write_all(input.as_bytes())
+        .expect("the binary reads its input");
+    child.wait_with_output().expect("the binary finishes")
+}
+
+/// Sends protocol `commands` (one per line) to `connect_four ARGS --protocol` and returns the
+/// responses, each without its closing empty line.
+pub fn protocol(args: &[&str], commands: &str) -> Vec<String> {
+    let mut all = args.to_vec();
+    all.push("--protocol");
+    let output = run(&all, commands);
+    assert!(output.status.success(), "exit {:?}: {}", output.status, String::from_utf8_lossy(&output.stderr));
+    let text = String::from_utf8(output.stdout).expect("responses are UTF-8");
+    assert!(text.is_empty() || text.ends_with("\n\n"), "every response ends with an empty line: {text:?}");
+    text.split_terminator("\n\n").map(str::to_string).collect()
+}

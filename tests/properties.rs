@@ -1,0 +1,137 @@
+//! Property tests: the fast engine (bitboards, precomputed windows, make/unmake, pruning, the
+//! thread pool) against the deliberately simple engine in `simple/`, on thousands of random
+//! positions of many board sizes: cell contents, wins, heuristic values and minimax values.
+
+mod simple;
+
+use connect_four::{Board, Checker, Engine, Game, GameConfig, Outcome, Playable, Score};
+use proptest::prelude::*;
+use simple::Grid;
+
+/// A board size and a sequence of column choices (taken modulo the columns, skipping full ones).
+fn position(max_rows: usize, max_cols: usize, max_moves: usize) -> impl Strategy<Value = (usize, usize, Vec<usize>)> {
+    (1..=max_rows, 1..=max_cols).prop_flat_map(move |(rows, cols)| {
+        (Just(rows), Just(cols), prop::collection::vec(0..cols, 0..=max_moves.min(rows * cols)))
+    })
+}
+
+/// Plays the moves on both engines, alternating from `first`, until the game ends; returns the
+/// fast game, the simple grid and whether the simple engine saw a win (and by whom).
+fn replay(rows: usize, cols: usize, moves: &[usize], first: Checker) -> (Game, Grid, Option<Outcome>) {
+    let config = GameConfig {
+        rows,
+        cols,
+        depth: 0,
+        threads: 1,
+        ..GameConfig::default()
+    };
+    let mut game = Game::new(&config, Some(first)).unwrap();
+    let mut grid = Grid::new(rows, cols);
+    let mut player = first;
+    let mut outcome = None;
+    for &col in moves {
+        if outcome.is_some() {
+            break;
+        }
+        let Some(row) = grid.landing(col) else {
+            assert_eq!(game.play(col).unwrap_err().to_string(), format!("column {col} is full"));
+            continue;
+        };
+        assert_eq!(game.play(col), Ok(row));
+        grid.cells[row][col] = player;
+        if grid.wins_at(row, col) {
+            outcome = Some(Outcome::Win(player));
+        } else if grid.is_full() {
+            outcome = Some(Outcome::Tie);
+        }
+        player = player.opponent();
+    }
+    (game, grid, outcome)
+}
+
+/// The board of a game, as the simple engine sees it.
+fn same_cells(game: &Game, grid: &Grid) -> bool {
+    (0..grid.rows()).all(|r| (0..grid.cols()).all(|c| game.checker(r, c) == grid.cells[r][c]))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(3000))]
+
+    /// Gravity, refusals, wins in every direction and ties agree on boards up to 12 x 12
+    /// (one and two machine words).
+    #[test]
+    fn rules_agree_on_small_and_medium_boards((rows, cols, moves) in position(12, 12, 144), red_first: bool) {
+        let first = if red_first { Checker::Red } else { Checker::Black };
+        let (game, grid, outcome) = replay(rows, cols, &moves, first);
+        prop_assert!(same_cells(&game, &grid));
+        prop_assert_eq!(game.outcome(), outcome);
+        prop_assert_eq!(game.turn() == Checker::Empty, outcome.is_some());
+    }
+
+    /// The heuristic of every legal drop, for both players, agrees.
+    #[test]
+    fn heuristic_agrees((rows, cols, moves) in position(10, 10, 60)) {
+        let (game, grid, _) = replay(rows, cols, &moves, Checker::Red);
+        for player in [Checker::Red, Checker::Black] {
+            for col in 0..cols {
+                let expected = grid.landing(col).map(|row| {
+                    let mut after = grid.clone();
+                    after.cells[row][col] = player;
+                    Score(after.heuristic(row, col))
+                });
+                prop_assert_eq!(game.board().move_value(col, player).ok(), expected, "col {}", col);
+            }
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1000))]
+
+    /// Plain and pruned minimax, on one and on three threads, give the simple engine's values.
+    #[test]
+    fn minimax_agrees((rows, cols, moves) in position(7, 7, 30), depth in 0u32..=3, threads in 1usize..=3) {
+        let (game, grid, outcome) = replay(rows, cols, &moves, Checker::Black);
+        prop_assume!(outcome.is_none());
+        let player = game.turn();
+        let expected = grid.scores(player, depth);
+        for prune in [false, true] {
+            let mut engine = Engine::new(threads, prune);
+            prop_assert_eq!(engine.scores(game.board(), player, depth).unwrap(), expected.clone(), "prune {}", prune);
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(60))]
+
+    /// Boards of more than 128 cells run on the wide bit set: rules, heuristic and a shallow
+    /// search still agree.
+    #[test]
+    fn large_boards_agree(rows in 12usize..=32, cols in 11usize..=32, moves in prop::collection::vec(0usize..32, 0..200)) {
+        let moves: Vec<usize> = moves.into_iter().map(|m| m % cols).collect();
+        let (game, grid, outcome) = replay(rows, cols, &moves, Checker::Red);
+        prop_assert!(same_cells(&game, &grid));
+        prop_assert_eq!(game.outcome(), outcome);
+        if outcome.is_none() {
+            let player = game.turn();
+            let mut engine = Engine::new(2, false);
+            prop_assert_eq!(engine.scores(game.board(), player, 1).unwrap(), grid.scores(player, 1));
+        }
+    }
+}
+
+/// The deeper searches are too slow for the simple engine on many positions, so plain and
+/// pruned are compared with each other (and across thread counts) at depth 6.
+#[test]
+fn plain_and_pruned_agree_deeper_on_every_thread_count() {
+    let mut board = Board::new(6, 7).unwrap();
+    for (i, col) in [3, 3, 2, 4, 1, 5, 5].into_iter().enumerate() {
+        board.drop_checker(col, if i % 2 == 0 { Checker::Red } else { Checker::Black }).unwrap();
+    }
+    let reference = Engine::new(1, false).scores(&board, Checker::Black, 6).unwrap();
+    for threads in [2, 4, 8] {
+        assert_eq!(Engine::new(threads, false).scores(&board, Checker::Black, 6).unwrap(), reference);
+        assert_eq!(Engine::new(threads, true).scores(&board, Checker::Black, 6).unwrap(), reference);
+    }
+}
