@@ -167,13 +167,17 @@ mod tests {
         assert_eq!(set.slice(62, 5), 0b10111);
     }
 
-    /// The heuristic counts bits on every node: it must be one instruction, not a loop.
+    /// The heuristic counts bits on every node: it must be one instruction, not a loop. A build
+    /// without POPCNT fails to compile this test.
     #[test]
     #[cfg(target_arch = "x86_64")]
     fn popcount_is_a_hardware_instruction() {
-        assert!(
-            cfg!(target_feature = "popcnt"),
-            "build with .cargo/config.toml's target-cpu (x86-64-v2) so that POPCNT is used"
-        );
+        const {
+            assert!(
+                cfg!(target_feature = "popcnt"),
+                "build with .cargo/config.toml's target-cpu (x86-64-v2) so that POPCNT is used"
+            )
+        };
+        assert_eq!(std::hint::black_box(0b1011u64).count_ones(), 3);
     }
 }

@@ -153,6 +153,10 @@ impl<B: Bits> Grid<B> {
 
 /// A board on the bit-set width its size needs.
 #[derive(Clone, Debug)]
+#[allow(
+    clippy::large_enum_variant,
+    reason = "one board per game, built once and never moved in a loop: a box would buy nothing"
+)]
 pub(crate) enum Sized {
     Small(Grid<u64>),
     Medium(Grid<u128>),
@@ -336,7 +340,10 @@ mod tests {
         let mut board = Board::new(1, 2).unwrap();
         board.drop_checker(0, Checker::Red).unwrap();
         let before = board.to_string();
-        assert_eq!(board.drop_checker(0, Checker::Black), Err(MoveError::ColumnFull { col: 0 }));
+        assert_eq!(
+            board.drop_checker(0, Checker::Black),
+            Err(MoveError::ColumnFull { col: 0 })
+        );
         assert_eq!(
             board.drop_checker(2, Checker::Black),
             Err(MoveError::NoSuchColumn { col: 2, cols: 2 })
@@ -377,7 +384,10 @@ mod tests {
             Sized::Medium(_) => 128,
             Sized::Large(_) => 1024,
         };
-        assert_eq!((width(8, 8), width(8, 9), width(8, 16), width(9, 15)), (64, 128, 128, 1024));
+        assert_eq!(
+            (width(8, 8), width(8, 9), width(8, 16), width(9, 15)),
+            (64, 128, 128, 1024)
+        );
     }
 
     #[test]

@@ -103,13 +103,13 @@ fn root_values<B: Bits>(
     let mut p = grid.position;
     let mut values = vec![None; g.cols];
     let mut tasks = Vec::new();
-    for col in 0..g.cols {
+    for (col, root) in values.iter_mut().enumerate() {
         let Some(cell) = p.landing(g, col) else {
             continue;
         };
         p.place(col, cell, side);
         match settled(g, &p, side, cell, depth) {
-            Some(value) => values[col] = Some(value),
+            Some(value) => *root = Some(value),
             None if prune => tasks.push(Task { col, reply: None }),
             None => tasks.extend(
                 (0..g.cols)

@@ -120,7 +120,7 @@ impl Pool {
     {
         let total = tasks.len();
         let f = Arc::new(f);
-        let (deliver, results): (Sender<(usize, R)>, Receiver<(usize, R)>) = unbounded();
+        let (deliver, results) = unbounded::<(usize, R)>();
         let mut pending = tasks.into_iter().enumerate();
         let hand_out = |worker: usize, pending: &mut dyn Iterator<Item = (usize, T)>| {
             pending.next().map(|(index, task)| {
@@ -143,14 +143,11 @@ impl Pool {
                 break;
             };
             busy -= 1;
-            match done.panic {
-                Some(message) => failure = failure.or(Some(PoolError { message })),
-                None if failure.is_none() => {
-                    if hand_out(done.worker, &mut pending).is_some() {
-                        busy += 1;
-                    }
-                }
-                None => {}
+            if let Some(message) = done.panic {
+                failure.get_or_insert(PoolError { message });
+            }
+            if failure.is_none() && hand_out(done.worker, &mut pending).is_some() {
+                busy += 1;
             }
         }
         if let Some(error) = failure {

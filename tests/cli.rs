@@ -8,13 +8,34 @@ use common::{protocol, run};
 #[test]
 fn bad_arguments_are_explained_with_exit_code_2() {
     for (args, expected) in [
-        (vec!["0", "7", "5", "2"], "invalid value '0' for '<ROWS>': must be a whole number from 1 to 32"),
-        (vec!["6", "33", "5", "2"], "invalid value '33' for '<COLS>': must be a whole number from 1 to 32"),
-        (vec!["6", "7", "-1", "2"], "invalid value '-1' for '<DEPTH>': must be a whole number from 0 to 64"),
-        (vec!["6", "7", "five", "2"], "invalid value 'five' for '<DEPTH>': must be a whole number from 0 to 64"),
-        (vec!["6", "7", "5", "0"], "invalid value '0' for '<THREADS>': must be a whole number from 1 to 256"),
-        (vec!["6", "7", "5"], "the following required arguments were not provided"),
-        (vec!["6", "7", "5", "2", "--first", "green"], "invalid value 'green' for '--first <PLAYER>'"),
+        (
+            vec!["0", "7", "5", "2"],
+            "invalid value '0' for '<ROWS>': must be a whole number from 1 to 32",
+        ),
+        (
+            vec!["6", "33", "5", "2"],
+            "invalid value '33' for '<COLS>': must be a whole number from 1 to 32",
+        ),
+        (
+            vec!["6", "7", "-1", "2"],
+            "invalid value '-1' for '<DEPTH>': must be a whole number from 0 to 64",
+        ),
+        (
+            vec!["6", "7", "five", "2"],
+            "invalid value 'five' for '<DEPTH>': must be a whole number from 0 to 64",
+        ),
+        (
+            vec!["6", "7", "5", "0"],
+            "invalid value '0' for '<THREADS>': must be a whole number from 1 to 256",
+        ),
+        (
+            vec!["6", "7", "5"],
+            "the following required arguments were not provided",
+        ),
+        (
+            vec!["6", "7", "5", "2", "--first", "green"],
+            "invalid value 'green' for '--first <PLAYER>'",
+        ),
     ] {
         let output = run(&args, "");
         let stderr = String::from_utf8_lossy(&output.stderr);
@@ -29,7 +50,16 @@ fn help_lists_the_arguments_and_front_ends() {
     let output = run(&["--help"], "");
     let help = String::from_utf8_lossy(&output.stdout);
     assert!(output.status.success());
-    for word in ["<ROWS>", "<COLS>", "<DEPTH>", "<THREADS>", "--protocol", "--text", "--prune", "--seed"] {
+    for word in [
+        "<ROWS>",
+        "<COLS>",
+        "<DEPTH>",
+        "<THREADS>",
+        "--protocol",
+        "--text",
+        "--prune",
+        "--seed",
+    ] {
         assert!(help.contains(word), "help lacks {word}");
     }
 }
@@ -39,8 +69,16 @@ fn values_do_not_depend_on_the_thread_count() {
     let commands = "new red\nplay 3\nplay 3\nplay 2\nscores\nscores 0\n";
     let expected = protocol(&["6", "7", "5", "1"], commands);
     for threads in ["2", "3", "8", "16"] {
-        assert_eq!(protocol(&["6", "7", "5", threads], commands), expected, "{threads} threads");
-        assert_eq!(protocol(&["6", "7", "5", threads, "--prune"], commands), expected, "{threads} threads, pruned");
+        assert_eq!(
+            protocol(&["6", "7", "5", threads], commands),
+            expected,
+            "{threads} threads"
+        );
+        assert_eq!(
+            protocol(&["6", "7", "5", threads, "--prune"], commands),
+            expected,
+            "{threads} threads, pruned"
+        );
     }
 }
 
@@ -48,11 +86,20 @@ fn values_do_not_depend_on_the_thread_count() {
 fn a_seed_makes_games_reproducible() {
     let commands = "new\ngenmove\ngenmove\ngenmove\nnew\ngenmove\n";
     let first = protocol(&["5", "5", "1", "2", "--seed", "42"], commands);
-    assert_eq!(protocol(&["5", "5", "1", "2", "--seed", "42"], commands), first);
+    assert_eq!(
+        protocol(&["5", "5", "1", "2", "--seed", "42"], commands),
+        first
+    );
 }
 
 #[test]
 fn first_sets_who_moves_first() {
-    assert_eq!(protocol(&["6", "7", "1", "1", "--first", "black"], "turn\n"), ["= black"]);
-    assert_eq!(protocol(&["6", "7", "1", "1", "--first", "red"], "turn\n"), ["= red"]);
+    assert_eq!(
+        protocol(&["6", "7", "1", "1", "--first", "black"], "turn\n"),
+        ["= black"]
+    );
+    assert_eq!(
+        protocol(&["6", "7", "1", "1", "--first", "red"], "turn\n"),
+        ["= red"]
+    );
 }

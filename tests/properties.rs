@@ -9,15 +9,28 @@ use proptest::prelude::*;
 use simple::Grid;
 
 /// A board size and a sequence of column choices (taken modulo the columns, skipping full ones).
-fn position(max_rows: usize, max_cols: usize, max_moves: usize) -> impl Strategy<Value = (usize, usize, Vec<usize>)> {
+fn position(
+    max_rows: usize,
+    max_cols: usize,
+    max_moves: usize,
+) -> impl Strategy<Value = (usize, usize, Vec<usize>)> {
     (1..=max_rows, 1..=max_cols).prop_flat_map(move |(rows, cols)| {
-        (Just(rows), Just(cols), prop::collection::vec(0..cols, 0..=max_moves.min(rows * cols)))
+        (
+            Just(rows),
+            Just(cols),
+            prop::collection::vec(0..cols, 0..=max_moves.min(rows * cols)),
+        )
     })
 }
 
 /// Plays the moves on both engines, alternating from `first`, until the game ends; returns the
 /// fast game, the simple grid and whether the simple engine saw a win (and by whom).
-fn replay(rows: usize, cols: usize, moves: &[usize], first: Checker) -> (Game, Grid, Option<Outcome>) {
+fn replay(
+    rows: usize,
+    cols: usize,
+    moves: &[usize],
+    first: Checker,
+) -> (Game, Grid, Option<Outcome>) {
     let config = GameConfig {
         rows,
         cols,
@@ -34,7 +47,10 @@ fn replay(rows: usize, cols: usize, moves: &[usize], first: Checker) -> (Game, G
             break;
         }
         let Some(row) = grid.landing(col) else {
-            assert_eq!(game.play(col).unwrap_err().to_string(), format!("column {col} is full"));
+            assert_eq!(
+                game.play(col).unwrap_err().to_string(),
+                format!("column {col} is full")
+            );
             continue;
         };
         assert_eq!(game.play(col), Ok(row));
@@ -127,11 +143,32 @@ proptest! {
 fn plain_and_pruned_agree_deeper_on_every_thread_count() {
     let mut board = Board::new(6, 7).unwrap();
     for (i, col) in [3, 3, 2, 4, 1, 5, 5].into_iter().enumerate() {
-        board.drop_checker(col, if i % 2 == 0 { Checker::Red } else { Checker::Black }).unwrap();
+        board
+            .drop_checker(
+                col,
+                if i % 2 == 0 {
+                    Checker::Red
+                } else {
+                    Checker::Black
+                },
+            )
+            .unwrap();
     }
-    let reference = Engine::new(1, false).scores(&board, Checker::Black, 6).unwrap();
+    let reference = Engine::new(1, false)
+        .scores(&board, Checker::Black, 6)
+        .unwrap();
     for threads in [2, 4, 8] {
-        assert_eq!(Engine::new(threads, false).scores(&board, Checker::Black, 6).unwrap(), reference);
-        assert_eq!(Engine::new(threads, true).scores(&board, Checker::Black, 6).unwrap(), reference);
+        assert_eq!(
+            Engine::new(threads, false)
+                .scores(&board, Checker::Black, 6)
+                .unwrap(),
+            reference
+        );
+        assert_eq!(
+            Engine::new(threads, true)
+                .scores(&board, Checker::Black, 6)
+                .unwrap(),
+            reference
+        );
     }
 }

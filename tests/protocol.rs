@@ -14,8 +14,21 @@ fn a_whole_game_through_every_command() {
     assert_eq!(
         replies,
         [
-            "= red", "= red", "= 3", "= 3", "= 2", "= 2", "= 1", "= 1", "= none", "= inf", "= 0",
-            "= none", "= red", "=\nR...\nRB..\nRB..\nRB..", "=",
+            "= red",
+            "= red",
+            "= 3",
+            "= 3",
+            "= 2",
+            "= 2",
+            "= 1",
+            "= 1",
+            "= none",
+            "= inf",
+            "= 0",
+            "= none",
+            "= red",
+            "=\nR...\nRB..\nRB..\nRB..",
+            "=",
         ]
     );
 }
@@ -51,13 +64,19 @@ fn nothing_is_accepted_once_the_game_is_over() {
     let replies = protocol(&["1", "4", "1", "1"], "new red\nplay 0\nplay 1\nplay 2\nplay 3\nwinner\nturn\nplay 0\nheuristic 0\nscores\ngenmove\n");
     assert_eq!(replies[5], "= tie");
     assert_eq!(replies[6], "= none");
-    assert!(replies[7..].iter().all(|r| r == "? game over"), "{replies:?}");
+    assert!(
+        replies[7..].iter().all(|r| r == "? game over"),
+        "{replies:?}"
+    );
 }
 
 #[test]
 fn the_worked_example_scores_nineteen() {
     // Red (5,3), Black (5,4), Red (4,4), Black (5,2); Red to move in column 3 lands at (4,3).
-    let replies = protocol(&["6", "7", "2", "1"], "new red\nplay 3\nplay 4\nplay 4\nplay 2\nturn\nheuristic 3\n");
+    let replies = protocol(
+        &["6", "7", "2", "1"],
+        "new red\nplay 3\nplay 4\nplay 4\nplay 2\nturn\nheuristic 3\n",
+    );
     assert_eq!(replies[1..], ["= 5", "= 5", "= 4", "= 5", "= red", "= 19"]);
 }
 
@@ -65,15 +84,27 @@ fn the_worked_example_scores_nineteen() {
 fn scores_list_every_column_with_dashes_for_full_ones() {
     // Column 1 is full; red's drops score 1 + 4 (row with red's bottom checker), the same, and
     // 1 + 4 + 4 (the down-right diagonal through red's (1,1) too), worked out by hand.
-    let replies = protocol(&["4", "4", "0", "1"], "new red\nplay 1\nplay 1\nplay 1\nplay 1\nscores\nscores 0\n");
+    let replies = protocol(
+        &["4", "4", "0", "1"],
+        "new red\nplay 1\nplay 1\nplay 1\nplay 1\nscores\nscores 0\n",
+    );
     assert_eq!(replies[5], "= 5 - 5 9");
-    assert_eq!(replies[5], replies[6], "scores without a depth uses the command line's");
+    assert_eq!(
+        replies[5], replies[6],
+        "scores without a depth uses the command line's"
+    );
 }
 
 #[test]
 fn genmove_plays_a_best_column() {
-    let replies = protocol(&["6", "7", "3", "2", "--seed", "1"], "new red\nplay 0\nplay 6\nplay 1\nplay 6\nplay 2\ngenmove\nboard\n");
-    assert_eq!(replies[6], "= 3", "black must block red's three in the bottom row");
+    let replies = protocol(
+        &["6", "7", "3", "2", "--seed", "1"],
+        "new red\nplay 0\nplay 6\nplay 1\nplay 6\nplay 2\ngenmove\nboard\n",
+    );
+    assert_eq!(
+        replies[6], "= 3",
+        "black must block red's three in the bottom row"
+    );
     assert!(replies[7].ends_with("RRRB..B"), "{}", replies[7]);
 }
 
@@ -86,10 +117,16 @@ fn random_first_players_include_both_colours() {
 
 #[test]
 fn comments_blank_lines_and_odd_bytes_are_handled() {
-    let replies = protocol(&["3", "3", "0", "1"], "# a comment\n\n   \nNEW Red\n\u{fffd}\u{1}\nturn");
+    let replies = protocol(
+        &["3", "3", "0", "1"],
+        "# a comment\n\n   \nNEW Red\n\u{fffd}\u{1}\nturn",
+    );
     assert_eq!(replies, ["= red", "? unknown command", "= red"]);
     let long = format!("{}\nturn\n", "x".repeat(10_000));
     assert_eq!(protocol(&["3", "3", "0", "1"], &long)[0], "? line too long");
     let output = run(&["3", "3", "0", "1", "--protocol"], "");
-    assert!(output.status.success() && output.stdout.is_empty(), "end of input exits cleanly");
+    assert!(
+        output.status.success() && output.stdout.is_empty(),
+        "end of input exits cleanly"
+    );
 }

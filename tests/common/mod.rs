@@ -34,8 +34,16 @@ pub fn protocol(args: &[&str], commands: &str) -> Vec<String> {
     let mut all = args.to_vec();
     all.push("--protocol");
     let output = run(&all, commands);
-    assert!(output.status.success(), "exit {:?}: {}", output.status, String::from_utf8_lossy(&output.stderr));
+    assert!(
+        output.status.success(),
+        "exit {:?}: {}",
+        output.status,
+        String::from_utf8_lossy(&output.stderr)
+    );
     let text = String::from_utf8(output.stdout).expect("responses are UTF-8");
-    assert!(text.is_empty() || text.ends_with("\n\n"), "every response ends with an empty line: {text:?}");
+    assert!(
+        text.is_empty() || text.ends_with("\n\n"),
+        "every response ends with an empty line: {text:?}"
+    );
     text.split_terminator("\n\n").map(str::to_string).collect()
 }

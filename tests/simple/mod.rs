@@ -30,7 +30,9 @@ impl Grid {
 
     /// The lowest empty row of `col`, if any.
     pub fn landing(&self, col: usize) -> Option<usize> {
-        (0..self.rows()).rev().find(|&r| self.cells[r][col] == Checker::Empty)
+        (0..self.rows())
+            .rev()
+            .find(|&r| self.cells[r][col] == Checker::Empty)
     }
 
     pub fn is_full(&self) -> bool {
@@ -51,7 +53,10 @@ impl Grid {
         for (dr, dc) in [(0, 1), (1, 0), (1, 1), (-1, 1)] {
             for start in -3..=0 {
                 let all_mine = (0..4).all(|k| {
-                    self.at(row as isize + (start + k) * dr, col as isize + (start + k) * dc) == Some(me)
+                    self.at(
+                        row as isize + (start + k) * dr,
+                        col as isize + (start + k) * dc,
+                    ) == Some(me)
                 });
                 if all_mine {
                     return true;
@@ -72,7 +77,12 @@ impl Grid {
         for (dr, dc) in [(0, 1), (1, 1), (-1, 1)] {
             for start in -3..=0 {
                 let window: Vec<Option<Checker>> = (0..4)
-                    .map(|k| self.at(row as isize + (start + k) * dr, col as isize + (start + k) * dc))
+                    .map(|k| {
+                        self.at(
+                            row as isize + (start + k) * dr,
+                            col as isize + (start + k) * dc,
+                        )
+                    })
                     .collect();
                 if window.iter().any(|cell| cell.is_none()) {
                     continue;
@@ -119,7 +129,10 @@ impl Grid {
     /// Every column's minimax value for `player`, `None` for a full column.
     pub fn scores(&self, player: Checker, depth: u32) -> Vec<Option<Score>> {
         (0..self.cols())
-            .map(|c| self.landing(c).map(|_| Score(self.minimax(c, player, depth))))
+            .map(|c| {
+                self.landing(c)
+                    .map(|_| Score(self.minimax(c, player, depth)))
+            })
             .collect()
     }
 }
