@@ -21,8 +21,10 @@ pub const MAX_SIZE: usize = 32;
 #[derive(Clone, Debug)]
 pub(crate) struct Cell<B> {
     /// The windows of four along the row and both diagonals that contain this cell and lie on the
-    /// board, then empty sets (which score nothing) up to the fixed length.
+    /// board, then empty sets up to the fixed length.
     pub lines: [B; LINE_WINDOWS],
+    /// How many of `lines` are real windows.
+    pub line_count: u32,
     /// The first bit of this cell's column.
     pub column_start: u32,
     /// Height above the bottom row: 0 for the bottom row.
@@ -49,8 +51,10 @@ impl<B: Bits> Geometry<B> {
         for col in 0..cols {
             for height in 0..rows {
                 let row = rows - 1 - height;
+                let (lines, line_count) = line_windows(rows, cols, row, col);
                 cells.push(Cell {
-                    lines: line_windows(rows, cols, row, col),
+                    lines,
+                    line_count,
                     column_start: (col * rows) as u32,
                     height: height as u32,
                     row: row as u32,
@@ -100,8 +104,9 @@ fn window<B: Bits>(
     Some(set)
 }
 
-/// Every window along the row and both diagonals through (`row`, `col`), padded with empty sets.
-fn line_windows<B: Bits>(rows: usize, cols: usize, row: usize, col: usize) -> [B; LINE_WINDOWS] {
+/// Every window along the row and both diagonals through (`row`, `col`), padded with empty sets,
+/// and how many there are.
+fn line_windows<B: Bits>(rows: usize, cols: usize, row: usize, col: usize) -> ([B; LINE_WINDOWS], u32) {
     let mut lines = [B::default(); LINE_WINDOWS];
     let mut n = 0;
     // Along the row, down-right and up-right; each window starts `back` steps behind the cell.
@@ -114,7 +119,7 @@ fn line_windows<B: Bits>(rows: usize, cols: usize, row: usize, col: usize) -> [B
             }
         }
     }
-    lines
+    (lines, n as u32)
 }
 
 #[cfg(test)]
@@ -136,11 +141,10 @@ mod tests {
     fn window_counts_match_the_board_shape() {
         let g = Geometry::<u64>::new(6, 7);
         let count = |r, c| {
-            g.cells[g.cell(r, c)]
-                .lines
-                .iter()
-                .filter(|w| !w.is_empty())
-                .count()
+            let cell = &g.cells[g.cell(r, c)];
+            let real = cell.lines.iter().filter(|w| !w.is_empty()).count();
+            assert_eq!(real, cell.line_count as usize, "real windows come first");
+            real
         };
         // A corner meets one row window and one diagonal; the bottom row's centre four row
         // windows and one on each diagonal; a cell in the middle three on each diagonal.

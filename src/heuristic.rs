@@ -27,7 +27,7 @@ impl<B: Bits> Geometry<B> {
     pub(crate) fn move_value(&self, own: B, opp: B, cell: usize) -> i32 {
         let c = &self.cells[cell];
         let mut sum = 0;
-        for &w in &c.lines {
+        for &w in &c.lines[..c.line_count as usize] {
             if (w & opp).is_empty() {
                 sum += WEIGHTS[(w & own).count() as usize & 7];
             }
