@@ -106,7 +106,12 @@ fn window<B: Bits>(
 
 /// Every window along the row and both diagonals through (`row`, `col`), padded with empty sets,
 /// and how many there are.
-fn line_windows<B: Bits>(rows: usize, cols: usize, row: usize, col: usize) -> ([B; LINE_WINDOWS], u32) {
+fn line_windows<B: Bits>(
+    rows: usize,
+    cols: usize,
+    row: usize,
+    col: usize,
+) -> ([B; LINE_WINDOWS], u32) {
     let mut lines = [B::default(); LINE_WINDOWS];
     let mut n = 0;
     // Along the row, down-right and up-right; each window starts `back` steps behind the cell.

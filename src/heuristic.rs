@@ -46,6 +46,20 @@ impl<B: Bits> Geometry<B> {
     }
 }
 
+impl<B: Bits> Geometry<B> {
+    /// Whether the checker in `cell` (the top of its column) is part of four in a row of `own`:
+    /// the part of [`move_value`](Self::move_value) that inner nodes of the search need.
+    #[inline(always)]
+    pub(crate) fn wins(&self, own: B, cell: usize) -> bool {
+        let c = &self.cells[cell];
+        c.lines[..c.line_count as usize]
+            .iter()
+            .any(|&w| (w & own) == w)
+            || own.slice(c.column_start as usize, c.height as usize + 1) << (31 - c.height) >> 28
+                == 0xf
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -25,9 +25,10 @@ pub(crate) fn settled<B: Bits>(
     cell: usize,
     depth: u32,
 ) -> Option<i32> {
-    let value = g.move_value(p.stones[mover], p.stones[1 - mover], cell);
-    if value == WIN || depth == 0 {
-        Some(value)
+    if depth == 0 {
+        Some(g.move_value(p.stones[mover], p.stones[1 - mover], cell))
+    } else if g.wins(p.stones[mover], cell) {
+        Some(WIN)
     } else if p.is_full(g) {
         Some(0)
     } else {
