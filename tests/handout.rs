@@ -1,5 +1,6 @@
 //! Keeps `handout.md` true: every example in it is run against the real `connect_four` binary,
-//! the code it shows is compared with `src/`, and its rubric with `grading/rubric.toml`.
+//! the code it shows is compared with `src/`, and its rubric with `grading/rubric.toml`. The
+//! README's examples follow the same conventions and are run the same way.
 //!
 //! Students are told that every command and output in the handout comes from the reference, so
 //! this file checks exactly that. The conventions in `handout.md`:
@@ -298,6 +299,16 @@ fn every_example_matches_the_binary() {
     assert!(
         run("console") >= 3 && run("protocol") >= 1,
         "the handout should show command-line and protocol examples"
+    );
+    report(check_examples(&text));
+}
+
+#[test]
+fn every_readme_example_matches_the_binary() {
+    let text = read(&root().join("README.md"));
+    assert!(
+        blocks(&text).iter().any(|b| b.lang == "console"),
+        "the README should show a command-line example"
     );
     report(check_examples(&text));
 }
