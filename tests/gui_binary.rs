@@ -5,7 +5,8 @@
 
 mod support;
 
-use std::process::{Child, Command, ExitStatus, Output, Stdio};
+use std::io::Read;
+use std::process::{Child, Command, Output, Stdio};
 use std::thread::sleep;
 use std::time::{Duration, Instant};
 
@@ -39,7 +40,7 @@ fn the_real_window_plays_closes_and_quits() {
 
 fn a_click_drops_a_checker(x: &X) {
     let mut program = x.start(&["6", "7", "2", "1", "--opponent", "human", "--first", "red"]);
-    let window = x.find("6 x 7");
+    let window = x.find(&mut program, "6 x 7");
     let bottom_of_column_3 = (3 * CELL + CELL / 2, 5 * CELL + CELL / 2);
     assert_eq!(x.colour(&window, bottom_of_column_3), "white");
     x.click(&window, (3 * CELL + CELL / 2, CELL / 2));
@@ -47,7 +48,7 @@ fn a_click_drops_a_checker(x: &X) {
         x.colour(&window, bottom_of_column_3) == "red"
     });
     x.escape(&window);
-    assert!(finish(&mut program).success());
+    finish(&mut program);
 }
 
 fn closing_the_window_during_a_search_quits_at_once(x: &X) {
@@ -63,25 +64,23 @@ fn closing_the_window_during_a_search_quits_at_once(x: &X) {
         "--first",
         "black",
     ]);
-    let window = x.find("12 x 12");
+    let window = x.find(&mut program, "12 x 12");
     x.escape(&window);
-    let status = finish(&mut program);
-    assert!(status.success(), "{status}");
+    finish(&mut program);
 }
 
 fn closing_the_dialog_quits(x: &X) {
     let mut program = x.start(&["6", "7", "2", "1"]);
-    let dialog = x.find("^Connect Four$");
+    let dialog = x.find(&mut program, "^Connect Four$");
     x.escape(&dialog);
-    let status = finish(&mut program);
-    assert!(status.success(), "{status}");
+    finish(&mut program);
 }
 
 fn the_dialog_choice_opens_the_board(x: &X) {
     let mut program = x.start(&["6", "7", "2", "1", "--first", "red"]);
-    let dialog = x.find("^Connect Four$");
+    let dialog = x.find(&mut program, "^Connect Four$");
     x.click(&dialog, (260, 97));
-    let window = x.find("6 x 7");
+    let window = x.find(&mut program, "6 x 7");
     // Against the computer, a red move is answered by a black one.
     x.click(&window, (CELL / 2, CELL / 2));
     let places: Vec<(i32, i32)> = (1..7)
@@ -95,22 +94,36 @@ fn the_dialog_choice_opens_the_board(x: &X) {
             .any(|&place| x.colour(&window, place) == "black")
     });
     x.escape(&window);
-    assert!(finish(&mut program).success());
+    finish(&mut program);
 }
 
-/// Waits for `program` to exit, killing it and failing after [`PATIENCE`].
-fn finish(program: &mut Child) -> ExitStatus {
+/// Waits for `program` to exit with success, killing it and failing after [`PATIENCE`].
+fn finish(program: &mut Child) {
     let deadline = Instant::now() + PATIENCE;
-    loop {
+    let status = loop {
         if let Some(status) = program.try_wait().unwrap() {
-            return status;
+            break status;
         }
         if Instant::now() > deadline {
             program.kill().ok();
             panic!("connect_four did not exit within {PATIENCE:?} of its window closing");
         }
         sleep(Duration::from_millis(50));
+    };
+    assert!(
+        status.success(),
+        "connect_four failed ({status}): {}",
+        errors(program)
+    );
+}
+
+/// What an exited `program` wrote on stderr.
+fn errors(program: &mut Child) -> String {
+    let mut text = String::new();
+    if let Some(stderr) = &mut program.stderr {
+        stderr.read_to_string(&mut text).ok();
     }
+    format!("{:?}", text.trim())
 }
 
 /// The X display, and the tools that act on it.
@@ -125,6 +138,7 @@ impl X {
             .args(args)
             .env("DISPLAY", &self.display)
             .stdin(Stdio::null())
+            .stderr(Stdio::piped())
             .spawn()
             .expect("connect_four starts")
     }
@@ -137,10 +151,17 @@ impl X {
             .unwrap_or_else(|e| panic!("cannot run {program}: {e}"))
     }
 
-    /// The id of the visible window whose title matches `title`, waiting for it to appear.
-    fn find(&self, title: &str) -> String {
+    /// The id of `program`'s visible window whose title matches `title`, waiting for it to
+    /// appear; fails if the program exits first.
+    fn find(&self, program: &mut Child, title: &str) -> String {
         let mut found = String::new();
         self.wait_for(&format!("a window titled {title:?}"), || {
+            if let Some(status) = program.try_wait().unwrap() {
+                panic!(
+                    "connect_four exited ({status}) before showing a window titled {title:?}: {}",
+                    errors(program)
+                );
+            }
             let output = self.run("xdotool", &["search", "--onlyvisible", "--name", title]);
             found = String::from_utf8_lossy(&output.stdout)
                 .lines()

@@ -13,8 +13,8 @@ use std::time::{Duration, Instant};
 use connect_four::cli::Opponent;
 use connect_four::gui::{GameWindow, OpponentDialog, CELL};
 use connect_four::{Checker, Game, GameConfig, MoveError, Outcome, Playable};
-use fltk::prelude::*;
 use fltk::app;
+use fltk::prelude::*;
 use fltk::surface::ImageSurface;
 
 /// The longest any wait in these tests may take before it counts as a hang.
@@ -272,7 +272,9 @@ fn screen<G: Playable + Send + 'static>(gui: &mut GameWindow<G>) -> Vec<Vec<Stri
     let surface = ImageSurface::new(window.w(), window.h(), false);
     ImageSurface::push_current(&surface);
     surface.draw(&window, 0, 0);
-    let image = surface.image().expect("the window can be drawn into an image");
+    let image = surface
+        .image()
+        .expect("the window can be drawn into an image");
     ImageSurface::pop_current();
     let (width, pixels) = (image.data_w() as usize, image.to_rgb_data());
     let nearest = |(x, y): (i32, i32), palette: &[((i32, i32, i32), &'static str)]| {

@@ -1,12 +1,10 @@
 //! Shared by the window tests: an X display to show windows on. It is `$DISPLAY` if set,
-//! otherwise a private Xvfb started on a free display number and stopped when the tests end.
+//! otherwise a private Xvfb, on a display number it picks, stopped when the tests end.
 //! Without a display the tests skip with a note, except under CI (`CI` set), where they fail.
 
 use std::env;
-use std::path::Path;
+use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
-use std::thread::sleep;
-use std::time::{Duration, Instant};
 
 /// An X display the tests can use; a private Xvfb is stopped when this is dropped.
 pub struct Display {
@@ -18,8 +16,7 @@ pub struct Display {
 impl Drop for Display {
     fn drop(&mut self) {
         if let Some(server) = &mut self.server {
-            server.kill().ok();
-            server.wait().ok();
+            stop(server);
         }
     }
 }
@@ -45,41 +42,47 @@ pub fn display() -> Option<Display> {
     }
 }
 
-/// Starts Xvfb on the first display number from 90 whose lock and socket are free.
+/// Starts Xvfb on a display number it picks itself (`-displayfd`), which it prints once it
+/// accepts connections.
 fn start_xvfb() -> Result<Display, String> {
-    for number in 90..190 {
-        let taken = |path: String| Path::new(&path).exists();
-        if taken(format!("/tmp/.X{number}-lock")) || taken(format!("/tmp/.X11-unix/X{number}")) {
-            continue;
-        }
-        let mut server = Command::new("Xvfb")
-            .args([
-                &format!(":{number}"),
-                "-screen",
-                "0",
-                "1280x1024x24",
-                "-nolisten",
-                "tcp",
-            ])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .map_err(|e| format!("cannot start Xvfb: {e}"))?;
-        let deadline = Instant::now() + Duration::from_secs(20);
-        while Instant::now() < deadline {
-            if taken(format!("/tmp/.X11-unix/X{number}")) {
-                return Ok(Display {
-                    name: format!(":{number}"),
-                    server: Some(server),
-                });
-            }
-            if server.try_wait().ok().flatten().is_some() {
-                break; // another server took this number first: try the next
-            }
-            sleep(Duration::from_millis(50));
-        }
-        server.kill().ok();
-        server.wait().ok();
+    let mut server = Command::new("Xvfb")
+        // -noreset: by default the server resets when its last client leaves, and refuses
+        // connections meanwhile, which would fail the next program started.
+        .args([
+            "-displayfd",
+            "1",
+            "-screen",
+            "0",
+            "1280x1024x24",
+            "-nolisten",
+            "tcp",
+            "-noreset",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .map_err(|e| format!("cannot start Xvfb: {e}"))?;
+    let mut number = String::new();
+    if let Some(stdout) = server.stdout.take() {
+        BufReader::new(stdout).read_line(&mut number).ok();
     }
-    Err("no display number from :90 to :189 was free for Xvfb".to_string())
+    match number.trim().parse::<u32>() {
+        Ok(number) => Ok(Display {
+            name: format!(":{number}"),
+            server: Some(server),
+        }),
+        Err(_) => {
+            stop(&mut server);
+            Err("Xvfb started but did not report a display".to_string())
+        }
+    }
+}
+
+/// Stops Xvfb politely, so that it removes its lock file and socket.
+fn stop(server: &mut Child) {
+    let stopped = Command::new("kill").arg(server.id().to_string()).status();
+    if !stopped.is_ok_and(|status| status.success()) {
+        server.kill().ok();
+    }
+    server.wait().ok();
 }
