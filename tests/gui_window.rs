@@ -14,6 +14,7 @@ use connect_four::cli::Opponent;
 use connect_four::gui::{GameWindow, OpponentDialog, CELL};
 use connect_four::{Checker, Game, GameConfig, MoveError, Outcome, Playable};
 use fltk::app;
+use fltk::image::RgbImage;
 use fltk::prelude::*;
 use fltk::surface::ImageSurface;
 
@@ -56,13 +57,13 @@ fn two_people_play_to_a_win_and_start_again() {
     let won = [
         ".......", ".......", "R*......", "R*B.....", "R*B.....", "R*B.R..B",
     ];
-    assert_board(&mut gui, &won);
+    assert_board(&gui, &won);
     click(&mut gui, 0, 6);
     assert_eq!(
         gui.status(),
         "The game is over. Red wins! Press New game to play again."
     );
-    assert_board(&mut gui, &won);
+    assert_board(&gui, &won);
     gui.click_new_game();
     gui.handle_pending();
     assert!(
@@ -88,7 +89,7 @@ fn a_full_column_refuses_a_click() {
         gui.status(),
         "That column is full: choose another. Red's move: click a column."
     );
-    assert_board(&mut gui, &["B...", "R..."]);
+    assert_board(&gui, &["B...", "R..."]);
     click(&mut gui, 1, 1);
     assert_eq!(gui.status(), "Black's move: click a column.");
     close(gui);
@@ -162,26 +163,24 @@ fn clicks_wait_while_the_computer_thinks() {
     open_gate.send(()).unwrap();
     pump_until(&mut gui, "the computer's move", |gui| !gui.is_thinking());
     assert_eq!(gui.status(), "Your move (red): click a column.");
-    assert_eq!(count(&mut gui, "B"), 1);
-    assert_eq!(count(&mut gui, "R"), 1);
+    assert_eq!(count(&gui, "B"), 1);
+    assert_eq!(count(&gui, "R"), 1);
     close(gui);
 }
 
 fn a_whole_game_against_the_computer_ends() {
     // The computer moves first, so its search starts as soon as the window exists.
     let mut gui = open(game(5, 5, Checker::Black), Opponent::Computer);
-    let mut col = 0;
-    for _ in 0..100 {
+    for col in 0..100 {
         pump_until(&mut gui, "the computer's move", |gui| !gui.is_thinking());
         if gui.status().contains("Press New game") {
             break;
         }
         assert!(gui.status().contains("Your move (red)"), "{}", gui.status());
         click(&mut gui, 0, col % 5);
-        col += 1;
     }
     let status = gui.status();
-    let rings = count(&mut gui, "R*") + count(&mut gui, "B*");
+    let rings = count(&gui, "R*") + count(&gui, "B*");
     match status.as_str() {
         "You win! Press New game to play again."
         | "The computer wins. Press New game to play again." => {
@@ -210,8 +209,15 @@ fn a_huge_board_fits_on_the_screen() {
     assert_eq!(window.label(), "Connect Four \u{2014} 32 x 32");
     assert!(window.w() < screen_w as i32 && window.h() < screen_h as i32);
     assert!(window.w() < 32 * CELL);
-    click(&mut gui, 0, 31);
+    // The view starts at the bottom, where the checkers land.
+    let (x, y) = gui.cell_center(31, 0);
+    assert!(
+        x > 0 && y > 0 && x < window.w() && y < window.h(),
+        "({x}, {y}) is off the window"
+    );
+    click(&mut gui, 0, 0);
     assert_eq!(gui.status(), "Black's move: click a column.");
+    assert_eq!(look(&gui, &capture(&gui), 31, 0), "R");
     close(gui);
 }
 
@@ -263,10 +269,8 @@ fn pump_until<G: Playable + Send + 'static>(
     }
 }
 
-/// What each cell shows on the screen, row by row: `.` empty, `R` red, `B` black, and `*`
-/// after a ringed (winning) checker.
-fn screen<G: Playable + Send + 'static>(gui: &mut GameWindow<G>) -> Vec<Vec<String>> {
-    // Draw the window as it is into an image, exactly as it is drawn on the screen.
+/// The window drawn into an image, exactly as it is drawn on the screen.
+fn capture<G: Playable + Send + 'static>(gui: &GameWindow<G>) -> RgbImage {
     let window = gui.window();
     pause(0.0);
     let surface = ImageSurface::new(window.w(), window.h(), false);
@@ -276,9 +280,20 @@ fn screen<G: Playable + Send + 'static>(gui: &mut GameWindow<G>) -> Vec<Vec<Stri
         .image()
         .expect("the window can be drawn into an image");
     ImageSurface::pop_current();
-    let (width, pixels) = (image.data_w() as usize, image.to_rgb_data());
+    image
+}
+
+/// What the cell at (`row`, `col`) shows in `image`: `.` empty, `R` red, `B` black, with `*`
+/// after a ringed (winning) checker. The cell must be in view.
+fn look<G: Playable + Send + 'static>(
+    gui: &GameWindow<G>,
+    image: &RgbImage,
+    row: usize,
+    col: usize,
+) -> String {
+    let (width, pixels) = (image.data_w(), image.to_rgb_data());
     let nearest = |(x, y): (i32, i32), palette: &[((i32, i32, i32), &'static str)]| {
-        let at = (y as usize * width + x as usize) * 3;
+        let at = ((y * width + x) * 3) as usize;
         let seen = pixels[at..at + 3].iter().map(|&v| i32::from(v));
         let distance = |(r, g, b): (i32, i32, i32)| {
             seen.clone()
@@ -298,30 +313,30 @@ fn screen<G: Playable + Send + 'static>(gui: &mut GameWindow<G>) -> Vec<Vec<Stri
         ((34, 34, 34), "B"),
     ];
     let rings = [((31, 79, 180), ""), ((255, 210, 31), "*")];
+    let (x, y) = gui.cell_center(row, col);
+    format!(
+        "{}{}",
+        nearest((x, y), &discs),
+        nearest((x, y - 32), &rings)
+    )
+}
+
+/// What every cell shows, row by row, as [`look`] spells it. The whole board must be in view.
+fn screen<G: Playable + Send + 'static>(gui: &GameWindow<G>) -> Vec<Vec<String>> {
+    let image = capture(gui);
     let (rows, cols) = gui.size();
     (0..rows)
-        .map(|row| {
-            (0..cols)
-                .map(|col| {
-                    let (x, y) = gui.cell_center(row, col);
-                    format!(
-                        "{}{}",
-                        nearest((x, y), &discs),
-                        nearest((x, y - 32), &rings)
-                    )
-                })
-                .collect()
-        })
+        .map(|row| (0..cols).map(|col| look(gui, &image, row, col)).collect())
         .collect()
 }
 
-fn assert_board<G: Playable + Send + 'static>(gui: &mut GameWindow<G>, expected: &[&str]) {
+fn assert_board<G: Playable + Send + 'static>(gui: &GameWindow<G>, expected: &[&str]) {
     let rows: Vec<String> = screen(gui).iter().map(|row| row.concat()).collect();
     assert_eq!(rows, expected, "the board on the screen");
 }
 
 /// How many cells on the screen show exactly `look` (as [`screen`] spells it).
-fn count<G: Playable + Send + 'static>(gui: &mut GameWindow<G>, look: &str) -> usize {
+fn count<G: Playable + Send + 'static>(gui: &GameWindow<G>, look: &str) -> usize {
     screen(gui)
         .iter()
         .flatten()

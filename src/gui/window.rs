@@ -100,7 +100,7 @@ impl<G: Playable + Send + 'static> GameWindow<G> {
             .with_size(width, view_h + BAR)
             .with_label(&title);
         let (sender, receiver) = app::channel::<Message>();
-        let scroll = Scroll::new(left, 0, view_w, view_h, None);
+        let mut scroll = Scroll::new(left, 0, view_w, view_h, None);
         let mut cells = Vec::new();
         for row in 0..rows {
             for col in 0..cols {
@@ -113,6 +113,13 @@ impl<G: Playable + Send + 'static> GameWindow<G> {
             }
         }
         scroll.end();
+        // Checkers fall to the bottom: a board taller than the view starts scrolled down to it.
+        let scrollbar = if cols * CELL > view_w {
+            app::scrollbar_size()
+        } else {
+            0
+        };
+        scroll.scroll_to(0, (rows * CELL - (view_h - scrollbar)).max(0));
         let mut status = Frame::new(10, view_h + 5, width - 150, BAR - 10, None);
         status.set_align(Align::Left | Align::Inside | Align::Wrap);
         let mut new_game = Button::new(width - 130, view_h + 15, 120, 30, "&New game");
