@@ -17,18 +17,9 @@ const CELL: i32 = 75;
 
 #[test]
 fn the_real_window_plays_closes_and_quits() {
-    let Some(display) = support::display() else {
+    let Some(display) = support::display(&["xdotool", "import"]) else {
         return;
     };
-    for tool in ["xdotool", "import"] {
-        assert!(
-            Command::new("which")
-                .arg(tool)
-                .output()
-                .is_ok_and(|o| o.status.success()),
-            "{tool} is needed (source scripts/setup.sh gui xvfb)"
-        );
-    }
     let x = X {
         display: display.name.clone(),
     };

@@ -23,7 +23,7 @@ const PATIENCE: Duration = Duration::from_secs(120);
 
 #[test]
 fn the_window_plays_as_a_person_sees_it() {
-    let Some(display) = support::display() else {
+    let Some(display) = support::display(&[]) else {
         return;
     };
     std::env::set_var("DISPLAY", &display.name);
@@ -31,6 +31,7 @@ fn the_window_plays_as_a_person_sees_it() {
     two_people_play_to_a_win_and_start_again();
     a_full_column_refuses_a_click();
     clicks_wait_while_the_computer_thinks();
+    a_failing_computer_is_reported();
     a_whole_game_against_the_computer_ends();
     the_dialog_answers_or_closes();
     a_huge_board_fits_on_the_screen();
@@ -164,6 +165,31 @@ fn clicks_wait_while_the_computer_thinks() {
     pump_until(&mut gui, "the computer's move", |gui| !gui.is_thinking());
     assert_eq!(gui.status(), "Your move (red): click a column.");
     assert_eq!(count(&gui, "B"), 1);
+    assert_eq!(count(&gui, "R"), 1);
+    close(gui);
+}
+
+fn a_failing_computer_is_reported() {
+    let (open_gate, gate) = channel();
+    drop(open_gate);
+    let gated = Gated {
+        game: game(6, 7, Checker::Red),
+        gate,
+    };
+    let mut gui = open(gated, Opponent::Computer);
+    click(&mut gui, 0, 3);
+    pump_until(&mut gui, "the search to fail", |gui| !gui.is_thinking());
+    assert_eq!(
+        gui.status(),
+        "The computer player failed: the test closed the gate. \
+         The computer cannot move: press New game, or close the window."
+    );
+    click(&mut gui, 0, 2);
+    assert!(
+        gui.status().starts_with("It is the computer's move."),
+        "{}",
+        gui.status()
+    );
     assert_eq!(count(&gui, "R"), 1);
     close(gui);
 }

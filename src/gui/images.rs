@@ -66,3 +66,19 @@ impl Images {
         image.clone()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_picture_decodes_at_the_cell_size() {
+        let images = Images::load().unwrap();
+        for checker in [Checker::Empty, Checker::Red, Checker::Black] {
+            for won in [false, true] {
+                let image = images.get(Look { checker, won });
+                assert_eq!((image.data_w(), image.data_h()), (CELL, CELL));
+            }
+        }
+    }
+}

@@ -13,7 +13,7 @@ mod window;
 
 pub use dialog::OpponentDialog;
 pub use images::CELL;
-pub use window::{GameWindow, Message};
+pub use window::GameWindow;
 
 use fltk::app;
 
@@ -38,8 +38,8 @@ pub fn run(game: Game, opponent: Option<Opponent>) -> Result<(), String> {
         window.handle_pending();
     }
     if window.is_thinking() {
-        // The worker thread still has the game; returning would wait for nothing, but exiting
-        // here makes sure no destructor ever joins it.
+        // The worker thread still has the game and may search for a long time yet: exit now,
+        // so that nothing (a destructor, the runtime) can ever wait for it.
         std::process::exit(0);
     }
     Ok(())

@@ -37,7 +37,7 @@ const TICK: Duration = Duration::from_secs(1);
 
 /// What happens in the window, in the order it happened.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Message {
+enum Message {
     /// A click on a cell of this column.
     Drop(usize),
     /// A click on New game.
@@ -263,8 +263,12 @@ impl<G: Playable + Send + 'static> GameWindow<G> {
         if self.stuck || !self.computer_to_move() || self.is_thinking() {
             return;
         }
-        let Holder::Ready(mut game) = mem::replace(&mut self.holder, Holder::Lost) else {
-            return;
+        let mut game = match mem::replace(&mut self.holder, Holder::Lost) {
+            Holder::Ready(game) => game,
+            other => {
+                self.holder = other;
+                return;
+            }
         };
         self.searches += 1;
         let search = self.searches;
@@ -289,11 +293,16 @@ impl<G: Playable + Send + 'static> GameWindow<G> {
 
     /// Takes the game back from the worker of search `search` and plays its choice.
     fn finish_search(&mut self, search: u64) {
-        if !matches!(self.holder, Holder::Thinking { search: current, .. } if current == search) {
-            return;
-        }
-        let Holder::Thinking { worker, .. } = mem::replace(&mut self.holder, Holder::Lost) else {
-            return;
+        let worker = match mem::replace(&mut self.holder, Holder::Lost) {
+            Holder::Thinking {
+                worker,
+                search: current,
+                ..
+            } if current == search => worker,
+            other => {
+                self.holder = other;
+                return;
+            }
         };
         let Ok((mut game, choice)) = worker.join() else {
             return self.refuse(Refusal::Error(lost()));

@@ -1,6 +1,7 @@
 //! Shared by the window tests: an X display to show windows on. It is `$DISPLAY` if set,
 //! otherwise a private Xvfb, on a display number it picks, stopped when the tests end.
-//! Without a display the tests skip with a note, except under CI (`CI` set), where they fail.
+//! Without a display (or a tool they need) the tests skip with a note, except under CI (`CI`
+//! set), where they fail.
 
 use std::env;
 use std::io::{BufRead, BufReader};
@@ -21,25 +22,30 @@ impl Drop for Display {
     }
 }
 
-/// A display for the window tests, or `None` (with a note on stderr) if there is none and CI
-/// is not set. Under CI, no display is a failure with a message that says how to get one.
-pub fn display() -> Option<Display> {
+/// A display for the window tests, with the command-line `tools` they run on it, or `None`
+/// (with a note on stderr) if either is missing and CI is not set. Under CI, a missing display
+/// or tool is a failure with a message that says how to get it.
+pub fn display(tools: &[&str]) -> Option<Display> {
+    let missing = |why: String| {
+        if env::var_os("CI").is_some() {
+            panic!("the window tests need {why}, and CI is set: source scripts/setup.sh gui xvfb");
+        }
+        eprintln!("note: window tests skipped: they need {why} (source scripts/setup.sh gui xvfb)");
+        None
+    };
+    for tool in tools {
+        let found = Command::new("which")
+            .arg(tool)
+            .stdout(Stdio::null())
+            .status();
+        if !found.is_ok_and(|status| status.success()) {
+            return missing(format!("the program {tool}"));
+        }
+    }
     if let Some(name) = env::var("DISPLAY").ok().filter(|name| !name.is_empty()) {
         return Some(Display { name, server: None });
     }
-    match start_xvfb() {
-        Ok(display) => Some(display),
-        Err(why) if env::var_os("CI").is_some() => panic!(
-            "the window tests need an X display and CI is set: {why}. \
-             Install Xvfb (source scripts/setup.sh gui xvfb) or set DISPLAY."
-        ),
-        Err(why) => {
-            eprintln!(
-                "note: window tests skipped: {why} (install Xvfb or set DISPLAY to run them)"
-            );
-            None
-        }
-    }
+    start_xvfb().map_or_else(|why| missing(format!("an X display ({why})")), Some)
 }
 
 /// Starts Xvfb on a display number it picks itself (`-displayfd`), which it prints once it
