@@ -28,6 +28,7 @@ impl OpponentDialog {
     pub fn new() -> OpponentDialog {
         let mut window = Window::default()
             .with_size(380, 130)
+            .center_screen()
             .with_label("Connect Four");
         let mut question = Frame::new(10, 10, 360, 60, None);
         question.set_label(

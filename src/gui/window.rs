@@ -98,6 +98,7 @@ impl<G: Playable + Send + 'static> GameWindow<G> {
         let title = format!("Connect Four \u{2014} {rows} x {cols}");
         let window = DoubleWindow::default()
             .with_size(width, view_h + BAR)
+            .center_screen()
             .with_label(&title);
         let (sender, receiver) = app::channel::<Message>();
         let mut scroll = Scroll::new(left, 0, view_w, view_h, None);
