@@ -18,11 +18,12 @@ enum Input {
 }
 
 /// Plays games on `input` and `output` until the player quits, declines a new game or input
-/// ends. `opponent` is asked for first if it is `None`. Fails only if reading or writing fails,
-/// or if the computer player cannot move.
+/// ends. `opponent` is asked for first if it is `None`; `first` moves first in each new game
+/// (random if `None`). Fails only if reading or writing fails, or if the computer cannot move.
 pub fn run(
     game: &mut impl Playable,
     opponent: Option<Opponent>,
+    first: Option<Checker>,
     mut input: impl BufRead,
     mut output: impl Write,
 ) -> io::Result<()> {
@@ -42,7 +43,7 @@ pub fn run(
         while play_game(game, opponent, &mut input, &mut output)?
             && ask_again(&mut input, &mut output)?
         {
-            game.new_game(None);
+            game.new_game(first);
         }
     }
     writeln!(output, "Goodbye.")
@@ -219,7 +220,14 @@ mod tests {
     /// Runs a session with `typed` as the input and returns everything written.
     fn session(game: &mut Game, opponent: Option<Opponent>, typed: &str) -> String {
         let mut output = Vec::new();
-        run(game, opponent, typed.as_bytes(), &mut output).unwrap();
+        run(
+            game,
+            opponent,
+            Some(Checker::Red),
+            typed.as_bytes(),
+            &mut output,
+        )
+        .unwrap();
         String::from_utf8(output).unwrap()
     }
 
@@ -301,6 +309,24 @@ mod tests {
             "{out}"
         );
         assert_eq!(game.turn(), Checker::Red);
+    }
+
+    #[test]
+    fn new_games_start_with_the_player_asked_for() {
+        for first in [Checker::Red, Checker::Black] {
+            let mut game = game(1, 2);
+            let mut output = Vec::new();
+            let typed = "0\n1\ny\nquit\n".as_bytes();
+            run(
+                &mut game,
+                Some(Opponent::Human),
+                Some(first),
+                typed,
+                &mut output,
+            )
+            .unwrap();
+            assert_eq!(game.turn(), first);
+        }
     }
 
     #[test]

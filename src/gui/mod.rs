@@ -17,13 +17,14 @@ pub use window::GameWindow;
 
 use fltk::app;
 
+use crate::checker::Checker;
 use crate::cli::Opponent;
 use crate::game::Game;
 
 /// Asks for the opponent unless `opponent` is given, then runs the game until the window is
-/// closed. Closing the dialog, or the window during a search, ends the program at once: the
+/// closed; `first` moves first in each new game (random if `None`). Closing the dialog, or the window during a search, ends the program at once: the
 /// search thread is left to die with the process, never waited for.
-pub fn run(game: Game, opponent: Option<Opponent>) -> Result<(), String> {
+pub fn run(game: Game, opponent: Option<Opponent>, first: Option<Checker>) -> Result<(), String> {
     let app = app::App::default();
     let opponent = match opponent {
         Some(opponent) => opponent,
@@ -32,7 +33,7 @@ pub fn run(game: Game, opponent: Option<Opponent>) -> Result<(), String> {
             None => return Ok(()),
         },
     };
-    let mut window = GameWindow::new(game, opponent)?;
+    let mut window = GameWindow::new(game, opponent, first)?;
     window.show();
     while app.wait() {
         window.handle_pending();

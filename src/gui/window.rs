@@ -78,6 +78,7 @@ pub struct GameWindow<G> {
     sender: Sender<Message>,
     receiver: Receiver<Message>,
     opponent: Opponent,
+    first: Option<Checker>,
     holder: Holder<G>,
     searches: u64,
     stuck: bool,
@@ -85,9 +86,14 @@ pub struct GameWindow<G> {
 }
 
 impl<G: Playable + Send + 'static> GameWindow<G> {
-    /// Builds the (hidden) window for `game` against `opponent`; if the computer moves first,
-    /// its search starts at once. Fails only if an embedded picture is broken.
-    pub fn new(game: G, opponent: Opponent) -> Result<GameWindow<G>, String> {
+    /// Builds the (hidden) window for `game` against `opponent`, with `first` to move first in
+    /// each new game (random if `None`); if the computer moves first, its search starts at once.
+    /// Fails only if an embedded picture is broken.
+    pub fn new(
+        game: G,
+        opponent: Opponent,
+        first: Option<Checker>,
+    ) -> Result<GameWindow<G>, String> {
         let images = Images::load()?;
         let (rows, cols) = (game.rows() as i32, game.cols() as i32);
         let (screen_w, screen_h) = app::screen_size();
@@ -138,6 +144,7 @@ impl<G: Playable + Send + 'static> GameWindow<G> {
             sender,
             receiver,
             opponent,
+            first,
             holder: Holder::Ready(game),
             searches: 0,
             stuck: false,
@@ -235,7 +242,7 @@ impl<G: Playable + Send + 'static> GameWindow<G> {
 
     fn new_game(&mut self) {
         match &mut self.holder {
-            Holder::Ready(game) => game.new_game(None),
+            Holder::Ready(game) => game.new_game(self.first),
             Holder::Thinking { .. } => return self.refuse(Refusal::Thinking),
             Holder::Lost => return self.refuse(Refusal::Error(lost())),
         }
