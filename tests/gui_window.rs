@@ -46,7 +46,7 @@ fn two_people_play_to_a_win_and_start_again() {
     assert_eq!(gui.window().label(), "Connect Four \u{2014} 6 x 7");
     assert_eq!(gui.status(), "Red's move: click a column.");
     assert_board(
-        &mut gui,
+        &gui,
         &[
             ".......", ".......", ".......", ".......", ".......", ".......",
         ],
@@ -74,7 +74,7 @@ fn two_people_play_to_a_win_and_start_again() {
     // New games start with the player asked for, here black.
     assert_eq!(gui.status(), "Black's move: click a column.");
     assert_board(
-        &mut gui,
+        &gui,
         &[
             ".......", ".......", ".......", ".......", ".......", ".......",
         ],
@@ -157,7 +157,7 @@ fn clicks_wait_while_the_computer_thinks() {
         gui.status().ends_with("thinking... 1 s")
     });
     assert_board(
-        &mut gui,
+        &gui,
         &[
             ".......", ".......", ".......", ".......", ".......", "...R...",
         ],
