@@ -182,8 +182,8 @@ fn ask(
     Ok(Some(String::from_utf8_lossy(&bytes).into_owned()))
 }
 
-/// How the game ended, for the person at the keyboard.
-fn announce(outcome: Outcome, opponent: Opponent) -> String {
+/// How the game ended, for the person at the keyboard; the window's label says the same.
+pub(crate) fn announce(outcome: Outcome, opponent: Opponent) -> String {
     match (outcome, opponent) {
         (Outcome::Tie, _) => "It's a tie: the board is full.".to_string(),
         (Outcome::Win(Checker::Red), Opponent::Computer) => "You win!".to_string(),
@@ -192,8 +192,8 @@ fn announce(outcome: Outcome, opponent: Opponent) -> String {
     }
 }
 
-/// `text` with its first letter in capitals, to start a sentence.
-fn sentence(text: &str) -> String {
+/// `text` with its first letter in capitals, to start a sentence (here and in the window).
+pub(crate) fn sentence(text: &str) -> String {
     let mut letters = text.chars();
     letters.next().map_or_else(String::new, |first| {
         first.to_uppercase().chain(letters).collect()

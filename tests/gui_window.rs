@@ -213,7 +213,7 @@ fn a_whole_game_against_the_computer_ends() {
         | "The computer wins. Press New game to play again." => {
             assert_eq!(rings, 4, "{status}")
         }
-        "A tie: the board is full. Press New game to play again." => assert_eq!(rings, 0),
+        "It's a tie: the board is full. Press New game to play again." => assert_eq!(rings, 0),
         _ => panic!("the game did not end: {status}"),
     }
     close(gui);

@@ -22,8 +22,9 @@ use crate::cli::Opponent;
 use crate::game::Game;
 
 /// Asks for the opponent unless `opponent` is given, then runs the game until the window is
-/// closed; `first` moves first in each new game (random if `None`). Closing the dialog, or the window during a search, ends the program at once: the
-/// search thread is left to die with the process, never waited for.
+/// closed; `first` moves first in each new game (random if `None`). Closing the dialog, or the
+/// window during a search, ends the program at once: the search thread is left to die with the
+/// process, never waited for.
 pub fn run(game: Game, opponent: Option<Opponent>, first: Option<Checker>) -> Result<(), String> {
     let app = app::App::default();
     let opponent = match opponent {

@@ -7,6 +7,7 @@ use std::time::Duration;
 use crate::checker::Checker;
 use crate::cli::Opponent;
 use crate::playable::Outcome;
+use crate::text::{announce, sentence};
 
 /// Searches shorter than this show no clock, so quick replies do not flicker a number.
 pub const SHOW_CLOCK_AFTER: Duration = Duration::from_secs(1);
@@ -47,7 +48,7 @@ pub fn describe(phase: Phase, opponent: Opponent) -> String {
             "The computer (black) is about to move.".to_string()
         }
         Phase::ToMove(_) if computer => "Your move (red): click a column.".to_string(),
-        Phase::ToMove(player) => format!("{}'s move: click a column.", capital(player)),
+        Phase::ToMove(player) => format!("{}'s move: click a column.", sentence(player.name())),
         Phase::Thinking(elapsed) if elapsed >= SHOW_CLOCK_AFTER => {
             format!(
                 "The computer (black) is thinking... {} s",
@@ -57,7 +58,7 @@ pub fn describe(phase: Phase, opponent: Opponent) -> String {
         Phase::Thinking(_) => "The computer (black) is thinking...".to_string(),
         Phase::Over(outcome) => format!(
             "{} Press New game to play again.",
-            result(outcome, computer)
+            announce(outcome, opponent)
         ),
         Phase::Stuck => {
             "The computer cannot move: press New game, or close the window.".to_string()
@@ -72,30 +73,7 @@ pub fn explain(refusal: &Refusal) -> String {
         Refusal::Thinking => "Please wait for the computer's move.".to_string(),
         Refusal::GameOver => "The game is over.".to_string(),
         Refusal::ComputersTurn => "It is the computer's move.".to_string(),
-        Refusal::Error(why) => {
-            let mut letters = why.chars();
-            let first = letters.next().map(|c| c.to_uppercase().collect::<String>());
-            format!("{}{}.", first.unwrap_or_default(), letters.as_str())
-        }
-    }
-}
-
-/// How the game ended, in words for the person at the window.
-fn result(outcome: Outcome, computer: bool) -> String {
-    match outcome {
-        Outcome::Tie => "A tie: the board is full.".to_string(),
-        Outcome::Win(Checker::Red) if computer => "You win!".to_string(),
-        Outcome::Win(Checker::Black) if computer => "The computer wins.".to_string(),
-        Outcome::Win(player) => format!("{} wins!", capital(player)),
-    }
-}
-
-/// `Red` or `Black`, to start a sentence.
-fn capital(player: Checker) -> &'static str {
-    match player {
-        Checker::Red => "Red",
-        Checker::Black => "Black",
-        Checker::Empty => "Nobody",
+        Refusal::Error(why) => format!("{}.", sentence(why)),
     }
 }
 
@@ -139,7 +117,7 @@ mod tests {
         );
         assert!(lost.starts_with("The computer wins."), "{lost}");
         let tie = describe(Phase::Over(Outcome::Tie), Opponent::Computer);
-        assert!(tie.starts_with("A tie"), "{tie}");
+        assert!(tie.starts_with("It's a tie"), "{tie}");
     }
 
     #[test]
