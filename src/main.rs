@@ -8,7 +8,7 @@ use std::process::ExitCode;
 
 use clap::Parser;
 use connect_four::cli::{Cli, FrontEnd, Opponent};
-use connect_four::{protocol, text, Game};
+use connect_four::{protocol, text, Checker, Game};
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -24,10 +24,11 @@ fn main() -> ExitCode {
         FrontEnd::Text => text::run(
             &mut game,
             cli.opponent,
+            cli.first_player(),
             io::stdin().lock(),
             io::stdout().lock(),
         ),
-        FrontEnd::Window => return window(game, cli.opponent),
+        FrontEnd::Window => return window(game, cli.opponent, cli.first_player()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -40,10 +41,10 @@ fn main() -> ExitCode {
     }
 }
 
-/// Runs the FLTK window.
+/// Runs the FLTK window; `first` moves first in every game (random if `None`).
 #[cfg(feature = "gui")]
-fn window(game: Game, opponent: Option<Opponent>) -> ExitCode {
-    match connect_four::gui::run(game, opponent) {
+fn window(game: Game, opponent: Option<Opponent>, first: Option<Checker>) -> ExitCode {
+    match connect_four::gui::run(game, opponent, first) {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
             eprintln!("connect_four: {error}");
@@ -54,7 +55,7 @@ fn window(game: Game, opponent: Option<Opponent>) -> ExitCode {
 
 /// Without the `gui` feature there is no window: say what to use instead.
 #[cfg(not(feature = "gui"))]
-fn window(_game: Game, _opponent: Option<Opponent>) -> ExitCode {
+fn window(_game: Game, _opponent: Option<Opponent>, _first: Option<Checker>) -> ExitCode {
     eprintln!(
         "connect_four: this build has no window (it was built without the `gui` feature); \
          use --text to play in the terminal or --protocol for the grading protocol"
