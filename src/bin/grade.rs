@@ -5,6 +5,7 @@
 //! names the file and line) or a report cannot be written, 2 for bad arguments.
 
 use std::fs;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -128,7 +129,8 @@ fn run(args: &Args) -> Result<(), KitError> {
         } else {
             report::terminal(&kit.rubric, result)
         };
-        println!("{text}");
+        // A closed pipe (`| head`) only means nobody reads the rest.
+        let _ = writeln!(std::io::stdout().lock(), "{text}");
         if let Some(reports) = &args.report {
             let name: String = result
                 .student

@@ -155,6 +155,7 @@ pub fn load(path: &Path, root: &Path) -> Result<Case, KitError> {
         fs::read_to_string(path).map_err(|e| KitError(format!("{shown}: cannot read: {e}")))?;
     let spec: Spec = toml::from_str(&text).map_err(|e| KitError(format!("{shown}: {e}")))?;
     let fail = |why: String| Err(KitError(format!("{shown}: {why}")));
+    let fail_at = |line: usize, why: String| Err(KitError(format!("{shown}:{line}: {why}")));
     if !(MIN_SIZE..=MAX_SIZE).contains(&spec.rows) || !(MIN_SIZE..=MAX_SIZE).contains(&spec.cols) {
         return fail(format!("rows and cols must be {MIN_SIZE} to {MAX_SIZE}"));
     }
@@ -201,14 +202,18 @@ pub fn load(path: &Path, root: &Path) -> Result<Case, KitError> {
         let command = command_text.parse::<Command>();
         match (&command, malformed) {
             (Err(e), false) => {
-                return fail(format!(
-                "{line}: `{command_text}`: {e} (write `! {command_text}` to send it on purpose)"
-            ))
+                return fail_at(
+                    line,
+                    format!(
+                        "`{command_text}`: {e} (write `! {command_text}` to send it on purpose)"
+                    ),
+                )
             }
             (Ok(_), true) => {
-                return fail(format!(
-                    "{line}: `{command_text}` is a valid command: drop the `!`"
-                ))
+                return fail_at(
+                    line,
+                    format!("`{command_text}` is a valid command: drop the `!`"),
+                )
             }
             _ => {}
         }
@@ -216,7 +221,7 @@ pub fn load(path: &Path, root: &Path) -> Result<Case, KitError> {
             .last()
             .is_some_and(|s: &Step| s.command == Ok(Command::Quit))
         {
-            return fail(format!("{line}: nothing may follow `quit`"));
+            return fail_at(line, "nothing may follow `quit`".into());
         }
         let word = command_text
             .split_whitespace()

@@ -139,7 +139,8 @@ impl StudentResult {
 
 /// Points as reports print them: at most two decimals, no trailing zeros.
 pub fn points(value: f64) -> String {
-    let text = format!("{:.2}", (value * 100.0).round() / 100.0);
+    // Adding 0.0 turns -0 into 0.
+    let text = format!("{:.2}", (value * 100.0).round() / 100.0 + 0.0);
     text.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
@@ -176,6 +177,7 @@ mod tests {
     fn points_print_short() {
         assert_eq!(points(2.5), "2.5");
         assert_eq!(points(3.0), "3");
+        assert_eq!(points(-0.0), "0");
         assert_eq!(points(1.0 / 3.0), "0.33");
     }
 }
