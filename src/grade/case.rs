@@ -231,7 +231,7 @@ pub fn load(path: &Path, root: &Path) -> Result<Case, KitError> {
         let scored = spec
             .check
             .as_ref()
-            .is_none_or(|words| words.contains(&word));
+            .map_or(true, |words| words.contains(&word));
         steps.push(Step {
             line,
             text: command_text.to_string(),

@@ -275,7 +275,7 @@ fn time_scores(
             .ask(&command, limit)
             .map_err(|f| format!("`{command}`: {f}"))?;
         let answer = normalize(&lines.join("\n"));
-        if best.as_ref().is_none_or(|(_, t)| took < *t) {
+        if best.as_ref().map_or(true, |(_, t)| took < *t) {
             best = Some((answer, took));
         }
     }
