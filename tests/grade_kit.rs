@@ -54,7 +54,24 @@ fn the_reference_gets_every_automatic_point() {
     assert_eq!(failed(&results), Vec::<String>::new());
     assert_eq!(results["score"], 70.0);
     assert_eq!(results["max_score"], 70.0);
-    assert!(results["tests"].as_array().unwrap().len() >= 39);
+    let tests = results["tests"].as_array().unwrap();
+    assert!(tests.len() >= 39);
+    for key in [
+        "name",
+        "score",
+        "max_score",
+        "status",
+        "output",
+        "visibility",
+    ] {
+        assert!(tests.iter().all(|t| t.get(key).is_some()), "{key}");
+    }
+    let hidden = tests
+        .iter()
+        .find(|t| t["name"] == "AI: scores/depth6_4x4")
+        .unwrap();
+    assert_eq!(hidden["visibility"], "after_due_date");
+    assert!(results["execution_time"].is_number());
 }
 
 #[test]
@@ -226,6 +243,7 @@ fn each_mutant_loses_points_in_exactly_its_category() {
         ("hang", "no answer within the time limit"),
         ("garbage", "not a protocol response"),
         ("always_red", "not random"),
+        ("no_diagonal", "skipped: depends on line"),
         ("full_column", "? column full"),
     ] {
         let report = fs::read_to_string(reports.join(format!("{name}.md"))).unwrap();

@@ -102,7 +102,7 @@ fn run(args: &Args) -> Result<(), KitError> {
     let options = Options {
         skip_timing: args.skip_timing,
     };
-    let (results, jobs) = match (&args.student, &args.submissions, &args.command) {
+    let (results, class) = match (&args.student, &args.submissions, &args.command) {
         (Some(command), _, _) => {
             let student = Student {
                 name: command.clone(),
@@ -111,20 +111,20 @@ fn run(args: &Args) -> Result<(), KitError> {
             };
             (
                 vec![connect_four::grade::grade_student(&kit, &student, options)],
-                1,
+                false,
             )
         }
         (None, Some(submissions), Some(template)) => {
             let students = batch::submissions(submissions, template)?;
             (
                 batch::grade_all(&kit, &students, options, usize::from(args.jobs), true),
-                students.len(),
+                true,
             )
         }
         _ => return Err(KitError("nothing to grade".into())),
     };
     for result in &results {
-        let text = if args.quiet || jobs > 1 {
+        let text = if args.quiet || class {
             report::summary(&kit.rubric, result)
         } else {
             report::terminal(&kit.rubric, result)

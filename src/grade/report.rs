@@ -38,7 +38,13 @@ fn table(rubric: &Rubric, result: &StudentResult, markdown: bool) -> String {
 
 /// `expected` and `got` side by side, `!` marking the lines that differ.
 fn diff(expected: &[String], got: Option<&str>) -> String {
-    let got = got.unwrap_or("(nothing)");
+    let Some(got) = got else {
+        let shown = match expected {
+            [one] => one.replace('\n', "\n          "),
+            many => format!("one of: {}", many.join(" | ")),
+        };
+        return format!("expected: {shown}\ngot:      (nothing)\n");
+    };
     match expected {
         [] => format!("got:      {got}\n"),
         [one] if !one.contains('\n') && !got.contains('\n') => {
@@ -231,6 +237,10 @@ mod tests {
             diff(&["= 3".into()], Some("= 4")),
             "expected: = 3\ngot:      = 4\n"
         );
-        assert!(diff(&["= 1".into(), "= 2".into()], None).contains("= 1 | = 2"));
+        assert!(diff(&["= 1".into(), "= 2".into()], None).contains("one of: = 1 | = 2"));
+        assert_eq!(
+            diff(&["=\n..".into()], None),
+            "expected: =\n          ..\ngot:      (nothing)\n"
+        );
     }
 }

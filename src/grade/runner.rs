@@ -25,8 +25,8 @@ const STDERR_TAIL: usize = 1024;
 /// Why a command got no usable answer.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Failure {
-    /// No complete answer within the time limit.
-    TimedOut(Duration),
+    /// No complete answer within the time limit (the first line, if one came).
+    TimedOut(Duration, Option<String>),
     /// The program ended (its status and the end of its standard error).
     Exited(String),
     /// The answer is not a protocol response.
@@ -40,9 +40,14 @@ pub enum Failure {
 impl fmt::Display for Failure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Failure::TimedOut(limit) => write!(
+            Failure::TimedOut(limit, None) => write!(
                 f,
                 "no answer within the time limit of {}",
+                super::seconds(*limit)
+            ),
+            Failure::TimedOut(limit, Some(first)) => write!(
+                f,
+                "the answer starting {first:?} was not ended by an empty line within {}",
                 super::seconds(*limit)
             ),
             Failure::Exited(how) => write!(f, "the program exited: {how}"),
@@ -135,7 +140,9 @@ impl Program {
                 Ok(Event::Closed) | Err(RecvTimeoutError::Disconnected) => {
                     return Err(self.exited())
                 }
-                Err(RecvTimeoutError::Timeout) => return Err(Failure::TimedOut(limit)),
+                Err(RecvTimeoutError::Timeout) => {
+                    return Err(Failure::TimedOut(limit, lines.first().map(|l| shorten(l))))
+                }
             }
         }
     }
@@ -262,10 +269,13 @@ mod tests {
     #[test]
     fn hangs_crashes_garbage_and_floods_are_failures() {
         let started = Instant::now();
+        let limit = Duration::from_millis(300);
         assert_eq!(
             ask_once("sleep 30 #", 300),
-            Err(Failure::TimedOut(Duration::from_millis(300)))
+            Err(Failure::TimedOut(limit, None))
         );
+        let unended = ask_once("read x; echo '= 3'; sleep 30 #", 300);
+        assert_eq!(unended, Err(Failure::TimedOut(limit, Some("= 3".into()))));
         assert!(
             started.elapsed() < Duration::from_secs(5),
             "the hung group was killed"
