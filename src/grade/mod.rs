@@ -1,2 +1,108 @@
 //! The grading kit: runs a student's program through the grading protocol, compares it with the
 //! reference and scores it by the rubric in `grading/`.
+//!
+//! The data lives in `grading/`: `rubric.toml` (categories, points, speed-up credit) and
+//! `cases/**/*.toml` (one script of protocol commands each), with the reference's answers beside
+//! each case in a `.solution` file written by [`solution::generate`]. Grading one student is
+//! [`grade_student`]; the modules below each do one step.
+
+pub mod batch;
+pub mod case;
+pub mod gradescope;
+pub mod report;
+pub mod rubric;
+pub mod runner;
+pub mod score;
+pub mod session;
+pub mod solution;
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use case::Case;
+use rubric::Rubric;
+use score::StudentResult;
+use solution::Solution;
+
+/// Why the kit itself cannot go on: a missing or malformed file, or a stale solution. The message
+/// names the file (and line, when there is one).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KitError(pub String);
+
+impl fmt::Display for KitError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for KitError {}
+
+/// Everything needed to grade: the rubric and every case with its stored answers.
+#[derive(Debug, Clone)]
+pub struct Kit {
+    /// The categories and the speed-up credit.
+    pub rubric: Rubric,
+    /// The cases, sorted by name, each with its solution.
+    pub cases: Vec<(Case, Solution)>,
+}
+
+impl Kit {
+    /// Loads `DIR/rubric.toml` and `DIR/cases/`, checks them against each other and reads every
+    /// case's solution (which must match its script).
+    pub fn load(dir: &Path) -> Result<Kit, KitError> {
+        let rubric = Rubric::load(&dir.join("rubric.toml"))?;
+        let cases = case::load_all(&dir.join("cases"))?;
+        rubric.check_cases(&cases)?;
+        let cases = cases
+            .into_iter()
+            .map(|case| solution::read(&case).map(|s| (case, s)))
+            .collect::<Result<_, _>>()?;
+        Ok(Kit { rubric, cases })
+    }
+}
+
+/// How to start one student's program: a shell command (the grader appends
+/// `ROWS COLS DEPTH THREADS --protocol`) and the directory to run it in.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Student {
+    /// A name for reports: the submission directory's name, or the command.
+    pub name: String,
+    /// The shell command that starts the program.
+    pub command: String,
+    /// The working directory, if not the grader's own.
+    pub dir: Option<PathBuf>,
+}
+
+/// What to run beyond the correctness cases.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Options {
+    /// Leave out the speed-up cases (their points count neither way): for noisy machines and
+    /// for tests that must not depend on timing.
+    pub skip_timing: bool,
+}
+
+/// Grades one student on every case of `kit`, one case after another.
+pub fn grade_student(kit: &Kit, student: &Student, options: Options) -> StudentResult {
+    let started = Instant::now();
+    let mut cases = Vec::new();
+    let mut not_run = Vec::new();
+    for (case, solution) in &kit.cases {
+        if options.skip_timing && case.is_timing() {
+            not_run.push(case.name.clone());
+        } else {
+            cases.push(session::run_case(case, solution, student, &kit.rubric));
+        }
+    }
+    StudentResult {
+        student: student.name.clone(),
+        cases,
+        not_run,
+        elapsed: started.elapsed(),
+    }
+}
+
+/// Seconds as the case files and reports write them.
+pub fn seconds(duration: Duration) -> String {
+    format!("{:.2} s", duration.as_secs_f64())
+}
