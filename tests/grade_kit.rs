@@ -52,8 +52,8 @@ fn failed(results: &serde_json::Value) -> Vec<String> {
 fn the_reference_gets_every_automatic_point() {
     let results = gradescope(env!("CARGO_BIN_EXE_connect_four"), &["--skip-timing"]);
     assert_eq!(failed(&results), Vec::<String>::new());
-    assert_eq!(results["score"], 70.0);
-    assert_eq!(results["max_score"], 70.0);
+    assert_eq!(results["score"], 65.0);
+    assert_eq!(results["max_score"], 65.0);
     let tests = results["tests"].as_array().unwrap();
     assert!(tests.len() >= 39);
     for key in [
@@ -93,7 +93,7 @@ fn the_reference_speedup_is_measured_with_consistent_answers() {
     );
     assert_eq!(
         results["score"].as_f64().unwrap() - speedup["score"].as_f64().unwrap(),
-        70.0
+        65.0
     );
 }
 
@@ -219,7 +219,7 @@ fn each_mutant_loses_points_in_exactly_its_category() {
     let mut rows = text.lines();
     let header: Vec<&str> = rows.next().unwrap().split(',').collect();
     assert_eq!(header[0], "student");
-    let full = [30.0, 30.0, 10.0];
+    let full = [30.0, 30.0, 5.0];
     let mut problems = Vec::new();
     for row in rows {
         let cells: Vec<&str> = row.split(',').collect();
