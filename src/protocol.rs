@@ -19,6 +19,19 @@ use crate::playable::Analyze;
 /// The longest command line accepted; longer lines are answered `? line too long`.
 pub const MAX_LINE: usize = 4096;
 
+/// Every command word of the protocol, in the order the documentation lists them.
+pub const COMMAND_WORDS: [&str; 9] = [
+    "new",
+    "turn",
+    "play",
+    "heuristic",
+    "scores",
+    "genmove",
+    "board",
+    "winner",
+    "quit",
+];
+
 /// One protocol command.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Command {
@@ -296,6 +309,17 @@ mod tests {
         ];
         for (line, error) in bad {
             assert_eq!(line.parse::<Command>(), Err(error), "{line}");
+        }
+    }
+
+    #[test]
+    fn every_listed_command_word_is_a_command() {
+        for word in COMMAND_WORDS {
+            assert_ne!(
+                word.parse::<Command>(),
+                Err(ParseError::UnknownCommand),
+                "{word}"
+            );
         }
     }
 

@@ -32,17 +32,7 @@ use std::process::{Command, Stdio};
 const BIN: &str = env!("CARGO_BIN_EXE_connect_four");
 
 /// The protocol's commands, each of which the handout documents and exercises.
-const COMMANDS: [&str; 9] = [
-    "new",
-    "turn",
-    "play",
-    "heuristic",
-    "scores",
-    "genmove",
-    "board",
-    "winner",
-    "quit",
-];
+const COMMANDS: [&str; 9] = connect_four::protocol::COMMAND_WORDS;
 
 /// The protocol's failure payloads, each of which an executed example shows.
 const ERRORS: [&str; 6] = [

@@ -10,7 +10,7 @@ use std::time::Duration;
 use serde::Deserialize;
 
 use super::KitError;
-use crate::protocol::{Command, ParseError};
+use crate::protocol::{Command, ParseError, COMMAND_WORDS};
 use crate::{MAX_SIZE, MIN_SIZE};
 
 /// One thread count, or several to run the script with and compare.
@@ -134,19 +134,6 @@ impl Case {
         )
     }
 }
-
-/// The protocol's command words, as a case's `check` list names them.
-const COMMAND_WORDS: [&str; 9] = [
-    "new",
-    "turn",
-    "play",
-    "heuristic",
-    "scores",
-    "genmove",
-    "board",
-    "winner",
-    "quit",
-];
 
 /// Loads and checks one case file; `root` is the `cases/` directory its name is relative to.
 pub fn load(path: &Path, root: &Path) -> Result<Case, KitError> {
