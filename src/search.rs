@@ -124,3 +124,77 @@ fn best_reply_pruned<B: Bits>(
     }
     best
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A `rows` x `cols` position after `moves`, alternating from black (side 0).
+    fn position(rows: usize, cols: usize, moves: &[usize]) -> (Geometry<u64>, Position<u64>) {
+        let g = Geometry::new(rows, cols);
+        let mut p = Position {
+            stones: [0; 2],
+            heights: [0; crate::geometry::MAX_SIZE],
+            filled: 0,
+        };
+        for (i, &col) in moves.iter().enumerate() {
+            let cell = p.landing(&g, col).expect("an open column");
+            p.place(col, cell, i % 2);
+        }
+        (g, p)
+    }
+
+    /// The value of `side` dropping in `col`, by the plain search and by alpha-beta.
+    fn both(
+        g: &Geometry<u64>,
+        p: &mut Position<u64>,
+        side: usize,
+        col: usize,
+        depth: u32,
+    ) -> (i32, i32) {
+        let cell = p.landing(g, col).expect("an open column");
+        p.place(col, cell, side);
+        let plain = minimax(g, p, side, cell, depth);
+        let pruned = alphabeta(g, p, side, cell, depth, -WIN, WIN);
+        p.lift(col, cell, side);
+        (plain, pruned)
+    }
+
+    #[test]
+    fn filling_the_board_without_winning_is_a_tie_worth_zero() {
+        let (g, mut p) = position(1, 1, &[]);
+        assert_eq!(both(&g, &mut p, 0, 0, 3), (0, 0));
+        // Depth 0 is the heuristic, which a 1 x 1 board cannot score either.
+        assert_eq!(both(&g, &mut p, 0, 0, 0), (0, 0));
+    }
+
+    #[test]
+    fn a_win_is_infinite_at_every_depth() {
+        // Black has three in the bottom row; red has stacked on top.
+        let (g, mut p) = position(6, 7, &[0, 0, 1, 1, 2, 2]);
+        for depth in 0..4 {
+            assert_eq!(both(&g, &mut p, 0, 3, depth), (WIN, WIN));
+        }
+    }
+
+    #[test]
+    fn a_move_that_lets_the_opponent_win_is_minus_infinity() {
+        // Black threatens the bottom row at column 3; red to move must block it.
+        let (g, mut p) = position(6, 7, &[0, 6, 1, 6, 2]);
+        assert_eq!(both(&g, &mut p, 1, 5, 1), (-WIN, -WIN));
+        let (block, _) = both(&g, &mut p, 1, 3, 1);
+        assert!(block > -WIN, "blocking is not a certain loss: {block}");
+    }
+
+    #[test]
+    fn depth_one_is_minus_the_best_reply_heuristic() {
+        let (g, mut p) = position(6, 7, &[]);
+        let cell = p.landing(&g, 3).unwrap();
+        p.place(3, cell, 0);
+        let best = (0..7)
+            .map(|c| p.value_of_drop(&g, p.landing(&g, c).unwrap(), 1))
+            .max()
+            .unwrap();
+        assert_eq!(minimax(&g, &mut p, 0, cell, 1), -best);
+    }
+}
