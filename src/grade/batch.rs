@@ -3,7 +3,7 @@
 //! student and one column per category.
 
 use std::fs;
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::path::Path;
 use std::sync::Mutex;
 
@@ -50,7 +50,8 @@ struct Progress {
 }
 
 /// Grades `students` on `jobs` threads, in any order, and returns their results in the order
-/// given. With `show_progress`, keeps a one-line count on standard error.
+/// given. With `show_progress`, keeps a one-line count on standard error; when that is not a
+/// terminal (a log file), it writes one plain line per student graded instead.
 pub fn grade_all(
     kit: &Kit,
     students: &[Student],
@@ -68,18 +69,23 @@ pub fn grade_all(
         running: Vec::new(),
     });
     let results = Mutex::new(vec![None; students.len()]);
-    let show = |progress: &Progress| {
-        if show_progress {
-            let mut err = std::io::stderr().lock();
-            let _ = write!(
+    let live = std::io::stderr().is_terminal();
+    let show = |progress: &Progress, finished: Option<&str>| {
+        let mut err = std::io::stderr().lock();
+        let _ = match (show_progress, live, finished) {
+            (false, _, _) | (true, false, None) => Ok(()),
+            (true, true, _) => write!(
                 err,
                 "\r\x1b[Kgraded {}/{}; running: {}",
                 progress.done,
                 students.len(),
                 progress.running.join(", ")
-            );
-            let _ = err.flush();
-        }
+            ),
+            (true, false, Some(name)) => {
+                writeln!(err, "graded {}/{}: {name}", progress.done, students.len())
+            }
+        };
+        let _ = err.flush();
     };
     crossbeam::scope(|scope| {
         for _ in 0..jobs.max(1) {
@@ -88,7 +94,7 @@ pub fn grade_all(
                     let student = &students[index];
                     if let Ok(mut p) = progress.lock() {
                         p.running.push(student.name.clone());
-                        show(&p);
+                        show(&p, None);
                     }
                     let result = grade_student(kit, student, options);
                     if let Ok(mut all) = results.lock() {
@@ -97,14 +103,14 @@ pub fn grade_all(
                     if let Ok(mut p) = progress.lock() {
                         p.done += 1;
                         p.running.retain(|name| name != &student.name);
-                        show(&p);
+                        show(&p, Some(&student.name));
                     }
                 }
             });
         }
     })
     .expect("grading threads do not panic");
-    if show_progress {
+    if show_progress && live {
         eprintln!();
     }
     results
