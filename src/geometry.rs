@@ -33,6 +33,22 @@ pub(crate) struct Cell<B> {
     pub row: u32,
 }
 
+impl<B: Bits> Cell<B> {
+    /// The real windows through this cell, without the padding.
+    #[inline(always)]
+    pub fn windows(&self) -> &[B] {
+        &self.lines[..self.line_count as usize]
+    }
+
+    /// The length of the run of `own`'s checkers from this cell downward, this cell included
+    /// (0 if it is not `own`'s).
+    #[inline(always)]
+    pub fn run_down(&self, own: B) -> u32 {
+        let column = own.slice(self.column_start as usize, self.height as usize + 1);
+        (column << (31 - self.height)).leading_ones()
+    }
+}
+
 /// The board's size and its per-cell tables.
 #[derive(Clone, Debug)]
 pub(crate) struct Geometry<B> {

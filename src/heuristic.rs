@@ -27,14 +27,12 @@ impl<B: Bits> Geometry<B> {
     pub(crate) fn move_value(&self, own: B, opp: B, cell: usize) -> i32 {
         let c = &self.cells[cell];
         let mut sum = 0;
-        for &w in &c.lines[..c.line_count as usize] {
+        for &w in c.windows() {
             if (w & opp).is_empty() {
                 sum += WEIGHTS[(w & own).count() as usize & 7];
             }
         }
-        // The run of the mover's checkers from the new one downward, the new one included.
-        let column = own.slice(c.column_start as usize, c.height as usize + 1);
-        let run = (column << (31 - c.height)).leading_ones();
+        let run = c.run_down(own);
         if run + c.row >= 4 {
             sum += WEIGHTS[run.min(4) as usize];
         }
@@ -44,19 +42,13 @@ impl<B: Bits> Geometry<B> {
             sum
         }
     }
-}
 
-impl<B: Bits> Geometry<B> {
     /// Whether the checker in `cell` (the top of its column) is part of four in a row of `own`:
     /// the part of [`move_value`](Self::move_value) that inner nodes of the search need.
     #[inline(always)]
     pub(crate) fn wins(&self, own: B, cell: usize) -> bool {
         let c = &self.cells[cell];
-        c.lines[..c.line_count as usize]
-            .iter()
-            .any(|&w| (w & own) == w)
-            || own.slice(c.column_start as usize, c.height as usize + 1) << (31 - c.height) >> 28
-                == 0xf
+        c.windows().iter().any(|&w| (w & own) == w) || c.run_down(own) >= 4
     }
 }
 
