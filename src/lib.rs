@@ -30,6 +30,7 @@ mod engine;
 mod game;
 mod geometry;
 mod heuristic;
+mod input;
 mod playable;
 mod pool;
 mod score;

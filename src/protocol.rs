@@ -14,10 +14,11 @@ use std::str::FromStr;
 use crate::board::MoveError;
 use crate::checker::Checker;
 use crate::cli::parse_depth;
+use crate::input::{read_line, Line};
 use crate::playable::Analyze;
 
 /// The longest command line accepted; longer lines are answered `? line too long`.
-pub const MAX_LINE: usize = 4096;
+pub use crate::input::MAX_LINE;
 
 /// Every command word of the protocol, in the order the documentation lists them.
 pub const COMMAND_WORDS: [&str; 9] = [
@@ -227,22 +228,6 @@ pub fn execute(game: &mut impl Analyze, command: &Command) -> Response {
     }
 }
 
-/// Reads one line of at most [`MAX_LINE`] bytes; `Ok(None)` at end of input, `Ok(Some(Err(())))`
-/// for a longer line (whose rest is skipped).
-fn read_line<R: BufRead>(input: &mut R) -> io::Result<Option<Result<String, ()>>> {
-    let mut bytes = Vec::new();
-    let read = io::Read::take(&mut *input, MAX_LINE as u64 + 1).read_until(b'\n', &mut bytes)?;
-    if read == 0 {
-        return Ok(None);
-    }
-    if bytes.len() > MAX_LINE && bytes.last() != Some(&b'\n') {
-        let mut rest = Vec::new();
-        input.read_until(b'\n', &mut rest)?;
-        return Ok(Some(Err(())));
-    }
-    Ok(Some(Ok(String::from_utf8_lossy(&bytes).into_owned())))
-}
-
 /// Answers commands from `input` on `output` until `quit` or the end of input. Only I/O errors
 /// end it early; every line, however malformed, gets an answer.
 pub fn serve(
@@ -252,8 +237,8 @@ pub fn serve(
 ) -> io::Result<()> {
     while let Some(line) = read_line(&mut input)? {
         let response = match line {
-            Err(()) => Response::failure("line too long"),
-            Ok(line) => {
+            Line::TooLong => Response::failure("line too long"),
+            Line::Text(line) => {
                 let line = line.trim();
                 if line.is_empty() || line.starts_with('#') {
                     continue;

@@ -6,6 +6,7 @@ use std::io::{self, BufRead, Write};
 
 use crate::checker::Checker;
 use crate::cli::Opponent;
+use crate::input::{read_line, Line};
 use crate::playable::{Outcome, Playable};
 
 /// One thing the player typed at the move prompt.
@@ -166,20 +167,25 @@ fn ask_again(input: &mut impl BufRead, output: &mut impl Write) -> io::Result<bo
 }
 
 /// Writes `prompt` and reads one line; `None` at the end of input. Bytes that are not UTF-8
-/// are replaced rather than refused, so any input gets an answer.
+/// are replaced rather than refused, and an over-long line is refused and asked again, so any
+/// input gets an answer.
 fn ask(
     input: &mut impl BufRead,
     output: &mut impl Write,
     prompt: &str,
 ) -> io::Result<Option<String>> {
-    write!(output, "{prompt}")?;
-    output.flush()?;
-    let mut bytes = Vec::new();
-    if input.read_until(b'\n', &mut bytes)? == 0 {
-        writeln!(output)?;
-        return Ok(None);
+    loop {
+        write!(output, "{prompt}")?;
+        output.flush()?;
+        match read_line(input)? {
+            None => {
+                writeln!(output)?;
+                return Ok(None);
+            }
+            Some(Line::Text(line)) => return Ok(Some(line)),
+            Some(Line::TooLong) => writeln!(output, "That line is too long.")?,
+        }
     }
-    Ok(Some(String::from_utf8_lossy(&bytes).into_owned()))
 }
 
 /// How the game ended, for the person at the keyboard; the window's label says the same.

@@ -99,3 +99,13 @@ fn a_new_game_can_follow() {
         .success()
         .stdout(predicate::str::contains("It's a tie").count(2));
 }
+
+#[test]
+fn an_over_long_line_is_refused_and_play_goes_on() {
+    let typed = format!("{}\n3\nquit\n", "3".repeat(10_000));
+    text_game(["6", "7"], &["--opponent", "human"], &typed)
+        .success()
+        .stdout(predicate::str::contains("That line is too long.\n"))
+        .stdout(predicate::str::contains("  .  .  .  R  .  .  .\n"))
+        .stdout(predicate::str::ends_with("Goodbye.\n"));
+}
