@@ -81,6 +81,13 @@ pub enum Opponent {
     Computer,
 }
 
+impl Opponent {
+    /// Whether the computer makes `player`'s moves: against the computer it always plays black.
+    pub fn computer_plays(self, player: Checker) -> bool {
+        self == Opponent::Computer && player == Checker::Black
+    }
+}
+
 /// Which front end to run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FrontEnd {
@@ -184,6 +191,13 @@ mod tests {
             (4, 5, 0, 1)
         );
         assert_eq!((config.seed, config.prune), (Some(9), true));
+    }
+
+    #[test]
+    fn the_computer_plays_black_and_only_against_a_person() {
+        assert!(Opponent::Computer.computer_plays(Checker::Black));
+        assert!(!Opponent::Computer.computer_plays(Checker::Red));
+        assert!(!Opponent::Human.computer_plays(Checker::Black));
     }
 
     #[test]

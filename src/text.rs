@@ -64,7 +64,7 @@ fn play_game(
             return Ok(true);
         }
         let player = game.turn();
-        if opponent == Opponent::Computer && player == Checker::Black {
+        if opponent.computer_plays(player) {
             writeln!(output, "The computer (black) is thinking...")?;
             let col = game
                 .computer_move()

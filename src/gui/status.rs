@@ -44,7 +44,7 @@ pub enum Refusal {
 pub fn describe(phase: Phase, opponent: Opponent) -> String {
     let computer = opponent == Opponent::Computer;
     match phase {
-        Phase::ToMove(player) if computer && player == Checker::Black => {
+        Phase::ToMove(player) if opponent.computer_plays(player) => {
             "The computer (black) is about to move.".to_string()
         }
         Phase::ToMove(_) if computer => "Your move (red): click a column.".to_string(),

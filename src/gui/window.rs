@@ -258,12 +258,11 @@ impl<G: Playable + Send + 'static> GameWindow<G> {
 
     /// Whether the game waits for the computer's move (searching or not).
     fn computer_to_move(&self) -> bool {
-        self.opponent == Opponent::Computer
-            && match &self.holder {
-                Holder::Ready(game) => game.turn() == Checker::Black,
-                Holder::Thinking { .. } => true,
-                Holder::Lost => false,
-            }
+        match &self.holder {
+            Holder::Ready(game) => self.opponent.computer_plays(game.turn()),
+            Holder::Thinking { .. } => true,
+            Holder::Lost => false,
+        }
     }
 
     /// Hands the game to a worker thread to search, if it is the computer's move.
