@@ -24,7 +24,8 @@
 //! - The table under the `## ... rubric` heading lists `| Category | Points | ... |` rows and a
 //!   bold total; if `grading/rubric.toml` exists, its categories and points must match.
 
-use std::io::Write;
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
@@ -232,21 +233,8 @@ fn check_protocol(block: &Block) -> Vec<String> {
         .cloned()
         .partition(|l| l.starts_with("> "));
     let input: Vec<String> = input.iter().map(|l| l[2..].to_string()).collect();
-    let mut child = Command::new(BIN)
-        .args(args.split_whitespace())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary starts");
-    let mut stdin = child.stdin.take().expect("piped");
-    let text = as_output(&input);
-    let writer = std::thread::spawn(move || {
-        // The program may quit before reading everything: a broken pipe is its right.
-        let _ = stdin.write_all(text.as_bytes());
-    });
-    let output = child.wait_with_output().expect("the binary runs");
-    writer.join().expect("the writer does not panic");
+    let words: Vec<&str> = args.split_whitespace().collect();
+    let output = common::run(&words, &as_output(&input));
     let mut failures = check_framing(block);
     let (actual, want) = (
         String::from_utf8_lossy(&output.stdout),

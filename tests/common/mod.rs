@@ -10,7 +10,9 @@ pub fn binary() -> Command {
     Command::new(env!("CARGO_BIN_EXE_connect_four"))
 }
 
-/// Runs `connect_four ARGS` with `input` on standard input and returns what it did.
+/// Runs `connect_four ARGS` with `input` on standard input and returns what it did. The input
+/// is written on its own thread, so a large answer cannot block it, and a program that quits
+/// before reading all of it (a broken pipe) is within its rights.
 pub fn run(args: &[&str], input: &str) -> Output {
     let mut child = binary()
         .args(args)
@@ -19,13 +21,14 @@ pub fn run(args: &[&str], input: &str) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .expect("the binary starts");
-    child
-        .stdin
-        .take()
-        .expect("stdin is piped")
-        .write_all(input.as_bytes())
-        .expect("the binary reads its input");
-    child.wait_with_output().expect("the binary finishes")
+    let mut stdin = child.stdin.take().expect("stdin is piped");
+    let input = input.to_string();
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(input.as_bytes());
+    });
+    let output = child.wait_with_output().expect("the binary finishes");
+    writer.join().expect("the writer does not panic");
+    output
 }
 
 /// Sends protocol `commands` (one per line) to `connect_four ARGS --protocol` and returns the
