@@ -309,13 +309,23 @@ fn timing(
         verdict,
         weight: 1.0,
     };
-    let one = run_script(
-        case,
-        case.threads,
-        student,
-        &expects,
-        &format!("threads {}", case.threads),
-    );
+    let failed = |sent: String, why: String, got: Option<String>| {
+        (
+            vec![verdict_check(sent, Verdict::Fail(why), got)],
+            Vec::new(),
+            0.0,
+        )
+    };
+    let set_up = |threads: usize| {
+        run_script(
+            case,
+            threads,
+            student,
+            &expects,
+            &format!("threads {threads}"),
+        )
+    };
+    let one = set_up(case.threads);
     let Some(mut program) = one.program else {
         return (one.checks, Vec::new(), 0.0);
     };
@@ -323,12 +333,8 @@ fn timing(
     let (answer_one, time_one) = loop {
         match time_scores(&mut program, depth, case.time_limit) {
             Err(why) => {
-                let check = verdict_check(
-                    format!("scores {depth} with {} thread(s)", case.threads),
-                    Verdict::Fail(why),
-                    None,
-                );
-                return (vec![check], Vec::new(), 0.0);
+                let sent = format!("scores {depth} with {} thread(s)", case.threads);
+                return failed(sent, why, None);
             }
             Ok((answer, took))
                 if took.as_secs_f64() >= speedup.target_seconds || depth >= speedup.max_depth =>
@@ -339,13 +345,7 @@ fn timing(
         }
     };
     drop(program);
-    let many = run_script(
-        case,
-        speedup.threads,
-        student,
-        &expects,
-        &format!("threads {}", speedup.threads),
-    );
+    let many = set_up(speedup.threads);
     let Some(mut program) = many.program else {
         return (many.checks, Vec::new(), 0.0);
     };
@@ -355,23 +355,13 @@ fn timing(
     );
     let (answer_many, time_many) = match time_scores(&mut program, depth, case.time_limit) {
         Ok(measured) => measured,
-        Err(why) => {
-            return (
-                vec![verdict_check(sent, Verdict::Fail(why), None)],
-                Vec::new(),
-                0.0,
-            )
-        }
+        Err(why) => return failed(sent, why, None),
     };
     if answer_one != answer_many || !answer_one.starts_with("= ") {
         let why = format!(
             "the answers differ or failed: {answer_one:?} with 1 thread, {answer_many:?} with more"
         );
-        return (
-            vec![verdict_check(sent, Verdict::Fail(why), Some(answer_many))],
-            Vec::new(),
-            0.0,
-        );
+        return failed(sent, why, Some(answer_many));
     }
     let ratio = time_one.as_secs_f64() / time_many.as_secs_f64().max(1e-6);
     let credit = rubric.speedup_credit(ratio);
