@@ -5,12 +5,13 @@
 
 use std::time::Duration;
 
-use connect_four::{Board, Checker, Engine, Score};
+use connect_four::{Board, Engine};
+use connect_four_supplied::{Player, Score};
 use criterion::{criterion_group, criterion_main, Criterion};
 
 /// How many moves the assignment's recursion values (calls of `value(m, d)`) for `player` at
 /// `depth`, counted by a walk over the public board API that stops where the recursion stops.
-fn moves_valued(board: &mut Board, player: Checker, depth: u32) -> u64 {
+fn moves_valued(board: &mut Board, player: Player, depth: u32) -> u64 {
     let mut count = 0;
     for col in 0..board.cols() {
         let Ok(value) = board.move_value(col, player) else {
@@ -35,7 +36,7 @@ fn scores(c: &mut Criterion, name: &str, depth: u32, threads: usize, prune: bool
     c.bench_function(name, |b| {
         b.iter(|| {
             engine
-                .scores(&board, Checker::Red, depth)
+                .scores(&board, Player::Red, depth)
                 .expect("no worker panics")
         })
     });
@@ -44,7 +45,7 @@ fn scores(c: &mut Criterion, name: &str, depth: u32, threads: usize, prune: bool
 fn search(c: &mut Criterion) {
     for depth in [8, 9] {
         let mut board = Board::new(6, 7).expect("6 x 7 is a legal size");
-        let count = moves_valued(&mut board, Checker::Red, depth);
+        let count = moves_valued(&mut board, Player::Red, depth);
         println!("plain minimax at depth {depth} values {count} moves");
     }
     scores(c, "plain depth 8, 1 thread", 8, 1, false);

@@ -9,45 +9,10 @@ use std::fmt;
 use std::sync::Arc;
 
 use crate::bits::{Bits, Wide};
-use crate::checker::Checker;
-use crate::geometry::{Geometry, MAX_SIZE, MIN_SIZE};
-use crate::score::Score;
+use connect_four_supplied::limits::{MAX_SIZE, MIN_SIZE};
+use connect_four_supplied::{Checker, MoveError, Player, Score};
 
-/// Why a move was refused.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum MoveError {
-    /// The column is not on the board.
-    NoSuchColumn {
-        /// The column asked for.
-        col: usize,
-        /// How many columns the board has.
-        cols: usize,
-    },
-    /// The column has no empty cell left.
-    ColumnFull {
-        /// The column asked for.
-        col: usize,
-    },
-    /// The game has ended: no move is accepted.
-    GameOver,
-    /// The computer player could not search (a worker thread failed).
-    EngineFailed(String),
-}
-
-impl fmt::Display for MoveError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            MoveError::NoSuchColumn { col, cols } => {
-                write!(f, "there is no column {col}: columns are 0 to {}", cols - 1)
-            }
-            MoveError::ColumnFull { col } => write!(f, "column {col} is full"),
-            MoveError::GameOver => f.write_str("the game is over"),
-            MoveError::EngineFailed(why) => write!(f, "the computer player failed: {why}"),
-        }
-    }
-}
-
-impl std::error::Error for MoveError {}
+use crate::geometry::Geometry;
 
 /// A board size outside 1 to 32 rows or columns.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -145,7 +110,7 @@ impl<B: Bits> Grid<B> {
             .iter()
             .position(|s| !(*s & bit).is_empty())
         {
-            Some(side) => Checker::from_side(side),
+            Some(side) => Player::BOTH[side].checker(),
             None => Checker::Empty,
         }
     }
@@ -266,9 +231,9 @@ impl Board {
 
     /// The heuristic value, for `player`, of dropping a checker in `col` (the board is unchanged):
     /// [`Score::WIN`] if it makes four in a row.
-    pub fn move_value(&self, col: usize, player: Checker) -> Result<Score, MoveError> {
+    pub fn move_value(&self, col: usize, player: Player) -> Result<Score, MoveError> {
         self.landing_row(col)?;
-        let side = player.side();
+        let side = player.index();
         Ok(Score(with_grid!(&self.sized, g => {
             let cell = g.position.landing(&g.geometry, col).expect("checked above");
             g.position.value_of_drop(&g.geometry, cell, side)
@@ -277,9 +242,9 @@ impl Board {
 
     /// Drops `player`'s checker in `col` and returns the row it landed in; a full or nonexistent
     /// column is refused and the board left unchanged.
-    pub fn drop_checker(&mut self, col: usize, player: Checker) -> Result<usize, MoveError> {
+    pub fn drop_checker(&mut self, col: usize, player: Player) -> Result<usize, MoveError> {
         let row = self.landing_row(col)?;
-        let side = player.side();
+        let side = player.index();
         with_grid!(&mut self.sized, g => {
             let cell = g.position.landing(&g.geometry, col).expect("checked above");
             g.position.place(col, cell, side);
@@ -288,13 +253,13 @@ impl Board {
     }
 
     /// Removes the top checker of `col`, if there is one, and returns it.
-    pub fn undo(&mut self, col: usize) -> Option<Checker> {
+    pub fn undo(&mut self, col: usize) -> Option<Player> {
         let height = if col < self.cols { self.height(col) } else { 0 };
         if height == 0 {
             return None;
         }
-        let owner = self.get(self.rows - height, col);
-        let side = owner.side();
+        let owner = self.get(self.rows - height, col).player()?;
+        let side = owner.index();
         with_grid!(&mut self.sized, g => {
             let cell = g.geometry.landing(col, height - 1);
             g.position.lift(col, cell, side);
@@ -308,61 +273,52 @@ impl Board {
     }
 }
 
-impl fmt::Display for Board {
-    /// One line per row, top first, `B`, `R` or `.` per cell: the protocol's `board` layout.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for row in 0..self.rows {
-            let line: String = (0..self.cols).map(|c| self.get(row, c).letter()).collect();
-            writeln!(f, "{line}")?;
-        }
-        Ok(())
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    /// Every cell, row by row: to compare a board before and after.
+    fn cells(board: &Board) -> Vec<Checker> {
+        (0..board.rows())
+            .flat_map(|row| (0..board.cols()).map(move |col| board.get(row, col)))
+            .collect()
+    }
+
     #[test]
     fn checkers_fall_to_the_lowest_empty_row() {
         let mut board = Board::new(3, 2).unwrap();
-        assert_eq!(board.drop_checker(1, Checker::Red), Ok(2));
-        assert_eq!(board.drop_checker(1, Checker::Black), Ok(1));
+        assert_eq!(board.drop_checker(1, Player::Red), Ok(2));
+        assert_eq!(board.drop_checker(1, Player::Black), Ok(1));
         assert_eq!(board.get(2, 1), Checker::Red);
         assert_eq!(board.get(1, 1), Checker::Black);
         assert_eq!(board.get(0, 1), Checker::Empty);
         assert_eq!((board.height(1), board.filled()), (2, 2));
-        assert_eq!(board.to_string(), "..\n.B\n.R\n");
     }
 
     #[test]
     fn full_and_missing_columns_are_refused_and_change_nothing() {
         let mut board = Board::new(1, 2).unwrap();
-        board.drop_checker(0, Checker::Red).unwrap();
-        let before = board.to_string();
+        board.drop_checker(0, Player::Red).unwrap();
+        let before = cells(&board);
         assert_eq!(
-            board.drop_checker(0, Checker::Black),
+            board.drop_checker(0, Player::Black),
             Err(MoveError::ColumnFull { col: 0 })
         );
         assert_eq!(
-            board.drop_checker(2, Checker::Black),
+            board.drop_checker(2, Player::Black),
             Err(MoveError::NoSuchColumn { col: 2, cols: 2 })
         );
-        assert_eq!(board.to_string(), before);
+        assert_eq!(cells(&board), before);
         assert!(!board.can_drop(0) && board.can_drop(1) && !board.can_drop(2));
-        assert_eq!(
-            MoveError::NoSuchColumn { col: 2, cols: 2 }.to_string(),
-            "there is no column 2: columns are 0 to 1"
-        );
     }
 
     #[test]
     fn undo_takes_back_the_top_checker() {
         let mut board = Board::new(4, 4).unwrap();
-        board.drop_checker(2, Checker::Red).unwrap();
-        board.drop_checker(2, Checker::Black).unwrap();
-        assert_eq!(board.undo(2), Some(Checker::Black));
-        assert_eq!(board.undo(2), Some(Checker::Red));
+        board.drop_checker(2, Player::Red).unwrap();
+        board.drop_checker(2, Player::Black).unwrap();
+        assert_eq!(board.undo(2), Some(Player::Black));
+        assert_eq!(board.undo(2), Some(Player::Red));
         assert_eq!(board.undo(2), None);
         assert_eq!(board.undo(9), None);
         assert_eq!(board.filled(), 0);
@@ -394,9 +350,9 @@ mod tests {
     fn a_win_or_a_full_board_is_seen_by_move_value() {
         let mut board = Board::new(4, 4).unwrap();
         for col in 0..3 {
-            board.drop_checker(col, Checker::Black).unwrap();
+            board.drop_checker(col, Player::Black).unwrap();
         }
-        assert_eq!(board.move_value(3, Checker::Black), Ok(Score::WIN));
-        assert_ne!(board.move_value(3, Checker::Red), Ok(Score::WIN));
+        assert_eq!(board.move_value(3, Player::Black), Ok(Score::WIN));
+        assert_ne!(board.move_value(3, Player::Red), Ok(Score::WIN));
     }
 }

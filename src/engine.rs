@@ -11,15 +11,14 @@
 
 use std::sync::Arc;
 
+use connect_four_supplied::{Player, Score};
 use rand::{Rng, RngExt};
 
 use crate::bits::Bits;
 use crate::board::{with_grid, Board, Grid, Position};
-use crate::checker::Checker;
 use crate::geometry::Geometry;
 use crate::heuristic::WIN;
 use crate::pool::{Pool, PoolError};
-use crate::score::Score;
 use crate::search::{alphabeta, minimax, settled};
 
 /// The computer player: a thread pool and the choice of search.
@@ -45,24 +44,14 @@ impl Engine {
         }
     }
 
-    /// How many worker threads search.
-    pub fn threads(&self) -> usize {
-        self.pool.threads()
-    }
-
-    /// Whether the engine uses the pruned search.
-    pub fn prunes(&self) -> bool {
-        self.prune
-    }
-
     /// The minimax value at `depth` of `player` dropping in each column, `None` for a full column.
     pub fn scores(
         &mut self,
         board: &Board,
-        player: Checker,
+        player: Player,
         depth: u32,
     ) -> Result<Vec<Option<Score>>, PoolError> {
-        let side = player.side();
+        let side = player.index();
         let prune = self.prune;
         let values =
             with_grid!(board.sized(), g => root_values(&mut self.pool, g, side, depth, prune))?;
@@ -74,7 +63,7 @@ impl Engine {
     pub fn choose(
         &mut self,
         board: &Board,
-        player: Checker,
+        player: Player,
         depth: u32,
         rng: &mut impl Rng,
     ) -> Result<Option<usize>, PoolError> {
@@ -182,11 +171,9 @@ mod tests {
     fn plain_and_pruned_agree_on_the_empty_board() {
         let board = Board::new(6, 7).unwrap();
         let plain = Engine::new(2, false)
-            .scores(&board, Checker::Red, 4)
+            .scores(&board, Player::Red, 4)
             .unwrap();
-        let pruned = Engine::new(2, true)
-            .scores(&board, Checker::Red, 4)
-            .unwrap();
+        let pruned = Engine::new(2, true).scores(&board, Player::Red, 4).unwrap();
         assert_eq!(plain, pruned);
         assert!(plain.iter().all(Option::is_some));
     }
@@ -195,15 +182,15 @@ mod tests {
     fn a_full_column_has_no_value_and_a_win_is_infinite() {
         let mut board = Board::new(4, 4).unwrap();
         for _ in 0..2 {
-            board.drop_checker(0, Checker::Red).unwrap();
-            board.drop_checker(0, Checker::Black).unwrap();
+            board.drop_checker(0, Player::Red).unwrap();
+            board.drop_checker(0, Player::Black).unwrap();
         }
         // Red holds the bottom row's first three cells; column 3 completes it.
         for col in 1..3 {
-            board.drop_checker(col, Checker::Red).unwrap();
+            board.drop_checker(col, Player::Red).unwrap();
         }
         let scores = Engine::new(1, false)
-            .scores(&board, Checker::Red, 3)
+            .scores(&board, Player::Red, 3)
             .unwrap();
         assert_eq!(scores[0], None);
         assert_eq!(scores[3], Some(Score::WIN));

@@ -1,14 +1,12 @@
 //! A game of Connect Four: a board, whose turn it is, how it ended, and the computer player.
 //! `Game` is the reference implementation of [`Playable`] and [`Analyze`].
 
+use connect_four_supplied::{Analyze, Checker, MoveError, Outcome, Playable, Player, Score};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
-use crate::board::{Board, MoveError, SizeError};
-use crate::checker::Checker;
+use crate::board::{Board, SizeError};
 use crate::engine::Engine;
-use crate::playable::{Analyze, Outcome, Playable};
-use crate::score::Score;
 
 /// Everything a game is set up with, as the command line gives it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -45,7 +43,7 @@ impl Default for GameConfig {
 #[derive(Debug)]
 pub struct Game {
     board: Board,
-    turn: Checker,
+    turn: Player,
     outcome: Option<Outcome>,
     depth: u32,
     engine: Engine,
@@ -54,7 +52,7 @@ pub struct Game {
 
 impl Game {
     /// A new game; `first` moves first, or a random player if `None`.
-    pub fn new(config: &GameConfig, first: Option<Checker>) -> Result<Game, SizeError> {
+    pub fn new(config: &GameConfig, first: Option<Player>) -> Result<Game, SizeError> {
         let board = Board::new(config.rows, config.cols)?;
         let rng = match config.seed {
             Some(seed) => StdRng::seed_from_u64(seed),
@@ -62,7 +60,7 @@ impl Game {
         };
         let mut game = Game {
             board,
-            turn: Checker::Empty,
+            turn: Player::Red,
             outcome: None,
             depth: config.depth,
             engine: Engine::new(config.threads, config.prune),
@@ -75,11 +73,6 @@ impl Game {
     /// The board as it stands.
     pub fn board(&self) -> &Board {
         &self.board
-    }
-
-    /// The computer player.
-    pub fn engine(&self) -> &Engine {
-        &self.engine
     }
 
     /// Fails with [`MoveError::GameOver`] once the game has ended.
@@ -109,7 +102,7 @@ impl Playable for Game {
         if self.outcome.is_some() {
             Checker::Empty
         } else {
-            self.turn
+            self.turn.checker()
         }
     }
 
@@ -138,13 +131,13 @@ impl Playable for Game {
             .ok_or(MoveError::GameOver)
     }
 
-    fn new_game(&mut self, first: Option<Checker>) {
+    fn new_game(&mut self, first: Option<Player>) {
         self.board = Board::new(self.board.rows(), self.board.cols()).expect("same size as before");
         self.outcome = None;
         self.turn = match first {
-            Some(player) if player != Checker::Empty => player,
-            _ if self.rng.random_bool(0.5) => Checker::Red,
-            _ => Checker::Black,
+            Some(player) => player,
+            None if self.rng.random_bool(0.5) => Player::Red,
+            None => Player::Black,
         };
     }
 }

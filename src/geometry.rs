@@ -12,11 +12,6 @@ use crate::bits::Bits;
 /// the row and the two diagonals (columns are scored separately, see `heuristic`).
 pub(crate) const LINE_WINDOWS: usize = 12;
 
-/// The smallest and largest number of rows, and of columns, a board may have.
-pub const MIN_SIZE: usize = 1;
-/// See [`MIN_SIZE`].
-pub const MAX_SIZE: usize = 32;
-
 /// What the engine knows of one cell.
 #[derive(Clone, Debug)]
 pub(crate) struct Cell<B> {

@@ -134,7 +134,7 @@ mod tests {
         let g = Geometry::new(rows, cols);
         let mut p = Position {
             stones: [0; 2],
-            heights: [0; crate::geometry::MAX_SIZE],
+            heights: [0; connect_four_supplied::limits::MAX_SIZE],
             filled: 0,
         };
         for (i, &col) in moves.iter().enumerate() {

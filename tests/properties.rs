@@ -4,7 +4,8 @@
 
 mod simple;
 
-use connect_four::{Board, Checker, Engine, Game, GameConfig, Outcome, Playable, Score};
+use connect_four::{Board, Engine, Game, GameConfig};
+use connect_four_supplied::{Checker, Outcome, Playable, Player, Score};
 use proptest::prelude::*;
 use simple::Grid;
 
@@ -29,7 +30,7 @@ fn replay(
     rows: usize,
     cols: usize,
     moves: &[usize],
-    first: Checker,
+    first: Player,
 ) -> (Game, Grid, Option<Outcome>) {
     let config = GameConfig {
         rows,
@@ -54,7 +55,7 @@ fn replay(
             continue;
         };
         assert_eq!(game.play(col), Ok(row));
-        grid.cells[row][col] = player;
+        grid.cells[row][col] = player.checker();
         if grid.wins_at(row, col) {
             outcome = Some(Outcome::Win(player));
         } else if grid.is_full() {
@@ -77,7 +78,7 @@ proptest! {
     /// (one and two machine words).
     #[test]
     fn rules_agree_on_small_and_medium_boards((rows, cols, moves) in position(12, 12, 144), red_first: bool) {
-        let first = if red_first { Checker::Red } else { Checker::Black };
+        let first = if red_first { Player::Red } else { Player::Black };
         let (game, grid, outcome) = replay(rows, cols, &moves, first);
         prop_assert!(same_cells(&game, &grid));
         prop_assert_eq!(game.outcome(), outcome);
@@ -87,12 +88,12 @@ proptest! {
     /// The heuristic of every legal drop, for both players, agrees.
     #[test]
     fn heuristic_agrees((rows, cols, moves) in position(10, 10, 60)) {
-        let (game, grid, _) = replay(rows, cols, &moves, Checker::Red);
-        for player in [Checker::Red, Checker::Black] {
+        let (game, grid, _) = replay(rows, cols, &moves, Player::Red);
+        for player in [Player::Red, Player::Black] {
             for col in 0..cols {
                 let expected = grid.landing(col).map(|row| {
                     let mut after = grid.clone();
-                    after.cells[row][col] = player;
+                    after.cells[row][col] = player.checker();
                     Score(after.heuristic(row, col))
                 });
                 prop_assert_eq!(game.board().move_value(col, player).ok(), expected, "col {}", col);
@@ -107,9 +108,9 @@ proptest! {
     /// Plain and pruned minimax, on one and on three threads, give the simple engine's values.
     #[test]
     fn minimax_agrees((rows, cols, moves) in position(7, 7, 30), depth in 0u32..=3, threads in 1usize..=3) {
-        let (game, grid, outcome) = replay(rows, cols, &moves, Checker::Black);
+        let (game, grid, outcome) = replay(rows, cols, &moves, Player::Black);
         prop_assume!(outcome.is_none());
-        let player = game.turn();
+        let player = game.turn().player().unwrap();
         let expected = grid.scores(player, depth);
         for prune in [false, true] {
             let mut engine = Engine::new(threads, prune);
@@ -126,11 +127,11 @@ proptest! {
     #[test]
     fn large_boards_agree(rows in 12usize..=32, cols in 11usize..=32, moves in prop::collection::vec(0usize..32, 0..200)) {
         let moves: Vec<usize> = moves.into_iter().map(|m| m % cols).collect();
-        let (game, grid, outcome) = replay(rows, cols, &moves, Checker::Red);
+        let (game, grid, outcome) = replay(rows, cols, &moves, Player::Red);
         prop_assert!(same_cells(&game, &grid));
         prop_assert_eq!(game.outcome(), outcome);
         if outcome.is_none() {
-            let player = game.turn();
+            let player = game.turn().player().unwrap();
             let mut engine = Engine::new(2, false);
             prop_assert_eq!(engine.scores(game.board(), player, 1).unwrap(), grid.scores(player, 1));
         }
@@ -147,26 +148,26 @@ fn plain_and_pruned_agree_deeper_on_every_thread_count() {
             .drop_checker(
                 col,
                 if i % 2 == 0 {
-                    Checker::Red
+                    Player::Red
                 } else {
-                    Checker::Black
+                    Player::Black
                 },
             )
             .unwrap();
     }
     let reference = Engine::new(1, false)
-        .scores(&board, Checker::Black, 6)
+        .scores(&board, Player::Black, 6)
         .unwrap();
     for threads in [2, 4, 8] {
         assert_eq!(
             Engine::new(threads, false)
-                .scores(&board, Checker::Black, 6)
+                .scores(&board, Player::Black, 6)
                 .unwrap(),
             reference
         );
         assert_eq!(
             Engine::new(threads, true)
-                .scores(&board, Checker::Black, 6)
+                .scores(&board, Player::Black, 6)
                 .unwrap(),
             reference
         );

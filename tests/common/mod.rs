@@ -2,33 +2,19 @@
 
 #![allow(dead_code)]
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod process;
+
+pub use process::run_program;
+use std::process::{Command, Output};
 
 /// The `connect_four` binary built for these tests.
 pub fn binary() -> Command {
     Command::new(env!("CARGO_BIN_EXE_connect_four"))
 }
 
-/// Runs `connect_four ARGS` with `input` on standard input and returns what it did. The input
-/// is written on its own thread, so a large answer cannot block it, and a program that quits
-/// before reading all of it (a broken pipe) is within its rights.
+/// Runs `connect_four ARGS` with `input` on standard input and returns what it did.
 pub fn run(args: &[&str], input: &str) -> Output {
-    let mut child = binary()
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary starts");
-    let mut stdin = child.stdin.take().expect("stdin is piped");
-    let input = input.to_string();
-    let writer = std::thread::spawn(move || {
-        let _ = stdin.write_all(input.as_bytes());
-    });
-    let output = child.wait_with_output().expect("the binary finishes");
-    writer.join().expect("the writer does not panic");
-    output
+    run_program(env!("CARGO_BIN_EXE_connect_four"), args, input)
 }
 
 /// Sends protocol `commands` (one per line) to `connect_four ARGS --protocol` and returns the

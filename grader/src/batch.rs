@@ -1,0 +1,175 @@
+//! Grading a whole class: one student per subdirectory of the submissions directory, several
+//! graded at once, a progress line on standard error, and a CSV gradebook with one row per
+//! student and one column per category.
+
+use std::fs;
+use std::io::{IsTerminal, Write};
+use std::path::Path;
+use std::sync::Mutex;
+
+use crossbeam::channel::unbounded;
+
+use crate::rubric::Rubric;
+use crate::score::{points, StudentResult};
+use crate::{grade_student, Kit, KitError, Options, Student};
+
+/// The students of `dir`: each subdirectory, sorted, with `{dir}` in `template` replaced by its
+/// absolute path.
+pub fn submissions(dir: &Path, template: &str) -> Result<Vec<Student>, KitError> {
+    let shown = dir.display();
+    let entries = fs::read_dir(dir).map_err(|e| KitError(format!("{shown}: cannot read: {e}")))?;
+    let mut dirs: Vec<_> = entries
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.is_dir())
+        .collect();
+    dirs.sort();
+    if dirs.is_empty() {
+        return Err(KitError(format!("{shown}: no submission directories")));
+    }
+    dirs.into_iter()
+        .map(|path| {
+            let path = path
+                .canonicalize()
+                .map_err(|e| KitError(format!("{}: {e}", path.display())))?;
+            Ok(Student {
+                name: path
+                    .file_name()
+                    .map_or_else(String::new, |n| n.to_string_lossy().into_owned()),
+                command: template.replace("{dir}", &path.to_string_lossy()),
+                dir: Some(path),
+            })
+        })
+        .collect()
+}
+
+/// What the progress line shows.
+struct Progress {
+    done: usize,
+    running: Vec<String>,
+}
+
+/// Grades `students` on `jobs` threads, in any order, and returns their results in the order
+/// given. With `show_progress`, keeps a one-line count on standard error; when that is not a
+/// terminal (a log file), it writes one plain line per student graded instead.
+pub fn grade_all(
+    kit: &Kit,
+    students: &[Student],
+    options: Options,
+    jobs: usize,
+    show_progress: bool,
+) -> Vec<StudentResult> {
+    let (work, queue) = unbounded();
+    for index in 0..students.len() {
+        work.send(index).expect("the queue is open");
+    }
+    drop(work);
+    let progress = Mutex::new(Progress {
+        done: 0,
+        running: Vec::new(),
+    });
+    let results = Mutex::new(vec![None; students.len()]);
+    let live = std::io::stderr().is_terminal();
+    let show = |progress: &Progress, finished: Option<&str>| {
+        let mut err = std::io::stderr().lock();
+        let _ = match (show_progress, live, finished) {
+            (false, _, _) | (true, false, None) => Ok(()),
+            (true, true, _) => write!(
+                err,
+                "\r\x1b[Kgraded {}/{}; running: {}",
+                progress.done,
+                students.len(),
+                progress.running.join(", ")
+            ),
+            (true, false, Some(name)) => {
+                writeln!(err, "graded {}/{}: {name}", progress.done, students.len())
+            }
+        };
+        let _ = err.flush();
+    };
+    crossbeam::scope(|scope| {
+        for _ in 0..jobs.max(1) {
+            scope.spawn(|_| {
+                while let Ok(index) = queue.recv() {
+                    let student = &students[index];
+                    if let Ok(mut p) = progress.lock() {
+                        p.running.push(student.name.clone());
+                        show(&p, None);
+                    }
+                    let result = grade_student(kit, student, options);
+                    if let Ok(mut all) = results.lock() {
+                        all[index] = Some(result);
+                    }
+                    if let Ok(mut p) = progress.lock() {
+                        p.done += 1;
+                        p.running.retain(|name| name != &student.name);
+                        show(&p, Some(&student.name));
+                    }
+                }
+            });
+        }
+    })
+    .expect("grading threads do not panic");
+    if show_progress && live {
+        eprintln!();
+    }
+    results
+        .into_inner()
+        .unwrap_or_default()
+        .into_iter()
+        .flatten()
+        .collect()
+}
+
+/// One CSV field, quoted when it must be.
+fn field(text: &str) -> String {
+    if text.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", text.replace('"', "\"\""))
+    } else {
+        text.to_string()
+    }
+}
+
+/// The gradebook: a header, then per student each category's points (blank for the categories
+/// graded by hand) and the automatic total.
+pub fn gradebook(rubric: &Rubric, results: &[StudentResult]) -> String {
+    let mut header = vec!["student".to_string()];
+    header.extend(
+        rubric
+            .categories
+            .iter()
+            .map(|c| format!("{} ({})", c.name, points(c.points))),
+    );
+    header.push("automatic total".into());
+    let mut out = header
+        .iter()
+        .map(|h| field(h))
+        .collect::<Vec<_>>()
+        .join(",")
+        + "\n";
+    for result in results {
+        let mut row = vec![field(&result.student)];
+        row.extend(
+            result
+                .categories(rubric)
+                .iter()
+                .map(|c| c.earned.map_or(String::new(), points)),
+        );
+        row.push(points(result.total().0));
+        out.push_str(&row.join(","));
+        out.push('\n');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fields_with_commas_or_quotes_are_quoted() {
+        assert_eq!(field("plain"), "plain");
+        assert_eq!(field("a,b"), "\"a,b\"");
+        assert_eq!(field("say \"hi\""), "\"say \"\"hi\"\"\"");
+    }
+}

@@ -1,0 +1,335 @@
+//! Case files: `grading/cases/**/*.toml`, each a category, points, a board size, depth, threads,
+//! a time limit per command and a script of protocol commands. Loading checks every field and
+//! parses every script line with the protocol's own parser, so a typo is reported with its file
+//! and line before any student is graded. A line meant to be malformed starts with `!`.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde::Deserialize;
+
+use crate::KitError;
+use connect_four_supplied::limits::{MAX_SIZE, MIN_SIZE};
+use connect_four_supplied::protocol::{Command, ParseError, COMMAND_WORDS};
+
+/// One thread count, or several to run the script with and compare.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(untagged)]
+enum Threads {
+    One(usize),
+    Many(Vec<usize>),
+}
+
+/// The speed-up measurement of a timing case.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Speedup {
+    /// The thread count compared with one thread.
+    pub threads: usize,
+    /// The first depth tried for `scores`.
+    pub start_depth: u32,
+    /// The deepest depth tried.
+    pub max_depth: u32,
+    /// The depth is raised until one thread needs at least this long.
+    pub target_seconds: f64,
+}
+
+/// A case file as written.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Spec {
+    category: String,
+    points: f64,
+    rows: usize,
+    cols: usize,
+    depth: u32,
+    threads: Threads,
+    time_limit: f64,
+    #[serde(default)]
+    description: String,
+    #[serde(default)]
+    hidden: bool,
+    #[serde(default)]
+    check: Option<Vec<String>>,
+    #[serde(default)]
+    must_vary: bool,
+    #[serde(default)]
+    speedup: Option<Speedup>,
+    script: String,
+}
+
+/// How a case is judged.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Kind {
+    /// Every scored answer is compared with the reference's.
+    Compare,
+    /// The script runs once per thread count; the first run's answers must have the reference's
+    /// shape and every other run must give exactly the first run's answers.
+    Consistency(Vec<usize>),
+    /// The script sets up a position, then `scores` is timed with one thread and with more.
+    Timing(Speedup),
+}
+
+/// One command of a script.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Step {
+    /// The line in the case file.
+    pub line: usize,
+    /// The command as written.
+    pub text: String,
+    /// The command as the protocol parses it, or why it does not parse (a line written with a
+    /// leading `!`, sent on purpose to test the failure answers).
+    pub command: Result<Command, ParseError>,
+    /// Whether the answer counts for points; other answers only have to succeed or fail as the
+    /// reference's do (set-up moves).
+    pub scored: bool,
+}
+
+/// A loaded, checked case.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Case {
+    /// The path below `cases/` without `.toml`, e.g. `rules/gravity_4x4`.
+    pub name: String,
+    /// The case file.
+    pub path: PathBuf,
+    /// The rubric category its points belong to.
+    pub category: String,
+    /// Its points.
+    pub points: f64,
+    /// Board rows.
+    pub rows: usize,
+    /// Board columns.
+    pub cols: usize,
+    /// The depth passed on the command line.
+    pub depth: u32,
+    /// The thread count passed on the command line (the first one for consistency cases).
+    pub threads: usize,
+    /// The longest any one command may take.
+    pub time_limit: Duration,
+    /// What the case tests, for reports.
+    pub description: String,
+    /// Hidden from students until after the due date (Gradescope).
+    pub hidden: bool,
+    /// The answers to commands with several accepted answers (a bare `new`) must not all be
+    /// the same.
+    pub must_vary: bool,
+    /// How the case is judged.
+    pub kind: Kind,
+    /// The script.
+    pub steps: Vec<Step>,
+}
+
+impl Case {
+    /// Whether this case measures speed (and is left out by `--skip-timing`).
+    pub fn is_timing(&self) -> bool {
+        matches!(self.kind, Kind::Timing(_))
+    }
+
+    /// The arguments the grader appends to the student's command for `threads` threads.
+    pub fn arguments(&self, threads: usize) -> String {
+        format!(
+            "{} {} {} {} --protocol",
+            self.rows, self.cols, self.depth, threads
+        )
+    }
+}
+
+/// Loads and checks one case file; `root` is the `cases/` directory its name is relative to.
+pub fn load(path: &Path, root: &Path) -> Result<Case, KitError> {
+    let shown = path.display();
+    let text =
+        fs::read_to_string(path).map_err(|e| KitError(format!("{shown}: cannot read: {e}")))?;
+    let spec: Spec = toml::from_str(&text).map_err(|e| KitError(format!("{shown}: {e}")))?;
+    let fail = |why: String| Err(KitError(format!("{shown}: {why}")));
+    let fail_at = |line: usize, why: String| Err(KitError(format!("{shown}:{line}: {why}")));
+    if !(MIN_SIZE..=MAX_SIZE).contains(&spec.rows) || !(MIN_SIZE..=MAX_SIZE).contains(&spec.cols) {
+        return fail(format!("rows and cols must be {MIN_SIZE} to {MAX_SIZE}"));
+    }
+    if !(spec.points >= 0.0 && spec.time_limit > 0.0 && spec.time_limit.is_finite()) {
+        return fail("points must be 0 or more and time_limit a positive number".into());
+    }
+    if let Some(word) = spec
+        .check
+        .iter()
+        .flatten()
+        .find(|w| !COMMAND_WORDS.contains(&w.as_str()))
+    {
+        return fail(format!("check: `{word}` is not a protocol command"));
+    }
+    let (kind, threads) = match (spec.threads, spec.speedup) {
+        (Threads::One(n), Some(speedup)) if n >= 1 && speedup.threads >= 2 => {
+            (Kind::Timing(speedup), n)
+        }
+        (_, Some(_)) => {
+            return fail("a speedup case needs one `threads` and speedup.threads >= 2".into())
+        }
+        (Threads::One(n), None) if n >= 1 => (Kind::Compare, n),
+        (Threads::Many(list), None) if list.len() >= 2 && !list.contains(&0) => {
+            (Kind::Consistency(list.clone()), list[0])
+        }
+        _ => return fail("threads: one count, or a list of two or more, each 1 or more".into()),
+    };
+    // The script's first line is the line after the one holding `script = """`.
+    let first_line = text
+        .lines()
+        .position(|l| l.trim_start().starts_with("script"))
+        .map_or(1, |i| i + 2);
+    let mut steps = Vec::new();
+    for (i, raw) in spec.script.lines().enumerate() {
+        let line = first_line + i;
+        let command_text = raw.trim();
+        if command_text.is_empty() || command_text.starts_with('#') {
+            continue;
+        }
+        let (command_text, malformed) = match command_text.strip_prefix('!') {
+            Some(rest) => (rest.trim(), true),
+            None => (command_text, false),
+        };
+        let command = command_text.parse::<Command>();
+        match (&command, malformed) {
+            (Err(e), false) => {
+                return fail_at(
+                    line,
+                    format!(
+                        "`{command_text}`: {e} (write `! {command_text}` to send it on purpose)"
+                    ),
+                )
+            }
+            (Ok(_), true) => {
+                return fail_at(
+                    line,
+                    format!("`{command_text}` is a valid command: drop the `!`"),
+                )
+            }
+            _ => {}
+        }
+        if steps
+            .last()
+            .is_some_and(|s: &Step| s.command == Ok(Command::Quit))
+        {
+            return fail_at(line, "nothing may follow `quit`".into());
+        }
+        let word = command_text
+            .split_whitespace()
+            .next()
+            .unwrap_or("")
+            .to_ascii_lowercase();
+        let scored = spec
+            .check
+            .as_ref()
+            .is_none_or(|words| words.contains(&word));
+        steps.push(Step {
+            line,
+            text: command_text.to_string(),
+            command,
+            scored,
+        });
+    }
+    if steps.is_empty() {
+        return fail("the script has no commands".into());
+    }
+    let name = path
+        .strip_prefix(root)
+        .unwrap_or(path)
+        .with_extension("")
+        .to_string_lossy()
+        .replace('\\', "/");
+    Ok(Case {
+        name,
+        path: path.to_path_buf(),
+        category: spec.category,
+        points: spec.points,
+        rows: spec.rows,
+        cols: spec.cols,
+        depth: spec.depth,
+        threads,
+        time_limit: Duration::from_secs_f64(spec.time_limit),
+        description: spec.description,
+        hidden: spec.hidden,
+        must_vary: spec.must_vary,
+        kind,
+        steps,
+    })
+}
+
+/// Loads every `*.toml` below `dir`, sorted by name.
+pub fn load_all(dir: &Path) -> Result<Vec<Case>, KitError> {
+    let mut paths = Vec::new();
+    collect(dir, &mut paths)?;
+    if paths.is_empty() {
+        return Err(KitError(format!(
+            "{}: no case files (*.toml)",
+            dir.display()
+        )));
+    }
+    paths.sort();
+    paths.iter().map(|p| load(p, dir)).collect()
+}
+
+/// Adds the `*.toml` files below `dir` to `paths`.
+fn collect(dir: &Path, paths: &mut Vec<PathBuf>) -> Result<(), KitError> {
+    let entries =
+        fs::read_dir(dir).map_err(|e| KitError(format!("{}: cannot read: {e}", dir.display())))?;
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            collect(&path, paths)?;
+        } else if path.extension().is_some_and(|e| e == "toml") {
+            paths.push(path);
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn write_case(body: &str) -> (tempfile::TempDir, PathBuf) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("c.toml");
+        fs::write(&path, body).unwrap();
+        (dir, path)
+    }
+
+    const HEAD: &str = "category = \"AI\"\npoints = 1\nrows = 4\ncols = 5\ndepth = 2\nthreads = 1\ntime_limit = 2\n";
+
+    #[test]
+    fn a_case_loads_with_line_numbers_and_scored_commands() {
+        let (dir, path) = write_case(&format!(
+            "{HEAD}check = [\"scores\"]\nscript = \"\"\"\nnew red\n# set up\nplay 2\nscores 3\n\"\"\"\n"
+        ));
+        let case = load(&path, dir.path()).unwrap();
+        assert_eq!(case.name, "c");
+        assert_eq!(case.arguments(1), "4 5 2 1 --protocol");
+        let lines: Vec<_> = case.steps.iter().map(|s| (s.line, s.scored)).collect();
+        assert_eq!(lines, [(10, false), (12, false), (13, true)]);
+    }
+
+    #[test]
+    fn a_bad_command_is_reported_with_file_and_line() {
+        let (dir, path) = write_case(&format!("{HEAD}script = \"\"\"\nnew red\nplya 3\n\"\"\"\n"));
+        let error = load(&path, dir.path()).unwrap_err().0;
+        assert!(
+            error.contains("c.toml:10: `plya 3`: unknown command"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn missing_fields_and_bad_values_are_refused() {
+        for body in [
+            "points = 1\nscript = \"new\"\n".to_string(),
+            HEAD.replace("rows = 4", "rows = 0") + "script = \"new\"\n",
+            HEAD.replace("threads = 1", "threads = [2]") + "script = \"new\"\n",
+            format!("{HEAD}check = [\"dance\"]\nscript = \"new\"\n"),
+            format!("{HEAD}script = \"quit\\nnew\"\n"),
+            format!("{HEAD}script = \"! new red\"\n"),
+        ] {
+            let (dir, path) = write_case(&body);
+            let error = load(&path, dir.path()).unwrap_err().0;
+            assert!(error.contains("c.toml"), "{error}");
+        }
+    }
+}

@@ -1,0 +1,194 @@
+//! `grade`: the grading kit's command line. Grades one student (`--student`), a whole class
+//! (`--submissions` with `--command`), or writes the reference's answers (`--generate`).
+//!
+//! Exit codes: 0 after grading, 1 when the kit's files are missing or malformed (the message
+//! names the file and line) or a report cannot be written, 2 for bad arguments.
+
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{ArgGroup, Parser};
+use connect_four_grader::{
+    batch, case, gradescope, report, solution, Kit, KitError, Options, Student,
+};
+
+/// Grades Connect Four programs in any language through the grading protocol.
+#[derive(Parser, Debug)]
+#[command(
+    name = "grade",
+    version,
+    group(ArgGroup::new("mode").required(true).args(["generate", "check", "student", "submissions"])),
+    after_help = "Examples:\n  grade --student './target/release/connect_four'\n  grade --student 'java -cp build ConnectFour' --report reports\n  grade --submissions class/ --command 'python3 {dir}/connect_four.py' --jobs 2 --csv grades.csv\n  grade --generate"
+)]
+struct Args {
+    /// The kit: a directory with rubric.toml and cases/ (default: ./grading, else the one this
+    /// grader was built with)
+    #[arg(long, value_name = "DIR")]
+    kit: Option<PathBuf>,
+    /// Write every case's .solution file from the reference
+    #[arg(long)]
+    generate: bool,
+    /// Check that every stored .solution file is what the reference says now
+    #[arg(long)]
+    check: bool,
+    /// Grade one program: the command that starts it (ROWS COLS DEPTH THREADS --protocol is appended)
+    #[arg(long, value_name = "COMMAND")]
+    student: Option<String>,
+    /// Grade every subdirectory of DIR, one student each
+    #[arg(long, value_name = "DIR", requires = "command")]
+    submissions: Option<PathBuf>,
+    /// With --submissions: the command for one student, {dir} standing for their directory
+    #[arg(long, value_name = "TEMPLATE", requires = "submissions")]
+    command: Option<String>,
+    /// With --submissions: students graded at once
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
+    jobs: u16,
+    /// With --submissions: where to write the CSV gradebook
+    #[arg(long, value_name = "PATH", default_value = "gradebook.csv")]
+    csv: PathBuf,
+    /// Write one Markdown report per student into DIR
+    #[arg(long, value_name = "DIR")]
+    report: Option<PathBuf>,
+    /// Write Gradescope's results.json to PATH (one student only)
+    #[arg(long, value_name = "PATH", conflicts_with = "submissions")]
+    gradescope: Option<PathBuf>,
+    /// Leave out the speed-up measurement (its points count neither way)
+    #[arg(long)]
+    skip_timing: bool,
+    /// Print only the score table, not the failed cases
+    #[arg(long)]
+    quiet: bool,
+}
+
+fn main() -> ExitCode {
+    let args = Args::parse();
+    match run(&args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("grade: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// The kit directory: `--kit`, else `./grading`, else the source tree's.
+fn kit_dir(args: &Args) -> PathBuf {
+    args.kit.clone().unwrap_or_else(|| {
+        let here = PathBuf::from("grading");
+        if here.join("rubric.toml").is_file() {
+            here
+        } else {
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../grading")
+        }
+    })
+}
+
+/// Writes `text` to `path`, creating its directory.
+fn write(path: &Path, text: &str) -> Result<(), KitError> {
+    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        fs::create_dir_all(parent).map_err(|e| KitError(format!("{}: {e}", parent.display())))?;
+    }
+    fs::write(path, text).map_err(|e| KitError(format!("{}: cannot write: {e}", path.display())))
+}
+
+fn run(args: &Args) -> Result<(), KitError> {
+    let dir = kit_dir(args);
+    if args.generate || args.check {
+        return solutions(&dir, args.check);
+    }
+    let kit = Kit::load(&dir)?;
+    let options = Options {
+        skip_timing: args.skip_timing,
+    };
+    let (results, class) = match (&args.student, &args.submissions, &args.command) {
+        (Some(command), _, _) => {
+            let student = Student {
+                name: command.clone(),
+                command: command.clone(),
+                dir: None,
+            };
+            (
+                vec![connect_four_grader::grade_student(&kit, &student, options)],
+                false,
+            )
+        }
+        (None, Some(submissions), Some(template)) => {
+            let students = batch::submissions(submissions, template)?;
+            (
+                batch::grade_all(&kit, &students, options, usize::from(args.jobs), true),
+                true,
+            )
+        }
+        _ => return Err(KitError("nothing to grade".into())),
+    };
+    for result in &results {
+        let text = if args.quiet || class {
+            report::summary(&kit.rubric, result)
+        } else {
+            report::terminal(&kit.rubric, result)
+        };
+        // A closed pipe (`| head`) only means nobody reads the rest.
+        let _ = writeln!(std::io::stdout().lock(), "{text}");
+        if let Some(reports) = &args.report {
+            let name: String = result
+                .student
+                .chars()
+                .map(|c| {
+                    if c.is_alphanumeric() || "-_.".contains(c) {
+                        c
+                    } else {
+                        '_'
+                    }
+                })
+                .collect();
+            write(
+                &reports.join(format!("{name}.md")),
+                &report::markdown(&kit.rubric, result),
+            )?;
+        }
+        if let Some(path) = &args.gradescope {
+            let json = gradescope::results(&kit.rubric, result);
+            write(path, &format!("{json:#}\n"))?;
+        }
+    }
+    if args.submissions.is_some() {
+        write(&args.csv, &batch::gradebook(&kit.rubric, &results))?;
+        eprintln!("grade: wrote {}", args.csv.display());
+    }
+    Ok(())
+}
+
+/// Writes (or, with `check_only`, compares) every case's solution.
+fn solutions(dir: &Path, check_only: bool) -> Result<(), KitError> {
+    let cases = case::load_all(&dir.join("cases"))?;
+    let mut stale = Vec::new();
+    for case in &cases {
+        let fresh = solution::generate(case)?;
+        if check_only {
+            if solution::read(case).ok().as_ref() != Some(&fresh) {
+                stale.push(solution::path(case).display().to_string());
+            }
+        } else {
+            solution::write(case, &fresh)?;
+        }
+    }
+    if !stale.is_empty() {
+        return Err(KitError(format!(
+            "{} stale solution file(s), run `grade --generate`: {}",
+            stale.len(),
+            stale.join(", ")
+        )));
+    }
+    eprintln!(
+        "grade: {} solution file(s) {}",
+        cases.len(),
+        if check_only {
+            "match the reference"
+        } else {
+            "written"
+        }
+    );
+    Ok(())
+}

@@ -1,0 +1,246 @@
+//! Reports for people: the terminal summary (a score table and every failed case with what was
+//! sent, expected and received, as a side-by-side diff) and the per-student Markdown report,
+//! which adds the checklist of the categories graded by hand.
+
+use std::fmt::Write;
+
+use crate::rubric::Rubric;
+use crate::score::{points, CaseResult, Check, StudentResult, Verdict};
+
+/// The score table: one line per category, then the automatic total.
+fn table(rubric: &Rubric, result: &StudentResult, markdown: bool) -> String {
+    let mut out = String::new();
+    let row = |out: &mut String, name: &str, score: &str, max: &str| {
+        if markdown {
+            let _ = writeln!(out, "| {name} | {score} | {max} |");
+        } else {
+            let _ = writeln!(out, "  {name:<20} {score:>14} / {max:>3}");
+        }
+    };
+    if markdown {
+        out.push_str("| Category | Score | Max |\n|---|---:|---:|\n");
+    }
+    for category in result.categories(rubric) {
+        let score = category.earned.map_or("____ (by hand)".to_string(), points);
+        row(&mut out, &category.name, &score, &points(category.max));
+    }
+    let (earned, max) = result.total();
+    row(&mut out, "Automatic total", &points(earned), &points(max));
+    if !result.not_run.is_empty() {
+        let _ = writeln!(
+            out,
+            "\n  Not run (--skip-timing), not counted: {}",
+            result.not_run.join(", ")
+        );
+    }
+    out
+}
+
+/// `expected` and `got` side by side, `!` marking the lines that differ.
+fn diff(expected: &[String], got: Option<&str>) -> String {
+    let Some(got) = got else {
+        let shown = match expected {
+            [one] => one.replace('\n', "\n          "),
+            many => format!("one of: {}", many.join(" | ")),
+        };
+        return format!("expected: {shown}\ngot:      (nothing)\n");
+    };
+    match expected {
+        [] => format!("got:      {got}\n"),
+        [one] if !one.contains('\n') && !got.contains('\n') => {
+            format!("expected: {one}\ngot:      {got}\n")
+        }
+        [one] => {
+            let (left, right): (Vec<&str>, Vec<&str>) =
+                (one.lines().collect(), got.lines().collect());
+            let width = left.iter().map(|l| l.len()).max().unwrap_or(0).max(8);
+            let mut out = format!("  {:<width$}   got\n", "expected");
+            for i in 0..left.len().max(right.len()) {
+                let (l, r) = (
+                    left.get(i).copied().unwrap_or(""),
+                    right.get(i).copied().unwrap_or(""),
+                );
+                let mark = if l == r { ' ' } else { '!' };
+                let _ = writeln!(out, "{mark} {l:<width$}   {r}");
+            }
+            out
+        }
+        many => format!("expected one of: {}\ngot:      {got}\n", many.join(" | ")),
+    }
+}
+
+/// One check's detail, indented.
+fn check_detail(check: &Check, indent: &str) -> String {
+    let run = if check.run.is_empty() {
+        String::new()
+    } else {
+        format!(" [{}]", check.run)
+    };
+    let place = if check.line == 0 {
+        String::new()
+    } else {
+        format!("line {}: ", check.line)
+    };
+    let mut out = format!("{indent}{place}sent `{}`{run}", check.sent);
+    match &check.verdict {
+        Verdict::Pass => return String::new(),
+        Verdict::Skip(why) => {
+            let _ = writeln!(out, " -- skipped: {why}");
+            return out;
+        }
+        Verdict::Fail(why) => {
+            let _ = writeln!(out, " -- {why}");
+        }
+    }
+    for line in diff(&check.expected, check.got.as_deref()).lines() {
+        let _ = writeln!(out, "{indent}    {line}");
+    }
+    out
+}
+
+/// The detail of one case that lost points: its failures, then one line for the skipped checks.
+fn case_detail(case: &CaseResult, indent: &str) -> String {
+    let mut out = String::new();
+    let mut skipped = 0;
+    let mut skip_reason = String::new();
+    for check in &case.checks {
+        match &check.verdict {
+            Verdict::Skip(why) => {
+                skipped += 1;
+                skip_reason.clone_from(why);
+            }
+            Verdict::Fail(_) => out.push_str(&check_detail(check, indent)),
+            Verdict::Pass => {}
+        }
+    }
+    if skipped > 0 {
+        let _ = writeln!(
+            out,
+            "{indent}{skipped} more command(s) skipped: {skip_reason}"
+        );
+    }
+    out
+}
+
+/// The notes of every case (speed-up measurements), one per line.
+fn notes(result: &StudentResult) -> Vec<String> {
+    result
+        .cases
+        .iter()
+        .flat_map(|c| c.notes.iter().map(move |n| format!("{}: {n}", c.name)))
+        .collect()
+}
+
+/// The score table and measurements, without any case's detail.
+pub fn summary(rubric: &Rubric, result: &StudentResult) -> String {
+    let mut out = format!("{}: {}\n\n", rubric.title, result.student);
+    out.push_str(&table(rubric, result, false));
+    for note in notes(result) {
+        let _ = writeln!(out, "\n  {note}");
+    }
+    out
+}
+
+/// One case's detail on its own: its failures, or that it passed.
+pub fn terminal_case(case: &CaseResult) -> String {
+    if case.passed() {
+        "Passed.".to_string()
+    } else {
+        case_detail(case, "")
+    }
+}
+
+/// The terminal report: the summary and every failed case.
+pub fn terminal(rubric: &Rubric, result: &StudentResult) -> String {
+    let mut out = summary(rubric, result);
+    let failed: Vec<&CaseResult> = result.cases.iter().filter(|c| !c.passed()).collect();
+    if failed.is_empty() {
+        out.push_str("\nEvery case passed.\n");
+    } else {
+        let _ = writeln!(
+            out,
+            "\nFailed cases ({} of {}):",
+            failed.len(),
+            result.cases.len()
+        );
+        for case in failed {
+            let _ = writeln!(
+                out,
+                "\n[{}] {} ({} of {} points){}",
+                case.category,
+                case.name,
+                points(case.earned),
+                points(case.points),
+                if case.description.is_empty() {
+                    String::new()
+                } else {
+                    format!(": {}", case.description)
+                }
+            );
+            out.push_str(&case_detail(case, "  "));
+        }
+    }
+    out
+}
+
+/// The Markdown report: the table, the hand-graded checklists with blanks, and the failures.
+pub fn markdown(rubric: &Rubric, result: &StudentResult) -> String {
+    let mut out = format!("# {}: {}\n\n## Scores\n\n", rubric.title, result.student);
+    out.push_str(&table(rubric, result, true));
+    for note in notes(result) {
+        let _ = writeln!(out, "\n- {note}");
+    }
+    for category in rubric.categories.iter().filter(|c| !c.is_automatic()) {
+        let _ = writeln!(
+            out,
+            "\n## {} (graded by hand): ____ / {}\n",
+            category.name,
+            points(category.points)
+        );
+        for item in &category.manual {
+            let _ = writeln!(out, "- [ ] {item}");
+        }
+        out.push_str("\nComments:\n\n");
+    }
+    out.push_str("\n## Failed cases\n");
+    let failed: Vec<&CaseResult> = result.cases.iter().filter(|c| !c.passed()).collect();
+    if failed.is_empty() {
+        out.push_str("\nEvery case passed.\n");
+    }
+    for case in failed {
+        let _ = writeln!(
+            out,
+            "\n### {} ({}): {} of {} points\n\n{}\n\n```text\n{}```",
+            case.name,
+            case.category,
+            points(case.earned),
+            points(case.points),
+            case.description,
+            case_detail(case, "")
+        );
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn boards_are_shown_side_by_side_with_marks() {
+        let text = diff(&["=\n..\nR.".into()], Some("=\n..\n.R"));
+        assert_eq!(
+            text,
+            "  expected   got\n  =          =\n  ..         ..\n! R.         .R\n"
+        );
+        assert_eq!(
+            diff(&["= 3".into()], Some("= 4")),
+            "expected: = 3\ngot:      = 4\n"
+        );
+        assert!(diff(&["= 1".into(), "= 2".into()], None).contains("one of: = 1 | = 2"));
+        assert_eq!(
+            diff(&["=\n..".into()], None),
+            "expected: =\n          ..\ngot:      (nothing)\n"
+        );
+    }
+}

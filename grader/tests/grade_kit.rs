@@ -1,0 +1,246 @@
+//! The grading kit graded: the real `grade` binary run on the real reference binary (which must
+//! get every automatic point), on a plain Python student (the same), and on deliberately wrong
+//! Python students, each of which must lose points in exactly its mistake's category. Also the
+//! stored solutions against the reference, and the grader's own errors and exit codes.
+
+use std::fs;
+use std::path::Path;
+
+use assert_cmd::prelude::*;
+use predicates::prelude::*;
+
+mod support;
+use support::{fixtures, grade, kit, reference_command};
+
+const CATEGORIES: [&str; 3] = ["Basic gameplay", "AI", "Threading"];
+
+/// Grades `student` with `extra` arguments and returns the Gradescope results.
+fn gradescope(student: &str, extra: &[&str]) -> serde_json::Value {
+    let dir = tempfile::tempdir().unwrap();
+    let results = dir.path().join("results.json");
+    grade()
+        .args(["--student", student, "--gradescope"])
+        .arg(&results)
+        .args(extra)
+        .assert()
+        .success();
+    serde_json::from_str(&fs::read_to_string(results).unwrap()).unwrap()
+}
+
+/// The names of the failed tests in Gradescope results.
+fn failed(results: &serde_json::Value) -> Vec<String> {
+    results["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|t| t["status"] != "passed")
+        .map(|t| format!("{}\n{}", t["name"], t["output"].as_str().unwrap_or("")))
+        .collect()
+}
+
+#[test]
+fn the_reference_gets_every_automatic_point() {
+    let results = gradescope(&reference_command(), &["--skip-timing"]);
+    assert_eq!(failed(&results), Vec::<String>::new());
+    assert_eq!(results["score"], 65.0);
+    assert_eq!(results["max_score"], 65.0);
+    let tests = results["tests"].as_array().unwrap();
+    assert!(tests.len() >= 39);
+    for key in [
+        "name",
+        "score",
+        "max_score",
+        "status",
+        "output",
+        "visibility",
+    ] {
+        assert!(tests.iter().all(|t| t.get(key).is_some()), "{key}");
+    }
+    let hidden = tests
+        .iter()
+        .find(|t| t["name"] == "AI: scores/depth6_4x4")
+        .unwrap();
+    assert_eq!(hidden["visibility"], "after_due_date");
+    assert!(results["execution_time"].is_number());
+}
+
+#[test]
+fn the_reference_speedup_is_measured_with_consistent_answers() {
+    // The credit depends on the machine's load, so only the measurement itself is asserted:
+    // the answers agreed and a speed-up was computed (a failure would say why instead).
+    let results = gradescope(&reference_command(), &[]);
+    let speedup = results["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == "Threading: threads/speedup")
+        .expect("the timing case ran")
+        .clone();
+    let output = results["output"].as_str().unwrap();
+    assert!(
+        output.contains("speed-up") && output.contains("with 2"),
+        "{output}\n{speedup}"
+    );
+    assert_eq!(
+        results["score"].as_f64().unwrap() - speedup["score"].as_f64().unwrap(),
+        65.0
+    );
+}
+
+#[test]
+fn stored_solutions_are_what_the_reference_says_now() {
+    grade()
+        .arg("--check")
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("match the reference"));
+}
+
+#[test]
+fn a_stale_solution_is_named() {
+    let copy = tempfile::tempdir().unwrap();
+    copy_dir(&kit(), copy.path());
+    let solution = copy.path().join("cases/heuristic/worked_example.solution");
+    let text = fs::read_to_string(&solution)
+        .unwrap()
+        .replace("\"= 19\"", "\"= 18\"");
+    fs::write(&solution, text).unwrap();
+    grade()
+        .args(["--check", "--kit"])
+        .arg(copy.path())
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("worked_example.solution"));
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    fs::create_dir_all(to).unwrap();
+    for entry in fs::read_dir(from).unwrap().flatten() {
+        let target = to.join(entry.file_name());
+        if entry.path().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
+#[test]
+fn bad_arguments_and_broken_kits_get_clean_errors() {
+    grade()
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--student"));
+    grade()
+        .args(["--student", "x", "--jobs", "0"])
+        .assert()
+        .code(2);
+    grade()
+        .args(["--student", "x", "--kit", "/nonexistent"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("/nonexistent/rubric.toml"));
+    let copy = tempfile::tempdir().unwrap();
+    copy_dir(&kit(), copy.path());
+    let case = copy.path().join("cases/rules/gravity_4x4.toml");
+    let text = fs::read_to_string(&case)
+        .unwrap()
+        .replace("play 2\n", "plya 2\n");
+    fs::write(&case, text).unwrap();
+    grade()
+        .args(["--student", "x", "--kit"])
+        .arg(copy.path())
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("gravity_4x4.toml:13: `plya 2`"));
+}
+
+/// Each fixture and the categories in which it must lose points (and nowhere else).
+const STUDENTS: [(&str, &[&str]); 14] = [
+    ("connect_four", &[]),
+    ("no_diagonal", &["Basic gameplay"]),
+    ("one_diagonal", &["Basic gameplay"]),
+    ("full_column", &["Basic gameplay"]),
+    ("row_off_by_one", &["Basic gameplay"]),
+    ("always_red", &["Basic gameplay"]),
+    ("crash", &["Basic gameplay"]),
+    ("garbage", &["Basic gameplay"]),
+    ("no_room_rule", &["AI"]),
+    ("weights_123", &["AI"]),
+    ("no_negation", &["AI"]),
+    ("depth_off_by_one", &["AI"]),
+    ("hang", &["AI"]),
+    ("thread_dependent", &["Threading"]),
+];
+
+#[test]
+fn each_mutant_loses_points_in_exactly_its_category() {
+    let work = tempfile::tempdir().unwrap();
+    let submissions = work.path().join("class");
+    for (name, _) in STUDENTS {
+        let dir = submissions.join(name);
+        fs::create_dir_all(&dir).unwrap();
+        let script = fixtures().join(format!("{name}.py"));
+        fs::write(
+            dir.join("run"),
+            format!("exec python3 '{}' \"$@\"\n", script.display()),
+        )
+        .unwrap();
+    }
+    let csv = work.path().join("grades.csv");
+    let reports = work.path().join("reports");
+    grade()
+        .args(["--submissions"])
+        .arg(&submissions)
+        .args([
+            "--command",
+            "sh {dir}/run",
+            "--jobs",
+            "2",
+            "--skip-timing",
+            "--csv",
+        ])
+        .arg(&csv)
+        .arg("--report")
+        .arg(&reports)
+        .assert()
+        .success();
+    let text = fs::read_to_string(&csv).unwrap();
+    let mut rows = text.lines();
+    let header: Vec<&str> = rows.next().unwrap().split(',').collect();
+    assert_eq!(header[0], "student");
+    let full = [30.0, 30.0, 5.0];
+    let mut problems = Vec::new();
+    for row in rows {
+        let cells: Vec<&str> = row.split(',').collect();
+        let (_, expected) = STUDENTS
+            .iter()
+            .find(|(n, _)| *n == cells[0])
+            .expect("a known student");
+        for (i, category) in CATEGORIES.iter().enumerate() {
+            let score: f64 = cells[1 + i].parse().unwrap();
+            let lost = score < full[i];
+            if lost != expected.contains(category) {
+                problems.push(format!("{}: {category} {score}", cells[0]));
+            }
+        }
+        assert_eq!(cells[4], "", "GUI is graded by hand");
+    }
+    assert_eq!(text.lines().count(), STUDENTS.len() + 1);
+    assert!(problems.is_empty(), "{problems:#?}\n{text}");
+    for (name, reason) in [
+        ("crash", "the program exited: exit status: 1"),
+        ("hang", "no answer within the time limit"),
+        ("garbage", "not a protocol response"),
+        ("always_red", "not random"),
+        ("no_diagonal", "skipped: depends on line"),
+        ("full_column", "? column full"),
+    ] {
+        let report = fs::read_to_string(reports.join(format!("{name}.md"))).unwrap();
+        assert!(report.contains(reason), "{name}: {report}");
+        assert!(
+            report.contains("- [ ] (3) A click on any button of a column"),
+            "the manual checklist"
+        );
+    }
+}

@@ -1,0 +1,130 @@
+//! The words under the board: what is going on (whose turn, the computer thinking, the result)
+//! and why a click changed nothing. Plain functions of the game's state, so they are tested
+//! without a display.
+
+use std::time::Duration;
+
+use crate::checker::Player;
+use crate::opponent::{sentence, Opponent};
+use crate::playable::Outcome;
+
+/// Searches shorter than this show no clock, so quick replies do not flicker a number.
+pub const SHOW_CLOCK_AFTER: Duration = Duration::from_secs(1);
+
+/// What the game is doing, as far as the label is concerned.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// `player` is to move and the window waits for a click (or, for the computer, a search).
+    ToMove(Player),
+    /// The computer has searched for `elapsed` so far.
+    Thinking(Duration),
+    /// The game has ended.
+    Over(Outcome),
+    /// The computer player failed and cannot move.
+    Stuck,
+}
+
+/// Why a click on the board changed nothing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Refusal {
+    /// The column clicked has no room.
+    ColumnFull,
+    /// The computer is searching; clicks wait for it.
+    Thinking,
+    /// The game has ended.
+    GameOver,
+    /// It is the computer's move, not the person's.
+    ComputersTurn,
+    /// A move failed with this error message (from [`MoveError`](crate::MoveError)).
+    Error(String),
+}
+
+/// The label for `phase` when playing against `opponent`.
+pub fn describe(phase: Phase, opponent: Opponent) -> String {
+    let computer = opponent == Opponent::Computer;
+    match phase {
+        Phase::ToMove(player) if opponent.computer_plays(player) => {
+            "The computer (black) is about to move.".to_string()
+        }
+        Phase::ToMove(_) if computer => "Your move (red): click a column.".to_string(),
+        Phase::ToMove(player) => format!("{}'s move: click a column.", sentence(player.name())),
+        Phase::Thinking(elapsed) if elapsed >= SHOW_CLOCK_AFTER => {
+            format!(
+                "The computer (black) is thinking... {} s",
+                elapsed.as_secs()
+            )
+        }
+        Phase::Thinking(_) => "The computer (black) is thinking...".to_string(),
+        Phase::Over(outcome) => format!(
+            "{} Press New game to play again.",
+            opponent.announce(outcome)
+        ),
+        Phase::Stuck => {
+            "The computer cannot move: press New game, or close the window.".to_string()
+        }
+    }
+}
+
+/// The sentence that explains `refusal`, put before the description of the phase.
+pub fn explain(refusal: &Refusal) -> String {
+    match refusal {
+        Refusal::ColumnFull => "That column is full: choose another.".to_string(),
+        Refusal::Thinking => "Please wait for the computer's move.".to_string(),
+        Refusal::GameOver => "The game is over.".to_string(),
+        Refusal::ComputersTurn => "It is the computer's move.".to_string(),
+        Refusal::Error(why) => format!("{}.", sentence(why)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn whose_turn_depends_on_the_opponent() {
+        assert_eq!(
+            describe(Phase::ToMove(Player::Black), Opponent::Human),
+            "Black's move: click a column."
+        );
+        assert_eq!(
+            describe(Phase::ToMove(Player::Red), Opponent::Computer),
+            "Your move (red): click a column."
+        );
+    }
+
+    #[test]
+    fn the_clock_shows_only_on_long_searches() {
+        let short = describe(
+            Phase::Thinking(Duration::from_millis(400)),
+            Opponent::Computer,
+        );
+        assert_eq!(short, "The computer (black) is thinking...");
+        let long = describe(
+            Phase::Thinking(Duration::from_millis(3700)),
+            Opponent::Computer,
+        );
+        assert_eq!(long, "The computer (black) is thinking... 3 s");
+    }
+
+    #[test]
+    fn results_name_the_winner_or_the_tie() {
+        let won = describe(Phase::Over(Outcome::Win(Player::Black)), Opponent::Human);
+        assert_eq!(won, "Black wins! Press New game to play again.");
+        let lost = describe(Phase::Over(Outcome::Win(Player::Black)), Opponent::Computer);
+        assert!(lost.starts_with("The computer wins."), "{lost}");
+        let tie = describe(Phase::Over(Outcome::Tie), Opponent::Computer);
+        assert!(tie.starts_with("It's a tie"), "{tie}");
+    }
+
+    #[test]
+    fn refusals_say_why() {
+        assert_eq!(
+            explain(&Refusal::ColumnFull),
+            "That column is full: choose another."
+        );
+        assert_eq!(
+            explain(&Refusal::Error("the computer player failed: boom".into())),
+            "The computer player failed: boom."
+        );
+    }
+}

@@ -1,0 +1,58 @@
+//! The assignment's limits on the four numbers a game is started with, and the parsing that
+//! names the range in its error. The command line and the protocol's `scores DEPTH` use them.
+
+/// The smallest number of rows or columns.
+pub const MIN_SIZE: usize = 1;
+/// The largest number of rows or columns.
+pub const MAX_SIZE: usize = 32;
+/// The deepest search asked for on the command line or in the protocol.
+pub const MAX_DEPTH: u32 = 64;
+/// The most worker threads the command line accepts.
+pub const MAX_THREADS: usize = 256;
+
+/// Parses a whole number from `low` to `high`; the error says the range.
+fn whole_number<T: TryFrom<i128>>(text: &str, low: i128, high: i128) -> Result<T, String> {
+    let bad = || format!("must be a whole number from {low} to {high}");
+    let value: i128 = text.trim().parse().map_err(|_| bad())?;
+    if !(low..=high).contains(&value) {
+        return Err(bad());
+    }
+    T::try_from(value).map_err(|_| bad())
+}
+
+/// Parses a number of rows or columns, [`MIN_SIZE`] to [`MAX_SIZE`].
+pub fn parse_size(text: &str) -> Result<usize, String> {
+    whole_number(text, MIN_SIZE as i128, MAX_SIZE as i128)
+}
+
+/// Parses a search depth, 0 to [`MAX_DEPTH`].
+pub fn parse_depth(text: &str) -> Result<u32, String> {
+    whole_number(text, 0, i128::from(MAX_DEPTH))
+}
+
+/// Parses a number of threads, 1 to [`MAX_THREADS`].
+pub fn parse_threads(text: &str) -> Result<usize, String> {
+    whole_number(text, 1, MAX_THREADS as i128)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_range_is_inclusive_and_named() {
+        assert_eq!(parse_size("1"), Ok(1));
+        assert_eq!(parse_size(" 32 "), Ok(32));
+        assert_eq!(
+            parse_size("33"),
+            Err("must be a whole number from 1 to 32".to_string())
+        );
+        assert_eq!(parse_depth("64"), Ok(64));
+        assert!(parse_depth("-1").is_err() && parse_depth("1.5").is_err());
+        assert_eq!(parse_threads("256"), Ok(256));
+        assert_eq!(
+            parse_threads("0"),
+            Err("must be a whole number from 1 to 256".to_string())
+        );
+    }
+}

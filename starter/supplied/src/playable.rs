@@ -1,0 +1,101 @@
+//! The `Playable` trait: the contract between a game and whatever drives it (the window, the
+//! terminal, the grading protocol), and `Analyze`, the extra questions the protocol asks.
+//!
+//! A front end sees a game only through these traits, so a student's own type that implements
+//! them is driven by the supplied front ends unchanged, exactly as the reference's game is.
+
+use std::fmt;
+
+use crate::checker::{Checker, Player};
+use crate::error::MoveError;
+use crate::score::Score;
+
+/// How a finished game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// This player made four in a row.
+    Win(Player),
+    /// The board filled up with no four in a row.
+    Tie,
+}
+
+impl fmt::Display for Outcome {
+    /// `red`, `black` or `tie`, as the protocol's `winner` prints it.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Outcome::Win(player) => write!(f, "{player}"),
+            Outcome::Tie => f.write_str("tie"),
+        }
+    }
+}
+
+/// A game of Connect Four that a front end can show and play. Row 0 is the top row, column 0
+/// the leftmost.
+pub trait Playable {
+    /// The number of rows.
+    fn rows(&self) -> usize;
+
+    /// The number of columns.
+    fn cols(&self) -> usize;
+
+    /// The checker at (`row`, `col`). Callers stay on the board.
+    fn checker(&self, row: usize, col: usize) -> Checker;
+
+    /// The player to move, or [`Checker::Empty`] once the game is over.
+    fn turn(&self) -> Checker;
+
+    /// Drops the current player's checker in `col` and returns the row it landed in. A full or
+    /// nonexistent column, or a finished game, is refused and nothing changes.
+    fn play(&mut self, col: usize) -> Result<usize, MoveError>;
+
+    /// How the game ended, or `None` while it goes on.
+    fn outcome(&self) -> Option<Outcome>;
+
+    /// Whether the game has ended.
+    fn is_over(&self) -> bool {
+        self.outcome().is_some()
+    }
+
+    /// The column the computer chooses for the player to move (it does not play it).
+    fn computer_move(&mut self) -> Result<usize, MoveError>;
+
+    /// Clears the board for a new game; `first` moves first, or a random player if `None`.
+    fn new_game(&mut self, first: Option<Player>);
+
+    /// The four cells of a winning line, if the game was won: for highlighting. The default
+    /// looks for four in a row through [`checker`](Self::checker).
+    fn winning_line(&self) -> Option<[(usize, usize); 4]> {
+        let Some(Outcome::Win(player)) = self.outcome() else {
+            return None;
+        };
+        let (rows, cols) = (self.rows() as isize, self.cols() as isize);
+        for row in 0..rows {
+            for col in 0..cols {
+                for (dr, dc) in [(0, 1), (1, 0), (1, 1), (-1, 1)] {
+                    let cells = [0, 1, 2, 3].map(|k| (row + k * dr, col + k * dc));
+                    let on_board = |&(r, c): &(isize, isize)| r >= 0 && r < rows && c < cols;
+                    if cells.iter().all(|cell| {
+                        on_board(cell)
+                            && self.checker(cell.0 as usize, cell.1 as usize) == player.checker()
+                    }) {
+                        return Some(cells.map(|(r, c)| (r as usize, c as usize)));
+                    }
+                }
+            }
+        }
+        None
+    }
+}
+
+/// What the grading protocol asks of a game beyond play: the AI's numbers.
+pub trait Analyze: Playable {
+    /// The heuristic value, for the player to move, of dropping in `col`; the board is unchanged.
+    fn heuristic(&self, col: usize) -> Result<Score, MoveError>;
+
+    /// The minimax value at `depth` of each column for the player to move; `None` for a full
+    /// column.
+    fn scores(&mut self, depth: u32) -> Result<Vec<Option<Score>>, MoveError>;
+
+    /// The search depth the game was started with.
+    fn depth(&self) -> u32;
+}

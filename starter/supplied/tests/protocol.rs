@@ -1,0 +1,98 @@
+//! The supplied grading-protocol server driven over a `Playable` that is not the reference
+//! (`support/tiny_game.rs`): what a student's game gets from it for free (framing, parsing,
+//! refusals, comments, `quit`), whatever their engine does.
+
+#[path = "support/tiny_game.rs"]
+mod tiny_game;
+
+use connect_four_supplied::protocol::serve;
+use connect_four_supplied::Player;
+use tiny_game::TinyGame;
+
+/// Serves `input` to a fresh 4 x 4 game with red first and returns every response.
+fn session(input: &str) -> Vec<String> {
+    let mut game = TinyGame::new(4, 4, Player::Red);
+    let mut output = Vec::new();
+    serve(&mut game, input.as_bytes(), &mut output).expect("in-memory I/O cannot fail");
+    let text = String::from_utf8(output).expect("responses are UTF-8");
+    assert!(
+        text.is_empty() || text.ends_with("\n\n"),
+        "every response ends with an empty line: {text:?}"
+    );
+    text.split_terminator("\n\n").map(str::to_string).collect()
+}
+
+#[test]
+fn moves_questions_and_the_board_are_answered_from_the_game() {
+    let responses =
+        session("new red\nturn\nplay 1\nplay 1\nheuristic 2\nscores 3\ngenmove\nboard\nwinner\n");
+    assert_eq!(
+        responses,
+        [
+            "= red",
+            "= red",
+            "= 3",
+            "= 2",
+            "= 2",
+            "= 3 3 3 3",
+            "= 0",
+            "=\n....\n....\n.B..\nRR..",
+            "= none",
+        ]
+    );
+}
+
+#[test]
+fn refusals_are_named_as_the_protocol_says() {
+    let responses = session(
+        "new black\nplay 4\nplay x\nplay\nscores 65\nnew blue\nboard 1\ndance\n\
+         play 0\nplay 0\nplay 0\nplay 0\nplay 0\n",
+    );
+    assert_eq!(
+        responses,
+        [
+            "= black",
+            "? illegal column",
+            "? illegal column",
+            "? illegal column",
+            "? illegal depth",
+            "? illegal player",
+            "? unknown command",
+            "? unknown command",
+            "= 3",
+            "= 2",
+            "= 1",
+            "= 0",
+            "? column full",
+        ]
+    );
+}
+
+#[test]
+fn a_finished_game_refuses_moves_and_says_who_won() {
+    let responses = session("new red\nplay 0\nplay 1\nplay 0\nplay 1\nplay 0\nplay 1\nplay 0\nwinner\nturn\nplay 2\ngenmove\nscores\n");
+    assert_eq!(responses[7], "= 0", "red's fourth checker lands on top");
+    assert_eq!(
+        &responses[8..],
+        [
+            "= red",
+            "= none",
+            "? game over",
+            "? game over",
+            "? game over"
+        ]
+    );
+}
+
+#[test]
+fn comments_and_blank_lines_get_no_answer_and_quit_ends_the_session() {
+    let responses = session("# a comment\n\n   \nTURN\nquit\nturn\n");
+    assert_eq!(responses, ["= red", "="]);
+}
+
+#[test]
+fn a_line_too_long_is_refused_and_the_session_goes_on() {
+    let long = "x".repeat(connect_four_supplied::protocol::MAX_LINE + 1);
+    let responses = session(&format!("{long}\nturn\n"));
+    assert_eq!(responses, ["? line too long", "= red"]);
+}
