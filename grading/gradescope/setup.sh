@@ -12,6 +12,6 @@ curl --proto '=https' --tlsv1.2 -sSf https://sh.rustup.rs | sh -s -- -y --profil
 source "$HOME/.cargo/env"
 
 cd /autograder/source
-cargo build --release --no-default-features --bin grade --bin connect_four
+cargo build --release --no-default-features
 # Fail the image build now, not at the first submission, if the kit is inconsistent.
 ./target/release/grade --check --kit grading
