@@ -21,9 +21,9 @@ pub enum Checker {
 /// One of the two players.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, clap::ValueEnum)]
 pub enum Player {
-    /// Black; against the computer, the computer plays black.
+    /// The black player (the computer, against a person)
     Black,
-    /// Red; against the computer, the person plays red.
+    /// The red player
     Red,
 }
 
