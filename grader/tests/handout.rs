@@ -1,6 +1,7 @@
 //! Keeps `handout.md` true: every example in it is run against the real `connect_four` binary,
-//! the code it shows is compared with `src/`, and its rubric with `grading/rubric.toml`. The
-//! README's examples follow the same conventions and are run the same way.
+//! the code it shows is compared with the supplied crate, its rubric and threading credit with
+//! the grading kit, and its build and grading commands with the starter and the `grade` program.
+//! The README's examples follow the same conventions and are run the same way.
 //!
 //! Students are told that every command and output in the handout comes from the reference, so
 //! this file checks exactly that. The conventions in `handout.md`:
@@ -17,19 +18,36 @@
 //!   program's standard output must equal the expected lines, its standard error must be empty
 //!   and it must exit with 0. Each input line must be followed in the block by exactly the one
 //!   framed response it gets (none for blank and `#` lines), so the transcript reads truthfully.
-//! - A ```` ```rust ```` block must be a complete item copied verbatim (trailing white space
-//!   aside) from `src/checker.rs` or `src/playable.rs`, doc comments and attributes included.
-//!   The handout must show `enum Checker` and `trait Playable` that way.
-//! - Other blocks (```` ```sh ````, ```` ```text ````) are illustrations and are never run.
+//! - A ```` ```rust ```` block must be one or more complete items copied verbatim (trailing white
+//!   space aside) from a file under `starter/supplied/src/`, doc comments and attributes
+//!   included. The handout must show `enum Checker` and `trait Playable` that way.
+//! - Other blocks (```` ```sh ````, ```` ```text ````, ```` ```toml ````) are illustrations and
+//!   are never run, except that every `--option` given to `grade` in a ```` ```sh ```` block must
+//!   be one that `grade --help` lists.
+//! - The `## N. Title` headings are numbered 1, 2, 3... and the Contents list links every `## `
+//!   heading, in order, by its GitHub anchor.
 //! - The table under the `## ... rubric` heading lists `| Category | Points | ... |` rows and a
-//!   bold total; if `grading/rubric.toml` exists, its categories and points must match.
+//!   bold total, which must match `grading/rubric.toml` (read with the kit's own `Rubric`); the
+//!   same section quotes every hand-graded checklist item as a `- ITEM` line.
+//! - What threading earns is stated only between `<!-- BEGIN threading credit` and
+//!   `<!-- END threading credit` lines: the points of the consistency and speed-up cases, their
+//!   thread counts, how the depth is chosen and every speed-up threshold with its credit, as the
+//!   kit has them. No threshold appears anywhere else.
+//! - The commands that the starter's `Cargo.toml` gives for building and grading appear in the
+//!   handout, the autograder's build command in a ```` ```sh ```` block of the Submitting
+//!   section, and the per-command time limits of the kit's cases in the words
+//!   `from MIN to MAX seconds` (and `N seconds` for the speed-up case).
+//! - The example file header (a block with `//! Name: ...` lines) has the labels that every file
+//!   under `starter/src/` carries.
 
 mod support;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use support::{reference, repository, run_program};
+use connect_four_grader::case::{self, Case, Kind};
+use connect_four_grader::rubric::Rubric;
+use support::{grade, kit, reference, repository, run_program};
 
 /// The protocol's commands, each of which the handout documents and exercises.
 const COMMANDS: [&str; 9] = connect_four_supplied::protocol::COMMAND_WORDS;
@@ -344,32 +362,58 @@ fn complete_item_in(block: &[String], source: &[String]) -> bool {
         })
 }
 
-#[test]
-fn rust_blocks_are_verbatim_from_src() {
-    let sources: Vec<(&str, Vec<String>)> = [
-        "starter/supplied/src/checker.rs",
-        "starter/supplied/src/playable.rs",
-    ]
-    .into_iter()
-    .map(|p| (p, trimmed(&read(&root().join(p)))))
-    .collect();
-    let text = handout();
-    let rust: Vec<Block> = blocks(&text)
+/// Every `.rs` file below `dir`, added to `found`.
+fn rust_files(dir: &Path, found: &mut Vec<PathBuf>) {
+    let entries =
+        std::fs::read_dir(dir).unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()));
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            rust_files(&path, found);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            found.push(path);
+        }
+    }
+}
+
+/// The supplied crate's sources, the only code the handout may quote: (path below the
+/// repository, lines without trailing white space), sorted by path.
+fn supplied_sources() -> Vec<(String, Vec<String>)> {
+    let mut paths = Vec::new();
+    rust_files(&root().join(SUPPLIED_SRC), &mut paths);
+    paths.sort();
+    assert!(!paths.is_empty(), "no sources under {SUPPLIED_SRC}");
+    paths
+        .iter()
+        .map(|path| {
+            let shown = path
+                .strip_prefix(root())
+                .unwrap_or(path)
+                .display()
+                .to_string();
+            (shown, trimmed(&read(path)))
+        })
+        .collect()
+}
+
+/// Where the supplied crate's sources are, below the repository.
+const SUPPLIED_SRC: &str = "starter/supplied/src";
+
+/// The ```rust blocks of `text` that are not complete items copied from `sources`, and the
+/// required items (`header` line, file) that no block shows.
+fn rust_block_failures(text: &str, sources: &[(String, Vec<String>)]) -> Vec<String> {
+    let rust: Vec<Block> = blocks(text)
         .into_iter()
         .filter(|b| b.lang == "rust")
         .collect();
     let mut failures = Vec::new();
     for block in &rust {
-        let body: Vec<String> = block
-            .body
-            .iter()
-            .map(|l| l.trim_end().to_string())
-            .collect();
+        let body = trimmed(&block.body.join("\n"));
         if !sources.iter().any(|(_, s)| complete_item_in(&body, s)) {
             failures.push(format!(
-                "line {}: this rust block is not a complete item copied verbatim from {}",
-                block.line,
-                sources.iter().map(|s| s.0).collect::<Vec<_>>().join(" or ")
+                "line {}: this rust block is not a complete item copied verbatim from a file under \
+                 {SUPPLIED_SRC}/",
+                block.line
             ));
         }
     }
@@ -377,7 +421,10 @@ fn rust_blocks_are_verbatim_from_src() {
         ("pub enum Checker {", "starter/supplied/src/checker.rs"),
         ("pub trait Playable {", "starter/supplied/src/playable.rs"),
     ] {
-        let (_, source) = sources.iter().find(|s| s.0 == file).expect("listed");
+        let Some((_, source)) = sources.iter().find(|s| Path::new(&s.0) == Path::new(file)) else {
+            failures.push(format!("{file} is missing"));
+            continue;
+        };
         let shown = rust.iter().any(|b| {
             let body = trimmed(&b.body.join("\n"));
             body.iter().any(|l| l == header) && complete_item_in(&body, source)
@@ -386,7 +433,31 @@ fn rust_blocks_are_verbatim_from_src() {
             failures.push(format!("the handout must show `{header}` from {file}"));
         }
     }
-    report(failures);
+    failures
+}
+
+#[test]
+fn rust_blocks_are_verbatim_from_the_supplied_crate() {
+    report(rust_block_failures(&handout(), &supplied_sources()));
+}
+
+#[test]
+fn a_changed_rust_block_is_caught() {
+    let sources = supplied_sources();
+    let text = handout();
+    assert_eq!(rust_block_failures(&text, &sources), Vec::<String>::new());
+    // A doc comment reworded in the handout only.
+    let reworded = text.replacen(
+        "/// The column is not on the board.",
+        "/// No such column.",
+        1,
+    );
+    assert_ne!(reworded, text, "the handout no longer shows MoveError");
+    assert_eq!(rust_block_failures(&reworded, &sources).len(), 1);
+    // An item cut short: Checker without its last variant.
+    let cut = text.replacen("    /// No checker.\n    Empty,\n", "", 1);
+    assert_ne!(cut, text, "the handout no longer shows Checker");
+    assert_eq!(rust_block_failures(&cut, &sources).len(), 2);
 }
 
 #[test]
@@ -433,16 +504,26 @@ fn normal(name: &str) -> String {
         .replace(['_', '-'], " ")
 }
 
+/// The lines of `text`'s `## ` section whose heading contains `word` (any case), heading
+/// excluded; empty if there is none.
+fn section<'a>(text: &'a str, word: &str) -> Vec<&'a str> {
+    text.lines()
+        .skip_while(|l| {
+            !(l.starts_with("## ") && l.to_ascii_lowercase().contains(&word.to_ascii_lowercase()))
+        })
+        .skip(1)
+        .take_while(|l| !l.starts_with("## "))
+        .collect()
+}
+
 /// The handout's rubric: (category, points) rows and the stated total.
 fn handout_rubric(text: &str) -> (Vec<(String, i64)>, Option<i64>) {
     let mut rows = Vec::new();
     let mut total = None;
-    let section = text
-        .lines()
-        .skip_while(|l| !(l.starts_with("## ") && l.to_ascii_lowercase().contains("rubric")))
-        .skip(1)
-        .take_while(|l| !l.starts_with("## "));
-    for line in section.filter(|l| l.starts_with('|')) {
+    for line in section(text, "rubric")
+        .iter()
+        .filter(|l| l.starts_with('|'))
+    {
         let cells: Vec<&str> = line.split('|').map(str::trim).collect();
         let Some(points) = cells.get(2).and_then(|p| p.trim_matches('*').parse().ok()) else {
             continue;
@@ -456,41 +537,68 @@ fn handout_rubric(text: &str) -> (Vec<(String, i64)>, Option<i64>) {
     (rows, total)
 }
 
-/// Every (category, points) pair `value` names: tables with a name and a points field, and keys
-/// of whole numbers named like one of `known`.
-fn toml_categories(value: &toml::Value, known: &[String], found: &mut Vec<(String, i64)>) {
-    match value {
-        toml::Value::Table(table) => {
-            let name = ["name", "title", "category"]
-                .iter()
-                .find_map(|k| table.get(*k).and_then(toml::Value::as_str));
-            let points = ["points", "max_points", "max", "weight"]
-                .iter()
-                .find_map(|k| table.get(*k).and_then(toml::Value::as_integer));
-            if let (Some(name), Some(points)) = (name, points) {
-                found.push((normal(name), points));
-            }
-            for (key, item) in table {
-                match item.as_integer() {
-                    Some(points) if known.contains(&normal(key)) => {
-                        found.push((normal(key), points))
-                    }
-                    _ => toml_categories(item, known, found),
-                }
-            }
-        }
-        toml::Value::Array(items) => {
-            for item in items {
-                toml_categories(item, known, found);
-            }
-        }
-        _ => {}
+/// The kit's rubric, read as `grade` reads it.
+fn kit_rubric() -> Rubric {
+    let path = kit().join("rubric.toml");
+    Rubric::load(&path).unwrap_or_else(|e| panic!("the kit's rubric does not load: {e}"))
+}
+
+/// The kit's cases, read as `grade` reads them.
+fn kit_cases() -> Vec<Case> {
+    case::load_all(&kit().join("cases"))
+        .unwrap_or_else(|e| panic!("the kit's cases do not load: {e}"))
+}
+
+/// Points as the handout writes them: `30`, `1.5`.
+fn points(value: f64) -> String {
+    format!("{value}")
+}
+
+/// How the rubric in `text` differs from `rubric`: the categories and their points, the total,
+/// and the checklists of the categories graded by hand, each item quoted as a `- ITEM` line.
+fn rubric_mismatches(text: &str, rubric: &Rubric) -> Vec<String> {
+    let mut failures = Vec::new();
+    let (rows, total) = handout_rubric(text);
+    let mut shown: Vec<(String, String)> = rows
+        .iter()
+        .map(|(name, p)| (name.clone(), p.to_string()))
+        .collect();
+    let mut kit: Vec<(String, String)> = rubric
+        .categories
+        .iter()
+        .map(|c| (normal(&c.name), points(c.points)))
+        .collect();
+    shown.sort();
+    kit.sort();
+    if shown != kit {
+        failures.push(format!(
+            "the rubric table's categories and points {shown:?} are not the kit's {kit:?}"
+        ));
     }
+    let sum: f64 = rubric.categories.iter().map(|c| c.points).sum();
+    if total.map(|t| t.to_string()) != Some(points(sum)) {
+        failures.push(format!(
+            "the rubric table's total is {total:?}, the kit's categories add up to {sum}"
+        ));
+    }
+    let quoted = section(text, "rubric");
+    for category in rubric.categories.iter().filter(|c| !c.is_automatic()) {
+        for item in &category.manual {
+            if !quoted.iter().any(|l| l.trim_end() == format!("- {item}")) {
+                failures.push(format!(
+                    "the rubric section does not quote the {} checklist item `- {item}`",
+                    category.name
+                ));
+            }
+        }
+    }
+    failures
 }
 
 #[test]
 fn the_rubric_adds_up_and_matches_the_grading_kit() {
-    let (rows, total) = handout_rubric(&handout());
+    let text = handout();
+    let (rows, total) = handout_rubric(&text);
     assert_eq!(
         rows.len(),
         5,
@@ -498,28 +606,468 @@ fn the_rubric_adds_up_and_matches_the_grading_kit() {
     );
     assert_eq!(total, Some(100), "the rubric's total should be 100");
     assert_eq!(rows.iter().map(|r| r.1).sum::<i64>(), 100);
-    let path = root().join("grading/rubric.toml");
-    if !path.exists() {
-        println!(
-            "note: {} does not exist yet; the rubric was not compared with it",
-            path.display()
+    report(rubric_mismatches(&text, &kit_rubric()));
+}
+
+#[test]
+fn a_wrong_rubric_is_caught() {
+    let rubric = kit_rubric();
+    let text = handout();
+    assert_eq!(rubric_mismatches(&text, &rubric), Vec::<String>::new());
+    for (from, to) in [
+        ("| AI | 30 |", "| AI | 25 |"),
+        ("| **Total** | **100** |", "| **Total** | **90** |"),
+        ("- (3) A modal dialog", "- (2) A modal dialog"),
+    ] {
+        let changed = text.replacen(from, to, 1);
+        assert_ne!(changed, text, "the handout no longer says {from:?}");
+        assert!(
+            !rubric_mismatches(&changed, &rubric).is_empty(),
+            "{from:?} changed to {to:?} went unnoticed"
         );
-        return;
     }
-    let rubric = toml::from_str::<toml::Table>(&read(&path))
-        .map(toml::Value::Table)
-        .unwrap_or_else(|e| panic!("{} is not TOML: {e}", path.display()));
-    let known: Vec<String> = rows.iter().map(|r| r.0.clone()).collect();
-    let mut found = Vec::new();
-    toml_categories(&rubric, &known, &mut found);
-    found.sort();
-    found.dedup();
-    let mut expected = rows.clone();
-    expected.sort();
+}
+
+/// The delimiters of the one place that says what threading earns.
+const CREDIT_BEGIN: &str = "<!-- BEGIN threading credit";
+const CREDIT_END: &str = "<!-- END threading credit";
+
+/// `1, 2, 4 and 8`.
+fn spoken_list(numbers: &[usize]) -> String {
+    let words: Vec<String> = numbers.iter().map(usize::to_string).collect();
+    match words.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => words.join(""),
+    }
+}
+
+/// How the threading credit in `text` differs from the kit's: it must be stated once, between
+/// the delimiters, with the kit's numbers, and no speed-up threshold may appear outside.
+fn credit_mismatches(text: &str, rubric: &Rubric, cases: &[Case]) -> Vec<String> {
+    let begins = text.matches(CREDIT_BEGIN).count();
+    let ends = text.matches(CREDIT_END).count();
+    let (Some(begin), Some(end)) = (text.find(CREDIT_BEGIN), text.find(CREDIT_END)) else {
+        return vec![format!(
+            "the threading credit must be between `{CREDIT_BEGIN}` and `{CREDIT_END}` lines"
+        )];
+    };
+    if begins != 1 || ends != 1 || end < begin {
+        return vec![format!(
+            "`{CREDIT_BEGIN}` and `{CREDIT_END}` must each appear once, in that order"
+        )];
+    }
+    let inside = &text[begin..end];
+    let outside = format!("{}{}", &text[..begin], &text[end..]);
+    let mut wanted = Vec::new();
+    let threading: Vec<&Case> = cases
+        .iter()
+        .filter(|c| normal(&c.category) == "threading")
+        .collect();
+    let consistency: Vec<&Case> = threading
+        .iter()
+        .copied()
+        .filter(|c| matches!(c.kind, Kind::Consistency(_)))
+        .collect();
+    let timing: Vec<&Case> = threading
+        .iter()
+        .copied()
+        .filter(|c| c.is_timing())
+        .collect();
+    if let Some(category) = rubric
+        .categories
+        .iter()
+        .find(|c| normal(&c.name) == "threading")
+    {
+        wanted.push(format!("({} points)", points(category.points)));
+    }
+    if !consistency.is_empty() {
+        let sum: f64 = consistency.iter().map(|c| c.points).sum();
+        wanted.push(format!("**{} points", points(sum)));
+        for case in &consistency {
+            if let Kind::Consistency(threads) = &case.kind {
+                wanted.push(spoken_list(threads));
+            }
+        }
+    }
+    let timing_points: f64 = timing.iter().map(|c| c.points).sum();
+    if !timing.is_empty() {
+        wanted.push(format!("**{} points", points(timing_points)));
+    }
+    for case in &timing {
+        if let Kind::Timing(speedup) = &case.kind {
+            wanted.push(format!("from depth {}", speedup.start_depth));
+            wanted.push(format!("{} second", speedup.target_seconds));
+            wanted.push(format!(
+                "with {} and with {} threads",
+                case.threads, speedup.threads
+            ));
+        }
+    }
+    for threshold in &rubric.speedup {
+        wanted.push(format!("{}x", threshold.at_least));
+        if threshold.credit >= 1.0 {
+            wanted.push(format!("all {} points", points(timing_points)));
+        } else {
+            wanted.push(format!("{}%", (threshold.credit * 100.0).round()));
+        }
+    }
+    let mut failures: Vec<String> = wanted
+        .iter()
+        .filter(|w| !inside.contains(w.as_str()))
+        .map(|w| format!("the threading credit does not say `{w}`, as the kit has it"))
+        .collect();
+    for threshold in &rubric.speedup {
+        let shown = format!("{}x", threshold.at_least);
+        if outside.contains(&shown) {
+            failures.push(format!(
+                "the speed-up threshold `{shown}` appears outside the threading credit section"
+            ));
+        }
+    }
+    failures
+}
+
+#[test]
+fn the_threading_credit_is_stated_once_as_the_kit_has_it() {
+    report(credit_mismatches(&handout(), &kit_rubric(), &kit_cases()));
+}
+
+#[test]
+fn a_wrong_threading_credit_is_caught() {
+    let (rubric, cases) = (kit_rubric(), kit_cases());
+    let text = handout();
     assert_eq!(
-        found,
-        expected,
-        "the rubric in handout.md (right) and in {} (left) differ",
-        path.display()
+        credit_mismatches(&text, &rubric, &cases),
+        Vec::<String>::new()
     );
+    let threshold = rubric
+        .speedup
+        .iter()
+        .find(|t| t.credit < 1.0)
+        .expect("a partial-credit threshold");
+    let percent = format!("{}%", (threshold.credit * 100.0).round());
+    let changed = text.replacen(&percent, "45%", 1);
+    assert_ne!(changed, text);
+    assert!(!credit_mismatches(&changed, &rubric, &cases).is_empty());
+    let elsewhere = format!("{text}\nA speed-up of {}x is plenty.\n", threshold.at_least);
+    assert!(!credit_mismatches(&elsewhere, &rubric, &cases).is_empty());
+    let undelimited = text.replacen(CREDIT_END, "<!-- end -->", 1);
+    assert!(!credit_mismatches(&undelimited, &rubric, &cases).is_empty());
+}
+
+/// GitHub's anchor for a heading: lower case, punctuation dropped, spaces as hyphens.
+fn anchor(heading: &str) -> String {
+    heading
+        .to_lowercase()
+        .chars()
+        .filter(|c| c.is_alphanumeric() || matches!(c, ' ' | '-' | '_'))
+        .map(|c| if c == ' ' { '-' } else { c })
+        .collect()
+}
+
+/// `N. Title` as (N, Title), if it is numbered.
+fn numbered(heading: &str) -> Option<(usize, &str)> {
+    let (number, title) = heading.split_once(". ")?;
+    Some((number.parse().ok()?, title))
+}
+
+/// How the Contents list of `text` differs from its `## ` headings.
+fn contents_mismatches(text: &str) -> Vec<String> {
+    let mut failures = Vec::new();
+    let headings: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("## "))
+        .filter(|h| *h != "Contents")
+        .collect();
+    let numbers: Vec<usize> = headings
+        .iter()
+        .filter_map(|h| numbered(h))
+        .map(|n| n.0)
+        .collect();
+    if numbers != (1..=numbers.len()).collect::<Vec<_>>() {
+        failures.push(format!(
+            "the sections are numbered {numbers:?}, not 1, 2, 3..."
+        ));
+    }
+    // Each entry: an optional `N. `, then `[Title](#anchor)`.
+    let entries: Vec<(Option<usize>, String, String)> = section(text, "contents")
+        .iter()
+        .filter_map(|line| {
+            let (number, link) = match numbered(line.trim()) {
+                Some((n, rest)) => (Some(n), rest),
+                None => (None, line.trim()),
+            };
+            let (title, target) = link.strip_prefix('[')?.split_once("](#")?;
+            Some((
+                number,
+                title.to_string(),
+                target.strip_suffix(')')?.to_string(),
+            ))
+        })
+        .collect();
+    let expected: Vec<(Option<usize>, String, String)> = headings
+        .iter()
+        .map(|h| match numbered(h) {
+            Some((n, title)) => (Some(n), title.to_string(), anchor(h)),
+            None => (None, h.to_string(), anchor(h)),
+        })
+        .collect();
+    if entries != expected {
+        failures.push(format!(
+            "the Contents list\n{entries:#?}\ndoes not link the headings, in order:\n{expected:#?}"
+        ));
+    }
+    failures
+}
+
+#[test]
+fn the_contents_list_matches_the_headings() {
+    report(contents_mismatches(&handout()));
+}
+
+#[test]
+fn a_stale_contents_list_is_caught() {
+    let text = handout();
+    assert_eq!(contents_mismatches(&text), Vec::<String>::new());
+    let renamed = text.replacen("## 4. The game", "## 4. The rules", 1);
+    assert_ne!(renamed, text);
+    assert_eq!(contents_mismatches(&renamed).len(), 1);
+    let renumbered = text.replacen("## 5. ", "## 6. ", 1);
+    assert_eq!(contents_mismatches(&renumbered).len(), 2);
+}
+
+/// The spans between backticks in the comment lines of a TOML file.
+fn commented_commands(toml_text: &str) -> Vec<String> {
+    toml_text
+        .lines()
+        .filter_map(|l| l.trim_start().strip_prefix('#'))
+        .flat_map(|comment| {
+            comment
+                .split('`')
+                .skip(1)
+                .step_by(2)
+                .map(str::to_string)
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+/// How the build and grading commands in `text` differ from what `manifest_text` (the
+/// starter's `Cargo.toml`) says: its package name, every `cargo ...` or `target/release/...`
+/// command its comments give, and the course's `--locked` build as a line of a ```sh block in
+/// the Submitting section, where the student can copy it.
+fn command_mismatches(text: &str, manifest_text: &str) -> Vec<String> {
+    let manifest: toml::Table = toml::from_str(manifest_text).expect("the starter's manifest");
+    let name = manifest
+        .get("package")
+        .and_then(|p| p.get("name"))
+        .and_then(toml::Value::as_str)
+        .expect("the starter's package has a name");
+    let mut failures = Vec::new();
+    for shown in [
+        format!("target/release/{name}"),
+        format!("must be called `{name}`"),
+    ] {
+        if !text.contains(&shown) {
+            failures.push(format!("the handout does not say `{shown}`"));
+        }
+    }
+    let commands: Vec<String> = commented_commands(manifest_text)
+        .into_iter()
+        .filter(|c| c.starts_with("cargo ") || c.contains("target/release/"))
+        .collect();
+    assert!(
+        commands.iter().any(|c| c.contains("--locked")),
+        "starter/Cargo.toml no longer says how the course builds a submission: {commands:?}"
+    );
+    for command in &commands {
+        if !text.contains(command.as_str()) {
+            failures.push(format!(
+                "starter/Cargo.toml says `{command}`, the handout never does"
+            ));
+        }
+    }
+    let submitting = section(text, "submitting").join("\n");
+    for command in commands.iter().filter(|c| c.contains("--locked")) {
+        let in_block = blocks(&submitting)
+            .iter()
+            .any(|b| b.lang == "sh" && b.body.iter().any(|l| l.trim() == command));
+        if !in_block {
+            failures.push(format!(
+                "the Submitting section has no ```sh block with the line `{command}`"
+            ));
+        }
+    }
+    failures
+}
+
+fn starter_manifest() -> String {
+    read(&root().join("starter/Cargo.toml"))
+}
+
+#[test]
+fn build_and_grading_commands_match_the_starter() {
+    report(command_mismatches(&handout(), &starter_manifest()));
+}
+
+/// Every `--option` given to `grade` (the word `grade`, or a path ending in `/grade`) in the
+/// ```sh blocks of `text`, a `\` at the end of a line continuing its command.
+fn grade_options(text: &str) -> Vec<String> {
+    let mut used = Vec::new();
+    for block in blocks(text).iter().filter(|b| b.lang == "sh") {
+        let joined = block.body.join("\n").replace("\\\n", " ");
+        for line in joined.lines() {
+            let words: Vec<&str> = line.split_whitespace().collect();
+            let Some(start) = words
+                .iter()
+                .position(|w| *w == "grade" || w.ends_with("/grade"))
+            else {
+                continue;
+            };
+            used.extend(
+                words[start..]
+                    .iter()
+                    .take_while(|w| !w.starts_with('#'))
+                    .filter(|w| w.starts_with("--"))
+                    .map(|w| w.to_string()),
+            );
+        }
+    }
+    used
+}
+
+/// The options of `grade` that `text` uses and `help` (the output of `grade --help`) does not
+/// list.
+fn unknown_grade_options(text: &str, help: &str) -> Vec<String> {
+    grade_options(text)
+        .into_iter()
+        .filter(|option| {
+            !help
+                .split_whitespace()
+                .any(|w| w.trim_end_matches(',') == option)
+        })
+        .map(|option| format!("`grade {option}` is not an option of grade:\n{help}"))
+        .collect()
+}
+
+fn grade_help() -> String {
+    let help = grade().arg("--help").output().expect("grade runs");
+    String::from_utf8_lossy(&help.stdout).to_string()
+}
+
+#[test]
+fn every_grade_option_in_the_handout_exists() {
+    let text = handout();
+    assert!(
+        grade_options(&text).iter().any(|o| o == "--student"),
+        "the handout should show how to run `grade --student`"
+    );
+    report(unknown_grade_options(&text, &grade_help()));
+}
+
+/// The kit's per-command time limits that `text` does not give: `from MIN to MAX seconds` for
+/// the correctness cases, `N seconds` for each timing case.
+fn time_limit_mismatches(text: &str, cases: &[Case]) -> Vec<String> {
+    let limits = |timing: bool| -> Vec<f64> {
+        cases
+            .iter()
+            .filter(|c| c.is_timing() == timing)
+            .map(|c| c.time_limit.as_secs_f64())
+            .collect()
+    };
+    let plain = limits(false);
+    let least = plain.iter().copied().fold(f64::INFINITY, f64::min);
+    let most = plain.iter().copied().fold(0.0, f64::max);
+    let mut wanted = vec![format!("from {least} to {most} seconds")];
+    wanted.extend(limits(true).iter().map(|t| format!("{t} seconds")));
+    wanted
+        .into_iter()
+        .filter(|w| !text.contains(w.as_str()))
+        .map(|w| format!("the handout should give the kit's time limits: `{w}`"))
+        .collect()
+}
+
+#[test]
+fn the_time_limits_are_the_kits() {
+    report(time_limit_mismatches(&handout(), &kit_cases()));
+}
+
+#[test]
+fn wrong_commands_options_and_time_limits_are_caught() {
+    let text = handout();
+    let manifest = starter_manifest();
+    assert_eq!(command_mismatches(&text, &manifest), Vec::<String>::new());
+    let unlocked = text.replace(
+        "cargo build --release --no-default-features --locked",
+        "cargo build --release --no-default-features",
+    );
+    assert!(!command_mismatches(&unlocked, &manifest).is_empty());
+    let renamed = manifest.replacen("name = \"connect_four\"", "name = \"four\"", 1);
+    assert_ne!(renamed, manifest);
+    assert!(!command_mismatches(&text, &renamed).is_empty());
+
+    let help = grade_help();
+    assert_eq!(unknown_grade_options(&text, &help), Vec::<String>::new());
+    let misspelt = text.replace("connect_four --skip-timing", "connect_four --no-timing");
+    assert_ne!(
+        misspelt, text,
+        "the handout no longer runs grade with --skip-timing"
+    );
+    assert!(!unknown_grade_options(&misspelt, &help).is_empty());
+
+    let cases = kit_cases();
+    assert_eq!(time_limit_mismatches(&text, &cases), Vec::<String>::new());
+    let mut slower = cases.clone();
+    slower[0].time_limit *= 100;
+    assert!(!time_limit_mismatches(&text, &slower).is_empty());
+}
+
+#[test]
+fn the_starter_files_carry_the_header_the_handout_asks_for() {
+    let text = handout();
+    // The labels of the handout's example header: `//! Name: ...` and the like.
+    let labels: Vec<String> = blocks(&text)
+        .iter()
+        .filter(|b| b.body.iter().any(|l| l.starts_with("//! Name:")))
+        .flat_map(|b| {
+            b.body
+                .iter()
+                .filter_map(|l| l.strip_prefix("//! ")?.split_once(": "))
+                .filter(|(label, _)| !label.contains(' '))
+                .map(|(label, _)| label.to_string())
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    assert!(
+        ["Name", "Course", "Project", "Date"]
+            .iter()
+            .all(|l| labels.iter().any(|x| x == l)),
+        "the handout should show the file header with Name, Course, Project and Date: {labels:?}"
+    );
+    let mut files = Vec::new();
+    rust_files(&root().join("starter/src"), &mut files);
+    files.sort();
+    let mut failures = Vec::new();
+    for file in &files {
+        let source = read(file);
+        let says_what_it_holds = source
+            .lines()
+            .next()
+            .is_some_and(|l| l.starts_with("//! ") && l.len() > 4);
+        let missing: Vec<&String> = labels
+            .iter()
+            .filter(|label| {
+                !source
+                    .lines()
+                    .any(|l| l.starts_with(&format!("//! {label}:")))
+            })
+            .collect();
+        if !says_what_it_holds || !missing.is_empty() {
+            failures.push(format!(
+                "{} does not start with the header the handout asks for (missing: {missing:?})",
+                file.display()
+            ));
+        }
+    }
+    report(failures);
 }
