@@ -9,11 +9,20 @@
 
 /// Worker threads that wait for work and value one root column at a time.
 #[derive(Debug)]
-pub struct Pool {}
+pub struct Pool {
+    /// How many worker threads the pool has.
+    threads: usize,
+}
 
 impl Pool {
-    /// Starts `threads` worker threads, each waiting for work.
+    /// A pool of `threads` worker threads. As shipped it starts none, so that the rest of the
+    /// game can be written and tried first: starting the threads here, once, is yours to do.
     pub fn new(threads: usize) -> Pool {
-        todo!("start {threads} waiting worker threads")
+        Pool { threads }
+    }
+
+    /// How many worker threads the pool has.
+    pub fn threads(&self) -> usize {
+        self.threads
     }
 }
