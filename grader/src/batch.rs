@@ -1,6 +1,6 @@
 //! Grading a whole class: one student per subdirectory of the submissions directory, several
 //! graded at once, a progress line on standard error, and a CSV gradebook with one row per
-//! student and one column per category.
+//! student, one column per category and one for the supplied crate check.
 
 use std::fs;
 use std::io::{IsTerminal, Write};
@@ -50,14 +50,13 @@ struct Progress {
 }
 
 /// Grades `students` on `jobs` threads, in any order, and returns their results in the order
-/// given. With `show_progress`, keeps a one-line count on standard error; when that is not a
-/// terminal (a log file), it writes one plain line per student graded instead.
+/// given. Keeps a one-line count on standard error; when that is not a terminal (a log file),
+/// it writes one plain line per student graded instead.
 pub fn grade_all(
     kit: &Kit,
     students: &[Student],
     options: Options,
     jobs: usize,
-    show_progress: bool,
 ) -> Vec<StudentResult> {
     let (work, queue) = unbounded();
     for index in 0..students.len() {
@@ -72,16 +71,16 @@ pub fn grade_all(
     let live = std::io::stderr().is_terminal();
     let show = |progress: &Progress, finished: Option<&str>| {
         let mut err = std::io::stderr().lock();
-        let _ = match (show_progress, live, finished) {
-            (false, _, _) | (true, false, None) => Ok(()),
-            (true, true, _) => write!(
+        let _ = match (live, finished) {
+            (false, None) => Ok(()),
+            (true, _) => write!(
                 err,
                 "\r\x1b[Kgraded {}/{}; running: {}",
                 progress.done,
                 students.len(),
                 progress.running.join(", ")
             ),
-            (true, false, Some(name)) => {
+            (false, Some(name)) => {
                 writeln!(err, "graded {}/{}: {name}", progress.done, students.len())
             }
         };
@@ -110,7 +109,7 @@ pub fn grade_all(
         }
     })
     .expect("grading threads do not panic");
-    if show_progress && live {
+    if live {
         eprintln!();
     }
     results
@@ -131,7 +130,8 @@ fn field(text: &str) -> String {
 }
 
 /// The gradebook: a header, then per student each category's points (blank for the categories
-/// graded by hand) and the automatic total.
+/// graded by hand), the automatic total, and whether their copy of the supplied crate was
+/// changed (`yes` or `no`; blank when they have none or it was not checked).
 pub fn gradebook(rubric: &Rubric, results: &[StudentResult]) -> String {
     let mut header = vec!["student".to_string()];
     header.extend(
@@ -141,6 +141,7 @@ pub fn gradebook(rubric: &Rubric, results: &[StudentResult]) -> String {
             .map(|c| format!("{} ({})", c.name, points(c.points))),
     );
     header.push("automatic total".into());
+    header.push("supplied_changed".into());
     let mut out = header
         .iter()
         .map(|h| field(h))
@@ -156,6 +157,14 @@ pub fn gradebook(rubric: &Rubric, results: &[StudentResult]) -> String {
                 .map(|c| c.earned.map_or(String::new(), points)),
         );
         row.push(points(result.total().0));
+        row.push(
+            match result.supplied.as_ref().map(|c| c.changed()) {
+                Some(true) => "yes",
+                Some(false) => "no",
+                None => "",
+            }
+            .into(),
+        );
         out.push_str(&row.join(","));
         out.push('\n');
     }

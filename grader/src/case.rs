@@ -138,9 +138,7 @@ impl Case {
 /// Loads and checks one case file; `root` is the `cases/` directory its name is relative to.
 pub fn load(path: &Path, root: &Path) -> Result<Case, KitError> {
     let shown = path.display();
-    let text =
-        fs::read_to_string(path).map_err(|e| KitError(format!("{shown}: cannot read: {e}")))?;
-    let spec: Spec = toml::from_str(&text).map_err(|e| KitError(format!("{shown}: {e}")))?;
+    let (text, spec): (_, Spec) = crate::read_toml(path)?;
     let fail = |why: String| Err(KitError(format!("{shown}: {why}")));
     let fail_at = |line: usize, why: String| Err(KitError(format!("{shown}:{line}: {why}")));
     if !(MIN_SIZE..=MAX_SIZE).contains(&spec.rows) || !(MIN_SIZE..=MAX_SIZE).contains(&spec.cols) {

@@ -4,7 +4,8 @@
 //! The data lives in `grading/`: `rubric.toml` (categories, points, speed-up credit) and
 //! `cases/**/*.toml` (one script of protocol commands each), with the reference's answers beside
 //! each case in a `.solution` file written by [`solution::generate`]. Grading one student is
-//! [`grade_student`]; the modules below each do one step.
+//! [`grade_student`]; the modules below each do one step. Beside the score, a Rust submission's
+//! copy of the supplied crate is compared with the course's ([`supplied`]).
 
 pub mod batch;
 pub mod case;
@@ -15,8 +16,11 @@ pub mod runner;
 pub mod score;
 pub mod session;
 pub mod solution;
+pub mod supplied;
+mod timing;
 
 use std::fmt;
+use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -45,11 +49,15 @@ pub struct Kit {
     pub rubric: Rubric,
     /// The cases, sorted by name, each with its solution.
     pub cases: Vec<(Case, Solution)>,
+    /// The course's copy of the supplied crate, which submissions' copies are compared with;
+    /// `None` leaves that check out.
+    pub supplied: Option<supplied::Course>,
 }
 
 impl Kit {
     /// Loads `DIR/rubric.toml` and `DIR/cases/`, checks them against each other and reads every
-    /// case's solution (which must match its script).
+    /// case's solution (which must match its script). The course's copy of the supplied crate is
+    /// not loaded: set [`Kit::supplied`] for that check.
     pub fn load(dir: &Path) -> Result<Kit, KitError> {
         let rubric = Rubric::load(&dir.join("rubric.toml"))?;
         let cases = case::load_all(&dir.join("cases"))?;
@@ -58,7 +66,11 @@ impl Kit {
             .into_iter()
             .map(|case| solution::read(&case).map(|s| (case, s)))
             .collect::<Result<_, _>>()?;
-        Ok(Kit { rubric, cases })
+        Ok(Kit {
+            rubric,
+            cases,
+            supplied: None,
+        })
     }
 }
 
@@ -82,7 +94,8 @@ pub struct Options {
     pub skip_timing: bool,
 }
 
-/// Grades one student on every case of `kit`, one case after another.
+/// Grades one student on every case of `kit`, one case after another, and compares their copy of
+/// the supplied crate (in their directory, else the grader's) with the kit's.
 pub fn grade_student(kit: &Kit, student: &Student, options: Options) -> StudentResult {
     let started = Instant::now();
     let mut cases = Vec::new();
@@ -99,7 +112,20 @@ pub fn grade_student(kit: &Kit, student: &Student, options: Options) -> StudentR
         cases,
         not_run,
         elapsed: started.elapsed(),
+        supplied: kit
+            .supplied
+            .as_ref()
+            .and_then(|course| course.compare(student.dir.as_deref().unwrap_or(Path::new(".")))),
     }
+}
+
+/// Reads a TOML file of the kit: its text (for line numbers) and its contents, errors naming it.
+fn read_toml<T: serde::de::DeserializeOwned>(path: &Path) -> Result<(String, T), KitError> {
+    let shown = path.display();
+    let text =
+        fs::read_to_string(path).map_err(|e| KitError(format!("{shown}: cannot read: {e}")))?;
+    let value = toml::from_str(&text).map_err(|e| KitError(format!("{shown}: {e}")))?;
+    Ok((text, value))
 }
 
 /// Seconds as the case files and reports write them.

@@ -1,5 +1,7 @@
 //! `grade`: the grading kit's command line. Grades one student (`--student`), a whole class
-//! (`--submissions` with `--command`), or writes the reference's answers (`--generate`).
+//! (`--submissions` with `--command`), or writes the reference's answers (`--generate`). While
+//! grading it also compares each Rust submission's copy of the supplied crate with the course's
+//! (`--supplied`) and reports the changes.
 //!
 //! Exit codes: 0 after grading, 1 when the kit's files are missing or malformed (the message
 //! names the file and line) or a report cannot be written, 2 for bad arguments.
@@ -11,7 +13,7 @@ use std::process::ExitCode;
 
 use clap::{ArgGroup, Parser};
 use connect_four_grader::{
-    batch, case, gradescope, report, solution, Kit, KitError, Options, Student,
+    batch, case, gradescope, report, solution, supplied, Kit, KitError, Options, Student,
 };
 
 /// Grades Connect Four programs in any language through the grading protocol.
@@ -57,6 +59,16 @@ struct Args {
     /// Leave out the speed-up measurement (its points count neither way)
     #[arg(long)]
     skip_timing: bool,
+    /// The course's copy of the supplied crate (default: the kit's ../starter/supplied)
+    ///
+    /// Each submission's copy (its supplied/ folder, or a folder at most two levels down whose
+    /// Cargo.toml names connect_four_supplied; with --student, in the directory grade runs in) is
+    /// compared with it byte for byte: Cargo.toml, src/, images/ and tests/. Every file changed,
+    /// added or removed is listed in the summary, the report, the gradebook's supplied_changed
+    /// column and Gradescope's results. It is not scored: the course builds with its own copy.
+    /// Without the course's copy the check is skipped, with a warning.
+    #[arg(long, value_name = "DIR")]
+    supplied: Option<PathBuf>,
     /// Print only the score table, not the failed cases
     #[arg(long)]
     quiet: bool,
@@ -93,33 +105,50 @@ fn write(path: &Path, text: &str) -> Result<(), KitError> {
     fs::write(path, text).map_err(|e| KitError(format!("{}: cannot write: {e}", path.display())))
 }
 
+/// The course's copy of the supplied crate: `--supplied`, else `../starter/supplied` beside the
+/// kit `dir`. `None`, said once on standard error, when it cannot be used: the check is skipped
+/// rather than grading stopped.
+fn course_copy(args: &Args, dir: &Path) -> Option<supplied::Course> {
+    let path = args
+        .supplied
+        .clone()
+        .unwrap_or_else(|| dir.join("../starter/supplied"));
+    match supplied::Course::load(&path) {
+        Ok(course) => Some(course),
+        Err(why) => {
+            eprintln!(
+                "grade: the course's copy of the supplied crate cannot be used ({why}); \
+                 submissions' copies are not checked"
+            );
+            None
+        }
+    }
+}
+
+/// Does what `args` ask: writes or checks the solutions, or grades and reports.
 fn run(args: &Args) -> Result<(), KitError> {
     let dir = kit_dir(args);
     if args.generate || args.check {
         return solutions(&dir, args.check);
     }
-    let kit = Kit::load(&dir)?;
+    let mut kit = Kit::load(&dir)?;
+    kit.supplied = course_copy(args, &dir);
     let options = Options {
         skip_timing: args.skip_timing,
     };
-    let (results, class) = match (&args.student, &args.submissions, &args.command) {
+    let class = args.submissions.is_some();
+    let results = match (&args.student, &args.submissions, &args.command) {
         (Some(command), _, _) => {
             let student = Student {
                 name: command.clone(),
                 command: command.clone(),
                 dir: None,
             };
-            (
-                vec![connect_four_grader::grade_student(&kit, &student, options)],
-                false,
-            )
+            vec![connect_four_grader::grade_student(&kit, &student, options)]
         }
         (None, Some(submissions), Some(template)) => {
             let students = batch::submissions(submissions, template)?;
-            (
-                batch::grade_all(&kit, &students, options, usize::from(args.jobs), true),
-                true,
-            )
+            batch::grade_all(&kit, &students, options, usize::from(args.jobs))
         }
         _ => return Err(KitError("nothing to grade".into())),
     };
@@ -153,7 +182,7 @@ fn run(args: &Args) -> Result<(), KitError> {
             write(path, &format!("{json:#}\n"))?;
         }
     }
-    if args.submissions.is_some() {
+    if class {
         write(&args.csv, &batch::gradebook(&kit.rubric, &results))?;
         eprintln!("grade: wrote {}", args.csv.display());
     }

@@ -1,11 +1,19 @@
-//! Reports for people: the terminal summary (a score table and every failed case with what was
-//! sent, expected and received, as a side-by-side diff) and the per-student Markdown report,
-//! which adds the checklist of the categories graded by hand.
+//! Reports for people: the terminal summary (a score table, the supplied crate check, and every
+//! failed case with what was sent, expected and received, as a side-by-side diff) and the
+//! per-student Markdown report, which adds the checklist of the categories graded by hand.
 
 use std::fmt::Write;
 
 use crate::rubric::Rubric;
 use crate::score::{points, CaseResult, Check, StudentResult, Verdict};
+use crate::supplied::Comparison;
+
+/// How a report says that the copy differs, before the details.
+const SUPPLIED_CHANGED: &str = "The supplied crate was changed";
+/// Why a changed supplied crate is only reported, said wherever it is.
+const SUPPLIED_NOT_SCORED: &str = "Students must not change it, but the score does not depend \
+    on this: the course builds every submission with its own copy of the supplied crate. A \
+    grader decides whether the change matters.";
 
 /// The score table: one line per category, then the automatic total.
 fn table(rubric: &Rubric, result: &StudentResult, markdown: bool) -> String {
@@ -131,10 +139,49 @@ fn notes(result: &StudentResult) -> Vec<String> {
         .collect()
 }
 
-/// The score table and measurements, without any case's detail.
+/// The supplied crate check as plain text: that the copy is the course's, or every change and
+/// why it is not scored.
+pub fn supplied(comparison: &Comparison) -> String {
+    let folder = &comparison.folder;
+    if !comparison.changed() {
+        return format!("The supplied crate ({folder}/) is the course's copy, unchanged.");
+    }
+    let changes: Vec<String> = comparison.changes.iter().map(|c| c.to_string()).collect();
+    format!(
+        "{SUPPLIED_CHANGED}: {} file(s) of {folder}/ differ from the course's copy: {}.\n\
+         {SUPPLIED_NOT_SCORED}",
+        changes.len(),
+        changes.join(", ")
+    )
+}
+
+/// The supplied crate check as a Markdown section, with one changed file a line.
+fn supplied_markdown(comparison: &Comparison) -> String {
+    let folder = &comparison.folder;
+    if !comparison.changed() {
+        return format!(
+            "## Supplied crate\n\nThe supplied crate (`{folder}/`) is the course's copy, unchanged.\n\n"
+        );
+    }
+    let mut out = format!(
+        "## Supplied crate\n\n**{SUPPLIED_CHANGED}:** {} file(s) of `{folder}/` differ from the \
+         course's copy.\n\n",
+        comparison.changes.len()
+    );
+    for change in &comparison.changes {
+        let _ = writeln!(out, "- {} `{}`", change.kind(), change.path());
+    }
+    let _ = write!(out, "\n{SUPPLIED_NOT_SCORED}\n\n");
+    out
+}
+
+/// The score table, the supplied crate check and the measurements, without any case's detail.
 pub fn summary(rubric: &Rubric, result: &StudentResult) -> String {
     let mut out = format!("{}: {}\n\n", rubric.title, result.student);
     out.push_str(&table(rubric, result, false));
+    if let Some(comparison) = &result.supplied {
+        let _ = writeln!(out, "\n  {}", supplied(comparison).replace('\n', "\n  "));
+    }
     for note in notes(result) {
         let _ = writeln!(out, "\n  {note}");
     }
@@ -153,7 +200,7 @@ pub fn terminal_case(case: &CaseResult) -> String {
 /// The terminal report: the summary and every failed case.
 pub fn terminal(rubric: &Rubric, result: &StudentResult) -> String {
     let mut out = summary(rubric, result);
-    let failed: Vec<&CaseResult> = result.cases.iter().filter(|c| !c.passed()).collect();
+    let failed = result.failed();
     if failed.is_empty() {
         out.push_str("\nEvery case passed.\n");
     } else {
@@ -183,9 +230,14 @@ pub fn terminal(rubric: &Rubric, result: &StudentResult) -> String {
     out
 }
 
-/// The Markdown report: the table, the hand-graded checklists with blanks, and the failures.
+/// The Markdown report: the supplied crate check, the table, the hand-graded checklists with
+/// blanks, and the failures.
 pub fn markdown(rubric: &Rubric, result: &StudentResult) -> String {
-    let mut out = format!("# {}: {}\n\n## Scores\n\n", rubric.title, result.student);
+    let mut out = format!("# {}: {}\n\n", rubric.title, result.student);
+    if let Some(comparison) = &result.supplied {
+        out.push_str(&supplied_markdown(comparison));
+    }
+    out.push_str("## Scores\n\n");
     out.push_str(&table(rubric, result, true));
     for note in notes(result) {
         let _ = writeln!(out, "\n- {note}");
@@ -203,7 +255,7 @@ pub fn markdown(rubric: &Rubric, result: &StudentResult) -> String {
         out.push_str("\nComments:\n\n");
     }
     out.push_str("\n## Failed cases\n");
-    let failed: Vec<&CaseResult> = result.cases.iter().filter(|c| !c.passed()).collect();
+    let failed = result.failed();
     if failed.is_empty() {
         out.push_str("\nEvery case passed.\n");
     }
@@ -225,6 +277,36 @@ pub fn markdown(rubric: &Rubric, result: &StudentResult) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::supplied::Change;
+
+    #[test]
+    fn a_changed_supplied_crate_is_listed_and_said_not_to_be_scored() {
+        let mut comparison = Comparison {
+            folder: "supplied".into(),
+            changes: Vec::new(),
+        };
+        assert_eq!(
+            supplied(&comparison),
+            "The supplied crate (supplied/) is the course's copy, unchanged."
+        );
+        comparison.changes = vec![
+            Change::Added("src/extra.rs".into()),
+            Change::Removed("tests/window.rs".into()),
+        ];
+        let text = supplied(&comparison);
+        assert!(
+            text.starts_with(
+                "The supplied crate was changed: 2 file(s) of supplied/ differ from the \
+                 course's copy: added src/extra.rs, removed tests/window.rs.\n"
+            ) && text.contains("its own copy"),
+            "{text}"
+        );
+        let section = supplied_markdown(&comparison);
+        assert!(
+            section.contains("\n- added `src/extra.rs`\n- removed `tests/window.rs`\n"),
+            "{section}"
+        );
+    }
 
     #[test]
     fn boards_are_shown_side_by_side_with_marks() {

@@ -89,6 +89,9 @@ impl Program {
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
+            // A panic's report is the same whatever the grader's own environment asks for.
+            .env_remove("RUST_BACKTRACE")
+            .env_remove("RUST_LIB_BACKTRACE")
             .process_group(0);
         if let Some(dir) = dir {
             shell.current_dir(dir);

@@ -4,6 +4,7 @@
 use std::time::Duration;
 
 use crate::rubric::Rubric;
+use crate::supplied::Comparison;
 
 /// The verdict on one answer.
 #[derive(Clone, Debug, PartialEq)]
@@ -100,6 +101,9 @@ pub struct StudentResult {
     pub not_run: Vec<String>,
     /// How long grading took.
     pub elapsed: Duration,
+    /// The submission's copy of the supplied crate compared with the course's (not scored);
+    /// `None` when it has none or the course's copy was not found.
+    pub supplied: Option<Comparison>,
 }
 
 impl StudentResult {
@@ -109,9 +113,7 @@ impl StudentResult {
             .categories
             .iter()
             .map(|category| {
-                let cases = self.cases.iter().filter(|c| c.category == category.name);
-                let (earned, max) =
-                    cases.fold((0.0, 0.0), |(e, m), c| (e + c.earned, m + c.points));
+                let (earned, max) = sum(self.cases.iter().filter(|c| c.category == category.name));
                 if category.is_automatic() {
                     CategoryScore {
                         name: category.name.clone(),
@@ -131,16 +133,31 @@ impl StudentResult {
 
     /// The automatic points earned and possible.
     pub fn total(&self) -> (f64, f64) {
-        self.cases
-            .iter()
-            .fold((0.0, 0.0), |(e, m), c| (e + c.earned, m + c.points))
+        sum(&self.cases)
     }
+
+    /// The cases that lost points, in order.
+    pub fn failed(&self) -> Vec<&CaseResult> {
+        self.cases.iter().filter(|c| !c.passed()).collect()
+    }
+}
+
+/// The points earned and possible of `cases`.
+fn sum<'a>(cases: impl IntoIterator<Item = &'a CaseResult>) -> (f64, f64) {
+    cases
+        .into_iter()
+        .fold((0.0, 0.0), |(e, m), c| (e + c.earned, m + c.points))
+}
+
+/// Points rounded to two decimals, as every report and results.json gives them; never -0.
+pub fn rounded(value: f64) -> f64 {
+    // Adding 0.0 turns -0 into 0.
+    (value * 100.0).round() / 100.0 + 0.0
 }
 
 /// Points as reports print them: at most two decimals, no trailing zeros.
 pub fn points(value: f64) -> String {
-    // Adding 0.0 turns -0 into 0.
-    let text = format!("{:.2}", (value * 100.0).round() / 100.0 + 0.0);
+    let text = format!("{:.2}", rounded(value));
     text.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
@@ -179,5 +196,6 @@ mod tests {
         assert_eq!(points(3.0), "3");
         assert_eq!(points(-0.0), "0");
         assert_eq!(points(1.0 / 3.0), "0.33");
+        assert!(rounded(-0.0).is_sign_positive() && rounded(-0.001).is_sign_positive());
     }
 }

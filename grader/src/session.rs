@@ -1,21 +1,20 @@
 //! Running one case against one student: plays the script through a [`Program`], judges each
-//! answer against the solution (or, for consistency cases, against the student's own first run),
-//! skips what depends on an earlier failure, and times the speed-up cases.
+//! answer against the solution (or, for consistency cases, against the student's own first run)
+//! and skips what depends on an earlier failure. The speed-up cases are timed by
+//! the `timing` module on runs set up here.
 
-use std::time::Duration;
-
-use crate::case::{Case, Kind, Speedup, Step};
+use crate::case::{Case, Kind, Step};
 use crate::rubric::Rubric;
 use crate::runner::Program;
 use crate::score::{partial_credit, CaseResult, Check, Verdict};
 use crate::solution::Solution;
-use crate::Student;
+use crate::{timing, Student};
 use connect_four_supplied::protocol::Command;
 use connect_four_supplied::Score;
 
 /// What one command's answer is judged against.
 #[derive(Clone, Debug)]
-enum Expect {
+pub(crate) enum Expect {
     /// Any of these answers (compared after [`normalize`]).
     OneOf(Vec<String>),
     /// Anything of this answer's shape: the same mark, words on the first line, and lines.
@@ -25,17 +24,58 @@ enum Expect {
 }
 
 /// One run of a script.
-struct Run {
-    checks: Vec<Check>,
+pub(crate) struct Run {
+    /// The checks shown and scored.
+    pub(crate) checks: Vec<Check>,
     /// Each step's answer, normalized, if it was accepted.
     answers: Vec<Option<String>>,
-    /// The program, if it is still in step with the script.
-    program: Option<Program>,
+    /// The program, if it is still in step with the script (a timing case goes on with it).
+    pub(crate) program: Option<Program>,
+}
+
+/// Where a run of a script stands.
+enum State {
+    /// The program is running and in step with the script.
+    Running(Program),
+    /// The rest of the script is skipped, for this reason: the program did not start or failed,
+    /// or an answer put its game out of step with the reference's.
+    Blocked(String),
+}
+
+/// What a case earned, before it is labelled with the case's name and category.
+pub(crate) struct Outcome {
+    /// Every judged command.
+    pub(crate) checks: Vec<Check>,
+    /// Measurements and remarks (the speed-up).
+    pub(crate) notes: Vec<String>,
+    /// The points earned.
+    pub(crate) earned: f64,
+}
+
+impl Outcome {
+    /// `checks` scored by partial credit out of `points`, with no notes.
+    fn credited(points: f64, checks: Vec<Check>) -> Outcome {
+        let earned = partial_credit(points, &checks);
+        Outcome {
+            checks,
+            notes: Vec::new(),
+            earned,
+        }
+    }
+
+    /// `checks` that earn nothing, with no notes: a run that could not be measured.
+    pub(crate) fn nothing(checks: Vec<Check>) -> Outcome {
+        Outcome {
+            checks,
+            notes: Vec::new(),
+            earned: 0.0,
+        }
+    }
 }
 
 /// An answer with its white space and values written canonically: words separated by one
 /// space, `+inf` as `inf`, `007` as `7`.
-fn normalize(text: &str) -> String {
+pub(crate) fn normalize(text: &str) -> String {
     text.lines()
         .map(|line| {
             line.split_whitespace()
@@ -66,7 +106,7 @@ fn diverges(step: &Step, expected: &[String], got: &str) -> bool {
 }
 
 /// Plays `case`'s script with `threads` threads, judging step `i` by `expects[i]`.
-fn run_script(
+pub(crate) fn run_script(
     case: &Case,
     threads: usize,
     student: &Student,
@@ -80,9 +120,9 @@ fn run_script(
         &case.arguments(threads),
         student.dir.as_deref(),
     );
-    let (mut program, mut blocked) = match started {
-        Ok(program) => (Some(program), None),
-        Err(failure) => (None, Some(format!("the program did not start: {failure}"))),
+    let mut state = match started {
+        Ok(program) => State::Running(program),
+        Err(failure) => State::Blocked(format!("the program did not start: {failure}")),
     };
     for (step, expect) in case.steps.iter().zip(expects) {
         let weight = if step.scored { 1.0 } else { 0.0 };
@@ -100,19 +140,21 @@ fn run_script(
             weight,
         };
         answers.push(None);
-        let Some(live) = program.as_mut().filter(|_| blocked.is_none()) else {
-            check.verdict = Verdict::Skip(blocked.clone().unwrap_or_default());
-            checks.push(check);
-            continue;
+        let live = match &mut state {
+            State::Running(program) => program,
+            State::Blocked(why) => {
+                check.verdict = Verdict::Skip(why.clone());
+                checks.push(check);
+                continue;
+            }
         };
         match live.ask(&step.text, case.time_limit) {
             Err(failure) => {
                 check.verdict = Verdict::Fail(failure.to_string());
-                blocked = Some(format!(
+                state = State::Blocked(format!(
                     "the program failed at line {} ({})",
                     step.line, step.text
                 ));
-                program = None;
             }
             Ok((lines, _)) => {
                 let got = normalize(&lines.join("\n"));
@@ -129,7 +171,7 @@ fn run_script(
                 } else {
                     check.verdict = Verdict::Fail("wrong answer".into());
                     if diverges(step, &check.expected, &got) {
-                        blocked = Some(format!(
+                        state = State::Blocked(format!(
                             "depends on line {} ({}), whose answer differs from the reference's",
                             step.line, step.text
                         ));
@@ -139,19 +181,24 @@ fn run_script(
             }
         }
         // A wrong set-up answer that leaves the game in step costs nothing and is not shown.
-        if step.scored || matches!(check.verdict, Verdict::Fail(_)) && blocked.is_some() {
+        if step.scored
+            || matches!(check.verdict, Verdict::Fail(_)) && matches!(state, State::Blocked(_))
+        {
             checks.push(check);
         }
     }
     Run {
         checks,
         answers,
-        program: program.filter(|_| blocked.is_none()),
+        program: match state {
+            State::Running(program) => Some(program),
+            State::Blocked(_) => None,
+        },
     }
 }
 
 /// The solution's answers as expectations.
-fn exact(solution: &Solution) -> Vec<Expect> {
+pub(crate) fn exact(solution: &Solution) -> Vec<Expect> {
     solution
         .answer
         .iter()
@@ -166,21 +213,18 @@ pub fn run_case(
     student: &Student,
     rubric: &Rubric,
 ) -> CaseResult {
-    let (checks, notes, earned) = match &case.kind {
+    let outcome = match &case.kind {
         Kind::Compare => {
             let mut checks = run_script(case, case.threads, student, &exact(solution), "").checks;
             if case.must_vary {
                 checks.extend(variety_check(case, solution, &checks));
             }
-            let earned = partial_credit(case.points, &checks);
-            (checks, Vec::new(), earned)
+            Outcome::credited(case.points, checks)
         }
         Kind::Consistency(threads) => {
-            let checks = consistency(case, solution, student, threads);
-            let earned = partial_credit(case.points, &checks);
-            (checks, Vec::new(), earned)
+            Outcome::credited(case.points, consistency(case, solution, student, threads))
         }
-        Kind::Timing(speedup) => timing(case, solution, student, rubric, speedup),
+        Kind::Timing(speedup) => timing::measure(case, solution, student, rubric, speedup),
     };
     CaseResult {
         name: case.name.clone(),
@@ -188,9 +232,9 @@ pub fn run_case(
         description: case.description.clone(),
         hidden: case.hidden,
         points: case.points,
-        earned,
-        checks,
-        notes,
+        earned: outcome.earned,
+        checks: outcome.checks,
+        notes: outcome.notes,
     }
 }
 
@@ -260,126 +304,6 @@ fn consistency(
         checks.extend(run_script(case, n, student, &again, &label(n)).checks);
     }
     checks
-}
-
-/// One timed `scores DEPTH` (the better of two tries) on a program already set up.
-fn time_scores(
-    program: &mut Program,
-    depth: u32,
-    limit: Duration,
-) -> Result<(String, Duration), String> {
-    let command = format!("scores {depth}");
-    let mut best: Option<(String, Duration)> = None;
-    for _ in 0..2 {
-        let (lines, took) = program
-            .ask(&command, limit)
-            .map_err(|f| format!("`{command}`: {f}"))?;
-        let answer = normalize(&lines.join("\n"));
-        if best.as_ref().is_none_or(|(_, t)| took < *t) {
-            best = Some((answer, took));
-        }
-    }
-    best.ok_or_else(|| "no measurement".into())
-}
-
-/// The speed-up case: raises the depth until one thread needs `target_seconds`, then times the
-/// same `scores` with more threads; credit by the rubric's thresholds, nothing if the answers
-/// differ or the program fails.
-fn timing(
-    case: &Case,
-    solution: &Solution,
-    student: &Student,
-    rubric: &Rubric,
-    speedup: &Speedup,
-) -> (Vec<Check>, Vec<String>, f64) {
-    let expects = exact(solution);
-    let verdict_check = |sent: String, verdict: Verdict, got: Option<String>| Check {
-        run: String::new(),
-        line: 0,
-        sent,
-        expected: vec![format!(
-            "a speed-up of at least {}x",
-            rubric
-                .speedup
-                .iter()
-                .map(|t| t.at_least)
-                .fold(0.0, f64::max)
-        )],
-        got,
-        verdict,
-        weight: 1.0,
-    };
-    let failed = |sent: String, why: String, got: Option<String>| {
-        (
-            vec![verdict_check(sent, Verdict::Fail(why), got)],
-            Vec::new(),
-            0.0,
-        )
-    };
-    let set_up = |threads: usize| {
-        run_script(
-            case,
-            threads,
-            student,
-            &expects,
-            &format!("threads {threads}"),
-        )
-    };
-    let one = set_up(case.threads);
-    let Some(mut program) = one.program else {
-        return (one.checks, Vec::new(), 0.0);
-    };
-    let mut depth = speedup.start_depth;
-    let (answer_one, time_one) = loop {
-        match time_scores(&mut program, depth, case.time_limit) {
-            Err(why) => {
-                let sent = format!("scores {depth} with {} thread(s)", case.threads);
-                return failed(sent, why, None);
-            }
-            Ok((answer, took))
-                if took.as_secs_f64() >= speedup.target_seconds || depth >= speedup.max_depth =>
-            {
-                break (answer, took)
-            }
-            Ok(_) => depth += 1,
-        }
-    };
-    drop(program);
-    let many = set_up(speedup.threads);
-    let Some(mut program) = many.program else {
-        return (many.checks, Vec::new(), 0.0);
-    };
-    let sent = format!(
-        "scores {depth} with {} and {} threads",
-        case.threads, speedup.threads
-    );
-    let (answer_many, time_many) = match time_scores(&mut program, depth, case.time_limit) {
-        Ok(measured) => measured,
-        Err(why) => return failed(sent, why, None),
-    };
-    if answer_one != answer_many || !answer_one.starts_with("= ") {
-        let why = format!(
-            "the answers differ or failed: {answer_one:?} with 1 thread, {answer_many:?} with more"
-        );
-        return failed(sent, why, Some(answer_many));
-    }
-    let ratio = time_one.as_secs_f64() / time_many.as_secs_f64().max(1e-6);
-    let credit = rubric.speedup_credit(ratio);
-    let note = format!(
-        "`scores {depth}`: {} with {} thread(s), {} with {}: speed-up {ratio:.2}x, {}% credit",
-        super::seconds(time_one),
-        case.threads,
-        super::seconds(time_many),
-        speedup.threads,
-        (credit * 100.0).round()
-    );
-    let verdict = if credit >= 1.0 {
-        Verdict::Pass
-    } else {
-        Verdict::Fail(format!("speed-up {ratio:.2}x"))
-    };
-    let check = verdict_check(sent, verdict, Some(format!("{ratio:.2}x")));
-    (vec![check], vec![note], case.points * credit)
 }
 
 #[cfg(test)]

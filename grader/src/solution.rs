@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
-use crate::case::{Case, Kind};
+use crate::case::Case;
 use crate::KitError;
 use connect_four::{best_columns, Game, GameConfig};
 use connect_four_supplied::protocol::{execute, Command, Response};
@@ -103,7 +103,7 @@ pub fn generate(case: &Case) -> Result<Solution, KitError> {
             accept,
         });
     }
-    if matches!(case.kind, Kind::Timing(_)) && random_since.is_some() {
+    if case.is_timing() && random_since.is_some() {
         return Err(fail(
             0,
             "a timing case's set-up must end in a known position".into(),

@@ -4,13 +4,12 @@
 //! stored solutions against the reference, and the grader's own errors and exit codes.
 
 use std::fs;
-use std::path::Path;
 
 use assert_cmd::prelude::*;
 use predicates::prelude::*;
 
 mod support;
-use support::{fixtures, grade, kit, reference_command};
+use support::{copy_dir, fixtures, grade, kit, reference_command};
 
 const CATEGORIES: [&str; 3] = ["Basic gameplay", "AI", "Threading"];
 
@@ -111,18 +110,6 @@ fn a_stale_solution_is_named() {
         .assert()
         .code(1)
         .stderr(predicate::str::contains("worked_example.solution"));
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    fs::create_dir_all(to).unwrap();
-    for entry in fs::read_dir(from).unwrap().flatten() {
-        let target = to.join(entry.file_name());
-        if entry.path().is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            fs::copy(entry.path(), target).unwrap();
-        }
-    }
 }
 
 #[test]

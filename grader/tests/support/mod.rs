@@ -49,3 +49,40 @@ pub fn repository() -> PathBuf {
 pub fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/students")
 }
+
+/// The course's copy of the supplied crate, inside the starter project.
+pub fn starter_supplied() -> PathBuf {
+    repository().join("starter/supplied")
+}
+
+/// Copies the directory `from` into `to` (created if needed), leaving out any `target`
+/// directory: a copy of sources, as a student makes one, never someone's build output.
+pub fn copy_dir(from: &Path, to: &Path) {
+    fn fail<T>(path: &Path, e: std::io::Error) -> T {
+        panic!("{}: {e}", path.display())
+    }
+    std::fs::create_dir_all(to).unwrap_or_else(|e| fail(to, e));
+    for entry in std::fs::read_dir(from).unwrap_or_else(|e| fail(from, e)) {
+        let entry = entry.expect("a directory entry");
+        let (path, target) = (entry.path(), to.join(entry.file_name()));
+        if entry.file_type().expect("a file type").is_dir() {
+            if entry.file_name() != "target" {
+                copy_dir(&path, &target);
+            }
+        } else {
+            std::fs::copy(&path, &target).unwrap_or_else(|e| fail(&path, e));
+        }
+    }
+}
+
+/// Makes `dir` a submission that runs the fixture student `name` (a Python file of
+/// [`fixtures`]) when started with `sh {dir}/run`.
+pub fn python_submission(dir: &Path, name: &str) {
+    std::fs::create_dir_all(dir).unwrap();
+    let script = fixtures().join(format!("{name}.py"));
+    std::fs::write(
+        dir.join("run"),
+        format!("exec python3 '{}' \"$@\"\n", script.display()),
+    )
+    .unwrap();
+}

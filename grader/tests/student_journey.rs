@@ -1,0 +1,291 @@
+//! A student's path, end to end: the starter project as a student copies it on day one, built
+//! and graded exactly as the course's graders do, first untouched and then completed.
+//!
+//! What it proves:
+//!
+//! - **Untouched**, the starter builds with `cargo build --release --no-default-features
+//!   --locked` from its own shipped `Cargo.lock` (no window, so no FLTK: the graders' build),
+//!   passes `cargo clippy -- -D warnings` and `cargo fmt --check` as shipped, and the grading kit
+//!   gives it 0 automatic points quickly, every case failing with the starter's `todo!()` panic
+//!   ("not yet implemented") in the report rather than a time-out.
+//! - **Completed** with a simple solution of its `todo!()`s (`tests/fixtures/starter_solution/`,
+//!   copied over the project's `src/`, whose `main.rs` and `window.rs` stay as shipped), the
+//!   same build, clippy (all targets) and rustfmt are clean, and the kit gives every automatic
+//!   point. So the starter, the supplied crate and the grading kit fit together: what the handout
+//!   asks for, written against the starter's API, earns full marks.
+//!
+//! The copies are made in fresh temporary directories outside the repository, as a student
+//! copies `starter/` into an empty directory: the repository's `.cargo/config.toml` and
+//! workspace do not apply there. Their builds go to `target/student-journey/untouched` and
+//! `target/student-journey/completed` in this workspace's build directory (the parent of
+//! `CARGO_TARGET_TMPDIR`, so `target/` unless `CARGO_TARGET_DIR` says otherwise): the registry
+//! dependencies are compiled once and re-runs rebuild only the two local crates, and each
+//! scenario has its own directory, so the two tests (which run at the same time) never wait for
+//! each other's build lock or overwrite each other's `connect_four` binary.
+//!
+//! Timing is not graded here (`--skip-timing`); the measured grading time is only a bound that
+//! catches a hang, not a claim about speed.
+
+use std::ffi::OsString;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+mod support;
+use support::{copy_dir, grade, repository};
+
+/// The longest the kit may take on the untouched starter, whose program panics at once in every
+/// case: far more than it needs, far less than the 40 cases' time limits added up.
+const UNTOUCHED_GRADING_BOUND: Duration = Duration::from_secs(60);
+
+/// A student's project in a fresh temporary directory, and where it is built.
+struct Project {
+    /// Keeps the directory until the test ends.
+    _dir: tempfile::TempDir,
+    root: PathBuf,
+    target: PathBuf,
+    /// Which copy this is: `untouched` or `completed`.
+    scenario: &'static str,
+}
+
+impl Project {
+    /// Copies the repository's `starter/` (without any `target/`) into an empty directory, to be
+    /// built in `target/student-journey/<scenario>`.
+    fn copy_starter(scenario: &'static str) -> Project {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let root = dir.path().join("connect_four");
+        copy_dir(&repository().join("starter"), &root);
+        let target = build_root().join("student-journey").join(scenario);
+        Project {
+            _dir: dir,
+            root,
+            target,
+            scenario,
+        }
+    }
+
+    /// Runs `cargo ARGS` in the project with its own build directory; panics with cargo's
+    /// standard error if it fails. Returns how long it took.
+    fn cargo(&self, args: &[&str]) -> Duration {
+        let started = Instant::now();
+        let output = Command::new(cargo())
+            .args(args)
+            .current_dir(&self.root)
+            .env("CARGO_TARGET_DIR", &self.target)
+            // Built as the graders build it, whatever flags this test run was given.
+            .env_remove("RUSTFLAGS")
+            .env_remove("CARGO_ENCODED_RUSTFLAGS")
+            .env_remove("CARGO_BUILD_RUSTFLAGS")
+            .output()
+            .expect("cargo starts");
+        let took = started.elapsed();
+        assert!(
+            output.status.success(),
+            "`cargo {}` failed in {} ({}):\n{}{}",
+            args.join(" "),
+            self.root.display(),
+            output.status,
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        );
+        took
+    }
+
+    /// Builds the program as the graders do and returns it and the build's duration.
+    fn build(&self) -> (PathBuf, Duration) {
+        let took = self.cargo(&["build", "--release", "--no-default-features", "--locked"]);
+        let program = self
+            .target
+            .join("release")
+            .join(format!("connect_four{}", std::env::consts::EXE_SUFFIX));
+        assert!(program.is_file(), "{} was not built", program.display());
+        (program, took)
+    }
+
+    /// What a grader does with the project: builds it, checks that clippy (all targets, with
+    /// warnings denied) and rustfmt are clean, and grades the program. Prints how long each
+    /// step took.
+    fn check_and_grade(&self) -> Grading {
+        let (program, build) = self.build();
+        let clippy = self.cargo(&[
+            "clippy",
+            "--all-targets",
+            "--no-default-features",
+            "--locked",
+            "--",
+            "-D",
+            "warnings",
+        ]);
+        self.cargo(&["fmt", "--check"]);
+        let grading = grade_program(self, &program);
+        eprintln!(
+            "{}: build {:.1} s, clippy {:.1} s, grading {:.1} s",
+            self.scenario,
+            build.as_secs_f64(),
+            clippy.as_secs_f64(),
+            grading.took.as_secs_f64()
+        );
+        grading
+    }
+}
+
+/// What the kit said about a program.
+struct Grading {
+    /// The Gradescope results.
+    results: serde_json::Value,
+    /// The Markdown report.
+    report: String,
+    /// What `grade` printed.
+    printed: String,
+    took: Duration,
+}
+
+/// Grades `program` with the real `grade` binary (from inside the student's project, as a
+/// student runs it) and collects its Gradescope results and report.
+fn grade_program(project: &Project, program: &Path) -> Grading {
+    let out = tempfile::tempdir().expect("a temporary directory");
+    let results = out.path().join("results.json");
+    let reports = out.path().join("reports");
+    let started = Instant::now();
+    let output = grade()
+        .arg("--student")
+        .arg(program)
+        .arg("--skip-timing")
+        .arg("--gradescope")
+        .arg(&results)
+        .arg("--report")
+        .arg(&reports)
+        .current_dir(&project.root)
+        .output()
+        .expect("grade starts");
+    let took = started.elapsed();
+    let printed = format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(output.status.success(), "grade failed: {printed}");
+    let results = fs::read_to_string(&results).expect("grade wrote the Gradescope results");
+    let results: serde_json::Value = serde_json::from_str(&results).expect("valid JSON");
+    let written: Vec<PathBuf> = fs::read_dir(&reports)
+        .expect("grade wrote the report directory")
+        .map(|entry| entry.expect("a directory entry").path())
+        .collect();
+    assert_eq!(written.len(), 1, "one report: {written:?}");
+    let report = fs::read_to_string(&written[0]).expect("the report is readable");
+    Grading {
+        results,
+        report,
+        printed,
+        took,
+    }
+}
+
+/// The score and maximum in Gradescope results.
+fn score(results: &serde_json::Value) -> (f64, f64) {
+    let number = |key: &str| {
+        results[key]
+            .as_f64()
+            .unwrap_or_else(|| panic!("no {key} in {results}"))
+    };
+    (number("score"), number("max_score"))
+}
+
+/// The Gradescope results' tests (one per case, and possibly notes that score nothing).
+fn tests(results: &serde_json::Value) -> &[serde_json::Value] {
+    results["tests"].as_array().expect("a list of tests")
+}
+
+/// Whether a Gradescope test failed.
+fn failed(test: &serde_json::Value) -> bool {
+    test["status"] != "passed"
+}
+
+/// A Gradescope test's name and output, for a message.
+fn describe(test: &serde_json::Value) -> String {
+    format!(
+        "{}\n{}",
+        test["name"],
+        test["output"].as_str().unwrap_or("")
+    )
+}
+
+#[test]
+fn the_untouched_starter_builds_cleanly_and_scores_nothing_because_of_its_todos() {
+    let project = Project::copy_starter("untouched");
+    let grading = project.check_and_grade();
+
+    let (score, max_score) = score(&grading.results);
+    assert_eq!(score, 0.0, "{}", grading.printed);
+    assert!(max_score > 0.0, "{}", grading.printed);
+    // Every scored case fails, and the reason is the starter's todo!() panic, never a hang.
+    let scored: Vec<&serde_json::Value> = tests(&grading.results)
+        .iter()
+        .filter(|t| t["max_score"].as_f64().is_some_and(|points| points > 0.0))
+        .collect();
+    assert!(scored.len() >= 39, "every case is run: {}", grading.printed);
+    for test in scored {
+        assert!(failed(test), "{}", describe(test));
+        assert!(
+            describe(test).contains("not yet implemented"),
+            "{}",
+            describe(test)
+        );
+    }
+    for test in tests(&grading.results) {
+        assert!(!describe(test).contains("time limit"), "{}", describe(test));
+    }
+    assert!(
+        grading.report.contains("not yet implemented"),
+        "{}",
+        grading.report
+    );
+    assert!(
+        grading.took < UNTOUCHED_GRADING_BOUND,
+        "grading took {:?}: a panicking program must fail fast\n{}",
+        grading.took,
+        grading.printed
+    );
+}
+
+#[test]
+fn the_completed_starter_gets_every_automatic_point() {
+    let project = Project::copy_starter("completed");
+    let solution = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/starter_solution");
+    copy_dir(&solution, &project.root.join("src"));
+    let grading = project.check_and_grade();
+
+    assert!(
+        tests(&grading.results).len() >= 39,
+        "every case is run: {}",
+        grading.printed
+    );
+    let failures: Vec<String> = tests(&grading.results)
+        .iter()
+        .filter(|t| failed(t))
+        .map(describe)
+        .collect();
+    assert!(
+        failures.is_empty(),
+        "{} test(s) failed:\n\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    let (score, max_score) = score(&grading.results);
+    assert!(max_score > 0.0, "{}", grading.printed);
+    assert_eq!(score, max_score, "{}", grading.printed);
+}
+
+/// The cargo that runs these tests (cargo sets `CARGO` for them), or the one on the path.
+fn cargo() -> OsString {
+    std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into())
+}
+
+/// This workspace's build directory: the parent of the integration tests' scratch directory.
+fn build_root() -> PathBuf {
+    Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .parent()
+        .expect("CARGO_TARGET_TMPDIR is inside the build directory")
+        .to_path_buf()
+}
