@@ -1,6 +1,7 @@
 //! Grading a whole class: one student per subdirectory of the submissions directory, several
 //! graded at once, a progress line on standard error, and a CSV gradebook with one row per
-//! student, one column per category and one for the supplied crate check.
+//! student, one column per category, and columns for the supplied crate check, the build and
+//! the time grading took. The class summary is the `summary` module's.
 
 use std::fs;
 use std::io::{IsTerminal, Write};
@@ -9,13 +10,14 @@ use std::sync::Mutex;
 
 use crossbeam::channel::unbounded;
 
+use crate::limits::Limits;
 use crate::rubric::Rubric;
 use crate::score::{points, StudentResult};
 use crate::{grade_student, Kit, KitError, Options, Student};
 
 /// The students of `dir`: each subdirectory, sorted, with `{dir}` in `template` replaced by its
-/// absolute path.
-pub fn submissions(dir: &Path, template: &str) -> Result<Vec<Student>, KitError> {
+/// absolute path, each program to run under `limits`.
+pub fn submissions(dir: &Path, template: &str, limits: Limits) -> Result<Vec<Student>, KitError> {
     let shown = dir.display();
     let entries = fs::read_dir(dir).map_err(|e| KitError(format!("{shown}: cannot read: {e}")))?;
     let mut dirs: Vec<_> = entries
@@ -36,11 +38,17 @@ pub fn submissions(dir: &Path, template: &str) -> Result<Vec<Student>, KitError>
                 name: path
                     .file_name()
                     .map_or_else(String::new, |n| n.to_string_lossy().into_owned()),
-                command: template.replace("{dir}", &path.to_string_lossy()),
+                command: with_dir(template, &path),
                 dir: Some(path),
+                limits,
             })
         })
         .collect()
+}
+
+/// `template` with `{dir}` replaced by `dir`.
+pub(crate) fn with_dir(template: &str, dir: &Path) -> String {
+    template.replace("{dir}", &dir.to_string_lossy())
 }
 
 /// What the progress line shows.
@@ -55,7 +63,7 @@ struct Progress {
 pub fn grade_all(
     kit: &Kit,
     students: &[Student],
-    options: Options,
+    options: &Options,
     jobs: usize,
 ) -> Vec<StudentResult> {
     let (work, queue) = unbounded();
@@ -130,17 +138,22 @@ fn field(text: &str) -> String {
 }
 
 /// The gradebook: a header, then per student each category's points (blank for the categories
-/// graded by hand), the automatic total, and whether their copy of the supplied crate was
-/// changed (`yes` or `no`; blank when they have none or it was not checked).
+/// graded by hand), the automatic total, how their build went (`ok`, `failed`, `timed out`;
+/// blank without a build step), how long grading them took in seconds, and whether their copy
+/// of the supplied crate was changed (`yes` or `no`; blank when they have none or it was not
+/// checked).
 pub fn gradebook(rubric: &Rubric, results: &[StudentResult]) -> String {
     let mut header = vec!["student".to_string()];
     header.extend(
         rubric
             .categories
             .iter()
-            .map(|c| format!("{} ({})", c.name, points(c.points))),
+            .flat_map(|c| c.parts())
+            .map(|part| format!("{} ({})", part.name, points(part.points))),
     );
     header.push("automatic total".into());
+    header.push("build".into());
+    header.push("time (s)".into());
     header.push("supplied_changed".into());
     let mut out = header
         .iter()
@@ -157,6 +170,8 @@ pub fn gradebook(rubric: &Rubric, results: &[StudentResult]) -> String {
                 .map(|c| c.earned.map_or(String::new(), points)),
         );
         row.push(points(result.total().0));
+        row.push(result.build.as_ref().map_or("", |b| b.word()).into());
+        row.push(format!("{:.1}", result.elapsed.as_secs_f64()));
         row.push(
             match result.supplied.as_ref().map(|c| c.changed()) {
                 Some(true) => "yes",

@@ -33,6 +33,11 @@ pub struct Speedup {
     pub max_depth: u32,
     /// The depth is raised until one thread needs at least this long.
     pub target_seconds: f64,
+    /// Columns filled to the top, after the script, for a second measurement that is only
+    /// reported: the root columns then cost very different amounts, which idles a thread of a
+    /// fixed division of the columns but not a pool's.
+    #[serde(default)]
+    pub uneven_columns: Vec<usize>,
 }
 
 /// A case file as written.
@@ -56,6 +61,8 @@ struct Spec {
     must_vary: bool,
     #[serde(default)]
     speedup: Option<Speedup>,
+    #[serde(default)]
+    requires: Vec<String>,
     script: String,
 }
 
@@ -116,6 +123,9 @@ pub struct Case {
     pub must_vary: bool,
     /// How the case is judged.
     pub kind: Kind,
+    /// Cases (by name) that must pass in full for this one to earn anything: the speed-up
+    /// counts only when the values are the same for every thread count.
+    pub requires: Vec<String>,
     /// The script.
     pub steps: Vec<Step>,
 }
@@ -156,11 +166,19 @@ pub fn load(path: &Path, root: &Path) -> Result<Case, KitError> {
         return fail(format!("check: `{word}` is not a protocol command"));
     }
     let (kind, threads) = match (spec.threads, spec.speedup) {
-        (Threads::One(n), Some(speedup)) if n >= 1 && speedup.threads >= 2 => {
+        (Threads::One(n), Some(speedup))
+            if n >= 1
+                && speedup.threads >= 2
+                && speedup.uneven_columns.iter().all(|&c| c < spec.cols) =>
+        {
             (Kind::Timing(speedup), n)
         }
         (_, Some(_)) => {
-            return fail("a speedup case needs one `threads` and speedup.threads >= 2".into())
+            return fail(
+                "a speedup case needs one `threads`, speedup.threads >= 2 and uneven_columns \
+                 on the board"
+                    .into(),
+            )
         }
         (Threads::One(n), None) if n >= 1 => (Kind::Compare, n),
         (Threads::Many(list), None) if list.len() >= 2 && !list.contains(&0) => {
@@ -247,6 +265,7 @@ pub fn load(path: &Path, root: &Path) -> Result<Case, KitError> {
         hidden: spec.hidden,
         must_vary: spec.must_vary,
         kind,
+        requires: spec.requires,
         steps,
     })
 }

@@ -1,8 +1,9 @@
 //! Gradescope's `results.json`: the automatic score, one test per case with its failures as
 //! output, and each case's visibility (hidden cases show only after the due date). The overall
 //! output is the summary, without any case's detail, so that it reveals nothing of a hidden
-//! case. The supplied crate check, when there was one, comes first as a visible test worth no
-//! points.
+//! case. The build, when there was a build step, comes first as a visible test worth no points
+//! (a failed one with the last lines of its log, the compiler's errors, and every case at 0),
+//! then the supplied crate check, when there was one, likewise.
 
 use serde_json::{json, Value};
 
@@ -12,6 +13,16 @@ use crate::score::{rounded, StudentResult};
 
 /// The `results.json` document for `result`.
 pub fn results(rubric: &Rubric, result: &StudentResult) -> Value {
+    let build = result.build.as_ref().map(|build| {
+        json!({
+            "name": "Build",
+            "score": 0.0,
+            "max_score": 0.0,
+            "status": if build.failure().is_some() { "failed" } else { "passed" },
+            "output": report::build(build),
+            "visibility": "visible",
+        })
+    });
     let supplied = result.supplied.as_ref().map(|comparison| {
         json!({
             "name": "Supplied crate (not scored)",
@@ -33,7 +44,7 @@ pub fn results(rubric: &Rubric, result: &StudentResult) -> Value {
             "visibility": if case.hidden { "after_due_date" } else { "visible" },
         })
     });
-    let tests: Vec<Value> = supplied.into_iter().chain(cases).collect();
+    let tests: Vec<Value> = build.into_iter().chain(supplied).chain(cases).collect();
     let (earned, max) = result.total();
     json!({
         "score": rounded(earned),

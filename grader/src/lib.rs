@@ -5,17 +5,23 @@
 //! `cases/**/*.toml` (one script of protocol commands each), with the reference's answers beside
 //! each case in a `.solution` file written by [`solution::generate`]. Grading one student is
 //! [`grade_student`]; the modules below each do one step. Beside the score, a Rust submission's
-//! copy of the supplied crate is compared with the course's ([`supplied`]).
+//! copy of the supplied crate is compared with the course's ([`supplied`]). A submission can be
+//! built first ([`build`]), and a class's results are summed up for the instructor
+//! ([`summary`]).
 
 pub mod batch;
+pub mod build;
 pub mod case;
 pub mod gradescope;
+pub mod limits;
 pub mod report;
+pub mod requirement;
 pub mod rubric;
 pub mod runner;
 pub mod score;
 pub mod session;
 pub mod solution;
+pub mod summary;
 pub mod supplied;
 mod timing;
 
@@ -26,7 +32,7 @@ use std::time::{Duration, Instant};
 
 use case::Case;
 use rubric::Rubric;
-use score::StudentResult;
+use score::{CaseResult, StudentResult};
 use solution::Solution;
 
 /// Why the kit itself cannot go on: a missing or malformed file, or a stale solution. The message
@@ -62,6 +68,7 @@ impl Kit {
         let rubric = Rubric::load(&dir.join("rubric.toml"))?;
         let cases = case::load_all(&dir.join("cases"))?;
         rubric.check_cases(&cases)?;
+        requirement::check_names(&cases)?;
         let cases = cases
             .into_iter()
             .map(|case| solution::read(&case).map(|s| (case, s)))
@@ -75,7 +82,7 @@ impl Kit {
 }
 
 /// How to start one student's program: a shell command (the grader appends
-/// `ROWS COLS DEPTH THREADS --protocol`) and the directory to run it in.
+/// `ROWS COLS DEPTH THREADS --protocol`), the directory to run it in and its resource limits.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Student {
     /// A name for reports: the submission directory's name, or the command.
@@ -84,38 +91,66 @@ pub struct Student {
     pub command: String,
     /// The working directory, if not the grader's own.
     pub dir: Option<PathBuf>,
+    /// The limits every run of the program is under: the kit's, or the command line's.
+    pub limits: limits::Limits,
 }
 
-/// What to run beyond the correctness cases.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+/// What to run beyond the correctness cases, and for how long.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct Options {
     /// Leave out the speed-up cases (their points count neither way): for noisy machines and
     /// for tests that must not depend on timing.
     pub skip_timing: bool,
+    /// Build each submission first; a failed build loses every case.
+    pub build: Option<build::Step>,
+    /// The longest one student's cases may take: once it has passed, the cases not yet started
+    /// are lost, not run.
+    pub student_deadline: Option<Duration>,
 }
 
-/// Grades one student on every case of `kit`, one case after another, and compares their copy of
-/// the supplied crate (in their directory, else the grader's) with the kit's.
-pub fn grade_student(kit: &Kit, student: &Student, options: Options) -> StudentResult {
+/// Builds one student (if `options` say so), grades them on every case of `kit`, one case after
+/// another, and compares their copy of the supplied crate (in their directory, else the
+/// grader's) with the kit's.
+pub fn grade_student(kit: &Kit, student: &Student, options: &Options) -> StudentResult {
     let started = Instant::now();
+    let dir = student.dir.as_deref().unwrap_or(Path::new("."));
+    // A program the kit builds is built with the course's copy of the supplied crate.
+    let restored = match (&options.build, &kit.supplied) {
+        (Some(_), Some(course)) => course.restore(dir),
+        _ => Ok(None),
+    };
+    let build = options.build.as_ref().map(|step| step.run(student));
+    let graded = Instant::now();
     let mut cases = Vec::new();
     let mut not_run = Vec::new();
     for (case, solution) in &kit.cases {
+        let out_of_time = options.student_deadline.filter(|d| graded.elapsed() >= *d);
         if options.skip_timing && case.is_timing() {
             not_run.push(case.name.clone());
+        } else if let Some(why) = build.as_ref().and_then(build::Build::failure) {
+            cases.push(CaseResult::lost(case, why));
+        } else if let Some(deadline) = out_of_time {
+            let why = format!(
+                "not run: the student's overall time limit of {} s ran out",
+                deadline.as_secs()
+            );
+            cases.push(CaseResult::lost(case, why));
         } else {
             cases.push(session::run_case(case, solution, student, &kit.rubric));
         }
     }
+    requirement::apply(kit.cases.iter().map(|(case, _)| case), &mut cases);
     StudentResult {
         student: student.name.clone(),
         cases,
         not_run,
         elapsed: started.elapsed(),
-        supplied: kit
-            .supplied
-            .as_ref()
-            .and_then(|course| course.compare(student.dir.as_deref().unwrap_or(Path::new(".")))),
+        build,
+        supplied: match restored {
+            Ok(Some(comparison)) => Some(comparison),
+            // Not restored (no build step, or it could not be): compare what is there.
+            _ => kit.supplied.as_ref().and_then(|course| course.compare(dir)),
+        },
     }
 }
 

@@ -1,7 +1,8 @@
 //! `grade`: the grading kit's command line. Grades one student (`--student`), a whole class
 //! (`--submissions` with `--command`), or writes the reference's answers (`--generate`). While
 //! grading it also compares each Rust submission's copy of the supplied crate with the course's
-//! (`--supplied`) and reports the changes.
+//! (`--supplied`) and reports the changes. `--build` builds each submission first; a class ends
+//! with a summary (`class-summary.md`).
 //!
 //! Exit codes: 0 after grading, 1 when the kit's files are missing or malformed (the message
 //! names the file and line) or a report cannot be written, 2 for bad arguments.
@@ -10,10 +11,13 @@ use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::time::Duration;
 
 use clap::{ArgGroup, Parser};
+use connect_four_grader::limits::Limits;
 use connect_four_grader::{
-    batch, case, gradescope, report, solution, supplied, Kit, KitError, Options, Student,
+    batch, build, case, gradescope, report, solution, summary, supplied, Kit, KitError, Options,
+    Student,
 };
 
 /// Grades Connect Four programs in any language through the grading protocol.
@@ -22,7 +26,7 @@ use connect_four_grader::{
     name = "grade",
     version,
     group(ArgGroup::new("mode").required(true).args(["generate", "check", "student", "submissions"])),
-    after_help = "Examples:\n  grade --student './target/release/connect_four'\n  grade --student 'java -cp build ConnectFour' --report reports\n  grade --submissions class/ --command 'python3 {dir}/connect_four.py' --jobs 2 --csv grades.csv\n  grade --generate"
+    after_help = "Examples:\n  grade --student './target/release/connect_four'\n  grade --student 'java -cp build ConnectFour' --report reports\n  grade --submissions class/ --command 'python3 {dir}/connect_four.py' --jobs 2 --csv grades.csv\n  grade --generate\n\nBuilding first (--build), per language:\n  Rust:   grade --submissions class/ --build 'cargo build --release --no-default-features --locked' \\\n            --command '{dir}/target/release/connect_four' --report reports\n  Java:   grade --submissions class/ --build 'javac -d build *.java' --command 'java -cp {dir}/build ConnectFour'\n  Python: grade --submissions class/ --command 'python3 {dir}/connect_four.py'   (nothing to build)\n  One student, in their directory:\n          grade --build 'cargo build --release --no-default-features --locked' \\\n            --student ./target/release/connect_four --gradescope results.json"
 )]
 struct Args {
     /// The kit: a directory with rubric.toml and cases/ (default: ./grading, else the one this
@@ -65,13 +69,61 @@ struct Args {
     /// Cargo.toml names connect_four_supplied; with --student, in the directory grade runs in) is
     /// compared with it byte for byte: Cargo.toml, src/, images/ and tests/. Every file changed,
     /// added or removed is listed in the summary, the report, the gradebook's supplied_changed
-    /// column and Gradescope's results. It is not scored: the course builds with its own copy.
+    /// column and Gradescope's results. It is not scored. With --build, a changed copy is
+    /// renamed supplied.submitted/ and the course's copy put in its place before the build.
     /// Without the course's copy the check is skipped, with a warning.
     #[arg(long, value_name = "DIR")]
     supplied: Option<PathBuf>,
     /// Print only the score table, not the failed cases
     #[arg(long)]
     quiet: bool,
+    /// Build each submission first with this shell command: with --submissions in each
+    /// submission's directory, with --student in the current one; {dir} stands for that
+    /// directory's absolute path
+    ///
+    /// A build that fails or runs out of time scores 0 in every automatic category: no case is
+    /// run, and the reports show the last lines of its log. The log is kept as
+    /// <student>.build.log in the --report directory (without --report, in a temporary file).
+    /// The gradebook's build column says ok, failed or timed out. For Rust, a shared CARGO_HOME
+    /// whose registry already holds the crates makes builds fast (see grading/README.md).
+    #[arg(long, value_name = "TEMPLATE", conflicts_with_all = ["generate", "check"])]
+    build: Option<String>,
+    /// With --build: the longest one build may take; then it is killed with its process group
+    #[arg(long, value_name = "SECONDS", default_value_t = 600, value_parser = clap::value_parser!(u64).range(1..))]
+    build_timeout: u64,
+    /// The longest one student's cases may take, the build not counted: once it has passed, the
+    /// cases not yet started are not run and count as failed, and grading goes on with the next
+    /// student
+    ///
+    /// A case already running finishes under its own limits (each command has the case's
+    /// time_limit). The gradebook's time column says how long each student took.
+    #[arg(long, value_name = "SECONDS", default_value_t = 900, value_parser = clap::value_parser!(u64).range(1..))]
+    student_deadline: u64,
+    /// Each process of a student program may use this much memory, in MiB (default: memory_mib
+    /// in rubric.toml's [limits])
+    ///
+    /// Writable memory: heap, anonymous mappings, thread stacks (RLIMIT_DATA), not the address
+    /// space a JVM reserves without using. A program that fails because of a limit fails that
+    /// command with the limit named: for certain when the kernel's signal (SIGXCPU, SIGXFSZ) or
+    /// the process watch stopped it, as probable when its standard error reports a failed
+    /// allocation or a file too large. See grading/README.md.
+    #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..))]
+    limit_memory: Option<u64>,
+    /// A student program may run this many processes at once (default: processes in
+    /// rubric.toml's [limits])
+    ///
+    /// Its process group and everything started from it, counted in /proc ten times a second;
+    /// when there are more, all are killed.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    limit_processes: Option<u64>,
+    /// Each process of a student program may use this much CPU time, in seconds, all its
+    /// threads together (default: cpu_seconds in rubric.toml's [limits])
+    #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(u64).range(1..))]
+    limit_cpu: Option<u64>,
+    /// A student program may write files up to this size, in MiB (default: file_size_mib in
+    /// rubric.toml's [limits])
+    #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..))]
+    limit_file_size: Option<u64>,
 }
 
 fn main() -> ExitCode {
@@ -135,6 +187,19 @@ fn run(args: &Args) -> Result<(), KitError> {
     kit.supplied = course_copy(args, &dir);
     let options = Options {
         skip_timing: args.skip_timing,
+        build: args.build.as_ref().map(|template| build::Step {
+            template: template.clone(),
+            timeout: Duration::from_secs(args.build_timeout),
+            logs: args.report.clone(),
+        }),
+        student_deadline: Some(Duration::from_secs(args.student_deadline)),
+    };
+    let kit_limits = kit.rubric.limits;
+    let limits = Limits {
+        memory_mib: args.limit_memory.unwrap_or(kit_limits.memory_mib),
+        processes: args.limit_processes.unwrap_or(kit_limits.processes),
+        cpu_seconds: args.limit_cpu.unwrap_or(kit_limits.cpu_seconds),
+        file_size_mib: args.limit_file_size.unwrap_or(kit_limits.file_size_mib),
     };
     let class = args.submissions.is_some();
     let results = match (&args.student, &args.submissions, &args.command) {
@@ -143,12 +208,13 @@ fn run(args: &Args) -> Result<(), KitError> {
                 name: command.clone(),
                 command: command.clone(),
                 dir: None,
+                limits,
             };
-            vec![connect_four_grader::grade_student(&kit, &student, options)]
+            vec![connect_four_grader::grade_student(&kit, &student, &options)]
         }
         (None, Some(submissions), Some(template)) => {
-            let students = batch::submissions(submissions, template)?;
-            batch::grade_all(&kit, &students, options, usize::from(args.jobs))
+            let students = batch::submissions(submissions, template, limits)?;
+            batch::grade_all(&kit, &students, &options, usize::from(args.jobs))
         }
         _ => return Err(KitError("nothing to grade".into())),
     };
@@ -161,19 +227,8 @@ fn run(args: &Args) -> Result<(), KitError> {
         // A closed pipe (`| head`) only means nobody reads the rest.
         let _ = writeln!(std::io::stdout().lock(), "{text}");
         if let Some(reports) = &args.report {
-            let name: String = result
-                .student
-                .chars()
-                .map(|c| {
-                    if c.is_alphanumeric() || "-_.".contains(c) {
-                        c
-                    } else {
-                        '_'
-                    }
-                })
-                .collect();
             write(
-                &reports.join(format!("{name}.md")),
+                &reports.join(format!("{}.md", report::file_name(&result.student))),
                 &report::markdown(&kit.rubric, result),
             )?;
         }
@@ -185,6 +240,16 @@ fn run(args: &Args) -> Result<(), KitError> {
     if class {
         write(&args.csv, &batch::gradebook(&kit.rubric, &results))?;
         eprintln!("grade: wrote {}", args.csv.display());
+        // Beside the reports, else beside the gradebook.
+        let dir = args
+            .report
+            .as_deref()
+            .unwrap_or_else(|| args.csv.parent().unwrap_or(Path::new("")));
+        let path = dir.join(summary::FILE_NAME);
+        let text = summary::markdown(&kit.rubric, &results);
+        let _ = writeln!(std::io::stdout().lock(), "{text}");
+        write(&path, &text)?;
+        eprintln!("grade: wrote {}", path.display());
     }
     Ok(())
 }

@@ -1,9 +1,12 @@
-//! Reports for people: the terminal summary (a score table, the supplied crate check, and every
-//! failed case with what was sent, expected and received, as a side-by-side diff) and the
-//! per-student Markdown report, which adds the checklist of the categories graded by hand.
+//! Reports for people: the terminal summary (a score table, the build, the supplied crate check,
+//! and every failed case with what was sent, expected and received, as a side-by-side diff, or
+//! the last lines of a failed build's log) and the per-student Markdown report, which adds the
+//! checklist of the categories graded by hand.
 
 use std::fmt::Write;
 
+use crate::build::Build;
+use crate::requirement::NO_CREDIT;
 use crate::rubric::Rubric;
 use crate::score::{points, CaseResult, Check, StudentResult, Verdict};
 use crate::supplied::Comparison;
@@ -12,8 +15,10 @@ use crate::supplied::Comparison;
 const SUPPLIED_CHANGED: &str = "The supplied crate was changed";
 /// Why a changed supplied crate is only reported, said wherever it is.
 const SUPPLIED_NOT_SCORED: &str = "Students must not change it, but the score does not depend \
-    on this: the course builds every submission with its own copy of the supplied crate. A \
-    grader decides whether the change matters.";
+    on this: a grader decides whether the change matters.";
+/// Said when the kit built the program with the course's copy instead of the changed one.
+const SUPPLIED_REPLACED: &str = "The program was built with the course's copy; the submitted \
+    copy is kept beside it, in";
 
 /// The score table: one line per category, then the automatic total.
 fn table(rubric: &Rubric, result: &StudentResult, markdown: bool) -> String {
@@ -79,6 +84,10 @@ fn diff(expected: &[String], got: Option<&str>) -> String {
 
 /// One check's detail, indented.
 fn check_detail(check: &Check, indent: &str) -> String {
+    if let (true, Verdict::Fail(why)) = (check.sent.is_empty(), &check.verdict) {
+        // Nothing was sent: the case was not run, for this reason.
+        return format!("{indent}{why}\n");
+    }
     let run = if check.run.is_empty() {
         String::new()
     } else {
@@ -127,6 +136,10 @@ fn case_detail(case: &CaseResult, indent: &str) -> String {
             "{indent}{skipped} more command(s) skipped: {skip_reason}"
         );
     }
+    // A case can lose its points with every check passed (a requirement failed): say why.
+    for note in case.notes.iter().filter(|n| n.starts_with(NO_CREDIT)) {
+        let _ = writeln!(out, "{indent}{note}");
+    }
     out
 }
 
@@ -149,10 +162,20 @@ pub fn supplied(comparison: &Comparison) -> String {
     let changes: Vec<String> = comparison.changes.iter().map(|c| c.to_string()).collect();
     format!(
         "{SUPPLIED_CHANGED}: {} file(s) of {folder}/ differ from the course's copy: {}.\n\
-         {SUPPLIED_NOT_SCORED}",
+         {SUPPLIED_NOT_SCORED}{}",
         changes.len(),
-        changes.join(", ")
+        changes.join(", "),
+        replaced(comparison)
     )
+}
+
+/// The sentence on the course's copy having been built instead, if it was; else nothing.
+fn replaced(comparison: &Comparison) -> String {
+    if comparison.replaced {
+        format!(" {SUPPLIED_REPLACED} {}.submitted/.", comparison.folder)
+    } else {
+        String::new()
+    }
 }
 
 /// The supplied crate check as a Markdown section, with one changed file a line.
@@ -171,14 +194,68 @@ fn supplied_markdown(comparison: &Comparison) -> String {
     for change in &comparison.changes {
         let _ = writeln!(out, "- {} `{}`", change.kind(), change.path());
     }
-    let _ = write!(out, "\n{SUPPLIED_NOT_SCORED}\n\n");
+    let _ = write!(out, "\n{SUPPLIED_NOT_SCORED}{}\n\n", replaced(comparison));
     out
 }
 
-/// The score table, the supplied crate check and the measurements, without any case's detail.
+/// A file name for `student`'s files (`<name>.md`, `<name>.build.log`): letters, digits and
+/// `-_.` kept, anything else made `_`.
+pub fn file_name(student: &str) -> String {
+    student
+        .chars()
+        .map(|c| {
+            if c.is_alphanumeric() || "-_.".contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
+/// `result`'s build, if it failed.
+fn failed_build(result: &StudentResult) -> Option<&Build> {
+    result.build.as_ref().filter(|b| b.failure().is_some())
+}
+
+/// The build as plain text: how it went and, if it failed, the last lines of its log.
+pub fn build(build: &Build) -> String {
+    match build.failure() {
+        None => build.headline(),
+        Some(_) if build.tail.is_empty() => format!("{}\nIts log is empty.", build.headline()),
+        Some(_) => format!(
+            "{}\nThe last lines of its log:\n\n{}",
+            build.headline(),
+            build.tail
+        ),
+    }
+}
+
+/// The build as a Markdown section, the failed build's last lines as a block.
+fn build_markdown(build: &Build) -> String {
+    let mut out = format!("## Build\n\n{}", build.headline());
+    if let Some(log) = build.log.as_ref().and_then(|p| p.file_name()) {
+        let _ = write!(out, " Its log: `{}`.", log.to_string_lossy());
+    }
+    if build.failure().is_some() && !build.tail.is_empty() {
+        let _ = write!(
+            out,
+            "\n\nThe last lines of its log:\n\n```text\n{}\n```",
+            build.tail
+        );
+    }
+    out.push_str("\n\n");
+    out
+}
+
+/// The score table, the build, the supplied crate check and the measurements, without any
+/// case's detail.
 pub fn summary(rubric: &Rubric, result: &StudentResult) -> String {
     let mut out = format!("{}: {}\n\n", rubric.title, result.student);
     out.push_str(&table(rubric, result, false));
+    if let Some(build) = &result.build {
+        let _ = writeln!(out, "\n  {}", build.headline());
+    }
     if let Some(comparison) = &result.supplied {
         let _ = writeln!(out, "\n  {}", supplied(comparison).replace('\n', "\n  "));
     }
@@ -197,9 +274,17 @@ pub fn terminal_case(case: &CaseResult) -> String {
     }
 }
 
-/// The terminal report: the summary and every failed case.
+/// The terminal report: the summary and every failed case, or the last lines of a failed build.
 pub fn terminal(rubric: &Rubric, result: &StudentResult) -> String {
     let mut out = summary(rubric, result);
+    if let Some(build) = failed_build(result) {
+        let _ = writeln!(
+            out,
+            "\nThe last lines of the build's log:\n\n  {}",
+            build.tail.replace('\n', "\n  ")
+        );
+        return out;
+    }
     let failed = result.failed();
     if failed.is_empty() {
         out.push_str("\nEvery case passed.\n");
@@ -230,10 +315,13 @@ pub fn terminal(rubric: &Rubric, result: &StudentResult) -> String {
     out
 }
 
-/// The Markdown report: the supplied crate check, the table, the hand-graded checklists with
-/// blanks, and the failures.
+/// The Markdown report: the build, the supplied crate check, the table, the hand-graded
+/// checklists with blanks, and the failures (after a failed build, none: no case was run).
 pub fn markdown(rubric: &Rubric, result: &StudentResult) -> String {
     let mut out = format!("# {}: {}\n\n", rubric.title, result.student);
+    if let Some(build) = &result.build {
+        out.push_str(&build_markdown(build));
+    }
     if let Some(comparison) = &result.supplied {
         out.push_str(&supplied_markdown(comparison));
     }
@@ -242,17 +330,20 @@ pub fn markdown(rubric: &Rubric, result: &StudentResult) -> String {
     for note in notes(result) {
         let _ = writeln!(out, "\n- {note}");
     }
-    for category in rubric.categories.iter().filter(|c| !c.is_automatic()) {
+    for category in rubric.categories.iter().filter(|c| !c.manual.is_empty()) {
         let _ = writeln!(
             out,
             "\n## {} (graded by hand): ____ / {}\n",
             category.name,
-            points(category.points)
+            points(category.manual_points())
         );
         for item in &category.manual {
             let _ = writeln!(out, "- [ ] {item}");
         }
         out.push_str("\nComments:\n\n");
+    }
+    if failed_build(result).is_some() {
+        return out;
     }
     out.push_str("\n## Failed cases\n");
     let failed = result.failed();
@@ -284,6 +375,7 @@ mod tests {
         let mut comparison = Comparison {
             folder: "supplied".into(),
             changes: Vec::new(),
+            replaced: false,
         };
         assert_eq!(
             supplied(&comparison),
@@ -298,8 +390,18 @@ mod tests {
             text.starts_with(
                 "The supplied crate was changed: 2 file(s) of supplied/ differ from the \
                  course's copy: added src/extra.rs, removed tests/window.rs.\n"
-            ) && text.contains("its own copy"),
+            ) && text.contains("a grader decides"),
             "{text}"
+        );
+        assert!(!text.contains("built with the course's copy"), "{text}");
+        comparison.replaced = true;
+        assert!(
+            supplied(&comparison).ends_with(
+                "The program was built with the course's copy; the submitted copy is kept \
+                 beside it, in supplied.submitted/."
+            ),
+            "{}",
+            supplied(&comparison)
         );
         let section = supplied_markdown(&comparison);
         assert!(

@@ -1,5 +1,6 @@
 //! The rubric, `grading/rubric.toml`: the assignment's categories and points, which of them are
-//! graded by hand (with their checklists), and the credit a measured speed-up earns.
+//! graded by hand (with their checklists), the credit a measured speed-up earns, and the
+//! resource limits student programs run under.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -7,6 +8,7 @@ use std::path::Path;
 use serde::Deserialize;
 
 use crate::case::Case;
+use crate::limits::Limits;
 use crate::KitError;
 
 /// One category of the assignment.
@@ -17,17 +19,76 @@ pub struct Category {
     pub name: String,
     /// Its points.
     pub points: f64,
-    /// For a category graded by hand: what the grader checks, one item a line. Empty for the
-    /// categories the cases score.
+    /// What a grader checks by hand, one item a line, each starting with its points in
+    /// parentheses: `(3) ...`. The cases score the rest of the category's points, if any.
     #[serde(default)]
     pub manual: Vec<String>,
 }
 
 impl Category {
-    /// Whether the cases score this category.
-    pub fn is_automatic(&self) -> bool {
-        self.manual.is_empty()
+    /// The points of the checklist graded by hand.
+    pub fn manual_points(&self) -> f64 {
+        self.manual
+            .iter()
+            .filter_map(|item| item_points(item))
+            .sum()
     }
+
+    /// The points the cases score: all of them, or what the checklist leaves.
+    pub fn automatic_points(&self) -> f64 {
+        self.points - self.manual_points()
+    }
+
+    /// Whether the cases score any of this category.
+    pub fn is_automatic(&self) -> bool {
+        self.automatic_points() > 1e-9
+    }
+
+    /// The parts of the category as reports and the gradebook list them: the automatic part
+    /// under the category's name, the hand-graded part under the same name, or with
+    /// ` (by hand)` when the category has both.
+    pub fn parts(&self) -> Vec<Part> {
+        let automatic = self.automatic_points();
+        let manual = self.manual_points();
+        let mut parts = Vec::new();
+        if automatic > 1e-9 {
+            parts.push(Part {
+                name: self.name.clone(),
+                points: automatic,
+                automatic: true,
+            });
+        }
+        if manual > 1e-9 {
+            parts.push(Part {
+                name: if parts.is_empty() {
+                    self.name.clone()
+                } else {
+                    format!("{} (by hand)", self.name)
+                },
+                points: manual,
+                automatic: false,
+            });
+        }
+        parts
+    }
+}
+
+/// A part of a category: scored by the cases, or graded by hand.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Part {
+    /// The name reports show.
+    pub name: String,
+    /// Its points.
+    pub points: f64,
+    /// Whether the cases score it.
+    pub automatic: bool,
+}
+
+/// The points a checklist item starts with, `(3) ...`, if it does.
+fn item_points(item: &str) -> Option<f64> {
+    let rest = item.strip_prefix('(')?;
+    let (number, _) = rest.split_once(')')?;
+    number.trim().parse().ok()
 }
 
 /// A speed-up threshold and the fraction of a timing case's points it earns.
@@ -51,6 +112,9 @@ pub struct Rubric {
     pub categories: Vec<Category>,
     /// Speed-up thresholds, any order.
     pub speedup: Vec<Threshold>,
+    /// The `[limits]` table: what every student program may use (defaults for those left out).
+    #[serde(default)]
+    pub limits: Limits,
 }
 
 impl Rubric {
@@ -61,6 +125,20 @@ impl Rubric {
         if rubric.categories.is_empty() {
             return Err(KitError(format!("{shown}: no [[category]]")));
         }
+        for category in &rubric.categories {
+            if let Some(item) = category.manual.iter().find(|i| item_points(i).is_none()) {
+                return Err(KitError(format!(
+                    "{shown}: `{}`: a checklist item starts with its points, `(3) ...`: {item:?}",
+                    category.name
+                )));
+            }
+            if category.automatic_points() < -1e-9 {
+                return Err(KitError(format!(
+                    "{shown}: `{}`: the checklist's points are more than the category's",
+                    category.name
+                )));
+            }
+        }
         if rubric
             .speedup
             .iter()
@@ -68,6 +146,10 @@ impl Rubric {
         {
             return Err(KitError(format!("{shown}: speedup credit must be 0 to 1")));
         }
+        rubric
+            .limits
+            .check()
+            .map_err(|why| KitError(format!("{shown}: {why}")))?;
         Ok(rubric)
     }
 
@@ -81,8 +163,8 @@ impl Rubric {
             .fold(0.0, f64::max)
     }
 
-    /// Checks that every case names an automatic category and that each automatic category's
-    /// cases add up to exactly its points.
+    /// Checks that every case names a category the cases score, and that each such category's
+    /// cases add up to exactly its automatic points.
     pub fn check_cases(&self, cases: &[Case]) -> Result<(), KitError> {
         let mut sums: BTreeMap<&str, f64> = BTreeMap::new();
         for case in cases {
@@ -106,10 +188,11 @@ impl Rubric {
         }
         for category in self.categories.iter().filter(|c| c.is_automatic()) {
             let sum = sums.get(category.name.as_str()).copied().unwrap_or(0.0);
-            if (sum - category.points).abs() > 1e-6 {
+            if (sum - category.automatic_points()).abs() > 1e-6 {
                 return Err(KitError(format!(
                     "rubric: the cases of `{}` add up to {sum} points, not {}",
-                    category.name, category.points
+                    category.name,
+                    category.automatic_points()
                 )));
             }
         }
@@ -124,7 +207,7 @@ mod tests {
     fn rubric() -> Rubric {
         toml::from_str(
             "title = \"t\"\n[[category]]\nname = \"AI\"\npoints = 2\n\
-             [[category]]\nname = \"GUI\"\npoints = 1\nmanual = [\"draws\"]\n\
+             [[category]]\nname = \"GUI\"\npoints = 1\nmanual = [\"(1) draws\"]\n\
              [[speedup]]\nat_least = 1.5\ncredit = 1.0\n[[speedup]]\nat_least = 1.2\ncredit = 0.5\n",
         )
         .unwrap()
@@ -143,6 +226,48 @@ mod tests {
         let r = rubric();
         assert!(r.categories[0].is_automatic());
         assert!(!r.categories[1].is_automatic());
+    }
+
+    #[test]
+    fn a_category_can_be_part_cases_part_checklist() {
+        let mixed: Rubric = toml::from_str(
+            "title = \"t\"\nspeedup = []\n[[category]]\nname = \"Threading\"\npoints = 15\n\
+             manual = [\"(5) a pool\"]\n",
+        )
+        .unwrap();
+        let threading = &mixed.categories[0];
+        assert_eq!(
+            (threading.automatic_points(), threading.manual_points()),
+            (10.0, 5.0)
+        );
+        let names: Vec<(String, f64, bool)> = threading
+            .parts()
+            .into_iter()
+            .map(|p| (p.name, p.points, p.automatic))
+            .collect();
+        assert_eq!(
+            names,
+            [
+                ("Threading".to_string(), 10.0, true),
+                ("Threading (by hand)".to_string(), 5.0, false)
+            ]
+        );
+        let gui = &rubric().categories[1];
+        assert_eq!(gui.parts()[0].name, "GUI");
+    }
+
+    #[test]
+    fn checklist_items_must_give_their_points() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("rubric.toml");
+        std::fs::write(
+            &path,
+            "title = \"t\"\nspeedup = []\n[[category]]\nname = \"GUI\"\npoints = 2\n\
+             manual = [\"draws\"]\n",
+        )
+        .unwrap();
+        let error = Rubric::load(&path).unwrap_err().0;
+        assert!(error.contains("starts with its points"), "{error}");
     }
 
     #[test]

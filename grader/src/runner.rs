@@ -1,19 +1,30 @@
-//! A student's program as a child process: started in its own process group, fed one command at
-//! a time, its standard output read on a thread into a bounded channel with a cap on size, every
-//! answer awaited with a deadline, and the whole group killed at the end. Nothing a program does
-//! (hang, crash, flood, garbage, early exit) can stop or crash the grader: each becomes a
-//! [`Failure`] with a reason.
+//! A student's program as a child process: started in its own process group under its resource
+//! limits ([`crate::limits`]), fed one command at a time, its standard output read on a thread
+//! into a bounded channel with a cap on size, every answer awaited with a deadline, and
+//! everything it started killed at the end. Nothing a program does (hang, crash, flood, garbage,
+//! early exit, closing its output, leaving behind a process that holds its output, breaking a
+//! limit) can stop or crash the grader: each becomes a [`Failure`] with a reason.
+//!
+//! The grader never waits for a pipe to close, which a process the program started in a session
+//! of its own could keep open for ever: it polls for the program's exit without reaping it, and
+//! after killing the program's group finds and kills whatever still holds the program's pipes.
+//! The reading threads are never joined.
 
 use std::fmt;
+use std::fs;
 use std::io::{Read, Write};
-use std::os::unix::process::CommandExt;
-use std::path::Path;
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::os::fd::AsRawFd;
+use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
 use crossbeam::channel::{bounded, Receiver, RecvTimeoutError};
+
+use crate::limits::{self, Limits, Watch};
 
 /// The most a program may print in one run, in bytes.
 pub const MAX_OUTPUT: usize = 1 << 20;
@@ -21,14 +32,34 @@ pub const MAX_OUTPUT: usize = 1 << 20;
 pub const MAX_LINE: usize = 16 << 10;
 /// How much of standard error is kept for reports, in bytes.
 const STDERR_TAIL: usize = 1024;
+/// How often a program waited for is checked for having exited.
+const POLL: Duration = Duration::from_millis(50);
+/// How long output written before a program exited may take to arrive, and how long its pipes
+/// may take to close once its group is killed, before something else is taken to hold them.
+const OUTPUT_GRACE: Duration = Duration::from_millis(100);
+/// How long after its output closed a program may take to exit before it is taken to have
+/// closed its output and gone on running.
+const EXIT_GRACE: Duration = Duration::from_millis(200);
+/// First words that keep a command from being run with `exec`: shell keywords and built-ins
+/// that are not programs.
+const SHELL_WORDS: [&str; 15] = [
+    "!", ".", "case", "cd", "eval", "exec", "export", "for", "if", "set", "source", "trap",
+    "ulimit", "umask", "while",
+];
 
 /// Why a command got no usable answer.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Failure {
     /// No complete answer within the time limit (the first line, if one came).
     TimedOut(Duration, Option<String>),
-    /// The program ended (its status and the end of its standard error).
+    /// The program ended (its status, what it left running, the end of its standard error).
     Exited(String),
+    /// The program closed this stream (its standard output or input) and went on running; the
+    /// end of its standard error, if any.
+    Closed(&'static str, String),
+    /// The program hit one of its resource limits: which, how that is known, and the end of its
+    /// standard error.
+    Limit(String),
     /// The answer is not a protocol response.
     Garbage(String),
     /// Too much output, or a line too long.
@@ -51,6 +82,13 @@ impl fmt::Display for Failure {
                 super::seconds(*limit)
             ),
             Failure::Exited(how) => write!(f, "the program exited: {how}"),
+            Failure::Closed(stream, stderr) => {
+                write!(
+                    f,
+                    "the program closed its {stream} but went on running{stderr}"
+                )
+            }
+            Failure::Limit(why) => f.write_str(why),
             Failure::Garbage(line) => write!(
                 f,
                 "not a protocol response (a line must start with `= ` or `? `): {line:?}"
@@ -74,18 +112,35 @@ enum Event {
 /// A running student program.
 pub struct Program {
     child: Child,
+    /// The child's process id, which is also its process group's.
+    leader: i32,
     stdin: Option<ChildStdin>,
     events: Receiver<Event>,
     stderr: Arc<Mutex<Vec<u8>>>,
+    /// How many of the two threads reading standard output and error are still reading.
+    reading: Arc<AtomicUsize>,
+    /// The program's pipes as `/proc` names them (`pipe:[INODE]`), to find who else holds them.
+    pipes: Vec<PathBuf>,
+    limits: Limits,
+    /// The process limit's watch; stopped before the leader is reaped.
+    watch: Option<Watch>,
+    /// Whether everything the program started has been killed.
+    killed: bool,
 }
 
 impl Program {
-    /// Starts `sh -c "COMMAND ARGUMENTS"` in `dir`, in a new process group.
-    pub fn start(command: &str, arguments: &str, dir: Option<&Path>) -> Result<Program, Failure> {
+    /// Starts `sh -c "COMMAND ARGUMENTS"` (see [`shell_line`]) in `dir`, in a new process group,
+    /// under `limits`.
+    pub fn start(
+        command: &str,
+        arguments: &str,
+        dir: Option<&Path>,
+        limits: &Limits,
+    ) -> Result<Program, Failure> {
         let mut shell = Command::new("sh");
         shell
             .arg("-c")
-            .arg(format!("{command} {arguments}"))
+            .arg(shell_line(command, arguments))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -96,25 +151,56 @@ impl Program {
         if let Some(dir) = dir {
             shell.current_dir(dir);
         }
+        limits.apply(&mut shell);
         let mut child = shell.spawn().map_err(|e| Failure::Io(e.to_string()))?;
+        // `id` is the child's pid_t as a u32: casting it back is exact.
+        let leader = child.id() as i32;
         let stdin = child.stdin.take();
-        let stdout = child.stdout.take().ok_or(Failure::Io("no stdout".into()))?;
-        let stderr_pipe = child.stderr.take().ok_or(Failure::Io("no stderr".into()))?;
+        let (stdout, stderr_pipe) = match (child.stdout.take(), child.stderr.take()) {
+            (Some(stdout), Some(stderr)) => (stdout, stderr),
+            _ => {
+                limits::kill(leader, &[]);
+                let _ = child.wait();
+                return Err(Failure::Io("no output pipes".into()));
+            }
+        };
+        let fds = [stdout.as_raw_fd(), stderr_pipe.as_raw_fd()];
+        let pipes = stdin
+            .iter()
+            .map(|s| s.as_raw_fd())
+            .chain(fds)
+            .filter_map(|fd| fs::read_link(format!("/proc/self/fd/{fd}")).ok())
+            .collect();
+        let reading = Arc::new(AtomicUsize::new(2));
         let (sender, events) = bounded(256);
-        thread::spawn(move || read_lines(stdout, |event| sender.send(event).is_ok()));
+        let done = Arc::clone(&reading);
+        thread::spawn(move || {
+            read_lines(stdout, |event| sender.send(event).is_ok());
+            done.fetch_sub(1, Ordering::SeqCst);
+        });
         let stderr = Arc::new(Mutex::new(Vec::new()));
-        let tail = Arc::clone(&stderr);
-        thread::spawn(move || keep_tail(stderr_pipe, &tail));
+        let (tail, done) = (Arc::clone(&stderr), Arc::clone(&reading));
+        thread::spawn(move || {
+            keep_tail(stderr_pipe, &tail);
+            done.fetch_sub(1, Ordering::SeqCst);
+        });
         Ok(Program {
             child,
+            leader,
             stdin,
             events,
             stderr,
+            reading,
+            pipes,
+            limits: *limits,
+            watch: Some(Watch::start(leader, limits.processes)),
+            killed: false,
         })
     }
 
     /// Sends `line` and waits up to `limit` for the whole answer: its lines (the first starting
-    /// `=` or `?`, the empty line that ends it left off) and how long it took.
+    /// `=` or `?`, the empty line that ends it left off) and how long it took. A program that
+    /// exits or closes its output fails at once, not at the time limit.
     pub fn ask(&mut self, line: &str, limit: Duration) -> Result<(Vec<String>, Duration), Failure> {
         let started = Instant::now();
         let sent = match self.stdin.as_mut() {
@@ -124,13 +210,18 @@ impl Program {
             None => Err(std::io::ErrorKind::BrokenPipe.into()),
         };
         if sent.is_err() {
-            return Err(self.exited());
+            return Err(self.ended("standard input"));
         }
         let deadline = started + limit;
         let mut lines: Vec<String> = Vec::new();
+        // When the program was seen to have exited while its output stayed open.
+        let mut exited: Option<Instant> = None;
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
-            match self.events.recv_timeout(left) {
+            if left.is_zero() {
+                return Err(Failure::TimedOut(limit, lines.first().map(|l| shorten(l))));
+            }
+            match self.events.recv_timeout(left.min(POLL)) {
                 Ok(Event::Line(text)) if lines.is_empty() => {
                     if !is_response_start(&text) {
                         return Err(Failure::Garbage(shorten(&text)));
@@ -141,50 +232,156 @@ impl Program {
                 Ok(Event::Line(text)) => lines.push(text),
                 Ok(Event::Flood) => return Err(Failure::Flood),
                 Ok(Event::Closed) | Err(RecvTimeoutError::Disconnected) => {
-                    return Err(self.exited())
+                    return Err(self.ended("standard output"))
                 }
-                Err(RecvTimeoutError::Timeout) => {
-                    return Err(Failure::TimedOut(limit, lines.first().map(|l| shorten(l))))
-                }
+                Err(RecvTimeoutError::Timeout) => match exited {
+                    Some(at) if at.elapsed() >= OUTPUT_GRACE => {
+                        return Err(self.ended("standard output"))
+                    }
+                    Some(_) => {}
+                    None => exited = self.status().map(|_| Instant::now()),
+                },
             }
         }
     }
 
-    /// The failure for a program whose output has ended: its exit status (waiting briefly for
-    /// it) and the end of its standard error.
-    fn exited(&mut self) -> Failure {
-        self.stdin = None;
-        let deadline = Instant::now() + Duration::from_millis(500);
+    /// How the program (its group's leader) ended, if it has. It is left unreaped, so that the
+    /// group's id stays its own until [`Drop`] has killed the group.
+    fn status(&self) -> Option<ExitStatus> {
+        // SAFETY: a zeroed siginfo_t is valid; waitid writes only into it and, with WNOWAIT,
+        // leaves the child to be reaped by `Child::wait`.
+        unsafe {
+            let mut info: libc::siginfo_t = std::mem::zeroed();
+            let flags = libc::WEXITED | libc::WNOHANG | libc::WNOWAIT;
+            let pid = self.leader as libc::id_t;
+            if libc::waitid(libc::P_PID, pid, &mut info, flags) != 0 || info.si_pid() == 0 {
+                return None;
+            }
+            let value = info.si_status();
+            let raw = match info.si_code {
+                libc::CLD_EXITED => (value & 0xff) << 8,
+                libc::CLD_KILLED => value & 0x7f,
+                libc::CLD_DUMPED => (value & 0x7f) | 0x80,
+                _ => return None,
+            };
+            Some(ExitStatus::from_raw(raw))
+        }
+    }
+
+    /// The failure for a program whose `stream` has closed, or that was seen to exit: if it
+    /// does not exit within [`EXIT_GRACE`], that it closed the stream; else how it ended, what
+    /// it left running, the limit it hit if any, and the end of its standard error.
+    fn ended(&mut self, stream: &'static str) -> Failure {
+        let deadline = Instant::now() + EXIT_GRACE;
         let status = loop {
-            match self.child.try_wait() {
-                Ok(Some(status)) => break status.to_string(),
-                Ok(None) if Instant::now() < deadline => thread::sleep(Duration::from_millis(10)),
-                _ => break "closed its output".to_string(),
+            match self.status() {
+                Some(status) => break status,
+                None if Instant::now() < deadline => thread::sleep(Duration::from_millis(5)),
+                None => return Failure::Closed(stream, stderr_note(&self.stderr_tail())),
             }
         };
-        let stderr = self.stderr.lock().map(|s| s.clone()).unwrap_or_default();
-        let stderr = String::from_utf8_lossy(&stderr);
-        let stderr = stderr.trim();
-        if stderr.is_empty() {
-            Failure::Exited(status)
-        } else {
-            Failure::Exited(format!("{status}; standard error ends: {stderr}"))
+        self.stdin = None;
+        let escaped = self.kill();
+        let left = match escaped {
+            0 => String::new(),
+            n => format!("; it left {n} process(es) running that held its output, now killed"),
+        };
+        let crowd = self.watch.as_ref().map_or(0, Watch::crowd);
+        let stderr = self.stderr_tail();
+        let note = stderr_note(&stderr);
+        match self.limits.diagnose(status, crowd, &stderr) {
+            Some(why) => Failure::Limit(format!("{why}{left}{note}")),
+            None => Failure::Exited(format!("{status}{left}{note}")),
         }
+    }
+
+    /// The end of the program's standard error, trimmed.
+    fn stderr_tail(&self) -> String {
+        let tail = self.stderr.lock().map(|s| s.clone()).unwrap_or_default();
+        String::from_utf8_lossy(&tail).trim().to_string()
+    }
+
+    /// Kills everything the program started, once: its group and every process started from
+    /// it, then, if its output has not closed within [`OUTPUT_GRACE`] (something that left the
+    /// group holds it), whatever holds its pipes. Returns how many of those last it killed.
+    fn kill(&mut self) -> usize {
+        if std::mem::replace(&mut self.killed, true) {
+            return 0;
+        }
+        let family = limits::family(self.leader, &limits::processes());
+        limits::kill(self.leader, &family);
+        let deadline = Instant::now() + OUTPUT_GRACE;
+        while self.reading.load(Ordering::SeqCst) > 0 && Instant::now() < deadline {
+            // A reader waiting for room in the channel must be able to see the end.
+            while self.events.try_recv().is_ok() {}
+            thread::sleep(Duration::from_millis(5));
+        }
+        if self.reading.load(Ordering::SeqCst) == 0 {
+            return 0;
+        }
+        let holders: Vec<i32> = holders(&self.pipes)
+            .into_iter()
+            .filter(|pid| !family.contains(pid))
+            .collect();
+        limits::kill(self.leader, &holders);
+        holders.len()
     }
 }
 
 impl Drop for Program {
-    /// Kills the program's whole process group, so that nothing it started lives on.
+    /// Kills everything the program started (see [`Program::kill`]) and reaps it.
     fn drop(&mut self) {
         self.stdin = None;
-        if let Ok(pid) = i32::try_from(self.child.id()) {
-            // SAFETY: kill(2) has no memory effects; the group id is our child's pid, made a
-            // group leader by `process_group(0)`, and not reaped yet, so it cannot be reused.
-            unsafe {
-                libc::kill(-pid, libc::SIGKILL);
-            }
-        }
+        // Stopped first: it must not count a group whose leader has been reaped.
+        self.watch = None;
+        self.kill();
+        // The leader was sent SIGKILL itself, so this returns.
         let _ = self.child.wait();
+    }
+}
+
+/// `COMMAND ARGUMENTS` for `sh -c`, after `exec` when the command is one simple command (no
+/// shell operators; no assignment, keyword or built-in first): then the program itself, not a
+/// shell waiting for it, is the process the grader started, so that its output closes when the
+/// program closes it and its exit status and signals are its own. Other commands run as given.
+fn shell_line(command: &str, arguments: &str) -> String {
+    let simple = !command.contains([';', '&', '|', '(', ')', '{', '}', '`', '\n'])
+        && command
+            .split_whitespace()
+            .next()
+            .is_some_and(|first| !first.contains('=') && !SHELL_WORDS.contains(&first));
+    if simple {
+        format!("exec {command} {arguments}")
+    } else {
+        format!("{command} {arguments}")
+    }
+}
+
+/// Every process but the grader and its own children (which hold copies of the grader's pipes
+/// for an instant, between fork and exec) that has one of `pipes` open.
+fn holders(pipes: &[PathBuf]) -> Vec<i32> {
+    // Casting back the pid_t that `id` turned into a u32 is exact.
+    let me = std::process::id() as i32;
+    let holds = |pid: i32| {
+        fs::read_dir(format!("/proc/{pid}/fd"))
+            .into_iter()
+            .flatten()
+            .flatten()
+            .any(|fd| fs::read_link(fd.path()).is_ok_and(|target| pipes.contains(&target)))
+    };
+    limits::processes()
+        .into_iter()
+        .filter(|p| p.pid != me && p.parent != me && holds(p.pid))
+        .map(|p| p.pid)
+        .collect()
+}
+
+/// `; standard error ends: TAIL`, or nothing if `tail` is empty.
+fn stderr_note(tail: &str) -> String {
+    if tail.is_empty() {
+        String::new()
+    } else {
+        format!("; standard error ends: {tail}")
     }
 }
 
@@ -254,10 +451,30 @@ mod tests {
     use super::*;
 
     fn ask_once(script: &str, limit_ms: u64) -> Result<Vec<String>, Failure> {
-        let mut program = Program::start(script, "", None).unwrap();
+        ask_limited(script, limit_ms, &Limits::default(), None)
+    }
+
+    fn ask_limited(
+        script: &str,
+        limit_ms: u64,
+        limits: &Limits,
+        dir: Option<&Path>,
+    ) -> Result<Vec<String>, Failure> {
+        let mut program = Program::start(script, "", dir, limits).unwrap();
         program
             .ask("board", Duration::from_millis(limit_ms))
             .map(|(lines, _)| lines)
+    }
+
+    /// Whether a process whose command line is `words` is running (zombies have none).
+    fn running(words: &[&str]) -> bool {
+        let wanted: Vec<u8> = words
+            .iter()
+            .flat_map(|w| [w.as_bytes(), b"\0"].concat())
+            .collect();
+        limits::processes()
+            .iter()
+            .any(|p| fs::read(format!("/proc/{}/cmdline", p.pid)).is_ok_and(|c| c == wanted))
     }
 
     #[test]
@@ -296,6 +513,125 @@ mod tests {
         assert_eq!(
             ask_once("read x; head -c 100000 /dev/zero #", 5000),
             Err(Failure::Flood)
+        );
+    }
+
+    #[test]
+    fn only_a_simple_command_is_run_with_exec() {
+        assert_eq!(shell_line("sh /x/run", "6 7"), "exec sh /x/run 6 7");
+        assert_eq!(
+            shell_line("java -cp 'a b' C 2>/dev/null", "1"),
+            "exec java -cp 'a b' C 2>/dev/null 1"
+        );
+        for compound in [
+            "cd /x && ./p",
+            "a; b",
+            "a | b",
+            "X=1 p",
+            "exec p",
+            "$(p)",
+            "{ p; }",
+        ] {
+            assert_eq!(shell_line(compound, "1"), format!("{compound} 1"));
+        }
+    }
+
+    #[test]
+    fn a_program_that_closes_its_output_fails_at_once() {
+        let started = Instant::now();
+        let closed = ask_once("read x; exec >&-; cat >/dev/null #", 20_000);
+        assert_eq!(
+            closed,
+            Err(Failure::Closed("standard output", String::new()))
+        );
+        // A script, as a submission's `run` is: the shell that starts it must not hold its output.
+        let dir = tempfile::tempdir().unwrap();
+        fs::write(dir.path().join("run"), "read x; exec >&-; cat >/dev/null\n").unwrap();
+        let script = ask_limited("sh run", 20_000, &Limits::default(), Some(dir.path()));
+        assert_eq!(script, closed);
+        assert!(started.elapsed() < Duration::from_secs(2));
+        let last_words = ask_once("read x; printf '= bye\\n\\n'; exit 0 #", 20_000);
+        assert_eq!(last_words, Ok(vec!["= bye".to_string()]));
+    }
+
+    #[test]
+    fn a_process_left_holding_the_output_is_killed_not_waited_for() {
+        let started = Instant::now();
+        let escaped = ask_once("read x; setsid sleep 873.25 & exit 0 #", 20_000).unwrap_err();
+        assert!(started.elapsed() < Duration::from_secs(2), "{escaped}");
+        assert_eq!(
+            escaped.to_string(),
+            "the program exited: exit status: 0; it left 1 process(es) running that held its \
+             output, now killed"
+        );
+        let gone = Instant::now();
+        while running(&["sleep", "873.25"]) && gone.elapsed() < Duration::from_secs(2) {
+            thread::sleep(Duration::from_millis(20));
+        }
+        assert!(
+            !running(&["sleep", "873.25"]),
+            "the escaped process was killed"
+        );
+    }
+
+    #[test]
+    fn a_limit_hit_is_named() {
+        let dir = tempfile::tempdir().unwrap();
+        // The defaults, but for the one limit tried.
+        let failure = |script, limits| {
+            let started = Instant::now();
+            let failure = ask_limited(script, 20_000, &limits, Some(dir.path())).unwrap_err();
+            assert!(started.elapsed() < Duration::from_secs(10), "{failure}");
+            failure.to_string()
+        };
+        let cpu = failure(
+            "read x; while :; do :; done #",
+            Limits {
+                cpu_seconds: 1,
+                ..Limits::default()
+            },
+        );
+        assert!(
+            cpu.starts_with(
+                "the program exceeded its CPU time limit of 1 s (it was stopped by SIGXCPU)"
+            ),
+            "{cpu}"
+        );
+        let file = failure(
+            "read x; exec head -c 3000000 /dev/zero > big #",
+            Limits {
+                file_size_mib: 1,
+                ..Limits::default()
+            },
+        );
+        assert!(
+            file.starts_with(
+                "the program exceeded its file size limit of 1 MiB (it was stopped by SIGXFSZ)"
+            ),
+            "{file}"
+        );
+        let memory = failure(
+            "read x; exec python3 -c 'bytearray(256 << 20)' #",
+            Limits {
+                memory_mib: 64,
+                ..Limits::default()
+            },
+        );
+        assert!(
+            memory.starts_with("the program probably exceeded its memory limit of 64 MiB")
+                && memory.contains("MemoryError"),
+            "{memory}"
+        );
+        let processes = failure(
+            "read x; for i in 1 2 3 4 5 6 7 8; do sleep 30 & done; wait #",
+            Limits {
+                processes: 5,
+                ..Limits::default()
+            },
+        );
+        assert!(
+            processes.starts_with("the program exceeded its process limit of 5: "),
+            "{processes}"
         );
     }
 }

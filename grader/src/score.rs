@@ -3,6 +3,8 @@
 
 use std::time::Duration;
 
+use crate::build::Build;
+use crate::case::Case;
 use crate::rubric::Rubric;
 use crate::supplied::Comparison;
 
@@ -58,9 +60,40 @@ pub struct CaseResult {
 }
 
 impl CaseResult {
-    /// Whether the case earned all its points.
+    /// What `case` earned, labelled with the case's name, category and points.
+    pub fn of(case: &Case, earned: f64, checks: Vec<Check>, notes: Vec<String>) -> CaseResult {
+        CaseResult {
+            name: case.name.clone(),
+            category: case.category.clone(),
+            description: case.description.clone(),
+            hidden: case.hidden,
+            points: case.points,
+            earned,
+            checks,
+            notes,
+        }
+    }
+
+    /// `case` not run, losing all its points: one failed check says `why` (a failed build, the
+    /// student's time running out).
+    pub fn lost(case: &Case, why: String) -> CaseResult {
+        let check = Check {
+            run: String::new(),
+            line: 0,
+            sent: String::new(),
+            expected: Vec::new(),
+            got: None,
+            verdict: Verdict::Fail(why),
+            weight: 1.0,
+        };
+        CaseResult::of(case, 0.0, vec![check], Vec::new())
+    }
+
+    /// Whether the case earned all its points; a case worth nothing (a requirement of another)
+    /// passes only if none of its checks failed.
     pub fn passed(&self) -> bool {
         self.earned >= self.points - 1e-9
+            && (self.points > 0.0 || self.checks.iter().all(|c| c.verdict == Verdict::Pass))
     }
 }
 
@@ -99,36 +132,42 @@ pub struct StudentResult {
     pub cases: Vec<CaseResult>,
     /// Cases left out (timing cases with `--skip-timing`).
     pub not_run: Vec<String>,
-    /// How long grading took.
+    /// How long grading took, the build included.
     pub elapsed: Duration,
+    /// The build, when there was a build step.
+    pub build: Option<Build>,
     /// The submission's copy of the supplied crate compared with the course's (not scored);
     /// `None` when it has none or the course's copy was not found.
     pub supplied: Option<Comparison>,
 }
 
 impl StudentResult {
-    /// Every category of the rubric with its score, in rubric order.
+    /// Every part of every category of the rubric with its score, in rubric order: a category
+    /// both scored by the cases and graded by hand gives two (see [`Category::parts`]).
+    ///
+    /// [`Category::parts`]: crate::rubric::Category::parts
     pub fn categories(&self, rubric: &Rubric) -> Vec<CategoryScore> {
-        rubric
-            .categories
-            .iter()
-            .map(|category| {
-                let (earned, max) = sum(self.cases.iter().filter(|c| c.category == category.name));
-                if category.is_automatic() {
+        let mut scores = Vec::new();
+        for category in &rubric.categories {
+            for part in category.parts() {
+                scores.push(if part.automatic {
+                    let (earned, max) =
+                        sum(self.cases.iter().filter(|c| c.category == category.name));
                     CategoryScore {
-                        name: category.name.clone(),
+                        name: part.name,
                         earned: Some(earned),
                         max,
                     }
                 } else {
                     CategoryScore {
-                        name: category.name.clone(),
+                        name: part.name,
                         earned: None,
-                        max: category.points,
+                        max: part.points,
                     }
-                }
-            })
-            .collect()
+                });
+            }
+        }
+        scores
     }
 
     /// The automatic points earned and possible.

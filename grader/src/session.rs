@@ -119,6 +119,7 @@ pub(crate) fn run_script(
         &student.command,
         &case.arguments(threads),
         student.dir.as_deref(),
+        &student.limits,
     );
     let mut state = match started {
         Ok(program) => State::Running(program),
@@ -226,16 +227,7 @@ pub fn run_case(
         }
         Kind::Timing(speedup) => timing::measure(case, solution, student, rubric, speedup),
     };
-    CaseResult {
-        name: case.name.clone(),
-        category: case.category.clone(),
-        description: case.description.clone(),
-        hidden: case.hidden,
-        points: case.points,
-        earned: outcome.earned,
-        checks: outcome.checks,
-        notes: outcome.notes,
-    }
+    CaseResult::of(case, outcome.earned, outcome.checks, outcome.notes)
 }
 
 /// For `must_vary` cases: a check, worth as much as all the random answers together, that they

@@ -1,8 +1,10 @@
 //! The supplied crate check. A Rust submission is a copy of the starter project, and with it of
 //! the course's supplied crate (`connect_four_supplied`, in `supplied/`), which students must not
-//! change: the course builds every submission with its own copy. This finds a submission's copy,
-//! compares it byte for byte with the course's and lists every file changed, added or removed,
-//! for the reports to show. The score does not depend on it: a grader decides.
+//! change. This finds a submission's copy, compares it byte for byte with the course's and lists
+//! every file changed, added or removed, for the reports to show; before the kit builds a
+//! submission, [`Course::restore`] puts the course's copy in place of a changed one (keeping the
+//! submitted copy beside it), so that every program is built with the course's. The score does
+//! not depend on the change itself: a grader decides.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -16,6 +18,9 @@ const PACKAGE: &str = "connect_four_supplied";
 const COMPARED: [&str; 4] = ["Cargo.toml", "src", "images", "tests"];
 /// How deep below a submission a copy is looked for: `supplied/` is 1, `project/supplied/` 2.
 const DEPTH: usize = 2;
+/// What a submitted copy that [`Course::restore`] replaced is renamed to: its folder's name
+/// with this added.
+const SUBMITTED: &str = ".submitted";
 
 /// A copy's files: each path below the crate's folder, `/`-separated, with its bytes (`None` when
 /// it cannot be read, which differs from any contents).
@@ -64,6 +69,9 @@ pub struct Comparison {
     pub folder: String,
     /// Every file that differs, sorted by path; empty when the copy is the course's.
     pub changes: Vec<Change>,
+    /// Whether the course's copy was put in place of it before the build (the submitted copy
+    /// is kept as `FOLDER.submitted`).
+    pub replaced: bool,
 }
 
 impl Comparison {
@@ -96,15 +104,54 @@ impl Course {
         }
     }
 
-    /// Compares the copy in `submission` with the course's; `None` when the submission has no
-    /// copy (a Java or Python one).
+    /// Compares the copy in `submission` with the course's (the copy as submitted, if
+    /// [`restore`](Self::restore) replaced it); `None` when the submission has no copy (a Java
+    /// or Python one).
     pub fn compare(&self, submission: &Path) -> Option<Comparison> {
         let folder = find(submission)?;
-        let theirs = files(&submission.join(&folder));
+        let submitted = submission.join(format!("{folder}{SUBMITTED}"));
+        let replaced = submitted.is_dir();
+        let theirs = files(&if replaced {
+            submitted
+        } else {
+            submission.join(&folder)
+        });
         Some(Comparison {
             folder,
             changes: changes(&self.files, &theirs),
+            replaced,
         })
+    }
+
+    /// Before a build: if `submission`'s copy differs from the course's, renames it to
+    /// `FOLDER.submitted` and writes the course's copy in its place, so that the program is
+    /// built with the course's supplied crate. Returns the comparison (of the copy as
+    /// submitted), or `None` for a submission without a copy. Running it again changes nothing.
+    pub fn restore(&self, submission: &Path) -> Result<Option<Comparison>, String> {
+        let Some(comparison) = self.compare(submission) else {
+            return Ok(None);
+        };
+        let copy = submission.join(&comparison.folder);
+        let submitted = submission.join(format!("{}{SUBMITTED}", comparison.folder));
+        if !comparison.changed() || submitted.is_dir() {
+            return Ok(Some(comparison));
+        }
+        let failed = |what: &str, path: &Path, e: std::io::Error| {
+            format!("cannot {what} {}: {e}", path.display())
+        };
+        fs::rename(&copy, &submitted).map_err(|e| failed("rename", &copy, e))?;
+        for (path, bytes) in &self.files {
+            let target = copy.join(path);
+            if let Some(parent) = target.parent() {
+                fs::create_dir_all(parent).map_err(|e| failed("create", parent, e))?;
+            }
+            let bytes = bytes.as_deref().unwrap_or_default();
+            fs::write(&target, bytes).map_err(|e| failed("write", &target, e))?;
+        }
+        Ok(Some(Comparison {
+            replaced: true,
+            ..comparison
+        }))
     }
 }
 
@@ -281,6 +328,51 @@ mod tests {
         let comparison = course.compare(&submission).unwrap();
         assert_eq!(comparison.folder, "project/course_crate");
         assert_eq!(comparison.changes, [Change::Changed("src/lib.rs".into())]);
+    }
+
+    #[test]
+    fn restore_puts_the_course_copy_in_place_and_keeps_the_submitted_one() {
+        let (_work, course, submission) = course_and_submission("supplied");
+        fs::write(
+            submission.join("supplied/src/protocol.rs"),
+            "pub fn cheat() {}\n",
+        )
+        .unwrap();
+        fs::write(submission.join("supplied/src/extra.rs"), "").unwrap();
+        let restored = course.restore(&submission).unwrap().unwrap();
+        assert_eq!(
+            restored.changes,
+            [
+                Change::Added("src/extra.rs".into()),
+                Change::Changed("src/protocol.rs".into())
+            ]
+        );
+        assert_eq!(
+            fs::read_to_string(submission.join("supplied/src/protocol.rs")).unwrap(),
+            "pub fn answer() {}\n",
+            "the course's copy is in place"
+        );
+        assert!(!submission.join("supplied/src/extra.rs").exists());
+        assert_eq!(
+            fs::read_to_string(submission.join("supplied.submitted/src/protocol.rs")).unwrap(),
+            "pub fn cheat() {}\n",
+            "the submitted copy is kept"
+        );
+        // The comparison still speaks of the copy as submitted, and a second restore is a no-op.
+        assert!(restored.replaced);
+        assert_eq!(course.compare(&submission).unwrap(), restored);
+        assert_eq!(course.restore(&submission).unwrap().unwrap(), restored);
+        assert!(!submission.join("supplied.submitted.submitted").exists());
+    }
+
+    #[test]
+    fn restore_leaves_an_unchanged_copy_and_other_languages_alone() {
+        let (_work, course, submission) = course_and_submission("supplied");
+        let unchanged = course.restore(&submission).unwrap().unwrap();
+        assert!(!unchanged.changed() && !unchanged.replaced);
+        assert!(!submission.join("supplied.submitted").exists());
+        let python = tempfile::tempdir().unwrap();
+        assert_eq!(course.restore(python.path()).unwrap(), None);
     }
 
     #[test]

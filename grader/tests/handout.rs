@@ -679,10 +679,18 @@ fn credit_mismatches(text: &str, rubric: &Rubric, cases: &[Case]) -> Vec<String>
         .find(|c| normal(&c.name) == "threading")
     {
         wanted.push(format!("({} points)", points(category.points)));
+        if category.manual_points() > 0.0 {
+            wanted.push(format!("**{} points", points(category.manual_points())));
+        }
     }
     if !consistency.is_empty() {
         let sum: f64 = consistency.iter().map(|c| c.points).sum();
-        wanted.push(format!("**{} points", points(sum)));
+        // Worth points of their own, or a condition on the speed-up's.
+        wanted.push(if sum > 0.0 {
+            format!("**{} points", points(sum))
+        } else {
+            "**only when**".to_string()
+        });
         for case in &consistency {
             if let Kind::Consistency(threads) = &case.kind {
                 wanted.push(spoken_list(threads));
@@ -695,6 +703,10 @@ fn credit_mismatches(text: &str, rubric: &Rubric, cases: &[Case]) -> Vec<String>
     }
     for case in &timing {
         if let Kind::Timing(speedup) = &case.kind {
+            if !speedup.uneven_columns.is_empty() {
+                let columns: Vec<usize> = speedup.uneven_columns.clone();
+                wanted.push(format!("columns {} are full", spoken_list(&columns)));
+            }
             wanted.push(format!("from depth {}", speedup.start_depth));
             wanted.push(format!("{} second", speedup.target_seconds));
             wanted.push(format!(

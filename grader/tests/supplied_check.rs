@@ -66,14 +66,14 @@ fn a_changed_copy_is_reported_in_the_gradebook_reports_and_summary_but_not_score
         .iter()
         .map(|r| (r[0].as_str(), r[total].as_str(), r[column].as_str()))
         .collect();
-    assert_eq!(cells, [("changed", "65", "yes"), ("same", "65", "no")]);
+    assert_eq!(cells, [("changed", "60", "yes"), ("same", "60", "no")]);
 
     let changed = fs::read_to_string(reports.join("changed.md")).unwrap();
     let head = changed.split("## Scores").next().unwrap();
     for text in [
         "The supplied crate was changed:** 3 file(s) of `supplied/`",
         "- added `src/extra.rs`\n- changed `src/lib.rs`\n- removed `tests/window.rs`\n",
-        "the course builds every submission with its own copy",
+        "a grader decides whether the change matters",
     ] {
         assert!(
             head.contains(text),
@@ -117,7 +117,7 @@ fn gradescope_shows_a_change_as_a_visible_test_worth_nothing() {
     assert_eq!(test["visibility"], "visible");
     let output = test["output"].as_str().unwrap();
     assert!(output.contains("changed src/lib.rs"), "{output}");
-    assert_eq!(results["max_score"], 65.0, "the check adds no points");
+    assert_eq!(results["max_score"], 60.0, "the check adds no points");
 }
 
 #[test]
@@ -156,4 +156,53 @@ fn no_copy_is_not_flagged_and_a_missing_course_copy_is_said_once() {
     let warning = "the course's copy of the supplied crate cannot be used";
     assert_eq!(stderr.matches(warning).count(), 1, "{stderr}");
     assert!(stderr.contains("nowhere"), "{stderr}");
+}
+
+#[test]
+fn with_a_build_step_the_course_copy_is_built_and_the_submitted_one_kept() {
+    let work = tempfile::tempdir().unwrap();
+    let student = work.path().join("class/changed");
+    python_submission(&student, "connect_four");
+    changed_copy(&student);
+    let reports = work.path().join("reports");
+    // The "build" records the supplied crate it finds, as a real build would compile it.
+    let build = "cp supplied/src/lib.rs built-with.rs";
+    let output = grade()
+        .arg("--submissions")
+        .arg(student.parent().unwrap())
+        .args([
+            "--command",
+            "sh {dir}/run",
+            "--skip-timing",
+            "--build",
+            build,
+        ])
+        .arg("--csv")
+        .arg(work.path().join("grades.csv"))
+        .arg("--report")
+        .arg(&reports)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert_eq!(
+        fs::read(student.join("built-with.rs")).unwrap(),
+        fs::read(starter_supplied().join("src/lib.rs")).unwrap(),
+        "the build saw the course's copy"
+    );
+    let kept = fs::read_to_string(student.join("supplied.submitted/src/lib.rs")).unwrap();
+    assert!(
+        kept.ends_with("// a fix of my own\n"),
+        "the submitted copy is kept"
+    );
+    let report = fs::read_to_string(reports.join("changed.md")).unwrap();
+    assert!(
+        report.contains("The supplied crate was changed:** 3 file(s)")
+            && report.contains("built with the course's copy")
+            && report.contains("supplied.submitted/"),
+        "{report}"
+    );
 }

@@ -1,17 +1,52 @@
 #!/usr/bin/env bash
-# Gradescope runs this once, as root, when it builds the autograder image: it installs a Rust
-# toolchain and the usual student toolchains (Python, Java, C/C++), then builds the reference
-# program and the grader, without the GUI, from the kit unpacked in /autograder/source.
+# Gradescope runs this once, as root, when it builds the autograder image from the kit unpacked
+# in /autograder/source. It installs the toolchains a submission may need (C/C++, curl,
+# Python 3, a JDK, and Rust with rustup), builds the reference and the grader without the GUI,
+# checks the kit's stored answers, and warms the cargo cache: it builds a copy of the starter
+# project once with the configured build (grading/gradescope/build) into the cargo target
+# directory that run_autograder builds every submission in, so that the starter's locked
+# dependencies are downloaded and compiled here, not for every submission.
 set -euo pipefail
 
+kit=/autograder/source
+# Must be run_autograder's default CARGO_TARGET_DIR.
+target=/autograder/cargo-target
+
+echo "setup: installing build-essential, curl, python3 and a JDK"
+export DEBIAN_FRONTEND=noninteractive
 apt-get update
 apt-get install -y --no-install-recommends \
   build-essential ca-certificates curl python3 default-jdk-headless
+
+echo "setup: installing Rust (rustup, stable, minimal profile)"
 curl --proto '=https' --tlsv1.2 -sSf https://sh.rustup.rs | sh -s -- -y --profile minimal
 # shellcheck disable=SC1091
 source "$HOME/.cargo/env"
 
-cd /autograder/source
-cargo build --release --no-default-features
+echo "setup: building the reference and the grader"
+cd "$kit"
+cargo build --release --no-default-features --locked
 # Fail the image build now, not at the first submission, if the kit is inconsistent.
 ./target/release/grade --check --kit grading
+
+# The configured build: the first line of the file that is neither blank nor a comment.
+build="$(sed -e 's/^[[:space:]]*//' -e 's/[[:space:]]*$//' grading/gradescope/build \
+  | grep -v -e '^#' -e '^$' | head -n 1 || true)"
+case "$build" in
+  cargo\ *)
+    echo "setup: warming the cargo cache in $target: $build, on a copy of the starter"
+    # A copy outside the kit, as a submission is: the kit's .cargo/config.toml (compiler flags)
+    # must not apply, or nothing compiled here would be reused.
+    warm="$(mktemp -d)"
+    cp -r starter "$warm/connect_four"
+    build="${build//\{dir\}/"$warm/connect_four"}"
+    (cd "$warm/connect_four" && CARGO_TARGET_DIR="$target" sh -c "${build//\{target\}/"$target"}")
+    rm -rf "$warm"
+    # The starter's own program would otherwise stand in for a submission whose build makes none.
+    rm -f "$target/release/connect_four"
+    ;;
+  *)
+    echo "setup: the configured build is not cargo's ('$build'): no cargo cache to warm"
+    ;;
+esac
+echo "setup: done"

@@ -86,3 +86,37 @@ pub fn python_submission(dir: &Path, name: &str) {
     )
     .unwrap();
 }
+
+/// Makes `dir` a kit of only `cases` (names under the repository kit's `cases/`, copied with
+/// their solutions) and a rubric whose categories are exactly those cases' points: a kit that a
+/// test can grade a class with in seconds.
+pub fn small_kit(dir: &Path, cases: &[&str]) {
+    let mut categories: Vec<(String, f64)> = Vec::new();
+    for name in cases {
+        let from = kit().join("cases").join(name);
+        let to = dir.join("cases").join(name);
+        std::fs::create_dir_all(to.parent().expect("a case's folder")).unwrap();
+        for extension in ["toml", "solution"] {
+            std::fs::copy(from.with_extension(extension), to.with_extension(extension)).unwrap();
+        }
+        let text = std::fs::read_to_string(from.with_extension("toml")).unwrap();
+        let case: toml::Table = toml::from_str(&text).unwrap();
+        let category = case["category"].as_str().expect("a category").to_string();
+        let points = &case["points"];
+        let points = points
+            .as_float()
+            .or(points.as_integer().map(|p| p as f64))
+            .expect("points");
+        match categories.iter_mut().find(|(c, _)| *c == category) {
+            Some((_, sum)) => *sum += points,
+            None => categories.push((category, points)),
+        }
+    }
+    let mut rubric = String::from("title = \"A small kit\"\nspeedup = []\n");
+    for (name, points) in categories {
+        rubric.push_str(&format!(
+            "\n[[category]]\nname = \"{name}\"\npoints = {points:?}\n"
+        ));
+    }
+    std::fs::write(dir.join("rubric.toml"), rubric).unwrap();
+}

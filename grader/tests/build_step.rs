@@ -1,0 +1,290 @@
+//! The build step, the student deadline and the class summary, through the real `grade` binary:
+//! a small class (a good student, a build that fails like a compiler, a build that hangs, a
+//! program too slow for the student deadline, a mutant) graded with `--build`, and one student
+//! graded the way the Gradescope wrapper does (`--build ... --student ... --gradescope`).
+
+use std::fs;
+use std::path::Path;
+
+use assert_cmd::prelude::*;
+
+mod support;
+use support::{fixtures, grade, small_kit};
+
+/// The cases of the small kit: three of Basic gameplay (two with diagonal wins), two of AI.
+const CASES: [&str; 5] = [
+    "rules/gravity_6x7",
+    "wins/diagonal_down_corner_4x4",
+    "wins/diagonal_left_edge_10x10",
+    "heuristic/room_for_four",
+    "scores/depth1",
+];
+
+/// The student deadline given, in seconds: more than the good students need, less than two
+/// cases of a program that never answers (5 s each).
+const DEADLINE: &str = "8";
+
+/// A build script that writes `run`, starting `program`, then prints `then` (shell commands).
+fn build_script(program: &str, then: &str) -> String {
+    format!("cd \"$(dirname \"$0\")\"\necho '   Compiling connect_four v0.1.0'\nprintf '%s\\n' '{program}' > run\n{then}\n")
+}
+
+/// `exec python3 FIXTURE "$@"` for the fixture student `name`.
+fn python(name: &str) -> String {
+    format!(
+        "exec python3 {} \"$@\"",
+        fixtures().join(format!("{name}.py")).display()
+    )
+}
+
+/// A submission directory `dir` whose `build.sh` is `script`.
+fn submission(dir: &Path, script: &str) {
+    fs::create_dir_all(dir).unwrap();
+    fs::write(dir.join("build.sh"), script).unwrap();
+}
+
+/// A failing compiler's output: 40 lines of notes, then errors on standard error.
+const COMPILER_ERRORS: &str = "for i in $(seq 1 40); do echo \"note: line $i\"; done\n\
+    echo 'error[E0425]: cannot find value `board` in this scope' >&2\n\
+    echo 'error: could not compile `connect_four` (bin \"connect_four\") due to 1 previous error' >&2\n\
+    exit 101";
+
+/// Points as reports print them, for comparing with the summary.
+fn short(value: f64) -> String {
+    let text = format!("{value:.2}");
+    text.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+#[test]
+fn a_class_is_built_graded_within_its_deadline_and_summed_up() {
+    let work = tempfile::tempdir().unwrap();
+    let kit = work.path().join("kit");
+    small_kit(&kit, &CASES);
+    let class = work.path().join("class");
+    // Every program but too_slow's would get full marks if it were run.
+    submission(
+        &class.join("good"),
+        &build_script(&python("connect_four"), ""),
+    );
+    submission(
+        &class.join("broken"),
+        &build_script(&python("connect_four"), COMPILER_ERRORS),
+    );
+    submission(
+        &class.join("hung"),
+        &build_script(&python("connect_four"), "sleep 60"),
+    );
+    submission(&class.join("too_slow"), &build_script("exec sleep 60", ""));
+    submission(
+        &class.join("no_diagonal"),
+        &build_script(&python("no_diagonal"), ""),
+    );
+    let csv = work.path().join("grades.csv");
+    let reports = work.path().join("reports");
+    let output = grade()
+        .arg("--kit")
+        .arg(&kit)
+        .arg("--submissions")
+        .arg(&class)
+        .args([
+            "--build",
+            "sh {dir}/build.sh",
+            "--build-timeout",
+            "3",
+            "--student-deadline",
+            DEADLINE,
+            "--command",
+            "sh {dir}/run",
+            "--jobs",
+            "5",
+            "--skip-timing",
+            "--csv",
+        ])
+        .arg(&csv)
+        .arg("--report")
+        .arg(&reports)
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+
+    // The gradebook: the build and the time of each student.
+    let text = fs::read_to_string(&csv).unwrap();
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let column = |name: &str| {
+        header
+            .iter()
+            .position(|h| h.starts_with(name))
+            .unwrap_or_else(|| panic!("no column {name}: {header:?}"))
+    };
+    let (basic, ai, total) = (
+        column("Basic gameplay"),
+        column("AI"),
+        column("automatic total"),
+    );
+    let (build, time) = (column("build"), column("time (s)"));
+    assert_eq!(time, build + 1, "{header:?}");
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+    let row = |name: &str| {
+        rows.iter()
+            .find(|r| r[0] == name)
+            .unwrap_or_else(|| panic!("no row {name}: {text}"))
+    };
+    let built = |name: &str| row(name)[build];
+    let seconds = |name: &str| -> f64 { row(name)[time].parse().unwrap() };
+    let score = |name: &str, i: usize| -> f64 { row(name)[i].parse().unwrap() };
+    assert_eq!(rows.len(), 5, "{text}");
+    assert_eq!(
+        ["good", "broken", "hung", "too_slow", "no_diagonal"].map(built),
+        ["ok", "failed", "timed out", "ok", "ok"],
+        "{text}"
+    );
+    assert_eq!(
+        (
+            score("good", basic),
+            score("good", ai),
+            score("good", total)
+        ),
+        (4.5, 4.5, 9.0),
+        "the good student gets every automatic point: {text}"
+    );
+    for name in ["broken", "hung", "too_slow"] {
+        assert_eq!(score(name, total), 0.0, "{name}: {text}");
+    }
+    assert!(score("no_diagonal", basic) < 4.5 && score("no_diagonal", ai) == 4.5);
+    assert!(seconds("too_slow") >= 8.0, "{text}");
+    assert!(seconds("hung") >= 3.0 && seconds("hung") < 8.0, "{text}");
+
+    // The reports: the compiler's last lines, the time-out, the deadline.
+    let report = |name: &str| fs::read_to_string(reports.join(format!("{name}.md"))).unwrap();
+    let broken = report("broken");
+    assert!(
+        broken.contains("The build failed (exit status: 101) after ")
+            && broken.contains("error[E0425]: cannot find value `board` in this scope")
+            && broken.contains("could not compile `connect_four`")
+            && broken.contains("note: line 13\n")
+            && !broken.contains("note: line 12\n"),
+        "the last 30 lines: {broken}"
+    );
+    assert!(!broken.contains("## Failed cases"), "no case was run");
+    let log = fs::read_to_string(reports.join("broken.build.log")).unwrap();
+    assert!(log.starts_with("   Compiling") && log.contains("note: line 1\n"));
+    assert!(report("hung").contains("The build timed out after 3 s: no case was run"));
+    let too_slow = report("too_slow");
+    assert!(
+        too_slow.contains("not run: the student's overall time limit of 8 s ran out"),
+        "{too_slow}"
+    );
+    assert!(report("good").contains("Every case passed."));
+    assert!(
+        stdout.contains("The build failed (exit status: 101)"),
+        "{stdout}"
+    );
+
+    // The class summary, printed and written beside the reports.
+    let summary = fs::read_to_string(reports.join("class-summary.md")).unwrap();
+    assert!(stdout.contains(&summary), "printed: {stdout}");
+    assert!(
+        summary.contains("5 students.\nFailed builds: 2 of 5 (1 failed, 1 timed out);"),
+        "{summary}"
+    );
+    let basic_scores: Vec<f64> = rows.iter().map(|r| r[basic].parse().unwrap()).collect();
+    let mean = basic_scores.iter().sum::<f64>() / 5.0;
+    assert!(
+        summary.contains(&format!(
+            "| Basic gameplay | 4.5 | {} | 0 | 0 | 4.5 |",
+            short(mean)
+        )),
+        "{summary}"
+    );
+    assert!(
+        summary.contains("| AI | 4.5 | 1.8 | 0 | 0 | 4.5 |"),
+        "{summary}"
+    );
+    let ranking: Vec<&str> = summary
+        .split("|---|---|---:|\n")
+        .nth(1)
+        .expect("the most failed cases")
+        .lines()
+        .collect();
+    assert_eq!(
+        ranking[..2],
+        [
+            "| wins/diagonal_down_corner_4x4 | Basic gameplay | 2 of 3 |",
+            "| wins/diagonal_left_edge_10x10 | Basic gameplay | 2 of 3 |",
+        ],
+        "{summary}"
+    );
+    assert!(ranking[2].ends_with("| 1 of 3 |"), "{summary}");
+}
+
+/// Grades the submission in `dir` as the Gradescope wrapper does and returns its results.
+fn gradescope(dir: &Path, kit: &Path) -> serde_json::Value {
+    let results = dir.join("results/results.json");
+    grade()
+        .current_dir(dir)
+        .arg("--kit")
+        .arg(kit)
+        .args([
+            "--build",
+            "sh build.sh",
+            "--student",
+            "sh run",
+            "--skip-timing",
+            "--gradescope",
+        ])
+        .arg(&results)
+        .arg("--report")
+        .arg(dir.join("results/report"))
+        .assert()
+        .success();
+    serde_json::from_str(&fs::read_to_string(results).unwrap()).unwrap()
+}
+
+#[test]
+fn gradescope_shows_a_failed_build_to_the_student_and_scores_it_0() {
+    let work = tempfile::tempdir().unwrap();
+    let kit = work.path().join("kit");
+    small_kit(&kit, &CASES);
+    let broken = work.path().join("broken");
+    submission(
+        &broken,
+        &build_script(&python("connect_four"), COMPILER_ERRORS),
+    );
+    let results = gradescope(&broken, &kit);
+    assert_eq!(
+        (results["score"].as_f64(), results["max_score"].as_f64()),
+        (Some(0.0), Some(9.0))
+    );
+    assert!(
+        results["output"]
+            .as_str()
+            .unwrap()
+            .contains("The build failed (exit status: 101)"),
+        "{results:#}"
+    );
+    let build = &results["tests"][0];
+    assert_eq!(
+        (&build["name"], &build["status"], &build["visibility"]),
+        (&"Build".into(), &"failed".into(), &"visible".into())
+    );
+    let log = build["output"].as_str().unwrap();
+    assert!(
+        log.contains("The last lines of its log:") && log.contains("error[E0425]"),
+        "{log}"
+    );
+    assert!(broken.join("results/report").read_dir().unwrap().any(|e| {
+        e.unwrap()
+            .file_name()
+            .to_string_lossy()
+            .ends_with(".build.log")
+    }));
+
+    let good = work.path().join("good");
+    submission(&good, &build_script(&python("connect_four"), ""));
+    let results = gradescope(&good, &kit);
+    assert_eq!(results["score"].as_f64(), Some(9.0), "{results:#}");
+    assert_eq!(results["tests"][0]["status"], "passed");
+}

@@ -1,0 +1,355 @@
+//! The Gradescope autograder end to end: the real `grading/gradescope/run_autograder` run with
+//! `AUTOGRADER_ROOT` on a temporary directory laid out as Gradescope's, on the submissions a
+//! class hands in.
+//!
+//! The layout: `source/` is the kit as `setup.sh` leaves it (a copy of the repository's
+//! `grading/`, so that a test can write its own configuration into `grading/gradescope/`; the
+//! repository's `starter/`, linked, whose `supplied/` is the course's copy; and the `grade`
+//! built for these tests, linked as `target/release/grade`), `submission/` the submission, and
+//! `results/` where `results.json` appears. Every run uses `--skip-timing` (the configuration file
+//! `options`), so that a loaded machine cannot decide a test.
+//!
+//! What it proves:
+//!
+//! - **The completed starter** (the starter with `tests/fixtures/starter_solution/` copied over
+//!   its `src/`), built with the default configuration (`cargo build --release
+//!   --no-default-features --locked`, the program `{target}/release/connect_four`), gets every
+//!   automatic point.
+//! - **The same with a syntax error** in `src/game.rs` scores 0, and the compiler's error, with
+//!   its file, is in `results.json` where the student sees it.
+//! - **A Java submission as source only** (`tests/fixtures/java/`), with the Java build
+//!   (`javac -d build *.java`) and command configured, gets every automatic point. Without
+//!   `javac` and `java` this test is skipped with a note, except under CI (`CI` set), where it
+//!   fails.
+//! - **A broken autograder** (a `grade` that crashes) still leaves a `results.json`: score 0,
+//!   with the reason the student is shown.
+//!
+//! The Rust builds go to `target/gradescope/<scenario>` in this workspace's build directory (the
+//! parent of `CARGO_TARGET_TMPDIR`), passed as `CARGO_TARGET_DIR`, which `run_autograder`
+//! honours: as on Gradescope, where `setup.sh` compiled the starter's dependencies into the
+//! shared target directory, re-runs compile only the submission's own two crates, and the two
+//! Rust scenarios (which run at the same time) never wait for each other's build lock.
+
+#![cfg(unix)]
+
+use std::ffi::OsString;
+use std::fs;
+use std::os::unix::fs::{symlink, PermissionsExt};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Instant;
+
+mod support;
+use support::{copy_dir, repository};
+
+/// Gradescope's directory for one submission.
+struct Autograder {
+    /// Keeps the directory until the test ends.
+    _dir: tempfile::TempDir,
+    root: PathBuf,
+    /// Which test this is; names its cargo target directory.
+    scenario: &'static str,
+}
+
+/// What `run_autograder` left.
+struct Run {
+    /// `results/results.json`.
+    results: serde_json::Value,
+    /// What `run_autograder` printed, for messages.
+    printed: String,
+}
+
+impl Autograder {
+    /// A Gradescope directory with the kit in `source/` and an empty `submission/`.
+    fn new(scenario: &'static str) -> Autograder {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let root = dir.path().to_path_buf();
+        let source = root.join("source");
+        copy_dir(&repository().join("grading"), &source.join("grading"));
+        symlink(repository().join("starter"), source.join("starter")).expect("a link");
+        fs::create_dir_all(source.join("target/release")).expect("a directory");
+        symlink(
+            env!("CARGO_BIN_EXE_grade"),
+            source.join("target/release/grade"),
+        )
+        .expect("a link");
+        fs::create_dir_all(root.join("submission")).expect("a directory");
+        let autograder = Autograder {
+            _dir: dir,
+            root,
+            scenario,
+        };
+        autograder.configure("options", "--skip-timing");
+        autograder
+    }
+
+    /// Writes the configuration file `name` (`build`, `command`, `options`) of the kit.
+    fn configure(&self, name: &str, line: &str) {
+        let path = self.root.join("source/grading/gradescope").join(name);
+        fs::write(&path, format!("# Written by the test.\n{line}\n")).expect("a config file");
+    }
+
+    fn submission(&self) -> PathBuf {
+        self.root.join("submission")
+    }
+
+    /// Runs the repository's `run_autograder` on this directory; prints how long it took.
+    fn run(&self) -> Run {
+        let target = build_root().join("gradescope").join(self.scenario);
+        // A program left by an earlier run must not stand in for one this run fails to build.
+        let program = target.join("release/connect_four");
+        if program.exists() {
+            fs::remove_file(&program).expect("the old program can be removed");
+        }
+        let started = Instant::now();
+        let output = Command::new("bash")
+            .arg(repository().join("grading/gradescope/run_autograder"))
+            .env("AUTOGRADER_ROOT", &self.root)
+            .env("CARGO_TARGET_DIR", &target)
+            .env("PATH", path_with_cargo())
+            // Built as Gradescope builds it, whatever flags this test run was given.
+            .env_remove("RUSTFLAGS")
+            .env_remove("CARGO_ENCODED_RUSTFLAGS")
+            .env_remove("CARGO_BUILD_RUSTFLAGS")
+            .stdin(Stdio::null())
+            .output()
+            .expect("bash starts");
+        let took = started.elapsed();
+        let printed = format!(
+            "{}{}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        );
+        eprintln!(
+            "{}: run_autograder took {:.1} s",
+            self.scenario,
+            took.as_secs_f64()
+        );
+        assert!(
+            output.status.success(),
+            "run_autograder failed ({}):\n{printed}",
+            output.status
+        );
+        let path = self.root.join("results/results.json");
+        let text = fs::read_to_string(&path)
+            .unwrap_or_else(|e| panic!("{}: {e}\n{printed}", path.display()));
+        let results = serde_json::from_str(&text)
+            .unwrap_or_else(|e| panic!("results.json is not JSON: {e}\n{text}"));
+        Run { results, printed }
+    }
+}
+
+/// Makes `dir` the completed starter, as a student submits it: the starter's sources with the
+/// simple solution of its `todo!()`s over `src/`.
+fn completed_starter(dir: &Path) {
+    copy_dir(&repository().join("starter"), dir);
+    let solution = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/starter_solution");
+    copy_dir(&solution, &dir.join("src"));
+}
+
+/// A number at the top of the Gradescope results: `score` or `max_score`.
+fn number(run: &Run, key: &str) -> f64 {
+    run.results[key]
+        .as_f64()
+        .unwrap_or_else(|| panic!("no {key} in {}\n{}", run.results, run.printed))
+}
+
+/// The Gradescope results' tests.
+fn tests(run: &Run) -> &[serde_json::Value] {
+    run.results["tests"].as_array().expect("a list of tests")
+}
+
+/// A Gradescope test's name and output, for a message.
+fn describe(test: &serde_json::Value) -> String {
+    format!(
+        "{}\n{}",
+        test["name"],
+        test["output"].as_str().unwrap_or("")
+    )
+}
+
+/// Asserts that every case ran and passed, and the score is the maximum.
+fn assert_every_automatic_point(run: &Run) {
+    let failures: Vec<String> = tests(run)
+        .iter()
+        .filter(|t| t["status"] != "passed")
+        .map(describe)
+        .collect();
+    assert!(
+        failures.is_empty(),
+        "{} test(s) failed:\n\n{}\n{}",
+        failures.len(),
+        failures.join("\n"),
+        run.printed
+    );
+    // Every case of the kit but the timing one (left out by --skip-timing) is a test.
+    let names: Vec<&str> = tests(run)
+        .iter()
+        .filter_map(|t| t["name"].as_str())
+        .collect();
+    for (case, timing) in cases() {
+        let ran = names
+            .iter()
+            .any(|name| name.ends_with(&format!(": {case}")));
+        assert_eq!(ran, !timing, "{case}:\n{}", run.printed);
+    }
+    let max_score = number(run, "max_score");
+    assert!(max_score > 0.0, "{}", run.printed);
+    assert_eq!(number(run, "score"), max_score, "{}", run.printed);
+}
+
+#[test]
+fn the_completed_starter_is_built_as_the_handout_says_and_gets_every_automatic_point() {
+    let autograder = Autograder::new("completed");
+    completed_starter(&autograder.submission());
+    let run = autograder.run();
+    assert_every_automatic_point(&run);
+}
+
+#[test]
+fn a_syntax_error_scores_zero_and_the_student_sees_the_compilers_error() {
+    let autograder = Autograder::new("syntax-error");
+    completed_starter(&autograder.submission());
+    let game = autograder.submission().join("src/game.rs");
+    let mut source = fs::read_to_string(&game).expect("the starter has src/game.rs");
+    source.push_str("\nlet forgotten = ;\n");
+    fs::write(&game, source).expect("src/game.rs is writable");
+    let run = autograder.run();
+
+    assert_eq!(number(&run, "score"), 0.0, "{}", run.printed);
+    let shown = tests(&run)
+        .iter()
+        .filter(|t| t["visibility"] == "visible")
+        .map(describe)
+        .find(|text| text.contains("error") && text.contains("src/game.rs"));
+    let shown = shown.unwrap_or_else(|| {
+        panic!(
+            "no visible test shows the compiler's error:\n{:#}\n{}",
+            run.results, run.printed
+        )
+    });
+    assert!(shown.contains("expected"), "{shown}");
+}
+
+#[test]
+fn a_java_submission_as_source_only_is_built_with_javac_and_gets_every_automatic_point() {
+    if !java_available() {
+        return;
+    }
+    let autograder = Autograder::new("java");
+    autograder.configure("build", "javac -d build *.java");
+    autograder.configure("command", "java -cp {dir}/build ConnectFour");
+    // Source only, whatever a local build may have left beside the fixture.
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/java");
+    let mut copied = 0;
+    for entry in fs::read_dir(&fixture).expect("the Java fixture") {
+        let path = entry.expect("a directory entry").path();
+        if path.extension().is_some_and(|e| e == "java") {
+            let name = path.file_name().expect("a file name");
+            fs::copy(&path, autograder.submission().join(name)).expect("a copy");
+            copied += 1;
+        }
+    }
+    assert!(copied > 0, "no .java files in {}", fixture.display());
+    let run = autograder.run();
+    assert_every_automatic_point(&run);
+    assert!(
+        autograder
+            .submission()
+            .join("build/ConnectFour.class")
+            .is_file(),
+        "the build made no build/ConnectFour.class:\n{}",
+        run.printed
+    );
+}
+
+#[test]
+fn a_grade_that_crashes_still_leaves_results_with_score_zero_and_the_reason() {
+    let autograder = Autograder::new("broken-grade");
+    // A stand-in for grade that fails at once, its message quoted so as to need JSON escapes.
+    let grade = autograder.root.join("source/target/release/grade");
+    fs::remove_file(&grade).expect("the link to grade");
+    fs::write(
+        &grade,
+        "#!/bin/sh\nprintf '%s\\n' 'grade: \"src\\main.rs\" panicked' >&2\nexit 101\n",
+    )
+    .expect("a script");
+    fs::set_permissions(&grade, fs::Permissions::from_mode(0o755)).expect("chmod");
+    let run = autograder.run();
+
+    assert_eq!(number(&run, "score"), 0.0, "{}", run.printed);
+    let output = run.results["output"].as_str().unwrap_or_default();
+    assert!(
+        output.contains("exit status 101") && output.contains("grade: \"src\\main.rs\" panicked"),
+        "{output}"
+    );
+    assert!(
+        tests(&run)
+            .iter()
+            .any(|t| t["visibility"] == "visible" && describe(t).contains("exit status 101")),
+        "{:#}",
+        run.results
+    );
+}
+
+/// The kit's cases, each as `dir/name` and whether it is a timing case (one with `[speedup]`).
+fn cases() -> Vec<(String, bool)> {
+    fn walk(dir: &Path, prefix: &str, cases: &mut Vec<(String, bool)>) {
+        for entry in fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
+            let path = entry.expect("a directory entry").path();
+            let stem = path.file_stem().expect("a name").to_string_lossy();
+            if path.is_dir() {
+                walk(&path, &format!("{prefix}{stem}/"), cases);
+            } else if path.extension().is_some_and(|e| e == "toml") {
+                let text = fs::read_to_string(&path).expect("a readable case");
+                let timing = text.lines().any(|line| line.trim() == "[speedup]");
+                cases.push((format!("{prefix}{stem}"), timing));
+            }
+        }
+    }
+    let mut cases = Vec::new();
+    walk(&support::kit().join("cases"), "", &mut cases);
+    assert!(!cases.is_empty(), "the kit has cases");
+    cases
+}
+
+/// Whether `javac` and `java` can be run. Without them: a note and `false`, or under CI a panic.
+fn java_available() -> bool {
+    for tool in ["javac", "java"] {
+        let runs = Command::new(tool)
+            .arg("-version")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|status| status.success());
+        if !runs {
+            if std::env::var_os("CI").is_some() {
+                panic!("the Java submission test needs {tool}, and CI is set: install a JDK (apt-get install default-jdk-headless)");
+            }
+            eprintln!("note: the Java submission test is skipped: it needs {tool} (apt-get install default-jdk-headless)");
+            return false;
+        }
+    }
+    true
+}
+
+/// `PATH` with the directory of the cargo that runs these tests (cargo sets `CARGO` for them)
+/// first, so that the submission is built by the same toolchain.
+fn path_with_cargo() -> OsString {
+    let cargo = std::env::var_os("CARGO").map(PathBuf::from);
+    let first = cargo
+        .as_deref()
+        .and_then(Path::parent)
+        .map(Path::to_path_buf);
+    let rest = std::env::var_os("PATH").unwrap_or_default();
+    std::env::join_paths(first.into_iter().chain(std::env::split_paths(&rest)))
+        .expect("PATH holds no separator")
+}
+
+/// This workspace's build directory: the parent of the integration tests' scratch directory.
+fn build_root() -> PathBuf {
+    Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .parent()
+        .expect("CARGO_TARGET_TMPDIR is inside the build directory")
+        .to_path_buf()
+}
