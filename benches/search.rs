@@ -32,7 +32,7 @@ fn moves_valued(board: &mut Board, player: Player, depth: u32) -> u64 {
 
 fn scores(c: &mut Criterion, name: &str, depth: u32, threads: usize, prune: bool) {
     let board = Board::new(6, 7).expect("6 x 7 is a legal size");
-    let mut engine = Engine::new(threads, prune);
+    let mut engine = Engine::new(threads, prune).expect("the threads start");
     c.bench_function(name, |b| {
         b.iter(|| {
             engine

@@ -37,11 +37,12 @@ struct Task {
 
 impl Engine {
     /// An engine searching on `threads` worker threads; `prune` selects exact alpha-beta.
-    pub fn new(threads: usize, prune: bool) -> Engine {
-        Engine {
-            pool: Pool::new(threads),
+    /// Fails if the threads cannot be started.
+    pub fn new(threads: usize, prune: bool) -> Result<Engine, PoolError> {
+        Ok(Engine {
+            pool: Pool::new(threads)?,
             prune,
-        }
+        })
     }
 
     /// The minimax value at `depth` of `player` dropping in each column, `None` for a full column.
@@ -171,9 +172,13 @@ mod tests {
     fn plain_and_pruned_agree_on_the_empty_board() {
         let board = Board::new(6, 7).unwrap();
         let plain = Engine::new(2, false)
+            .unwrap()
             .scores(&board, Player::Red, 4)
             .unwrap();
-        let pruned = Engine::new(2, true).scores(&board, Player::Red, 4).unwrap();
+        let pruned = Engine::new(2, true)
+            .unwrap()
+            .scores(&board, Player::Red, 4)
+            .unwrap();
         assert_eq!(plain, pruned);
         assert!(plain.iter().all(Option::is_some));
     }
@@ -190,6 +195,7 @@ mod tests {
             board.drop_checker(col, Player::Red).unwrap();
         }
         let scores = Engine::new(1, false)
+            .unwrap()
             .scores(&board, Player::Red, 3)
             .unwrap();
         assert_eq!(scores[0], None);

@@ -1,12 +1,15 @@
 //! A game of Connect Four: a board, whose turn it is, how it ended, and the computer player.
 //! `Game` is the reference implementation of [`Playable`] and [`Analyze`].
 
+use std::fmt;
+
 use connect_four_supplied::{Analyze, Checker, MoveError, Outcome, Playable, Player, Score};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
 use crate::board::{Board, SizeError};
 use crate::engine::Engine;
+use crate::pool::PoolError;
 
 /// Everything a game is set up with, as the command line gives it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -39,6 +42,26 @@ impl Default for GameConfig {
     }
 }
 
+/// Why a game could not be set up.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GameError {
+    /// The board size is outside 1 to 32.
+    Size(SizeError),
+    /// The computer player's threads could not be started.
+    Threads(PoolError),
+}
+
+impl fmt::Display for GameError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GameError::Size(error) => error.fmt(f),
+            GameError::Threads(error) => write!(f, "cannot start the computer player: {error}"),
+        }
+    }
+}
+
+impl std::error::Error for GameError {}
+
 /// A game in progress or finished.
 #[derive(Debug)]
 pub struct Game {
@@ -52,8 +75,8 @@ pub struct Game {
 
 impl Game {
     /// A new game; `first` moves first, or a random player if `None`.
-    pub fn new(config: &GameConfig, first: Option<Player>) -> Result<Game, SizeError> {
-        let board = Board::new(config.rows, config.cols)?;
+    pub fn new(config: &GameConfig, first: Option<Player>) -> Result<Game, GameError> {
+        let board = Board::new(config.rows, config.cols).map_err(GameError::Size)?;
         let rng = match config.seed {
             Some(seed) => StdRng::seed_from_u64(seed),
             None => rand::make_rng(),
@@ -63,7 +86,7 @@ impl Game {
             turn: Player::Red,
             outcome: None,
             depth: config.depth,
-            engine: Engine::new(config.threads, config.prune),
+            engine: Engine::new(config.threads, config.prune).map_err(GameError::Threads)?,
             rng,
         };
         game.new_game(first);

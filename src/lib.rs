@@ -31,5 +31,5 @@ mod search;
 
 pub use board::{Board, SizeError};
 pub use engine::{best_columns, Engine};
-pub use game::{Game, GameConfig};
+pub use game::{Game, GameConfig, GameError};
 pub use pool::{Pool, PoolError};

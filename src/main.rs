@@ -2,13 +2,14 @@
 //! reference's game and hands it to the supplied front end asked for (window, terminal or
 //! grading protocol).
 //!
-//! Exit codes: 0 after a normal end, 1 when input or output fails, 2 for bad arguments.
+//! Exit codes: 0 after a normal end, 1 when input or output fails or the computer player's
+//! threads cannot be started, 2 for bad arguments.
 
 use std::process::ExitCode;
 
 use clap::Parser;
 use connect_four::cli::Cli;
-use connect_four::Game;
+use connect_four::{Game, GameError};
 use connect_four_supplied::launch;
 
 fn main() -> ExitCode {
@@ -17,7 +18,10 @@ fn main() -> ExitCode {
         Ok(game) => launch::run(game, &cli.game, launch::supplied_window),
         Err(error) => {
             eprintln!("connect_four: {error}");
-            ExitCode::from(2)
+            match error {
+                GameError::Size(_) => ExitCode::from(2),
+                GameError::Threads(_) => ExitCode::FAILURE,
+            }
         }
     }
 }

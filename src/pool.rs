@@ -56,16 +56,17 @@ struct Done {
     panic: Option<String>,
 }
 
-/// A task panicked inside a worker thread.
+/// The pool could not do its work: a task panicked inside a worker thread, or the operating
+/// system refused to start a worker.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PoolError {
-    /// The panic's message.
+    /// What went wrong: `a worker thread panicked: ...`, or which thread could not start.
     pub message: String,
 }
 
 impl fmt::Display for PoolError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "a worker thread panicked: {}", self.message)
+        f.write_str(&self.message)
     }
 }
 
@@ -79,12 +80,17 @@ pub struct Pool {
 }
 
 impl Pool {
-    /// Starts `threads` workers (at least one), each waiting for its first task.
-    pub fn new(threads: usize) -> Pool {
+    /// Starts `threads` workers (at least one), each waiting for its first task. Fails if the
+    /// operating system refuses to start one (the workers already started are stopped).
+    pub fn new(threads: usize) -> Result<Pool, PoolError> {
         let (report, done) = unbounded();
-        let mut mailboxes = Vec::new();
-        let mut handles = Vec::new();
-        for worker in 0..threads.max(1) {
+        let mut pool = Pool {
+            mailboxes: Vec::new(),
+            handles: Vec::new(),
+            done,
+        };
+        let wanted = threads.max(1);
+        for worker in 0..wanted {
             let mailbox = Arc::new(Mailbox {
                 slot: Mutex::new(Slot::Idle),
                 wake: Condvar::new(),
@@ -93,15 +99,16 @@ impl Pool {
             let handle = std::thread::Builder::new()
                 .name(format!("connect-four-worker-{worker}"))
                 .spawn(move || work(worker, &mine, &report))
-                .expect("the operating system refused to start a worker thread");
-            mailboxes.push(mailbox);
-            handles.push(handle);
+                .map_err(|e| PoolError {
+                    message: format!(
+                        "the operating system refused to start worker thread {} of {wanted}: {e}",
+                        worker + 1
+                    ),
+                })?;
+            pool.mailboxes.push(mailbox);
+            pool.handles.push(handle);
         }
-        Pool {
-            mailboxes,
-            handles,
-            done,
-        }
+        Ok(pool)
     }
 
     /// How many worker threads the pool has.
@@ -144,7 +151,9 @@ impl Pool {
             };
             busy -= 1;
             if let Some(message) = done.panic {
-                failure.get_or_insert(PoolError { message });
+                failure.get_or_insert(PoolError {
+                    message: format!("a worker thread panicked: {message}"),
+                });
             }
             if failure.is_none() && hand_out(done.worker, &mut pending).is_some() {
                 busy += 1;
@@ -216,7 +225,7 @@ mod tests {
     #[test]
     fn results_come_back_in_task_order_for_any_thread_count() {
         for threads in [1, 2, 3, 8] {
-            let mut pool = Pool::new(threads);
+            let mut pool = Pool::new(threads).unwrap();
             let out = pool.map((0..50u64).collect(), |x| x * x).unwrap();
             assert_eq!(out, (0..50u64).map(|x| x * x).collect::<Vec<_>>());
         }
@@ -224,7 +233,7 @@ mod tests {
 
     #[test]
     fn the_same_threads_serve_every_call() {
-        let mut pool = Pool::new(2);
+        let mut pool = Pool::new(2).unwrap();
         let names = Arc::new(Mutex::new(HashSet::new()));
         for _ in 0..5 {
             let names = Arc::clone(&names);
@@ -244,7 +253,7 @@ mod tests {
 
     #[test]
     fn a_panicking_task_is_an_error_and_the_pool_still_works() {
-        let mut pool = Pool::new(2);
+        let mut pool = Pool::new(2).unwrap();
         let err = pool
             .map(vec![1, 2, 3, 4], |x| {
                 if x == 3 {
@@ -253,13 +262,13 @@ mod tests {
                 x
             })
             .unwrap_err();
-        assert_eq!(err.message, "task 3 failed");
+        assert_eq!(err.to_string(), "a worker thread panicked: task 3 failed");
         assert_eq!(pool.map(vec![5, 6], |x| x + 1).unwrap(), vec![6, 7]);
     }
 
     #[test]
     fn no_tasks_no_results_and_zero_threads_means_one() {
-        let mut pool = Pool::new(0);
+        let mut pool = Pool::new(0).unwrap();
         assert_eq!(pool.threads(), 1);
         assert_eq!(pool.map(Vec::<u8>::new(), |x| x).unwrap(), Vec::<u8>::new());
     }
@@ -270,7 +279,7 @@ mod tests {
             static HELD: std::cell::RefCell<Option<Arc<()>>> = const { std::cell::RefCell::new(None) };
         }
         let token = Arc::new(());
-        let mut pool = Pool::new(3);
+        let mut pool = Pool::new(3).unwrap();
         let shared = Arc::clone(&token);
         pool.map(vec![(); 9], move |_| {
             HELD.with(|h| *h.borrow_mut() = Some(Arc::clone(&shared)));

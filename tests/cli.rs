@@ -103,3 +103,24 @@ fn first_sets_who_moves_first() {
         ["= red"]
     );
 }
+
+#[test]
+fn threads_the_system_refuses_are_a_clear_error_not_a_hang() {
+    // 256 MiB of data (thread stacks count) is too little for 256 threads' stacks.
+    let script = format!(
+        "ulimit -d 262144 && exec timeout 30 '{}' 6 7 2 256 --protocol",
+        env!("CARGO_BIN_EXE_connect_four")
+    );
+    let output = std::process::Command::new("sh")
+        .args(["-c", &script])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("sh runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.starts_with("connect_four: cannot start the computer player: the operating system refused to start worker thread"),
+        "{stderr}"
+    );
+    assert!(output.stdout.is_empty());
+}

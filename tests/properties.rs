@@ -113,7 +113,7 @@ proptest! {
         let player = game.turn().player().unwrap();
         let expected = grid.scores(player, depth);
         for prune in [false, true] {
-            let mut engine = Engine::new(threads, prune);
+            let mut engine = Engine::new(threads, prune).unwrap();
             prop_assert_eq!(engine.scores(game.board(), player, depth).unwrap(), expected.clone(), "prune {}", prune);
         }
     }
@@ -132,7 +132,7 @@ proptest! {
         prop_assert_eq!(game.outcome(), outcome);
         if outcome.is_none() {
             let player = game.turn().player().unwrap();
-            let mut engine = Engine::new(2, false);
+            let mut engine = Engine::new(2, false).unwrap();
             prop_assert_eq!(engine.scores(game.board(), player, 1).unwrap(), grid.scores(player, 1));
         }
     }
@@ -156,17 +156,20 @@ fn plain_and_pruned_agree_deeper_on_every_thread_count() {
             .unwrap();
     }
     let reference = Engine::new(1, false)
+        .unwrap()
         .scores(&board, Player::Black, 6)
         .unwrap();
     for threads in [2, 4, 8] {
         assert_eq!(
             Engine::new(threads, false)
+                .unwrap()
                 .scores(&board, Player::Black, 6)
                 .unwrap(),
             reference
         );
         assert_eq!(
             Engine::new(threads, true)
+                .unwrap()
                 .scores(&board, Player::Black, 6)
                 .unwrap(),
             reference
