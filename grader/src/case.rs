@@ -1,7 +1,8 @@
 //! Case files: `grading/cases/**/*.toml`, each a category, points, a board size, depth, threads,
 //! a time limit per command and a script of protocol commands. Loading checks every field and
 //! parses every script line with the protocol's own parser, so a typo is reported with its file
-//! and line before any student is graded. A line meant to be malformed starts with `!`.
+//! and line before any student is graded. A line meant to be malformed starts with `!`; a line
+//! starting with `~` is sent as it is (a blank line, a `#` comment) and must get no answer.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -91,6 +92,9 @@ pub struct Step {
     /// Whether the answer counts for points; other answers only have to succeed or fail as the
     /// reference's do (set-up moves).
     pub scored: bool,
+    /// Lines sent just before this command that must get no answer (blank lines, comments):
+    /// the first answer after them must be this command's.
+    pub before: Vec<String>,
 }
 
 /// A loaded, checked case.
@@ -192,9 +196,21 @@ pub fn load(path: &Path, root: &Path) -> Result<Case, KitError> {
         .position(|l| l.trim_start().starts_with("script"))
         .map_or(1, |i| i + 2);
     let mut steps = Vec::new();
+    let mut silent = Vec::new();
     for (i, raw) in spec.script.lines().enumerate() {
         let line = first_line + i;
         let command_text = raw.trim();
+        if let Some(sent) = raw.trim_start().strip_prefix('~') {
+            let sent = sent.strip_prefix(' ').unwrap_or(sent);
+            if !sent.trim().is_empty() && !sent.trim_start().starts_with('#') {
+                return fail_at(
+                    line,
+                    format!("`~{sent}`: only blank lines and `#` comments get no answer"),
+                );
+            }
+            silent.push(sent.to_string());
+            continue;
+        }
         if command_text.is_empty() || command_text.starts_with('#') {
             continue;
         }
@@ -240,7 +256,13 @@ pub fn load(path: &Path, root: &Path) -> Result<Case, KitError> {
             text: command_text.to_string(),
             command,
             scored,
+            before: std::mem::take(&mut silent),
         });
+    }
+    if !silent.is_empty() {
+        return fail(
+            "a `~` line must come before a command, whose answer shows it got none".into(),
+        );
     }
     if steps.is_empty() {
         return fail("the script has no commands".into());
@@ -322,6 +344,20 @@ mod tests {
         assert_eq!(case.arguments(1), "4 5 2 1 --protocol");
         let lines: Vec<_> = case.steps.iter().map(|s| (s.line, s.scored)).collect();
         assert_eq!(lines, [(10, false), (12, false), (13, true)]);
+    }
+
+    #[test]
+    fn tilde_lines_are_sent_before_the_next_command_and_only_blank_or_comments() {
+        let (dir, path) = write_case(&format!(
+            "{HEAD}script = \"\"\"\nnew red\n~ # no answer\n~\nturn\n\"\"\"\n"
+        ));
+        let case = load(&path, dir.path()).unwrap();
+        assert_eq!(case.steps[1].before, ["# no answer", ""]);
+        assert!(case.steps[0].before.is_empty());
+        for script in ["new red\n~ turn\nturn\n", "new red\n~ # last\n"] {
+            let (dir, path) = write_case(&format!("{HEAD}script = \"\"\"\n{script}\"\"\"\n"));
+            assert!(load(&path, dir.path()).is_err(), "{script}");
+        }
     }
 
     #[test]

@@ -130,7 +130,16 @@ pub(crate) fn run_script(
         let mut check = Check {
             run: run.to_string(),
             line: step.line,
-            sent: step.text.clone(),
+            sent: if step.before.is_empty() {
+                step.text.clone()
+            } else {
+                format!(
+                    "{} (after {} line(s) that must get no answer: {:?})",
+                    step.text,
+                    step.before.len(),
+                    step.before
+                )
+            },
             expected: match expect {
                 Expect::OneOf(list) => list.clone(),
                 Expect::Shape(model) => vec![format!("{model}  (or any answer of this form)")],
@@ -149,7 +158,10 @@ pub(crate) fn run_script(
                 continue;
             }
         };
-        match live.ask(&step.text, case.time_limit) {
+        // Lines that get no answer go with the command, so its answer must come first.
+        let sent: Vec<&str> = step.before.iter().map(String::as_str).collect();
+        let text = [sent.as_slice(), &[step.text.as_str()]].concat().join("\n");
+        match live.ask(&text, case.time_limit) {
             Err(failure) => {
                 check.verdict = Verdict::Fail(failure.to_string());
                 state = State::Blocked(format!(

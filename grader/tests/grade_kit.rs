@@ -147,7 +147,7 @@ fn bad_arguments_and_broken_kits_get_clean_errors() {
 }
 
 /// Each fixture and the categories in which it must lose points (and nowhere else).
-const STUDENTS: [(&str, &[&str]); 15] = [
+const STUDENTS: [(&str, &[&str]); 16] = [
     ("connect_four", &[]),
     ("no_diagonal", &["Basic gameplay"]),
     ("one_diagonal", &["Basic gameplay"]),
@@ -156,6 +156,7 @@ const STUDENTS: [(&str, &[&str]); 15] = [
     ("always_red", &["Basic gameplay"]),
     ("crash", &["Basic gameplay"]),
     ("garbage", &["Basic gameplay"]),
+    ("answers_comments", &["Basic gameplay"]),
     ("no_room_rule", &["AI"]),
     ("weights_123", &["AI"]),
     ("no_negation", &["AI"]),
@@ -230,6 +231,7 @@ fn each_mutant_loses_points_in_exactly_its_category() {
         ("no_diagonal", "skipped: depends on line"),
         ("full_column", "? column full"),
         ("tie_is_inf", "scores/board_filling_move"),
+        ("answers_comments", "rules/protocol_errors"),
         ("thread_dependent", "threads/same_scores_6x7"),
     ] {
         let report = fs::read_to_string(reports.join(format!("{name}.md"))).unwrap();
