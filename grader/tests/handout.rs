@@ -1004,6 +1004,30 @@ fn the_time_limits_are_the_kits() {
     report(time_limit_mismatches(&handout(), &kit_cases()));
 }
 
+/// The kit's resource limits that `text` does not give, in the FAQ's words.
+fn resource_limit_mismatches(text: &str, rubric: &Rubric) -> Vec<String> {
+    let limits = &rubric.limits;
+    [
+        format!("{} MiB of memory", limits.memory_mib),
+        format!("{} processes at once", limits.processes),
+        format!("{} seconds of CPU time", limits.cpu_seconds),
+        format!("files of {} MiB", limits.file_size_mib),
+    ]
+    .into_iter()
+    .filter(|w| !text.contains(w.as_str()))
+    .map(|w| format!("the handout should give the kit's resource limits: `{w}`"))
+    .collect()
+}
+
+#[test]
+fn the_resource_limits_are_the_kits() {
+    let (text, rubric) = (handout(), kit_rubric());
+    report(resource_limit_mismatches(&text, &rubric));
+    let changed = text.replacen("600 seconds of CPU time", "60 seconds of CPU time", 1);
+    assert_ne!(changed, text);
+    assert!(!resource_limit_mismatches(&changed, &rubric).is_empty());
+}
+
 #[test]
 fn wrong_commands_options_and_time_limits_are_caught() {
     let text = handout();
