@@ -99,15 +99,24 @@ fn stored_solutions_are_what_the_reference_says_now() {
         .stderr(predicate::str::contains("match the reference"));
 }
 
-#[test]
-fn a_stale_solution_is_named() {
+/// A copy of the kit with `from` replaced by `to` in its file `file`.
+fn broken_kit(file: &str, from: &str, to: &str) -> tempfile::TempDir {
     let copy = tempfile::tempdir().unwrap();
     copy_dir(&kit(), copy.path());
-    let solution = copy.path().join("cases/heuristic/worked_example.solution");
-    let text = fs::read_to_string(&solution)
-        .unwrap()
-        .replace("\"= 19\"", "\"= 18\"");
-    fs::write(&solution, text).unwrap();
+    let path = copy.path().join(file);
+    let text = fs::read_to_string(&path).unwrap();
+    assert!(text.contains(from), "{file} holds {from:?}");
+    fs::write(&path, text.replace(from, to)).unwrap();
+    copy
+}
+
+#[test]
+fn a_stale_solution_is_named() {
+    let copy = broken_kit(
+        "cases/heuristic/worked_example.solution",
+        "\"= 19\"",
+        "\"= 18\"",
+    );
     grade()
         .args(["--check", "--kit"])
         .arg(copy.path())
@@ -131,13 +140,7 @@ fn bad_arguments_and_broken_kits_get_clean_errors() {
         .assert()
         .code(1)
         .stderr(predicate::str::contains("/nonexistent/rubric.toml"));
-    let copy = tempfile::tempdir().unwrap();
-    copy_dir(&kit(), copy.path());
-    let case = copy.path().join("cases/rules/gravity_4x4.toml");
-    let text = fs::read_to_string(&case)
-        .unwrap()
-        .replace("play 2\n", "plya 2\n");
-    fs::write(&case, text).unwrap();
+    let copy = broken_kit("cases/rules/gravity_4x4.toml", "play 2\n", "plya 2\n");
     grade()
         .args(["--student", "x", "--kit"])
         .arg(copy.path())
