@@ -179,7 +179,7 @@ fn execute(command: &str, dir: &Path, log: File, path: &Path, timeout: Duration)
     let leader = child.id() as i32;
     let deadline = Instant::now() + timeout;
     let stopped = loop {
-        if ended(leader) {
+        if limits::exit_status(leader).is_some() {
             break None;
         }
         if Instant::now() >= deadline {
@@ -200,18 +200,6 @@ fn execute(command: &str, dir: &Path, log: File, path: &Path, timeout: Duration)
         (None, Ok(status)) if status.success() => Status::Ok,
         (None, Ok(status)) => Status::Failed(status.to_string()),
         (None, Err(why)) => Status::Failed(why.to_string()),
-    }
-}
-
-/// Whether the process `pid` (our child) has ended. It is left unreaped, so that its id, and its
-/// group's, stay its own until what is left of it has been killed.
-fn ended(pid: i32) -> bool {
-    // SAFETY: a zeroed siginfo_t is valid; waitid writes only into it and, with WNOWAIT, leaves
-    // the child to be reaped by `Child::wait`.
-    unsafe {
-        let mut info: libc::siginfo_t = std::mem::zeroed();
-        let flags = libc::WEXITED | libc::WNOHANG | libc::WNOWAIT;
-        libc::waitid(libc::P_PID, pid as libc::id_t, &mut info, flags) == 0 && info.si_pid() != 0
     }
 }
 

@@ -264,6 +264,29 @@ pub(crate) fn family(leader: i32, processes: &[Process]) -> Vec<i32> {
     }
 }
 
+/// How our child `pid` ended, if it has. It is left unreaped, so that its id, and its group's,
+/// stay its own until what is left of it has been killed.
+pub(crate) fn exit_status(pid: i32) -> Option<ExitStatus> {
+    // SAFETY: a zeroed siginfo_t is valid; waitid writes only into it and, with WNOWAIT, leaves
+    // the child to be reaped by `Child::wait`.
+    unsafe {
+        let mut info: libc::siginfo_t = std::mem::zeroed();
+        let flags = libc::WEXITED | libc::WNOHANG | libc::WNOWAIT;
+        if libc::waitid(libc::P_PID, pid as libc::id_t, &mut info, flags) != 0 || info.si_pid() == 0
+        {
+            return None;
+        }
+        let value = info.si_status();
+        let raw = match info.si_code {
+            libc::CLD_EXITED => (value & 0xff) << 8,
+            libc::CLD_KILLED => value & 0x7f,
+            libc::CLD_DUMPED => (value & 0x7f) | 0x80,
+            _ => return None,
+        };
+        Some(ExitStatus::from_raw(raw))
+    }
+}
+
 /// Sends SIGKILL to the process group `leader` leads, to the leader itself (should it have left
 /// its group), and to each of `pids`.
 pub(crate) fn kill(leader: i32, pids: &[i32]) {

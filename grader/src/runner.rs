@@ -14,7 +14,7 @@ use std::fmt;
 use std::fs;
 use std::io::{Read, Write};
 use std::os::fd::AsRawFd;
-use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -248,24 +248,7 @@ impl Program {
     /// How the program (its group's leader) ended, if it has. It is left unreaped, so that the
     /// group's id stays its own until [`Drop`] has killed the group.
     fn status(&self) -> Option<ExitStatus> {
-        // SAFETY: a zeroed siginfo_t is valid; waitid writes only into it and, with WNOWAIT,
-        // leaves the child to be reaped by `Child::wait`.
-        unsafe {
-            let mut info: libc::siginfo_t = std::mem::zeroed();
-            let flags = libc::WEXITED | libc::WNOHANG | libc::WNOWAIT;
-            let pid = self.leader as libc::id_t;
-            if libc::waitid(libc::P_PID, pid, &mut info, flags) != 0 || info.si_pid() == 0 {
-                return None;
-            }
-            let value = info.si_status();
-            let raw = match info.si_code {
-                libc::CLD_EXITED => (value & 0xff) << 8,
-                libc::CLD_KILLED => value & 0x7f,
-                libc::CLD_DUMPED => (value & 0x7f) | 0x80,
-                _ => return None,
-            };
-            Some(ExitStatus::from_raw(raw))
-        }
+        limits::exit_status(self.leader)
     }
 
     /// The failure for a program whose `stream` has closed, or that was seen to exit: if it
