@@ -1,18 +1,17 @@
-//! The board: checkers under gravity on bit sets, with make/unmake for the search.
+//! The board: checkers under gravity, kept as line words, with make/unmake for the search.
 //!
 //! [`Board`] is the public, checked face: any size from 1 x 1 to 32 x 32, rows counted from the
-//! top, refusals as typed errors. Inside, a board of up to 64 cells runs on `u64`, up to 128 on
-//! `u128`, and larger ones on a 1024-bit set; [`Position`] is the bare state the search copies to
-//! each worker and changes in place.
+//! top, refusals as typed errors. Inside, [`Position`] is the bare state the search copies to
+//! each worker and changes in place: for each side one word per row, diagonal and column (see
+//! `geometry`), which is what the heuristic reads.
 
 use std::fmt;
 use std::sync::Arc;
 
-use crate::bits::{Bits, Wide};
 use connect_four_supplied::limits::{MAX_SIZE, MIN_SIZE};
 use connect_four_supplied::{Checker, MoveError, Player, Score};
 
-use crate::geometry::Geometry;
+use crate::geometry::{Geometry, Lines};
 
 /// A board size outside 1 to 32 rows or columns.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -35,117 +34,104 @@ impl fmt::Display for SizeError {
 
 impl std::error::Error for SizeError {}
 
-/// The bare state of a game in progress: each side's checkers and each column's height.
+/// The bare state of a game in progress: each side's line words, each column's height, and the
+/// position's hash.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Position<B> {
-    /// Checkers of black (index 0) and red (index 1).
-    pub stones: [B; 2],
+pub(crate) struct Position {
+    /// The line words of black (index 0) and red (index 1); see `geometry`.
+    pub lines: [Lines; 2],
     pub heights: [u8; MAX_SIZE],
     pub filled: usize,
+    /// The exclusive or of the keys of every checker on the board, and of nothing else: equal
+    /// positions have equal hashes whatever the order their moves were played in.
+    pub hash: u64,
 }
 
-impl<B: Bits> Position<B> {
-    fn new() -> Self {
+impl Position {
+    /// The empty board.
+    pub fn new() -> Self {
         Position {
-            stones: [B::default(); 2],
+            lines: [[0; 256]; 2],
             heights: [0; MAX_SIZE],
             filled: 0,
+            hash: 0,
         }
     }
 
     /// The cell a checker dropped in `col` lands in, or `None` if the column is full.
     #[inline(always)]
-    pub fn landing(&self, g: &Geometry<B>, col: usize) -> Option<usize> {
+    pub fn landing(&self, g: &Geometry, col: usize) -> Option<usize> {
         let height = self.heights[col] as usize;
         (height < g.rows).then(|| g.landing(col, height))
     }
 
-    /// Puts `side`'s checker in `cell`, the landing cell of `col`.
+    /// Puts `side`'s checker in `cell`, the landing cell of its column.
     #[inline(always)]
-    pub fn place(&mut self, col: usize, cell: usize, side: usize) {
-        self.stones[side] = self.stones[side] | B::bit(cell);
-        self.heights[col] += 1;
+    pub fn place(&mut self, g: &Geometry, cell: usize, side: usize) {
+        self.toggle(g, cell, side);
+        self.heights[usize::from(g.cells[cell].col)] += 1;
         self.filled += 1;
     }
 
     /// Takes back [`place`](Self::place) of the same arguments.
     #[inline(always)]
-    pub fn lift(&mut self, col: usize, cell: usize, side: usize) {
-        self.stones[side] = self.stones[side] ^ B::bit(cell);
-        self.heights[col] -= 1;
+    pub fn lift(&mut self, g: &Geometry, cell: usize, side: usize) {
+        self.toggle(g, cell, side);
+        self.heights[usize::from(g.cells[cell].col)] -= 1;
         self.filled -= 1;
+    }
+
+    /// Flips `side`'s checker in `cell` in every line word and in the hash.
+    #[inline(always)]
+    fn toggle(&mut self, g: &Geometry, cell: usize, side: usize) {
+        let c = &g.cells[cell];
+        let lines = &mut self.lines[side];
+        for line in c.lines {
+            lines[usize::from(line)] ^= c.line_bit();
+        }
+        lines[usize::from(c.column_line)] ^= c.column_bit();
+        self.hash ^= g.keys[cell][side];
     }
 
     /// Whether every cell holds a checker.
     #[inline(always)]
-    pub fn is_full(&self, g: &Geometry<B>) -> bool {
+    pub fn is_full(&self, g: &Geometry) -> bool {
         self.filled == g.cells.len()
     }
 
     /// The heuristic value of `side` dropping in the landing `cell`, without playing it.
     #[inline(always)]
-    pub fn value_of_drop(&self, g: &Geometry<B>, cell: usize, side: usize) -> i32 {
-        g.move_value(
-            self.stones[side] | B::bit(cell),
-            self.stones[1 - side],
-            cell,
-        )
+    pub fn value_of_drop(&self, g: &Geometry, cell: usize, side: usize) -> i32 {
+        g.move_value(&self.lines[side], &self.lines[1 - side], cell)
+    }
+
+    /// Whether `side` has made four in a row through `cell`, which it holds.
+    #[inline(always)]
+    pub fn wins(&self, g: &Geometry, cell: usize, side: usize) -> bool {
+        g.wins(&self.lines[side], cell)
+    }
+
+    /// Whose checker is in `cell`, if anyone's.
+    fn owner(&self, g: &Geometry, cell: usize) -> Option<Player> {
+        let c = &g.cells[cell];
+        let row_word = usize::from(c.lines[0]);
+        Player::BOTH
+            .into_iter()
+            .find(|player| self.lines[player.index()][row_word] & c.line_bit() != 0)
     }
 }
 
 /// A position together with the tables of its size: what one search works on.
 #[derive(Clone, Debug)]
-pub(crate) struct Grid<B> {
-    pub geometry: Arc<Geometry<B>>,
-    pub position: Position<B>,
+pub(crate) struct Grid {
+    pub geometry: Arc<Geometry>,
+    pub position: Position,
 }
-
-impl<B: Bits> Grid<B> {
-    /// The checker at (`row`, `col`), row 0 at the top.
-    fn get(&self, row: usize, col: usize) -> Checker {
-        let bit = B::bit(self.geometry.cell(row, col));
-        match self
-            .position
-            .stones
-            .iter()
-            .position(|s| !(*s & bit).is_empty())
-        {
-            Some(side) => Player::BOTH[side].checker(),
-            None => Checker::Empty,
-        }
-    }
-}
-
-/// A board on the bit-set width its size needs.
-#[derive(Clone, Debug)]
-#[allow(
-    clippy::large_enum_variant,
-    reason = "one board per game, built once and never moved in a loop: a box would buy nothing"
-)]
-pub(crate) enum Sized {
-    Small(Grid<u64>),
-    Medium(Grid<u128>),
-    Large(Grid<Wide>),
-}
-
-/// Runs `$body` with `$grid` bound to the board's [`Grid`], whatever its width.
-macro_rules! with_grid {
-    ($sized:expr, $grid:ident => $body:expr) => {
-        match $sized {
-            $crate::board::Sized::Small($grid) => $body,
-            $crate::board::Sized::Medium($grid) => $body,
-            $crate::board::Sized::Large($grid) => $body,
-        }
-    };
-}
-pub(crate) use with_grid;
 
 /// A Connect Four board of any size from 1 x 1 to 32 x 32. Row 0 is the top, column 0 the left.
 #[derive(Clone, Debug)]
 pub struct Board {
-    rows: usize,
-    cols: usize,
-    sized: Sized,
+    grid: Grid,
 }
 
 impl Board {
@@ -155,121 +141,116 @@ impl Board {
         if !range.contains(&rows) || !range.contains(&cols) {
             return Err(SizeError { rows, cols });
         }
-        fn grid<B: Bits>(rows: usize, cols: usize) -> Grid<B> {
-            Grid {
+        Ok(Board {
+            grid: Grid {
                 geometry: Arc::new(Geometry::new(rows, cols)),
                 position: Position::new(),
-            }
-        }
-        let cells = rows * cols;
-        let sized = if cells <= u64::CAPACITY {
-            Sized::Small(grid(rows, cols))
-        } else if cells <= u128::CAPACITY {
-            Sized::Medium(grid(rows, cols))
-        } else {
-            Sized::Large(grid(rows, cols))
-        };
-        Ok(Board { rows, cols, sized })
+            },
+        })
     }
 
     /// The number of rows.
     pub fn rows(&self) -> usize {
-        self.rows
+        self.grid.geometry.rows
     }
 
     /// The number of columns.
     pub fn cols(&self) -> usize {
-        self.cols
+        self.grid.geometry.cols
     }
 
     /// The checker at (`row`, `col`), row 0 at the top. Panics if the cell is off the board.
     pub fn get(&self, row: usize, col: usize) -> Checker {
         assert!(
-            row < self.rows && col < self.cols,
+            row < self.rows() && col < self.cols(),
             "({row}, {col}) is off the {} x {} board",
-            self.rows,
-            self.cols
+            self.rows(),
+            self.cols()
         );
-        with_grid!(&self.sized, g => g.get(row, col))
+        let g = &self.grid.geometry;
+        self.grid
+            .position
+            .owner(g, g.cell(row, col))
+            .map_or(Checker::Empty, Player::checker)
     }
 
     /// How many checkers column `col` holds. Panics if the column is off the board.
     pub fn height(&self, col: usize) -> usize {
-        assert!(col < self.cols, "there is no column {col}");
-        with_grid!(&self.sized, g => g.position.heights[col] as usize)
+        assert!(col < self.cols(), "there is no column {col}");
+        usize::from(self.grid.position.heights[col])
     }
 
     /// How many checkers the board holds.
     pub fn filled(&self) -> usize {
-        with_grid!(&self.sized, g => g.position.filled)
+        self.grid.position.filled
     }
 
     /// Whether every cell holds a checker.
     pub fn is_full(&self) -> bool {
-        self.filled() == self.rows * self.cols
+        self.filled() == self.rows() * self.cols()
     }
 
     /// Whether a checker can be dropped in `col`.
     pub fn can_drop(&self, col: usize) -> bool {
-        col < self.cols && self.height(col) < self.rows
+        col < self.cols() && self.height(col) < self.rows()
     }
 
     /// The row a checker dropped in `col` would land in, or why it cannot be dropped.
     pub fn landing_row(&self, col: usize) -> Result<usize, MoveError> {
-        if col >= self.cols {
-            return Err(MoveError::NoSuchColumn {
-                col,
-                cols: self.cols,
-            });
+        let cols = self.cols();
+        if col >= cols {
+            return Err(MoveError::NoSuchColumn { col, cols });
         }
         let height = self.height(col);
-        if height == self.rows {
+        if height == self.rows() {
             return Err(MoveError::ColumnFull { col });
         }
-        Ok(self.rows - 1 - height)
+        Ok(self.rows() - 1 - height)
     }
 
     /// The heuristic value, for `player`, of dropping a checker in `col` (the board is unchanged):
     /// [`Score::WIN`] if it makes four in a row.
     pub fn move_value(&self, col: usize, player: Player) -> Result<Score, MoveError> {
-        self.landing_row(col)?;
-        let side = player.index();
-        Ok(Score(with_grid!(&self.sized, g => {
-            let cell = g.position.landing(&g.geometry, col).expect("checked above");
-            g.position.value_of_drop(&g.geometry, cell, side)
-        })))
+        let row = self.landing_row(col)?;
+        let g = &self.grid.geometry;
+        Ok(Score(self.grid.position.value_of_drop(
+            g,
+            g.cell(row, col),
+            player.index(),
+        )))
     }
 
     /// Drops `player`'s checker in `col` and returns the row it landed in; a full or nonexistent
     /// column is refused and the board left unchanged.
     pub fn drop_checker(&mut self, col: usize, player: Player) -> Result<usize, MoveError> {
         let row = self.landing_row(col)?;
-        let side = player.index();
-        with_grid!(&mut self.sized, g => {
-            let cell = g.position.landing(&g.geometry, col).expect("checked above");
-            g.position.place(col, cell, side);
-        });
+        let g = &self.grid.geometry;
+        self.grid
+            .position
+            .place(g, g.cell(row, col), player.index());
         Ok(row)
     }
 
     /// Removes the top checker of `col`, if there is one, and returns it.
     pub fn undo(&mut self, col: usize) -> Option<Player> {
-        let height = if col < self.cols { self.height(col) } else { 0 };
+        let height = if col < self.cols() {
+            self.height(col)
+        } else {
+            0
+        };
         if height == 0 {
             return None;
         }
-        let owner = self.get(self.rows - height, col).player()?;
-        let side = owner.index();
-        with_grid!(&mut self.sized, g => {
-            let cell = g.geometry.landing(col, height - 1);
-            g.position.lift(col, cell, side);
-        });
+        let g = &self.grid.geometry;
+        let cell = g.landing(col, height - 1);
+        let owner = self.grid.position.owner(g, cell)?;
+        self.grid.position.lift(g, cell, owner.index());
         Some(owner)
     }
 
-    /// The sized grid the search works on.
-    pub(crate) fn sized(&self) -> &Sized {
-        &self.sized
+    /// The position and tables the search works on.
+    pub(crate) fn grid(&self) -> &Grid {
+        &self.grid
     }
 }
 
@@ -331,19 +312,6 @@ mod tests {
             let err = Board::new(rows, cols).unwrap_err();
             assert!(err.to_string().contains("must each be 1 to 32"), "{err}");
         }
-    }
-
-    #[test]
-    fn each_size_gets_the_narrowest_bit_set() {
-        let width = |rows, cols| match Board::new(rows, cols).unwrap().sized {
-            Sized::Small(_) => 64,
-            Sized::Medium(_) => 128,
-            Sized::Large(_) => 1024,
-        };
-        assert_eq!(
-            (width(8, 8), width(8, 9), width(8, 16), width(9, 15)),
-            (64, 128, 128, 1024)
-        );
     }
 
     #[test]

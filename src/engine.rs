@@ -14,18 +14,21 @@ use std::sync::Arc;
 use connect_four_supplied::{Player, Score};
 use rand::{Rng, RngExt};
 
-use crate::bits::Bits;
-use crate::board::{with_grid, Board, Grid, Position};
+use crate::board::{Board, Grid, Position};
 use crate::geometry::Geometry;
 use crate::heuristic::WIN;
 use crate::pool::{Pool, PoolError};
-use crate::search::{alphabeta, minimax, settled};
+use crate::pruned::Pruned;
+use crate::search::{minimax, settled};
+use crate::table::Table;
 
 /// The computer player: a thread pool and the choice of search.
 #[derive(Debug)]
 pub struct Engine {
     pool: Pool,
-    prune: bool,
+    /// The pruned search's transposition table, kept from one search to the next (what it
+    /// holds stays true); `None` for plain minimax.
+    table: Option<Arc<Table>>,
 }
 
 /// One piece of work for a worker: a root column and, for plain minimax, one reply to it.
@@ -41,7 +44,7 @@ impl Engine {
     pub fn new(threads: usize, prune: bool) -> Result<Engine, PoolError> {
         Ok(Engine {
             pool: Pool::new(threads)?,
-            prune,
+            table: prune.then(|| Arc::new(Table::new())),
         })
     }
 
@@ -53,9 +56,11 @@ impl Engine {
         depth: u32,
     ) -> Result<Vec<Option<Score>>, PoolError> {
         let side = player.index();
-        let prune = self.prune;
-        let values =
-            with_grid!(board.sized(), g => root_values(&mut self.pool, g, side, depth, prune))?;
+        let grid = board.grid();
+        let values = match &self.table {
+            None => root_values(&mut self.pool, grid, side, depth, None)?,
+            Some(table) => root_values(&mut self.pool, grid, side, depth, Some(table))?,
+        };
         Ok(values.into_iter().map(|v| v.map(Score)).collect())
     }
 
@@ -82,12 +87,12 @@ pub fn best_columns(scores: &[Option<Score>]) -> Vec<usize> {
 }
 
 /// Every root column's value for `side`: settled ones here, the rest on the pool.
-fn root_values<B: Bits>(
+fn root_values(
     pool: &mut Pool,
-    grid: &Grid<B>,
+    grid: &Grid,
     side: usize,
     depth: u32,
-    prune: bool,
+    table: Option<&Arc<Table>>,
 ) -> Result<Vec<Option<i32>>, PoolError> {
     let g = &*grid.geometry;
     let mut p = grid.position;
@@ -97,10 +102,10 @@ fn root_values<B: Bits>(
         let Some(cell) = p.landing(g, col) else {
             continue;
         };
-        p.place(col, cell, side);
+        p.place(g, cell, side);
         match settled(g, &p, side, cell, depth) {
             Some(value) => *root = Some(value),
-            None if prune => tasks.push(Task { col, reply: None }),
+            None if table.is_some() => tasks.push(Task { col, reply: None }),
             None => tasks.extend(
                 (0..g.cols)
                     .filter(|&reply| p.landing(g, reply).is_some())
@@ -110,12 +115,13 @@ fn root_values<B: Bits>(
                     }),
             ),
         }
-        p.lift(col, cell, side);
+        p.lift(g, cell, side);
     }
     let geometry = Arc::clone(&grid.geometry);
     let start = grid.position;
+    let table = table.map(Arc::clone);
     let results = pool.map(tasks.clone(), move |task| {
-        evaluate(&geometry, start, side, depth, task)
+        evaluate(&geometry, table.as_deref(), start, side, depth, task)
     })?;
     // Plain tasks return the reply's value for the opponent: the root value is minus the best.
     let mut best_reply: Vec<Option<i32>> = vec![None; g.cols];
@@ -137,20 +143,22 @@ fn root_values<B: Bits>(
 }
 
 /// Runs one task on the worker's own copy of the position.
-fn evaluate<B: Bits>(
-    g: &Geometry<B>,
-    mut p: Position<B>,
+fn evaluate(
+    g: &Geometry,
+    table: Option<&Table>,
+    mut p: Position,
     side: usize,
     depth: u32,
     task: Task,
 ) -> i32 {
     let cell = p.landing(g, task.col).expect("tasks name open columns");
-    p.place(task.col, cell, side);
-    match task.reply {
-        None => alphabeta(g, &mut p, side, cell, depth, -WIN, WIN),
-        Some(reply) => {
+    p.place(g, cell, side);
+    match (task.reply, table) {
+        (None, Some(table)) => Pruned::new(g, table).move_value(&mut p, side, cell, depth),
+        (None, None) => unreachable!("plain minimax tasks name a reply"),
+        (Some(reply), _) => {
             let reply_cell = p.landing(g, reply).expect("tasks name open replies");
-            p.place(reply, reply_cell, 1 - side);
+            p.place(g, reply_cell, 1 - side);
             minimax(g, &mut p, 1 - side, reply_cell, depth - 1)
         }
     }

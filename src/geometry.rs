@@ -1,83 +1,113 @@
-//! Tables computed once per board size: where each cell's bit is and which four-cell windows
-//! pass through it.
+//! Tables computed once per board size: for each cell, which line words hold it and which of its
+//! neighbours lie off the board.
+//!
+//! A position keeps each side's checkers as *line words* (see `board`): one `u64` per row, per
+//! diagonal, per anti-diagonal and per column, the checker at offset `k` along the line at bit
+//! `k + LINE_PAD`. A cell's seven neighbours along a line (three each side, itself in the
+//! middle) are then one shift and mask away, which is what the heuristic's table lookup needs.
+//! Along rows and both diagonals the offset is the column; along a column it is the height.
 //!
 //! Cells are numbered column by column from the bottom: cell `col * rows + height`, where height
-//! 0 is the bottom row (the API's row `rows - 1`). A column's cells are then consecutive bits,
-//! which makes gravity and the column rule cheap. Every front end still speaks of rows from the
+//! 0 is the bottom row (the API's row `rows - 1`). Every front end still speaks of rows from the
 //! top; the conversion lives here only.
 
-use crate::bits::Bits;
+use connect_four_supplied::limits::MAX_SIZE;
 
-/// The most windows in a row or on a diagonal that can pass through one cell: four in each of
-/// the row and the two diagonals (columns are scored separately, see `heuristic`).
-pub(crate) const LINE_WINDOWS: usize = 12;
+/// Zero bits below offset 0 of every line word, so that a cell's three lower neighbours are
+/// always at non-negative bit positions.
+pub(crate) const LINE_PAD: u32 = 3;
+
+/// The line words a position needs at most: rows, two kinds of diagonal, and columns.
+pub(crate) const MAX_LINES: usize = MAX_SIZE + 2 * (2 * MAX_SIZE - 1) + MAX_SIZE;
+
+/// One side's line words. 256 of them (more than [`MAX_LINES`]) so that indexing with a `u8`
+/// needs no bounds check.
+pub(crate) type Lines = [u64; 256];
+const _: () = assert!(MAX_LINES <= 256, "a line index must fit in a u8");
+
+/// The three directions scored by windows: along the row, down-right and up-right, as (row,
+/// column) steps. Columns are scored by their run instead (see `heuristic`).
+const LINE_STEPS: [(isize, isize); 3] = [(0, 1), (1, 1), (-1, 1)];
 
 /// What the engine knows of one cell.
-#[derive(Clone, Debug)]
-pub(crate) struct Cell<B> {
-    /// The windows of four along the row and both diagonals that contain this cell and lie on the
-    /// board, then empty sets up to the fixed length.
-    pub lines: [B; LINE_WINDOWS],
-    /// How many of `lines` are real windows.
-    pub line_count: u32,
-    /// The first bit of this cell's column.
-    pub column_start: u32,
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Cell {
+    /// The line words holding this cell: its row, its down-right diagonal, its up-right
+    /// diagonal, all at offset `col`.
+    pub lines: [u8; 3],
+    /// For each of `lines`, the cell's seven neighbours (bit 3 is the cell) that are off the
+    /// board: a window through them cannot be completed, just as if the opponent held them.
+    pub off_board: [u8; 3],
+    /// The line word of this cell's column, at offset `height`.
+    pub column_line: u8,
+    /// The column.
+    pub col: u8,
     /// Height above the bottom row: 0 for the bottom row.
-    pub height: u32,
-    /// Row counted from the top, as the API and the heuristic's room-for-four rule count it.
-    pub row: u32,
+    pub height: u8,
+    /// Row counted from the top, capped at 4: the column's room-for-four rule needs no more.
+    pub room: u8,
 }
 
-impl<B: Bits> Cell<B> {
-    /// The real windows through this cell, without the padding.
+impl Cell {
+    /// The bit of this cell in its row and diagonal words.
     #[inline(always)]
-    pub fn windows(&self) -> &[B] {
-        &self.lines[..self.line_count as usize]
+    pub fn line_bit(&self) -> u64 {
+        1 << (self.col as u32 + LINE_PAD)
     }
 
-    /// The length of the run of `own`'s checkers from this cell downward, this cell included
-    /// (0 if it is not `own`'s).
+    /// The bit of this cell in its column word.
     #[inline(always)]
-    pub fn run_down(&self, own: B) -> u32 {
-        let column = own.slice(self.column_start as usize, self.height as usize + 1);
-        (column << (31 - self.height)).leading_ones()
+    pub fn column_bit(&self) -> u64 {
+        1 << (self.height as u32 + LINE_PAD)
     }
 }
 
 /// The board's size and its per-cell tables.
 #[derive(Clone, Debug)]
-pub(crate) struct Geometry<B> {
+pub(crate) struct Geometry {
     pub rows: usize,
     pub cols: usize,
-    pub cells: Vec<Cell<B>>,
-    /// Columns from the centre outwards: the order the pruned search tries moves in.
+    pub cells: Vec<Cell>,
+    /// Random keys per cell and side, whose exclusive or over a position's checkers is its hash
+    /// (Zobrist hashing), for the pruned search's transposition table.
+    pub keys: Vec<[u64; 2]>,
+    /// Columns from the centre outwards: the order the pruned search tries moves in first.
     pub centre_first: Vec<usize>,
 }
 
-impl<B: Bits> Geometry<B> {
-    /// Builds the tables for a `rows` x `cols` board; the caller has checked that it fits in `B`.
+impl Geometry {
+    /// Builds the tables for a `rows` x `cols` board, each 1 to 32.
     pub fn new(rows: usize, cols: usize) -> Self {
-        debug_assert!(rows * cols <= B::CAPACITY);
+        debug_assert!((1..=MAX_SIZE).contains(&rows) && (1..=MAX_SIZE).contains(&cols));
+        let diagonals = rows + cols - 1;
+        // Where each family's words start: rows, down-right, up-right, columns.
+        let bases = [0, rows, rows + diagonals, rows + 2 * diagonals];
         let mut cells = Vec::with_capacity(rows * cols);
         for col in 0..cols {
             for height in 0..rows {
                 let row = rows - 1 - height;
-                let (lines, line_count) = line_windows(rows, cols, row, col);
+                let ids = [row, col + rows - 1 - row, row + col];
                 cells.push(Cell {
-                    lines,
-                    line_count,
-                    column_start: (col * rows) as u32,
-                    height: height as u32,
-                    row: row as u32,
+                    lines: std::array::from_fn(|d| (bases[d] + ids[d]) as u8),
+                    off_board: LINE_STEPS.map(|step| off_board(rows, cols, row, col, step)),
+                    column_line: (bases[3] + col) as u8,
+                    col: col as u8,
+                    height: height as u8,
+                    room: row.min(4) as u8,
                 });
             }
         }
+        let mut seed = 0x9E37_79B9_7F4A_7C15 ^ ((rows as u64) << 32 | cols as u64);
+        let keys = (0..rows * cols)
+            .map(|_| [split_mix(&mut seed), split_mix(&mut seed)])
+            .collect();
         let mut centre_first: Vec<usize> = (0..cols).collect();
         centre_first.sort_by_key(|&c| (2 * c).abs_diff(cols - 1));
         Geometry {
             rows,
             cols,
             cells,
+            keys,
             centre_first,
         }
     }
@@ -95,47 +125,25 @@ impl<B: Bits> Geometry<B> {
     }
 }
 
-/// The bit set of cells (`row`, `col`) + k * (`dr`, `dc`) for k in 0..4, if all lie on the board.
-fn window<B: Bits>(
-    rows: usize,
-    cols: usize,
-    row: isize,
-    col: isize,
-    dr: isize,
-    dc: isize,
-) -> Option<B> {
-    let mut set = B::default();
-    for k in 0..4 {
-        let (r, c) = (row + k * dr, col + k * dc);
-        if r < 0 || c < 0 || r >= rows as isize || c >= cols as isize {
-            return None;
-        }
-        set = set | B::bit(c as usize * rows + (rows - 1 - r as usize));
-    }
-    Some(set)
+/// The seven neighbours of (`row`, `col`) along `step`, three back to three forward, as bits 0
+/// to 6: set where the neighbour is off the board.
+fn off_board(rows: usize, cols: usize, row: usize, col: usize, step: (isize, isize)) -> u8 {
+    (0..7).fold(0, |mask, slot| {
+        let k = slot as isize - 3;
+        let (r, c) = (row as isize + k * step.0, col as isize + k * step.1);
+        let on = (0..rows as isize).contains(&r) && (0..cols as isize).contains(&c);
+        mask | u8::from(!on) << slot
+    })
 }
 
-/// Every window along the row and both diagonals through (`row`, `col`), padded with empty sets,
-/// and how many there are.
-fn line_windows<B: Bits>(
-    rows: usize,
-    cols: usize,
-    row: usize,
-    col: usize,
-) -> ([B; LINE_WINDOWS], u32) {
-    let mut lines = [B::default(); LINE_WINDOWS];
-    let mut n = 0;
-    // Along the row, down-right and up-right; each window starts `back` steps behind the cell.
-    for (dr, dc) in [(0, 1), (1, 1), (-1, 1)] {
-        for back in 0..4 {
-            let (r, c) = (row as isize - back * dr, col as isize - back * dc);
-            if let Some(w) = window::<B>(rows, cols, r, c, dr, dc) {
-                lines[n] = w;
-                n += 1;
-            }
-        }
-    }
-    (lines, n as u32)
+/// The next number of the SplitMix64 sequence: well-mixed keys from a fixed seed, so that hashes
+/// (and therefore the search's work, never its values) are the same on every run.
+fn split_mix(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
 }
 
 #[cfg(test)]
@@ -143,43 +151,40 @@ mod tests {
     use super::*;
 
     #[test]
-    fn cells_are_numbered_up_each_column() {
-        let g = Geometry::<u64>::new(6, 7);
-        assert_eq!(g.cell(5, 0), 0);
-        assert_eq!(g.cell(0, 0), 5);
-        assert_eq!(g.cell(5, 1), 6);
-        assert_eq!(g.landing(1, 0), g.cell(5, 1));
-        let c = &g.cells[g.cell(4, 3)];
-        assert_eq!((c.row, c.height, c.column_start), (4, 1, 18));
-    }
-
-    #[test]
-    fn window_counts_match_the_board_shape() {
-        let g = Geometry::<u64>::new(6, 7);
-        let count = |r, c| {
-            let cell = &g.cells[g.cell(r, c)];
-            let real = cell.lines.iter().filter(|w| !w.is_empty()).count();
-            assert_eq!(real, cell.line_count as usize, "real windows come first");
-            real
-        };
-        // A corner meets one row window and one diagonal; the bottom row's centre four row
-        // windows and one on each diagonal; a cell in the middle three on each diagonal.
-        assert_eq!(count(5, 0), 2);
-        assert_eq!(count(5, 3), 4 + 1 + 1);
-        assert_eq!(count(2, 3), 4 + 3 + 3);
-        let tiny = Geometry::<u64>::new(3, 3);
-        assert!(tiny
+    fn every_line_word_fits_and_no_two_lines_share_a_word() {
+        let g = Geometry::new(MAX_SIZE, MAX_SIZE);
+        let highest = g
             .cells
             .iter()
-            .all(|c| c.lines.iter().all(|w| w.is_empty())));
+            .flat_map(|c| c.lines.iter().chain([&c.column_line]))
+            .max()
+            .copied();
+        assert_eq!(highest.map(usize::from), Some(MAX_LINES - 1));
+        // Two cells on one row word have different columns: distinct bits.
+        let g = Geometry::new(6, 7);
+        let (a, b) = (&g.cells[g.cell(2, 1)], &g.cells[g.cell(2, 5)]);
+        assert_eq!(a.lines[0], b.lines[0]);
+        assert_ne!(a.line_bit(), b.line_bit());
+        assert_ne!(a.lines[1], b.lines[1]);
     }
 
     #[test]
-    fn centre_first_starts_in_the_middle() {
-        assert_eq!(
-            Geometry::<u64>::new(6, 7).centre_first,
-            vec![3, 2, 4, 1, 5, 0, 6]
-        );
-        assert_eq!(Geometry::<u64>::new(6, 4).centre_first, vec![1, 2, 0, 3]);
+    fn neighbours_off_the_board_are_marked() {
+        let g = Geometry::new(6, 7);
+        // Bottom-left corner: along the row, the three to the left are off the board.
+        let corner = &g.cells[g.cell(5, 0)];
+        assert_eq!(corner.off_board[0], 0b000_0111);
+        // Down-right from the bottom row runs off below: three ahead, and three behind (left).
+        assert_eq!(corner.off_board[1], 0b111_0111);
+        // Up-right from the corner: only the three behind are off.
+        assert_eq!(corner.off_board[2], 0b000_0111);
+        assert_eq!(corner.room, 4);
+        assert_eq!(g.cells[g.cell(1, 3)].room, 1);
+    }
+
+    #[test]
+    fn the_centre_comes_first() {
+        assert_eq!(Geometry::new(6, 7).centre_first, [3, 2, 4, 1, 5, 0, 6]);
+        assert_eq!(Geometry::new(6, 4).centre_first[..2], [1, 2]);
     }
 }

@@ -1,5 +1,5 @@
-//! Connect Four, the reference implementation of the multicore assignment: the rules on bit
-//! sets, the assignment's minimax with its 1/4/32 heuristic (and an exact alpha-beta), a
+//! Connect Four, the reference implementation of the multicore assignment: the rules on line
+//! words, the assignment's minimax with its 1/4/32 heuristic (and an exact alpha-beta), a
 //! wait/notify thread pool, and [`Game`], which implements the supplied [`Playable`] and
 //! [`Analyze`] so that the supplied front ends (window, terminal, grading protocol) drive it.
 //!
@@ -20,14 +20,15 @@
 
 pub mod cli;
 
-mod bits;
 mod board;
 mod engine;
 mod game;
 mod geometry;
 mod heuristic;
 mod pool;
+mod pruned;
 mod search;
+mod table;
 
 pub use board::{Board, SizeError};
 pub use engine::{best_columns, Engine};

@@ -1,5 +1,5 @@
-//! Minimax exactly as the assignment gives it, and an exact alpha-beta variant that returns the
-//! same value with less work.
+//! Minimax exactly as the assignment gives it (the exact alpha-beta search that finds the same
+//! values with less work is in `pruned`).
 //!
 //! `minimax(move, depth)` is the value of a move for the player who made it:
 //! 1. the move wins: +infinity;
@@ -8,26 +8,25 @@
 //!    give +infinity here; a move that fills the board without winning is a draw, worth 0;
 //! 4. otherwise the minimum, over the opponent's replies, of minus the reply's value at depth - 1.
 //!
-//! Both searches change one [`Position`] in place (make/unmake) and allocate nothing. The last ply
+//! The search changes one [`Position`] in place (make/unmake) and allocates nothing. The last ply
 //! is evaluated inline, as heuristic values of the replies, without a call per leaf.
 
-use crate::bits::Bits;
 use crate::board::Position;
 use crate::geometry::Geometry;
 use crate::heuristic::WIN;
 
 /// The value of the move `mover` just made into `cell`, if the recursion stops at it (rules 1-3).
 #[inline(always)]
-pub(crate) fn settled<B: Bits>(
-    g: &Geometry<B>,
-    p: &Position<B>,
+pub(crate) fn settled(
+    g: &Geometry,
+    p: &Position,
     mover: usize,
     cell: usize,
     depth: u32,
 ) -> Option<i32> {
     if depth == 0 {
-        Some(g.move_value(p.stones[mover], p.stones[1 - mover], cell))
-    } else if g.wins(p.stones[mover], cell) {
+        Some(p.value_of_drop(g, cell, mover))
+    } else if p.wins(g, cell, mover) {
         Some(WIN)
     } else if p.is_full(g) {
         Some(0)
@@ -38,9 +37,9 @@ pub(crate) fn settled<B: Bits>(
 
 /// The assignment's minimax: the value of the move `mover` just made into `cell` (already on the
 /// board), searched `depth` more plies.
-pub(crate) fn minimax<B: Bits>(
-    g: &Geometry<B>,
-    p: &mut Position<B>,
+pub(crate) fn minimax(
+    g: &Geometry,
+    p: &mut Position,
     mover: usize,
     cell: usize,
     depth: u32,
@@ -52,21 +51,16 @@ pub(crate) fn minimax<B: Bits>(
 }
 
 /// The highest minimax value among `side`'s legal moves at `depth`; the board is not full.
-pub(crate) fn best_reply<B: Bits>(
-    g: &Geometry<B>,
-    p: &mut Position<B>,
-    side: usize,
-    depth: u32,
-) -> i32 {
+pub(crate) fn best_reply(g: &Geometry, p: &mut Position, side: usize, depth: u32) -> i32 {
     let mut best = -WIN;
     for col in 0..g.cols {
         if let Some(cell) = p.landing(g, col) {
             let value = if depth == 0 {
                 p.value_of_drop(g, cell, side)
             } else {
-                p.place(col, cell, side);
+                p.place(g, cell, side);
                 let value = minimax(g, p, side, cell, depth);
-                p.lift(col, cell, side);
+                p.lift(g, cell, side);
                 value
             };
             best = best.max(value);
@@ -75,88 +69,30 @@ pub(crate) fn best_reply<B: Bits>(
     best
 }
 
-/// Alpha-beta minimax: the same value as [`minimax`] whenever it lies strictly between `alpha`
-/// and `beta`; otherwise a bound on the same side of the window (fail-soft). Called with the
-/// window (`-WIN`, `WIN`) it is exact, since no value lies outside it.
-pub(crate) fn alphabeta<B: Bits>(
-    g: &Geometry<B>,
-    p: &mut Position<B>,
-    mover: usize,
-    cell: usize,
-    depth: u32,
-    alpha: i32,
-    beta: i32,
-) -> i32 {
-    match settled(g, p, mover, cell, depth) {
-        Some(value) => value,
-        None => -best_reply_pruned(g, p, 1 - mover, depth - 1, -beta, -alpha),
-    }
-}
-
-/// [`best_reply`] with the window (`alpha`, `beta`), trying columns from the centre outwards.
-fn best_reply_pruned<B: Bits>(
-    g: &Geometry<B>,
-    p: &mut Position<B>,
-    side: usize,
-    depth: u32,
-    mut alpha: i32,
-    beta: i32,
-) -> i32 {
-    let mut best = -WIN;
-    for &col in &g.centre_first {
-        if let Some(cell) = p.landing(g, col) {
-            let value = if depth == 0 {
-                p.value_of_drop(g, cell, side)
-            } else {
-                p.place(col, cell, side);
-                let value = alphabeta(g, p, side, cell, depth, alpha, beta);
-                p.lift(col, cell, side);
-                value
-            };
-            if value > best {
-                best = value;
-                if best >= beta {
-                    break;
-                }
-                alpha = alpha.max(best);
-            }
-        }
-    }
-    best
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::pruned::Pruned;
+    use crate::table::Table;
 
     /// A `rows` x `cols` position after `moves`, alternating from black (side 0).
-    fn position(rows: usize, cols: usize, moves: &[usize]) -> (Geometry<u64>, Position<u64>) {
+    fn position(rows: usize, cols: usize, moves: &[usize]) -> (Geometry, Position) {
         let g = Geometry::new(rows, cols);
-        let mut p = Position {
-            stones: [0; 2],
-            heights: [0; connect_four_supplied::limits::MAX_SIZE],
-            filled: 0,
-        };
+        let mut p = Position::new();
         for (i, &col) in moves.iter().enumerate() {
             let cell = p.landing(&g, col).expect("an open column");
-            p.place(col, cell, i % 2);
+            p.place(&g, cell, i % 2);
         }
         (g, p)
     }
 
     /// The value of `side` dropping in `col`, by the plain search and by alpha-beta.
-    fn both(
-        g: &Geometry<u64>,
-        p: &mut Position<u64>,
-        side: usize,
-        col: usize,
-        depth: u32,
-    ) -> (i32, i32) {
+    fn both(g: &Geometry, p: &mut Position, side: usize, col: usize, depth: u32) -> (i32, i32) {
         let cell = p.landing(g, col).expect("an open column");
-        p.place(col, cell, side);
+        p.place(g, cell, side);
         let plain = minimax(g, p, side, cell, depth);
-        let pruned = alphabeta(g, p, side, cell, depth, -WIN, WIN);
-        p.lift(col, cell, side);
+        let pruned = Pruned::new(g, &Table::new()).move_value(p, side, cell, depth);
+        p.lift(g, cell, side);
         (plain, pruned)
     }
 
@@ -190,7 +126,7 @@ mod tests {
     fn depth_one_is_minus_the_best_reply_heuristic() {
         let (g, mut p) = position(6, 7, &[]);
         let cell = p.landing(&g, 3).unwrap();
-        p.place(3, cell, 0);
+        p.place(&g, cell, 0);
         let best = (0..7)
             .map(|c| p.value_of_drop(&g, p.landing(&g, c).unwrap(), 1))
             .max()

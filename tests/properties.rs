@@ -1,6 +1,7 @@
-//! Property tests: the fast engine (bitboards, precomputed windows, make/unmake, pruning, the
-//! thread pool) against the deliberately simple engine in `simple/`, on thousands of random
-//! positions of many board sizes: cell contents, wins, heuristic values and minimax values.
+//! Property tests: the fast engine (line words, table-driven heuristic, make/unmake, pruning
+//! with a transposition table, the thread pool) against the deliberately simple engine in
+//! `simple/`, on thousands of random positions of many board sizes: cell contents, wins,
+//! heuristic values and minimax values; and the pruned search against plain minimax deeper.
 
 mod simple;
 
@@ -122,8 +123,7 @@ proptest! {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(60))]
 
-    /// Boards of more than 128 cells run on the wide bit set: rules, heuristic and a shallow
-    /// search still agree.
+    /// Boards up to the largest, 32 x 32: rules, heuristic and a shallow search still agree.
     #[test]
     fn large_boards_agree(rows in 12usize..=32, cols in 11usize..=32, moves in prop::collection::vec(0usize..32, 0..200)) {
         let moves: Vec<usize> = moves.into_iter().map(|m| m % cols).collect();
@@ -134,6 +134,28 @@ proptest! {
             let player = game.turn().player().unwrap();
             let mut engine = Engine::new(2, false).unwrap();
             prop_assert_eq!(engine.scores(game.board(), player, 1).unwrap(), grid.scores(player, 1));
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(40))]
+
+    /// Deeper than the simple engine can go: through a whole random game, one pruned engine
+    /// (whose transposition table outlives each search) gives plain minimax's values at every
+    /// turn, on boards of many shapes.
+    #[test]
+    fn pruned_agrees_with_plain_through_a_game(rows in 4usize..=7, cols in 4usize..=8, moves in prop::collection::vec(0usize..8, 0..40), depth in 4u32..=6, threads in 1usize..=2) {
+        let mut pruned = Engine::new(threads, true).unwrap();
+        let mut plain = Engine::new(1, false).unwrap();
+        let config = GameConfig { rows, cols, depth, threads: 1, ..GameConfig::default() };
+        let mut game = Game::new(&config, Some(Player::Red)).unwrap();
+        for col in moves {
+            let Some(player) = game.turn().player() else { break };
+            let expected = plain.scores(game.board(), player, depth).unwrap();
+            prop_assert_eq!(pruned.scores(game.board(), player, depth).unwrap(), expected);
+            // A full column is skipped; the game goes on with the next move.
+            let _ = game.play(col % cols);
         }
     }
 }

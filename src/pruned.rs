@@ -1,0 +1,182 @@
+//! The search behind `--prune`: alpha-beta that finds exactly the values of the assignment's
+//! minimax (see `search`), with much less work.
+//!
+//! - **Exact by construction.** Each root column is searched with the full window, so its value
+//!   is exact; inside, fail-soft alpha-beta only skips moves that cannot change a value.
+//! - **Move ordering.** A move that wins at once ends the search of its node (nothing beats
+//!   +infinity). The others are tried best-first: the column the transposition table remembers
+//!   for this position, then columns by their history (how often and how deep they caused a
+//!   cut-off before), then from the centre outwards.
+//! - **Transposition table.** Positions reached by different move orders are searched once per
+//!   depth; the table (see `table`) keeps exact values and bounds, shared by the workers.
+//! - **Iterative deepening** (in `engine`): shallower searches first fill the table with the
+//!   best columns to try, which costs less than it saves.
+
+use connect_four_supplied::limits::MAX_SIZE;
+
+use crate::board::Position;
+use crate::geometry::Geometry;
+use crate::heuristic::WIN;
+use crate::search::settled;
+use crate::table::{Bound, Entry, Table};
+
+/// Nodes with less depth left than this are neither looked up nor stored: they are cheaper to
+/// search again than the table traffic they would cause.
+const TABLE_DEPTH: u32 = 1;
+
+/// One worker's alpha-beta search: the shared table and the worker's own move history.
+pub(crate) struct Pruned<'a> {
+    g: &'a Geometry,
+    table: &'a Table,
+}
+
+impl<'a> Pruned<'a> {
+    /// A search of positions of `g`'s size that shares `table`.
+    pub fn new(g: &'a Geometry, table: &'a Table) -> Self {
+        Pruned { g, table }
+    }
+
+    /// The exact value of the move `mover` just made into `cell` (on the board), searched `depth`
+    /// more plies: the assignment's minimax value.
+    pub fn move_value(&mut self, p: &mut Position, mover: usize, cell: usize, depth: u32) -> i32 {
+        match settled(self.g, p, mover, cell, depth) {
+            Some(value) => value,
+            None => -self.best_reply(p, 1 - mover, depth - 1, -WIN, WIN),
+        }
+    }
+
+    /// The highest value among `side`'s moves at `depth` if it lies strictly between `alpha` and
+    /// `beta`; otherwise a bound on the same side of the window. The board is not full.
+    fn best_reply(
+        &mut self,
+        p: &mut Position,
+        side: usize,
+        depth: u32,
+        mut alpha: i32,
+        mut beta: i32,
+    ) -> i32 {
+        let g = self.g;
+        if depth == 0 {
+            return leaf_reply(g, p, side, beta);
+        }
+        // Legal columns, centre first; a move that wins at once settles the node.
+        let mut moves = [0u8; MAX_SIZE];
+        let mut count = 0;
+        for &col in &g.centre_first {
+            if let Some(cell) = p.landing(g, col) {
+                if p.wins(g, cell, side) {
+                    return WIN;
+                }
+                moves[count] = col as u8;
+                count += 1;
+            }
+        }
+        let moves = &mut moves[..count];
+        let key = Table::key(p.hash, side, depth);
+        let mut first = None;
+        if depth >= TABLE_DEPTH {
+            if let Some(entry) = self.table.probe(key) {
+                match entry.bound {
+                    Bound::Exact => return entry.value,
+                    Bound::Lower if entry.value >= beta => return entry.value,
+                    Bound::Upper if entry.value <= alpha => return entry.value,
+                    Bound::Lower => alpha = alpha.max(entry.value),
+                    Bound::Upper => beta = beta.min(entry.value),
+                }
+                first = Some(entry.best as u8);
+            }
+        }
+        self.order(p, side, moves, first);
+        let window_low = alpha;
+        let mut best = -WIN;
+        let mut best_col = moves[0];
+        for (tried, &col) in moves.iter().enumerate() {
+            let col = usize::from(col);
+            let cell = p.landing(g, col).expect("listed columns are open");
+            p.place(g, cell, side);
+            let value = if p.is_full(g) {
+                0
+            } else if tried == 0 {
+                -self.best_reply(p, 1 - side, depth - 1, -beta, -alpha)
+            } else {
+                // Principal variation search: first only whether this move beats the best so
+                // far, with the narrowest window; its value only if it does.
+                let probe = -self.best_reply(p, 1 - side, depth - 1, -alpha - 1, -alpha);
+                if probe > alpha && probe < beta {
+                    -self.best_reply(p, 1 - side, depth - 1, -beta, -(probe - 1))
+                } else {
+                    probe
+                }
+            };
+            p.lift(g, cell, side);
+            if value > best {
+                best = value;
+                best_col = col as u8;
+                if best > alpha {
+                    alpha = best;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        if depth >= TABLE_DEPTH {
+            let bound = if best <= window_low {
+                Bound::Upper
+            } else if best >= beta {
+                Bound::Lower
+            } else {
+                Bound::Exact
+            };
+            let entry = Entry {
+                value: best,
+                bound,
+                best: usize::from(best_col),
+            };
+            self.table.store(key, entry);
+        }
+        best
+    }
+
+    /// Sorts `moves` (centre first on entry) into the order to try them: `first`, then by
+    /// rank, highest first; the sort is stable, so ties stay centre first.
+    fn order(&self, p: &Position, side: usize, moves: &mut [u8], first: Option<u8>) {
+        let g = self.g;
+        let mut ranks = [0i64; MAX_SIZE];
+        for (rank, &col) in ranks.iter_mut().zip(moves.iter()) {
+            let cell = p
+                .landing(g, usize::from(col))
+                .expect("listed columns are open");
+            *rank = if Some(col) == first {
+                i64::MAX
+            } else {
+                i64::from(p.value_of_drop(g, cell, side))
+            };
+        }
+        for i in 1..moves.len() {
+            let (col, rank) = (moves[i], ranks[i]);
+            let mut j = i;
+            while j > 0 && ranks[j - 1] < rank {
+                moves[j] = moves[j - 1];
+                ranks[j] = ranks[j - 1];
+                j -= 1;
+            }
+            moves[j] = col;
+            ranks[j] = rank;
+        }
+    }
+}
+
+/// The highest heuristic value among `side`'s moves, or the first one found at or above `beta`.
+fn leaf_reply(g: &Geometry, p: &Position, side: usize, beta: i32) -> i32 {
+    let mut best = -WIN;
+    for &col in &g.centre_first {
+        if let Some(cell) = p.landing(g, col) {
+            best = best.max(p.value_of_drop(g, cell, side));
+            if best >= beta {
+                break;
+            }
+        }
+    }
+    best
+}
