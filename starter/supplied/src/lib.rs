@@ -6,6 +6,8 @@
 //!   AI's numbers the grading protocol asks for).
 //! - The front ends, each generic over those traits: [`protocol`] (the grading protocol),
 //!   [`text`] (the terminal game), and `gui` (the FLTK window, feature `gui`, on by default).
+//! - What the front ends share beyond the contract: [`History`] (undo and redo on any
+//!   [`Playable`]), [`StopSignal`] (stopping a search early) and [`Opponent`].
 //! - The assignment's command line ([`Arguments`]) and [`launch::run`], which hands a game to
 //!   the front end the command line asks for.
 //!
@@ -24,10 +26,12 @@ pub mod text;
 
 mod checker;
 mod error;
+mod history;
 mod input;
 mod opponent;
 mod playable;
 mod score;
+mod stop;
 
 /// The integration tests' small `Playable`, for the unit tests too (it names this crate).
 #[cfg(test)]
@@ -39,6 +43,8 @@ mod tiny_game;
 pub use checker::{Checker, ParsePlayerError, Player};
 pub use cli::Arguments;
 pub use error::MoveError;
+pub use history::History;
 pub use opponent::{sentence, Opponent};
 pub use playable::{Analyze, Outcome, Playable};
 pub use score::{ParseScoreError, Score};
+pub use stop::StopSignal;

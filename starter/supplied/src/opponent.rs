@@ -1,4 +1,5 @@
-//! Who plays against the person at the keyboard, and the sentences the window and the terminal
+//! Who plays against the person at the keyboard (a person, the computer, or nobody: the
+//! computer plays itself while people watch), and the sentences the window and the terminal
 //! both say about it: one home for the words the front ends share.
 
 use crate::checker::Player;
@@ -11,6 +12,8 @@ pub enum Opponent {
     Human,
     /// The computer plays black
     Computer,
+    /// The computer plays both sides while you watch
+    ComputerVsComputer,
 }
 
 impl Opponent {
@@ -19,7 +22,11 @@ impl Opponent {
 
     /// Whether the computer makes `player`'s moves.
     pub fn computer_plays(self, player: Player) -> bool {
-        self == Opponent::Computer && player == Opponent::COMPUTER
+        match self {
+            Opponent::Human => false,
+            Opponent::Computer => player == Opponent::COMPUTER,
+            Opponent::ComputerVsComputer => true,
+        }
     }
 
     /// How the game ended, said to the person at the keyboard.
@@ -51,10 +58,13 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_computer_plays_black_and_only_against_a_person() {
+    fn the_computer_plays_black_against_a_person_and_both_sides_alone() {
         assert!(Opponent::Computer.computer_plays(Player::Black));
         assert!(!Opponent::Computer.computer_plays(Player::Red));
         assert!(!Opponent::Human.computer_plays(Player::Black));
+        for player in Player::BOTH {
+            assert!(Opponent::ComputerVsComputer.computer_plays(player));
+        }
     }
 
     #[test]
@@ -68,6 +78,10 @@ mod tests {
         assert_eq!(
             Opponent::Human.announce(Outcome::Win(Player::Black)),
             "Black wins!"
+        );
+        assert_eq!(
+            Opponent::ComputerVsComputer.announce(Outcome::Win(Player::Red)),
+            "Red wins!"
         );
         assert_eq!(
             Opponent::Human.announce(Outcome::Tie),

@@ -9,6 +9,7 @@ use std::fmt;
 use crate::checker::{Checker, Player};
 use crate::error::MoveError;
 use crate::score::Score;
+use crate::stop::StopSignal;
 
 /// How a finished game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -61,6 +62,15 @@ pub trait Playable {
 
     /// Clears the board for a new game; `first` moves first, or a random player if `None`.
     fn new_game(&mut self, first: Option<Player>);
+
+    /// Optional, not graded: a signal that stops a running search, for a front end that takes
+    /// a move back or starts a new game while the computer is thinking. A game that returns one
+    /// promises that [`computer_move`](Self::computer_move) and [`Analyze::scores`] return soon
+    /// after it is raised; what they return then is ignored. The front end clears it before
+    /// each search. The default, `None`, means a search always runs to its end.
+    fn stop_signal(&self) -> Option<StopSignal> {
+        None
+    }
 
     /// The four cells of a winning line, if the game was won: for highlighting. The default
     /// looks for four in a row through [`checker`](Self::checker).

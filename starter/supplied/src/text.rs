@@ -85,7 +85,7 @@ fn play_game(
             Opponent::Computer => {
                 format!("Your move (red), column 0 to {} or quit: ", game.cols() - 1)
             }
-            Opponent::Human => format!(
+            Opponent::Human | Opponent::ComputerVsComputer => format!(
                 "{} to move, column 0 to {} or quit: ",
                 sentence(player.name()),
                 game.cols() - 1

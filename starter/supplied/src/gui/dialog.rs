@@ -71,11 +71,13 @@ impl OpponentDialog {
         self.choice.get()
     }
 
-    /// Presses the button for `opponent`, as a click would.
+    /// Presses the button for `opponent`, as a click would. The dialog does not offer
+    /// computer against computer (only `--opponent` does), so that press does nothing.
     pub fn press(&mut self, opponent: Opponent) {
         match opponent {
             Opponent::Human => self.human.do_callback(),
             Opponent::Computer => self.computer.do_callback(),
+            Opponent::ComputerVsComputer => {}
         }
     }
 
