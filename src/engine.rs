@@ -8,10 +8,14 @@
 //! computes it. With `prune`, a task is a whole root column searched by alpha-beta with a full
 //! window, which keeps its cut-offs. Either way every value is exact, so the results are the same
 //! for every thread count; with more threads than tasks, the extra threads wait.
+//!
+//! The engine's stop signal, once raised, makes a running search give up within microseconds
+//! (a front end raises it to take a move back while the computer thinks).
 
+use std::fmt;
 use std::sync::Arc;
 
-use connect_four_supplied::{Player, Score};
+use connect_four_supplied::{Player, Score, StopSignal};
 use rand::{Rng, RngExt};
 
 use crate::board::{Board, Grid, Position};
@@ -29,7 +33,28 @@ pub struct Engine {
     /// The pruned search's transposition table, kept from one search to the next (what it
     /// holds stays true); `None` for plain minimax.
     table: Option<Arc<Table>>,
+    stop: StopSignal,
 }
+
+/// Why the computer player gave no values.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SearchError {
+    /// A worker thread failed.
+    Pool(PoolError),
+    /// The stop signal was raised during the search.
+    Stopped,
+}
+
+impl fmt::Display for SearchError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SearchError::Pool(error) => error.fmt(f),
+            SearchError::Stopped => f.write_str("the search was stopped"),
+        }
+    }
+}
+
+impl std::error::Error for SearchError {}
 
 /// One piece of work for a worker: a root column and, for plain minimax, one reply to it.
 #[derive(Clone, Copy, Debug)]
@@ -45,7 +70,14 @@ impl Engine {
         Ok(Engine {
             pool: Pool::new(threads)?,
             table: prune.then(|| Arc::new(Table::new())),
+            stop: StopSignal::new(),
         })
+    }
+
+    /// The signal that stops this engine's searches. Whoever raises it clears it again before
+    /// the next search.
+    pub fn stop_signal(&self) -> &StopSignal {
+        &self.stop
     }
 
     /// The minimax value at `depth` of `player` dropping in each column, `None` for a full column.
@@ -54,13 +86,13 @@ impl Engine {
         board: &Board,
         player: Player,
         depth: u32,
-    ) -> Result<Vec<Option<Score>>, PoolError> {
-        let side = player.index();
-        let grid = board.grid();
-        let values = match &self.table {
-            None => root_values(&mut self.pool, grid, side, depth, None)?,
-            Some(table) => root_values(&mut self.pool, grid, side, depth, Some(table))?,
-        };
+    ) -> Result<Vec<Option<Score>>, SearchError> {
+        let (side, table, stop) = (player.index(), self.table.as_ref(), &self.stop);
+        let values = root_values(&mut self.pool, board.grid(), side, depth, table, stop)
+            .map_err(SearchError::Pool)?;
+        if self.stop.is_raised() {
+            return Err(SearchError::Stopped);
+        }
         Ok(values.into_iter().map(|v| v.map(Score)).collect())
     }
 
@@ -72,7 +104,7 @@ impl Engine {
         player: Player,
         depth: u32,
         rng: &mut impl Rng,
-    ) -> Result<Option<usize>, PoolError> {
+    ) -> Result<Option<usize>, SearchError> {
         let best = best_columns(&self.scores(board, player, depth)?);
         Ok((!best.is_empty()).then(|| best[rng.random_range(0..best.len())]))
     }
@@ -93,6 +125,7 @@ fn root_values(
     side: usize,
     depth: u32,
     table: Option<&Arc<Table>>,
+    stop: &StopSignal,
 ) -> Result<Vec<Option<i32>>, PoolError> {
     let g = &*grid.geometry;
     let mut p = grid.position;
@@ -120,8 +153,9 @@ fn root_values(
     let geometry = Arc::clone(&grid.geometry);
     let start = grid.position;
     let table = table.map(Arc::clone);
+    let stop = stop.clone();
     let results = pool.map(tasks.clone(), move |task| {
-        evaluate(&geometry, table.as_deref(), start, side, depth, task)
+        evaluate(&geometry, table.as_deref(), &stop, start, side, depth, task)
     })?;
     // Plain tasks return the reply's value for the opponent: the root value is minus the best.
     let mut best_reply: Vec<Option<i32>> = vec![None; g.cols];
@@ -142,24 +176,29 @@ fn root_values(
     Ok(values)
 }
 
-/// Runs one task on the worker's own copy of the position.
+/// Runs one task on the worker's own copy of the position (at once, with a meaningless value,
+/// if the search has been stopped).
 fn evaluate(
     g: &Geometry,
     table: Option<&Table>,
+    stop: &StopSignal,
     mut p: Position,
     side: usize,
     depth: u32,
     task: Task,
 ) -> i32 {
+    if stop.is_raised() {
+        return 0;
+    }
     let cell = p.landing(g, task.col).expect("tasks name open columns");
     p.place(g, cell, side);
     match (task.reply, table) {
-        (None, Some(table)) => Pruned::new(g, table).move_value(&mut p, side, cell, depth),
+        (None, Some(table)) => Pruned::new(g, table, stop).move_value(&mut p, side, cell, depth),
         (None, None) => unreachable!("plain minimax tasks name a reply"),
         (Some(reply), _) => {
             let reply_cell = p.landing(g, reply).expect("tasks name open replies");
             p.place(g, reply_cell, 1 - side);
-            minimax(g, &mut p, 1 - side, reply_cell, depth - 1)
+            minimax(g, &mut p, 1 - side, reply_cell, depth - 1, stop)
         }
     }
 }

@@ -3,7 +3,9 @@
 
 use std::fmt;
 
-use connect_four_supplied::{Analyze, Checker, MoveError, Outcome, Playable, Player, Score};
+use connect_four_supplied::{
+    Analyze, Checker, MoveError, Outcome, Playable, Player, Score, StopSignal,
+};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
@@ -150,8 +152,13 @@ impl Playable for Game {
         self.ensure_running()?;
         self.engine
             .choose(&self.board, self.turn, self.depth, &mut self.rng)
-            .map_err(|e| MoveError::EngineFailed(e.message))?
+            .map_err(|e| MoveError::EngineFailed(e.to_string()))?
             .ok_or(MoveError::GameOver)
+    }
+
+    /// The engine's signal: raising it makes a running search give up within microseconds.
+    fn stop_signal(&self) -> Option<StopSignal> {
+        Some(self.engine.stop_signal().clone())
     }
 
     fn new_game(&mut self, first: Option<Player>) {
@@ -175,7 +182,7 @@ impl Analyze for Game {
         self.ensure_running()?;
         self.engine
             .scores(&self.board, self.turn, depth)
-            .map_err(|e| MoveError::EngineFailed(e.message))
+            .map_err(|e| MoveError::EngineFailed(e.to_string()))
     }
 
     fn depth(&self) -> u32 {
@@ -186,6 +193,33 @@ impl Analyze for Game {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_raised_stop_signal_ends_a_long_search_at_once() {
+        let config = GameConfig {
+            depth: 40,
+            ..GameConfig::default()
+        };
+        let mut game = Game::new(&config, Some(Player::Red)).unwrap();
+        let stop = game.stop_signal().expect("the reference can be stopped");
+        let raiser = std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_millis(50));
+            stop.raise();
+        });
+        // Depth 40 would take far longer than any test: only the signal can end it.
+        let started = std::time::Instant::now();
+        assert_eq!(
+            game.computer_move(),
+            Err(MoveError::EngineFailed(
+                "the search was stopped".to_string()
+            ))
+        );
+        raiser.join().unwrap();
+        assert!(started.elapsed() < std::time::Duration::from_secs(30));
+        // Cleared, the signal lets the next search run.
+        game.stop_signal().unwrap().clear();
+        assert_eq!(game.scores(1).map(|s| s.len()), Ok(7));
+    }
 
     #[test]
     fn a_game_can_move_to_another_thread() {

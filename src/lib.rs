@@ -31,6 +31,6 @@ mod search;
 mod table;
 
 pub use board::{Board, SizeError};
-pub use engine::{best_columns, Engine};
+pub use engine::{best_columns, Engine, SearchError};
 pub use game::{Game, GameConfig, GameError};
 pub use pool::{Pool, PoolError};

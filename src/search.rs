@@ -11,9 +11,16 @@
 //! The search changes one [`Position`] in place (make/unmake) and allocates nothing. The last ply
 //! is evaluated inline, as heuristic values of the replies, without a call per leaf.
 
+use connect_four_supplied::StopSignal;
+
 use crate::board::Position;
 use crate::geometry::Geometry;
 use crate::heuristic::WIN;
+
+/// Nodes with at least this many plies left look at the stop signal first: the plies below
+/// take a few microseconds on a 7-column board, so a raised signal is seen at once, at no
+/// measurable cost.
+pub(crate) const STOP_DEPTH: u32 = 4;
 
 /// The value of the move `mover` just made into `cell`, if the recursion stops at it (rules 1-3).
 #[inline(always)]
@@ -36,22 +43,32 @@ pub(crate) fn settled(
 }
 
 /// The assignment's minimax: the value of the move `mover` just made into `cell` (already on the
-/// board), searched `depth` more plies.
+/// board), searched `depth` more plies. Once `stop` is raised the value is meaningless.
 pub(crate) fn minimax(
     g: &Geometry,
     p: &mut Position,
     mover: usize,
     cell: usize,
     depth: u32,
+    stop: &StopSignal,
 ) -> i32 {
     match settled(g, p, mover, cell, depth) {
         Some(value) => value,
-        None => -best_reply(g, p, 1 - mover, depth - 1),
+        None => -best_reply(g, p, 1 - mover, depth - 1, stop),
     }
 }
 
 /// The highest minimax value among `side`'s legal moves at `depth`; the board is not full.
-pub(crate) fn best_reply(g: &Geometry, p: &mut Position, side: usize, depth: u32) -> i32 {
+pub(crate) fn best_reply(
+    g: &Geometry,
+    p: &mut Position,
+    side: usize,
+    depth: u32,
+    stop: &StopSignal,
+) -> i32 {
+    if depth >= STOP_DEPTH && stop.is_raised() {
+        return 0;
+    }
     let mut best = -WIN;
     for col in 0..g.cols {
         if let Some(cell) = p.landing(g, col) {
@@ -59,7 +76,7 @@ pub(crate) fn best_reply(g: &Geometry, p: &mut Position, side: usize, depth: u32
                 p.value_of_drop(g, cell, side)
             } else {
                 p.place(g, cell, side);
-                let value = minimax(g, p, side, cell, depth);
+                let value = minimax(g, p, side, cell, depth, stop);
                 p.lift(g, cell, side);
                 value
             };
@@ -90,8 +107,9 @@ mod tests {
     fn both(g: &Geometry, p: &mut Position, side: usize, col: usize, depth: u32) -> (i32, i32) {
         let cell = p.landing(g, col).expect("an open column");
         p.place(g, cell, side);
-        let plain = minimax(g, p, side, cell, depth);
-        let pruned = Pruned::new(g, &Table::new()).move_value(p, side, cell, depth);
+        let stop = StopSignal::new();
+        let plain = minimax(g, p, side, cell, depth, &stop);
+        let pruned = Pruned::new(g, &Table::new(), &stop).move_value(p, side, cell, depth);
         p.lift(g, cell, side);
         (plain, pruned)
     }
@@ -131,6 +149,6 @@ mod tests {
             .map(|c| p.value_of_drop(&g, p.landing(&g, c).unwrap(), 1))
             .max()
             .unwrap();
-        assert_eq!(minimax(&g, &mut p, 0, cell, 1), -best);
+        assert_eq!(minimax(&g, &mut p, 0, cell, 1, &StopSignal::new()), -best);
     }
 }
