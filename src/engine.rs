@@ -131,7 +131,10 @@ fn root_values(
     let mut p = grid.position;
     let mut values = vec![None; g.cols];
     let mut tasks = Vec::new();
-    for (col, root) in values.iter_mut().enumerate() {
+    // Centre first: for the pruned search, the likely best column leaves the most useful
+    // positions in the table for the others.
+    for &col in &g.centre_first {
+        let root = &mut values[col];
         let Some(cell) = p.landing(g, col) else {
             continue;
         };
