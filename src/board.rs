@@ -48,10 +48,10 @@ pub(crate) struct Position {
 }
 
 impl Position {
-    /// The empty board.
-    pub fn new() -> Self {
+    /// The empty board of `g`'s size.
+    pub fn new(g: &Geometry) -> Self {
         Position {
-            lines: [[0; 256]; 2],
+            lines: [g.empty; 2],
             heights: [0; MAX_SIZE],
             filled: 0,
             hash: 0,
@@ -108,10 +108,10 @@ impl Position {
     /// Whether `side` has made four in a row through `cell`, which it holds.
     #[inline(always)]
     pub fn wins(&self, g: &Geometry, cell: usize, side: usize) -> bool {
-        g.wins(&self.lines[side], cell)
+        g.wins(&self.lines[side], &self.lines[1 - side], cell)
     }
 
-    /// Whose checker is in `cell`, if anyone's.
+    /// Whose checker is in `cell`, if anyone's (its bit is on the board: never set in both).
     fn owner(&self, g: &Geometry, cell: usize) -> Option<Player> {
         let c = &g.cells[cell];
         let row_word = usize::from(c.lines[0]);
@@ -141,11 +141,10 @@ impl Board {
         if !range.contains(&rows) || !range.contains(&cols) {
             return Err(SizeError { rows, cols });
         }
+        let geometry = Arc::new(Geometry::new(rows, cols));
+        let position = Position::new(&geometry);
         Ok(Board {
-            grid: Grid {
-                geometry: Arc::new(Geometry::new(rows, cols)),
-                position: Position::new(),
-            },
+            grid: Grid { geometry, position },
         })
     }
 

@@ -6,6 +6,9 @@
 //! `k + LINE_PAD`. A cell's seven neighbours along a line (three each side, itself in the
 //! middle) are then one shift and mask away, which is what the heuristic's table lookup needs.
 //! Along rows and both diagonals the offset is the column; along a column it is the height.
+//! Every bit of a row or diagonal word that is off the board is set in *both* sides' words,
+//! which no cell on the board can be: the heuristic reads such a bit as a cell no window can
+//! use, without a test.
 //!
 //! Cells are numbered column by column from the bottom: cell `col * rows + height`, where height
 //! 0 is the bottom row (the API's row `rows - 1`). Every front end still speaks of rows from the
@@ -25,19 +28,12 @@ pub(crate) const MAX_LINES: usize = MAX_SIZE + 2 * (2 * MAX_SIZE - 1) + MAX_SIZE
 pub(crate) type Lines = [u64; 256];
 const _: () = assert!(MAX_LINES <= 256, "a line index must fit in a u8");
 
-/// The three directions scored by windows: along the row, down-right and up-right, as (row,
-/// column) steps. Columns are scored by their run instead (see `heuristic`).
-const LINE_STEPS: [(isize, isize); 3] = [(0, 1), (1, 1), (-1, 1)];
-
 /// What the engine knows of one cell.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Cell {
     /// The line words holding this cell: its row, its down-right diagonal, its up-right
     /// diagonal, all at offset `col`.
     pub lines: [u8; 3],
-    /// For each of `lines`, the cell's seven neighbours (bit 3 is the cell) that are off the
-    /// board: a window through them cannot be completed, just as if the opponent held them.
-    pub off_board: [u8; 3],
     /// The line word of this cell's column, at offset `height`.
     pub column_line: u8,
     /// The column.
@@ -68,6 +64,8 @@ pub(crate) struct Geometry {
     pub rows: usize,
     pub cols: usize,
     pub cells: Vec<Cell>,
+    /// Each side's line words on the empty board: the off-board bits of rows and diagonals set.
+    pub empty: Lines,
     /// Random keys per cell and side, whose exclusive or over a position's checkers is its hash
     /// (Zobrist hashing), for the pruned search's transposition table.
     pub keys: Vec<[u64; 2]>,
@@ -89,13 +87,20 @@ impl Geometry {
                 let ids = [row, col + rows - 1 - row, row + col];
                 cells.push(Cell {
                     lines: std::array::from_fn(|d| (bases[d] + ids[d]) as u8),
-                    off_board: LINE_STEPS.map(|step| off_board(rows, cols, row, col, step)),
                     column_line: (bases[3] + col) as u8,
                     col: col as u8,
                     height: height as u8,
                     room: row.min(4) as u8,
                 });
             }
+        }
+        let mut empty = [0; 256];
+        for (line, word) in empty.iter_mut().enumerate().take(bases[3]) {
+            let on_board = cells
+                .iter()
+                .filter(|c| c.lines.contains(&(line as u8)))
+                .fold(0u64, |set, c| set | c.line_bit());
+            *word = !on_board;
         }
         let mut seed = 0x9E37_79B9_7F4A_7C15 ^ ((rows as u64) << 32 | cols as u64);
         let keys = (0..rows * cols)
@@ -107,6 +112,7 @@ impl Geometry {
             rows,
             cols,
             cells,
+            empty,
             keys,
             centre_first,
         }
@@ -123,17 +129,6 @@ impl Geometry {
     pub fn landing(&self, col: usize, height: usize) -> usize {
         col * self.rows + height
     }
-}
-
-/// The seven neighbours of (`row`, `col`) along `step`, three back to three forward, as bits 0
-/// to 6: set where the neighbour is off the board.
-fn off_board(rows: usize, cols: usize, row: usize, col: usize, step: (isize, isize)) -> u8 {
-    (0..7).fold(0, |mask, slot| {
-        let k = slot as isize - 3;
-        let (r, c) = (row as isize + k * step.0, col as isize + k * step.1);
-        let on = (0..rows as isize).contains(&r) && (0..cols as isize).contains(&c);
-        mask | u8::from(!on) << slot
-    })
 }
 
 /// The next number of the SplitMix64 sequence: well-mixed keys from a fixed seed, so that hashes
@@ -169,15 +164,18 @@ mod tests {
     }
 
     #[test]
-    fn neighbours_off_the_board_are_marked() {
+    fn off_board_bits_are_set_in_empty_lines_only_off_the_board() {
         let g = Geometry::new(6, 7);
-        // Bottom-left corner: along the row, the three to the left are off the board.
         let corner = &g.cells[g.cell(5, 0)];
-        assert_eq!(corner.off_board[0], 0b000_0111);
-        // Down-right from the bottom row runs off below: three ahead, and three behind (left).
-        assert_eq!(corner.off_board[1], 0b111_0111);
+        let around = |d: usize| g.empty[usize::from(corner.lines[d])] >> corner.col & 0x7F;
+        // Along the row from the bottom-left corner: the three to the left are off the board.
+        assert_eq!(around(0), 0b000_0111);
+        // Down-right from the bottom row runs off below, and off to the left behind.
+        assert_eq!(around(1), 0b111_0111);
         // Up-right from the corner: only the three behind are off.
-        assert_eq!(corner.off_board[2], 0b000_0111);
+        assert_eq!(around(2), 0b000_0111);
+        // Columns are scored by their run: their words start empty.
+        assert_eq!(g.empty[usize::from(corner.column_line)], 0);
         assert_eq!(corner.room, 4);
         assert_eq!(g.cells[g.cell(1, 3)].room, 1);
     }

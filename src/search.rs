@@ -95,7 +95,7 @@ mod tests {
     /// A `rows` x `cols` position after `moves`, alternating from black (side 0).
     fn position(rows: usize, cols: usize, moves: &[usize]) -> (Geometry, Position) {
         let g = Geometry::new(rows, cols);
-        let mut p = Position::new();
+        let mut p = Position::new(&g);
         for (i, &col) in moves.iter().enumerate() {
             let cell = p.landing(&g, col).expect("an open column");
             p.place(&g, cell, i % 2);
