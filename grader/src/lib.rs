@@ -14,6 +14,7 @@ pub mod build;
 pub mod case;
 pub mod gradescope;
 pub mod limits;
+mod progress;
 pub mod report;
 pub mod requirement;
 pub mod rubric;
