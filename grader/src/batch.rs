@@ -4,13 +4,13 @@
 //! the time grading took. The class summary is the `summary` module's.
 
 use std::fs;
-use std::io::{IsTerminal, Write};
 use std::path::Path;
 use std::sync::Mutex;
 
 use crossbeam::channel::unbounded;
 
 use crate::limits::Limits;
+use crate::progress::Progress;
 use crate::rubric::Rubric;
 use crate::score::{points, StudentResult};
 use crate::{grade_student, Kit, KitError, Options, Student};
@@ -52,7 +52,7 @@ pub(crate) fn with_dir(template: &str, dir: &Path) -> String {
 }
 
 /// What the progress line shows.
-struct Progress {
+struct Counts {
     done: usize,
     running: Vec<String>,
 }
@@ -71,28 +71,26 @@ pub fn grade_all(
         work.send(index).expect("the queue is open");
     }
     drop(work);
-    let progress = Mutex::new(Progress {
+    let progress = Mutex::new(Counts {
         done: 0,
         running: Vec::new(),
     });
     let results = Mutex::new(vec![None; students.len()]);
-    let live = std::io::stderr().is_terminal();
-    let show = |progress: &Progress, finished: Option<&str>| {
-        let mut err = std::io::stderr().lock();
-        let _ = match (live, finished) {
-            (false, None) => Ok(()),
-            (true, _) => write!(
-                err,
-                "\r\x1b[Kgraded {}/{}; running: {}",
+    let out = Progress::new();
+    let show = |progress: &Counts, finished: Option<&str>| match finished {
+        Some(name) if !out.live() => {
+            out.line(&format!(
+                "graded {}/{}: {name}",
                 progress.done,
-                students.len(),
-                progress.running.join(", ")
-            ),
-            (false, Some(name)) => {
-                writeln!(err, "graded {}/{}: {name}", progress.done, students.len())
-            }
-        };
-        let _ = err.flush();
+                students.len()
+            ));
+        }
+        _ => out.status(&format!(
+            "graded {}/{}; running: {}",
+            progress.done,
+            students.len(),
+            progress.running.join(", ")
+        )),
     };
     crossbeam::scope(|scope| {
         for _ in 0..jobs.max(1) {
@@ -117,9 +115,7 @@ pub fn grade_all(
         }
     })
     .expect("grading threads do not panic");
-    if live {
-        eprintln!();
-    }
+    out.finish();
     results
         .into_inner()
         .unwrap_or_default()

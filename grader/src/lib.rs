@@ -7,13 +7,16 @@
 //! [`grade_student`]; the modules below each do one step. Beside the score, a Rust submission's
 //! copy of the supplied crate is compared with the course's ([`supplied`]). A submission can be
 //! built first ([`build`]), and a class's results are summed up for the instructor
-//! ([`summary`]).
+//! ([`summary`]). Apart from grading, [`matchup`] plays matches between the reference and any
+//! program that speaks the protocol (`grade match`).
 
 pub mod batch;
 pub mod build;
 pub mod case;
 pub mod gradescope;
 pub mod limits;
+pub mod matchup;
+mod progress;
 pub mod report;
 pub mod requirement;
 pub mod rubric;

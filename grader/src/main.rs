@@ -2,10 +2,12 @@
 //! (`--submissions` with `--command`), or writes the reference's answers (`--generate`). While
 //! grading it also compares each Rust submission's copy of the supplied crate with the course's
 //! (`--supplied`) and reports the changes. `--build` builds each submission first; a class ends
-//! with a summary (`class-summary.md`).
+//! with a summary (`class-summary.md`). `grade match A B` plays a match between two players,
+//! the reference or programs ([`matchup`]).
 //!
-//! Exit codes: 0 after grading, 1 when the kit's files are missing or malformed (the message
-//! names the file and line) or a report cannot be written, 2 for bad arguments.
+//! Exit codes: 0 after grading or a match, 1 when the kit's files are missing or malformed (the
+//! message names the file and line), a report cannot be written or a match's player cannot
+//! start, 2 for bad arguments.
 
 use std::fs;
 use std::io::Write;
@@ -13,12 +15,14 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
-use clap::{ArgGroup, Parser};
+use clap::{ArgGroup, Parser, Subcommand};
 use connect_four_grader::limits::Limits;
+use connect_four_grader::matchup::{self, Spec};
 use connect_four_grader::{
     batch, build, case, gradescope, report, solution, summary, supplied, Kit, KitError, Options,
     Student,
 };
+use connect_four_supplied::limits::{parse_size, parse_threads};
 
 /// Grades Connect Four programs in any language through the grading protocol.
 #[derive(Parser, Debug)]
@@ -26,9 +30,14 @@ use connect_four_grader::{
     name = "grade",
     version,
     group(ArgGroup::new("mode").required(true).args(["generate", "check", "student", "submissions"])),
-    after_help = "Examples:\n  grade --student './target/release/connect_four'\n  grade --student 'java -cp build ConnectFour' --report reports\n  grade --submissions class/ --command 'python3 {dir}/connect_four.py' --jobs 2 --csv grades.csv\n  grade --generate\n\nBuilding first (--build), per language:\n  Rust:   grade --submissions class/ --build 'cargo build --release --no-default-features --locked' \\\n            --command '{dir}/target/release/connect_four' --report reports\n  Java:   grade --submissions class/ --build 'javac -d build *.java' --command 'java -cp {dir}/build ConnectFour'\n  Python: grade --submissions class/ --command 'python3 {dir}/connect_four.py'   (nothing to build)\n  One student, in their directory:\n          grade --build 'cargo build --release --no-default-features --locked' \\\n            --student ./target/release/connect_four --gradescope results.json"
+    subcommand_negates_reqs = true,
+    args_conflicts_with_subcommands = true,
+    after_help = "Examples:\n  grade --student './target/release/connect_four'\n  grade --student 'java -cp build ConnectFour' --report reports\n  grade --submissions class/ --command 'python3 {dir}/connect_four.py' --jobs 2 --csv grades.csv\n  grade --generate\n  grade match reference:2 'cmd:5:java -cp build ConnectFour' --games 20   (see grade match --help)\n\nBuilding first (--build), per language:\n  Rust:   grade --submissions class/ --build 'cargo build --release --no-default-features --locked' \\\n            --command '{dir}/target/release/connect_four' --report reports\n  Java:   grade --submissions class/ --build 'javac -d build *.java' --command 'java -cp {dir}/build ConnectFour'\n  Python: grade --submissions class/ --command 'python3 {dir}/connect_four.py'   (nothing to build)\n  One student, in their directory:\n          grade --build 'cargo build --release --no-default-features --locked' \\\n            --student ./target/release/connect_four --gradescope results.json"
 )]
 struct Args {
+    /// Instead of grading: `match`, a match between two players
+    #[command(subcommand)]
+    task: Option<Task>,
     /// The kit: a directory with rubric.toml and cases/ (default: ./grading, else the one this
     /// grader was built with)
     #[arg(long, value_name = "DIR")]
@@ -126,12 +135,104 @@ struct Args {
     limit_file_size: Option<u64>,
 }
 
+/// What `grade` does instead of grading.
+#[derive(Subcommand, Debug)]
+enum Task {
+    /// Play a match between two players, the reference or programs, and sum it up
+    ///
+    /// GAMES games between A (red) and B (black), the first player alternating; then A's wins,
+    /// losses, ties and score with a 95% interval.
+    #[command(after_help = MATCH_HELP)]
+    Match(MatchArgs),
+}
+
+/// The players' syntax and examples, after `grade match --help`.
+const MATCH_HELP: &str = concat!(
+    "Players:\n",
+    "  reference:DEPTH        the reference engine, in this process, searching DEPTH plies\n",
+    "  reference:DEPTH:prune  the same with exact alpha-beta: the same moves, found faster\n",
+    "  cmd:DEPTH:COMMAND      a program that speaks the grading protocol, started for each game as\n",
+    "                         COMMAND ROWS COLS DEPTH THREADS --protocol (as grade --student does)\n",
+    "\n",
+    "Each game the runner keeps the board and judges it; a program is asked `genmove` for its\n",
+    "moves and told its opponent's with `play COL`. A program that chooses a column that cannot be\n",
+    "played, crashes, times out, breaks a resource limit (the grader's defaults) or answers\n",
+    "garbage loses that game, and the match goes on. With the same --seed, a match between\n",
+    "reference engines ends the same way every time.\n",
+    "\n",
+    "Exit codes: 0 after the match, 1 if a player cannot start (each is tried before the first\n",
+    "game), 2 for bad arguments.\n",
+    "\n",
+    "Examples:\n",
+    "  grade match reference:1 reference:4 --games 10 --seed 1\n",
+    "  grade match 'cmd:5:./target/release/connect_four' reference:5:prune --time-limit 30\n",
+    "  grade match 'cmd:4:java -cp build ConnectFour' reference:4 --games 40 --threads 2"
+);
+
+/// `grade match`'s arguments.
+#[derive(clap::Args, Debug)]
+struct MatchArgs {
+    /// Player A, red: reference:DEPTH, reference:DEPTH:prune or cmd:DEPTH:COMMAND
+    #[arg(value_name = "A")]
+    a: Spec,
+    /// Player B, black: the same forms
+    #[arg(value_name = "B")]
+    b: Spec,
+    /// Games to play; A moves first in the odd-numbered ones
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    games: u32,
+    /// The board's rows
+    #[arg(long, default_value_t = 6, value_parser = parse_size)]
+    rows: usize,
+    /// The board's columns
+    #[arg(long, default_value_t = 7, value_parser = parse_size)]
+    cols: usize,
+    /// Worker threads of each reference engine, and the THREADS programs are started with
+    #[arg(long, default_value_t = 1, value_parser = parse_threads)]
+    threads: usize,
+    /// Seed for the reference engines' tie-breaks (random if not given; the summary prints it)
+    #[arg(long, value_name = "N")]
+    seed: Option<u64>,
+    /// The longest a program may take to answer one command (`new`, `genmove`, `play`)
+    #[arg(long, value_name = "SECONDS", default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..))]
+    time_limit: u64,
+}
+
 fn main() -> ExitCode {
     let args = Args::parse();
+    if let Some(Task::Match(options)) = &args.task {
+        return play_match(options);
+    }
     match run(&args) {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
             eprintln!("grade: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Plays the match `options` ask for and prints its summary; exit code 1 if a player cannot
+/// start.
+fn play_match(options: &MatchArgs) -> ExitCode {
+    let specs = [options.a.clone(), options.b.clone()];
+    let settings = matchup::Settings {
+        rows: options.rows,
+        cols: options.cols,
+        games: options.games,
+        threads: options.threads,
+        seed: options.seed.unwrap_or_else(rand::random),
+        time_limit: Duration::from_secs(options.time_limit),
+        limits: Limits::default(),
+    };
+    match matchup::play_showing_progress(&specs, &settings) {
+        Ok(summary) => {
+            let text = matchup::report(&specs, &settings, &summary);
+            let _ = write!(std::io::stdout().lock(), "{text}");
+            ExitCode::SUCCESS
+        }
+        Err(why) => {
+            eprintln!("grade match: {why}");
             ExitCode::FAILURE
         }
     }

@@ -1,0 +1,624 @@
+//! `grade match`: a match of several games between two players, each the reference engine in
+//! process (at some depth, plain or pruned) or any program that speaks the grading protocol,
+//! run through [`Program`] under its time and resource limits, as graded students are.
+//!
+//! The runner keeps the authoritative board (a reference [`Board`]) and judges wins and ties
+//! itself: a program only chooses its moves (`genmove`) and hears its opponent's (`play COL`).
+//! A program that fails in any way (a move that cannot be played, a crash, a timeout, garbage)
+//! loses that game, with the reason, and the match goes on. A is red and B black; the first
+//! player alternates, A first in odd-numbered games. One generator seeded with the match's seed
+//! breaks the engines' ties, so a match between engines always ends the same way.
+//!
+//! A's score is (wins + ties / 2) / games, given with a 95% Wilson score interval in which a tie
+//! counts as half a win.
+
+use std::fmt::{self, Write};
+use std::str::FromStr;
+use std::time::Duration;
+
+use connect_four::{Board, Engine};
+use connect_four_supplied::limits::parse_depth;
+use connect_four_supplied::{Player, Score};
+use rand::rngs::StdRng;
+use rand::SeedableRng;
+
+use crate::limits::Limits;
+use crate::progress::Progress;
+use crate::runner::Program;
+
+/// How a player is written on the command line.
+pub const SYNTAX: &str = "reference:DEPTH, reference:DEPTH:prune or cmd:DEPTH:COMMAND";
+/// The players' names, A then B.
+const NAMES: [&str; 2] = ["A", "B"];
+/// The players' colours: A is red, B black.
+const COLOURS: [Player; 2] = [Player::Red, Player::Black];
+/// The normal quantile of a two-sided 95% interval.
+const Z95: f64 = 1.959_963_984_540_054;
+/// How wide the progress bar is, in characters.
+const BAR: usize = 30;
+
+/// A player, as the command line gives it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Spec {
+    /// `reference:DEPTH` or `reference:DEPTH:prune`: the reference engine, in this process.
+    Reference {
+        /// Plies it looks ahead beyond its own move.
+        depth: u32,
+        /// Exact alpha-beta: the same moves as plain minimax, found faster.
+        prune: bool,
+    },
+    /// `cmd:DEPTH:COMMAND`: a program that speaks the grading protocol, started for each game
+    /// as `COMMAND ROWS COLS DEPTH THREADS --protocol` (as `grade --student` starts it).
+    Program {
+        /// The DEPTH it is started with.
+        depth: u32,
+        /// The shell command that starts it.
+        command: String,
+    },
+}
+
+impl FromStr for Spec {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Spec, String> {
+        let bad = |why: String| format!("{why} (a player is {SYNTAX})");
+        let mut parts = text.splitn(3, ':');
+        let kind = parts.next().unwrap_or_default();
+        if !matches!(kind, "reference" | "cmd") {
+            return Err(bad(format!("unknown kind of player {kind:?}")));
+        }
+        let depth = match parts.next() {
+            Some(depth) => {
+                parse_depth(depth).map_err(|why| bad(format!("depth {depth:?} {why}")))?
+            }
+            None => return Err(bad(format!("no depth after {kind:?}"))),
+        };
+        match (kind, parts.next()) {
+            ("reference", None) => Ok(Spec::Reference {
+                depth,
+                prune: false,
+            }),
+            ("reference", Some("prune")) => Ok(Spec::Reference { depth, prune: true }),
+            ("reference", Some(other)) => Err(bad(format!(
+                "{other:?} after the depth: the reference takes only `prune` there"
+            ))),
+            (_, Some(command)) if !command.trim().is_empty() => Ok(Spec::Program {
+                depth,
+                command: command.trim().to_string(),
+            }),
+            _ => Err(bad("no command after the depth".into())),
+        }
+    }
+}
+
+impl fmt::Display for Spec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Spec::Reference { depth, prune } => {
+                write!(f, "reference:{depth}{}", if *prune { ":prune" } else { "" })
+            }
+            Spec::Program { depth, command } => write!(f, "cmd:{depth}:{command}"),
+        }
+    }
+}
+
+/// Everything about a match but its players.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Settings {
+    /// The board's rows.
+    pub rows: usize,
+    /// The board's columns.
+    pub cols: usize,
+    /// How many games.
+    pub games: u32,
+    /// The reference engines' worker threads, and the THREADS programs are started with.
+    pub threads: usize,
+    /// Seeds the engines' tie-breaks.
+    pub seed: u64,
+    /// The longest a program may take to answer one command.
+    pub time_limit: Duration,
+    /// The resource limits of every program run.
+    pub limits: Limits,
+}
+
+/// One game's result.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameRecord {
+    /// The game's number, from 1.
+    pub number: u32,
+    /// Who moved first: 0 for A, 1 for B.
+    pub first: usize,
+    /// Who won: 0 for A, 1 for B; `None` for a tie.
+    pub winner: Option<usize>,
+    /// The checkers dropped.
+    pub moves: usize,
+    /// Why the loser lost, when it was a program that failed rather than four in a row.
+    pub failure: Option<String>,
+}
+
+impl GameRecord {
+    /// One line for a log: who moved first, who won and how.
+    pub fn line(&self, specs: &[Spec; 2], games: u32) -> String {
+        let head = format!(
+            "game {}/{games}, {} first: ",
+            self.number, NAMES[self.first]
+        );
+        let moves = match self.moves {
+            1 => "1 move".to_string(),
+            n => format!("{n} moves"),
+        };
+        match (self.winner, &self.failure) {
+            (None, _) => format!("{head}a tie after {moves}"),
+            (Some(winner), None) => format!("{head}{} won in {moves}", NAMES[winner]),
+            (Some(winner), Some(why)) => {
+                let loser = 1 - winner;
+                format!(
+                    "{head}{} won: {} ({}) failed after {moves}: {why}",
+                    NAMES[winner], NAMES[loser], specs[loser]
+                )
+            }
+        }
+    }
+}
+
+/// Games with one first player, or all of them, from A's side.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// Games played.
+    pub games: u32,
+    /// Games won by A and by B.
+    pub wins: [u32; 2],
+    /// Games tied.
+    pub ties: u32,
+    /// Games A and B lost by failing rather than on the board.
+    pub failures: [u32; 2],
+}
+
+impl Tally {
+    /// Counts `record` in.
+    fn add(&mut self, record: &GameRecord) {
+        self.games += 1;
+        match record.winner {
+            Some(winner) => self.wins[winner] += 1,
+            None => self.ties += 1,
+        }
+        if let (Some(winner), Some(_)) = (record.winner, &record.failure) {
+            self.failures[1 - winner] += 1;
+        }
+    }
+
+    /// Both tallies together.
+    fn plus(self, other: Tally) -> Tally {
+        Tally {
+            games: self.games + other.games,
+            wins: [self.wins[0] + other.wins[0], self.wins[1] + other.wins[1]],
+            ties: self.ties + other.ties,
+            failures: [
+                self.failures[0] + other.failures[0],
+                self.failures[1] + other.failures[1],
+            ],
+        }
+    }
+
+    /// A's score: (wins + ties / 2) / games; 0 with no games.
+    pub fn score(&self) -> f64 {
+        if self.games == 0 {
+            return 0.0;
+        }
+        (f64::from(self.wins[0]) + f64::from(self.ties) / 2.0) / f64::from(self.games)
+    }
+}
+
+/// A whole match's result.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Summary {
+    /// The games A moved first in, and those B moved first in.
+    pub by_first: [Tally; 2],
+}
+
+impl Summary {
+    /// Every game.
+    pub fn total(&self) -> Tally {
+        self.by_first[0].plus(self.by_first[1])
+    }
+}
+
+/// The 95% Wilson score interval of a score `p` over `n` games, ties counted as half a win:
+/// lower and upper bound. With no games, everything from 0 to 1.
+pub fn wilson(p: f64, n: u32) -> (f64, f64) {
+    if n == 0 {
+        return (0.0, 1.0);
+    }
+    let n = f64::from(n);
+    let z2 = Z95 * Z95;
+    let scale = 1.0 + z2 / n;
+    let centre = (p + z2 / (2.0 * n)) / scale;
+    let half = Z95 / scale * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
+    ((centre - half).max(0.0), (centre + half).min(1.0))
+}
+
+/// One player during a match.
+enum Contestant {
+    /// The reference engine, and the depth it searches to.
+    Engine { engine: Engine, depth: u32 },
+    /// A program: how to start it, and the program itself during a game.
+    Program {
+        command: String,
+        depth: u32,
+        running: Option<Program>,
+    },
+}
+
+impl Contestant {
+    /// The player `spec` describes, checked: an engine with its threads, or a program that
+    /// starts and answers `new red`.
+    fn new(spec: &Spec, settings: &Settings) -> Result<Contestant, String> {
+        let mut contestant = match spec {
+            Spec::Reference { depth, prune } => {
+                let engine = Engine::new(settings.threads, *prune).map_err(|e| e.message)?;
+                return Ok(Contestant::Engine {
+                    engine,
+                    depth: *depth,
+                });
+            }
+            Spec::Program { depth, command } => Contestant::Program {
+                command: command.clone(),
+                depth: *depth,
+                running: None,
+            },
+        };
+        contestant.begin(Player::Red, settings)?;
+        contestant.end();
+        Ok(contestant)
+    }
+
+    /// Starts a game that `first` moves first in: a program is started and sent `new`.
+    fn begin(&mut self, first: Player, settings: &Settings) -> Result<(), String> {
+        if let Contestant::Program {
+            command,
+            depth,
+            running,
+        } = self
+        {
+            let arguments = format!(
+                "{} {} {depth} {} --protocol",
+                settings.rows, settings.cols, settings.threads
+            );
+            let mut program = Program::start(command, &arguments, None, &settings.limits)
+                .map_err(|failure| format!("it did not start: {failure}"))?;
+            let new = format!("new {}", first.name());
+            expect(&mut program, &new, first.name(), settings.time_limit)?;
+            *running = Some(program);
+        }
+        Ok(())
+    }
+
+    /// The column this player chooses for `player` on `board`; a program plays it on its own
+    /// board as well.
+    fn choose(
+        &mut self,
+        board: &Board,
+        player: Player,
+        settings: &Settings,
+        rng: &mut StdRng,
+    ) -> Result<usize, String> {
+        match self {
+            Contestant::Engine { engine, depth } => engine
+                .choose(board, player, *depth, rng)
+                .map_err(|e| format!("the engine failed: {}", e.message))?
+                .ok_or_else(|| "the engine found no move".to_string()),
+            Contestant::Program { running, .. } => {
+                let program = running.as_mut().ok_or("the program is not running")?;
+                let column = answer(program, "genmove", settings.time_limit)?;
+                column
+                    .parse()
+                    .map_err(|_| format!("answered `= {column}` to `genmove`: not a column"))
+            }
+        }
+    }
+
+    /// Tells a program that its opponent dropped in `col`, which the runner's board says lands
+    /// in `row`; a program must agree.
+    fn hear(&mut self, col: usize, row: usize, settings: &Settings) -> Result<(), String> {
+        match self {
+            Contestant::Program {
+                running: Some(program),
+                ..
+            } => expect(
+                program,
+                &format!("play {col}"),
+                &row.to_string(),
+                settings.time_limit,
+            ),
+            _ => Ok(()),
+        }
+    }
+
+    /// Ends a game: a program is stopped, with everything it started.
+    fn end(&mut self) {
+        if let Contestant::Program { running, .. } = self {
+            *running = None;
+        }
+    }
+}
+
+/// Sends `line` and returns the payload of its `=` answer, or why there is none.
+fn answer(program: &mut Program, line: &str, limit: Duration) -> Result<String, String> {
+    let (lines, _) = program
+        .ask(line, limit)
+        .map_err(|failure| format!("`{line}`: {failure}"))?;
+    let first = lines.first().map_or("", String::as_str);
+    match first.strip_prefix('=') {
+        Some(payload) => Ok(payload.trim().to_string()),
+        None => Err(format!("answered {first:?} to `{line}`")),
+    }
+}
+
+/// Sends `line`, whose answer must be `= WANTED`.
+fn expect(program: &mut Program, line: &str, wanted: &str, limit: Duration) -> Result<(), String> {
+    let got = answer(program, line, limit)?;
+    if got == wanted {
+        Ok(())
+    } else {
+        Err(format!("answered `= {got}` to `{line}`, not `= {wanted}`"))
+    }
+}
+
+/// Plays game `number` between `contestants` on a copy of `empty`: A moves first in odd-numbered
+/// games, B in even ones. Whoever fails loses; a program that does not start the game loses it
+/// before the other is started.
+fn play_game(
+    contestants: &mut [Contestant; 2],
+    empty: &Board,
+    number: u32,
+    settings: &Settings,
+    rng: &mut StdRng,
+) -> GameRecord {
+    let first = usize::from(number % 2 == 0);
+    let record = |winner: Option<usize>, moves: usize, failure: Option<String>| GameRecord {
+        number,
+        first,
+        winner,
+        moves,
+        failure,
+    };
+    let lost = |side: usize, moves: usize, why: String| record(Some(1 - side), moves, Some(why));
+    for side in [first, 1 - first] {
+        if let Err(why) = contestants[side].begin(COLOURS[first], settings) {
+            return lost(side, 0, why);
+        }
+    }
+    let mut board = empty.clone();
+    let mut side = first;
+    let mut moves = 0;
+    loop {
+        let player = COLOURS[side];
+        let col = match contestants[side].choose(&board, player, settings, rng) {
+            Ok(col) => col,
+            Err(why) => return lost(side, moves, why),
+        };
+        let dropped = board.move_value(col, player).and_then(|value| {
+            let row = board.drop_checker(col, player)?;
+            Ok((value, row))
+        });
+        let (value, row) = match dropped {
+            Ok(dropped) => dropped,
+            Err(error) => return lost(side, moves, format!("chose column {col}: {error}")),
+        };
+        moves += 1;
+        if value == Score::WIN {
+            return record(Some(side), moves, None);
+        }
+        if board.is_full() {
+            return record(None, moves, None);
+        }
+        if let Err(why) = contestants[1 - side].hear(col, row, settings) {
+            return lost(1 - side, moves, why);
+        }
+        side = 1 - side;
+    }
+}
+
+/// Plays the match between `specs` (A, then B), passing each game's record to `each` as it
+/// ends. Fails, before any game, when the board size is not allowed or a player cannot start.
+pub fn play(
+    specs: &[Spec; 2],
+    settings: &Settings,
+    mut each: impl FnMut(&GameRecord),
+) -> Result<Summary, String> {
+    let empty = Board::new(settings.rows, settings.cols).map_err(|e| e.to_string())?;
+    let start = |side: usize| {
+        Contestant::new(&specs[side], settings).map_err(|why| {
+            format!(
+                "player {} ({}) cannot start: {why}",
+                NAMES[side], specs[side]
+            )
+        })
+    };
+    let mut contestants = [start(0)?, start(1)?];
+    let mut rng = StdRng::seed_from_u64(settings.seed);
+    let mut summary = Summary {
+        by_first: [Tally::default(); 2],
+    };
+    for number in 1..=settings.games {
+        let record = play_game(&mut contestants, &empty, number, settings, &mut rng);
+        for contestant in &mut contestants {
+            contestant.end();
+        }
+        summary.by_first[record.first].add(&record);
+        each(&record);
+    }
+    Ok(summary)
+}
+
+/// Plays the match as [`play`] does, showing its progress on standard error: on a terminal a
+/// bar, with any failure on a line above it; elsewhere one line per game.
+pub fn play_showing_progress(specs: &[Spec; 2], settings: &Settings) -> Result<Summary, String> {
+    let out = Progress::new();
+    out.status(&bar(0, settings.games));
+    let summary = play(specs, settings, |record| {
+        if !out.live() || record.failure.is_some() {
+            out.line(&record.line(specs, settings.games));
+        }
+        out.status(&bar(record.number, settings.games));
+    });
+    out.finish();
+    summary
+}
+
+/// A progress bar: `[######        ] 3/7`.
+pub fn bar(done: u32, total: u32) -> String {
+    let filled = (done as usize * BAR)
+        .checked_div(total as usize)
+        .unwrap_or(BAR);
+    format!(
+        "[{}{}] {done}/{total}",
+        "#".repeat(filled),
+        " ".repeat(BAR - filled.min(BAR))
+    )
+}
+
+/// The summary for people: the players, the settings, a table of the games by first player and
+/// in all, with A's score and its interval, and the games lost by failing.
+pub fn report(specs: &[Spec; 2], settings: &Settings, summary: &Summary) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "A (red):   {}", specs[0]);
+    let _ = writeln!(out, "B (black): {}", specs[1]);
+    let _ = writeln!(
+        out,
+        "{} games on {} x {}, the first player alternating (A first in game 1), seed {}\n",
+        settings.games, settings.rows, settings.cols, settings.seed
+    );
+    let _ = writeln!(
+        out,
+        "{:<10} {:>6} {:>7} {:>7} {:>5}  {:>9}  95% interval",
+        "", "games", "A wins", "B wins", "ties", "A's score"
+    );
+    let rows = [
+        ("A first", summary.by_first[0]),
+        ("B first", summary.by_first[1]),
+        ("all", summary.total()),
+    ];
+    for (name, tally) in rows {
+        let score = tally.score();
+        let (low, high) = wilson(score, tally.games);
+        let _ = writeln!(
+            out,
+            "{name:<10} {:>6} {:>7} {:>7} {:>5}  {score:>9.3}  {low:.3} to {high:.3}",
+            tally.games, tally.wins[0], tally.wins[1], tally.ties
+        );
+    }
+    let _ = writeln!(
+        out,
+        "\nA's score is (A wins + ties / 2) / games; the interval is the 95% Wilson score \
+         interval, a tie counted as half a win."
+    );
+    let failures = summary.total().failures;
+    if failures != [0, 0] {
+        let _ = writeln!(
+            out,
+            "Games lost by failing (a move that cannot be played, a crash, a timeout, garbage): \
+             A {}, B {}.",
+            failures[0], failures[1]
+        );
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn players_are_read_and_written_back() {
+        for text in [
+            "reference:5",
+            "reference:0:prune",
+            "cmd:6:java -cp a:b X --seed 1",
+        ] {
+            let spec: Spec = text.parse().unwrap();
+            assert_eq!(spec.to_string(), text);
+        }
+        assert_eq!(
+            "cmd:3: python3 x.py ".parse(),
+            Ok(Spec::Program {
+                depth: 3,
+                command: "python3 x.py".into()
+            })
+        );
+        assert_eq!(
+            "reference:8:prune".parse(),
+            Ok(Spec::Reference {
+                depth: 8,
+                prune: true
+            })
+        );
+    }
+
+    #[test]
+    fn a_bad_player_says_what_is_wrong_and_the_syntax() {
+        for (text, why) in [
+            ("referee:5", "unknown kind of player \"referee\""),
+            ("reference", "no depth after \"reference\""),
+            (
+                "reference:65",
+                "depth \"65\" must be a whole number from 0 to 64",
+            ),
+            ("reference:5:fast", "\"fast\" after the depth"),
+            ("cmd:5", "no command after the depth"),
+            ("cmd:5:  ", "no command after the depth"),
+            ("cmd:x:prog", "depth \"x\" must be"),
+        ] {
+            let error = text.parse::<Spec>().unwrap_err();
+            assert!(
+                error.contains(why) && error.ends_with(&format!("(a player is {SYNTAX})")),
+                "{text}: {error}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_wilson_interval_matches_known_values() {
+        let close = |(low, high): (f64, f64), (l, h): (f64, f64)| {
+            assert!(
+                (low - l).abs() < 5e-4 && (high - h).abs() < 5e-4,
+                "{low} {high}"
+            );
+        };
+        close(wilson(0.5, 10), (0.2366, 0.7634));
+        close(wilson(0.0, 10), (0.0, 0.2775));
+        close(wilson(1.0, 40), (0.9124, 1.0));
+        close(wilson(0.75, 40), (0.5980, 0.8581));
+        assert_eq!(wilson(0.3, 0), (0.0, 1.0));
+    }
+
+    #[test]
+    fn ties_count_half_and_failures_are_counted_for_the_loser() {
+        let record = |winner, failure: Option<&str>| GameRecord {
+            number: 1,
+            first: 0,
+            winner,
+            moves: 9,
+            failure: failure.map(String::from),
+        };
+        let mut tally = Tally::default();
+        tally.add(&record(Some(0), None));
+        tally.add(&record(None, None));
+        tally.add(&record(Some(0), Some("crashed")));
+        tally.add(&record(Some(1), None));
+        assert_eq!(tally.wins, [2, 1]);
+        assert_eq!((tally.games, tally.ties, tally.failures), (4, 1, [0, 1]));
+        assert_eq!(tally.score(), 0.625);
+        assert_eq!(Tally::default().score(), 0.0);
+    }
+
+    #[test]
+    fn the_bar_fills_with_the_games() {
+        assert_eq!(bar(0, 3), format!("[{}] 0/3", " ".repeat(BAR)));
+        assert_eq!(
+            bar(1, 3),
+            format!("[{}{}] 1/3", "#".repeat(10), " ".repeat(20))
+        );
+        assert_eq!(bar(3, 3), format!("[{}] 3/3", "#".repeat(BAR)));
+    }
+}
