@@ -305,7 +305,7 @@ impl Contestant {
         match self {
             Contestant::Engine { engine, depth } => engine
                 .choose(board, player, *depth, rng)
-                .map_err(|e| format!("the engine failed: {}", e.message))?
+                .map_err(|e| format!("the engine failed: {e}"))?
                 .ok_or_else(|| "the engine found no move".to_string()),
             Contestant::Program { running, .. } => {
                 let program = running.as_mut().ok_or("the program is not running")?;
