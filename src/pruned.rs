@@ -28,8 +28,9 @@ use crate::search::{settled, STOP_DEPTH};
 use crate::table::{Bound, Entry, Table};
 
 /// Nodes with less depth left than this are neither looked up nor stored: they are cheaper to
-/// search again than the table traffic they would cause.
-const TABLE_DEPTH: u32 = 1;
+/// search again than the table traffic they would cause. Measured in one run (depth 14, one
+/// thread, four alternating runs each): median 0.36 s of CPU with 2, 0.40 s with 1.
+const TABLE_DEPTH: u32 = 2;
 
 /// One worker's alpha-beta search over the shared table.
 pub(crate) struct Pruned<'a> {
