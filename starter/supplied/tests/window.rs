@@ -275,6 +275,9 @@ fn the_dialog_answers_or_closes() {
     let mut clicker = dialog.clone();
     app::add_timeout3(0.2, move |_| clicker.press(Opponent::Computer));
     assert_eq!(dialog.ask(), Some(Opponent::Computer));
+    let mut watcher = dialog.clone();
+    app::add_timeout3(0.2, move |_| watcher.press(Opponent::ComputerVsComputer));
+    assert_eq!(dialog.ask(), Some(Opponent::ComputerVsComputer));
     let mut closer = dialog.clone();
     app::add_timeout3(0.2, move |_| closer.close());
     assert_eq!(dialog.ask(), None);

@@ -1,5 +1,5 @@
 //! The strip under the board: the status label on top, and a row of controls under it (Undo,
-//! Redo, Hint, Stop in a game of the computer against itself, the Animate box and New game),
+//! Redo, Hint, the Animate box, Stop in a game of the computer against itself, and New game),
 //! each with its key as an fltk shortcut. Pressing one posts its [`Message`].
 
 use fltk::app::Sender;
@@ -78,7 +78,7 @@ impl Bar {
             "Write each column's value in it (H)",
         );
         let mut stop = button(
-            220,
+            width - 190,
             70,
             "Stop",
             Shortcut::from_char('s'),
@@ -92,7 +92,7 @@ impl Bar {
             Shortcut::None,
             "Start again (N)",
         );
-        let mut animate = CheckButton::new(300, y, 90, 30, "Animate");
+        let mut animate = CheckButton::new(225, y, 90, 30, "Animate");
         animate.set_shortcut(Shortcut::from_char('a'));
         animate.set_tooltip("Let checkers fall into place (A)");
         animate.set_checked(true);

@@ -15,6 +15,21 @@ pub enum Aim {
     Last,
 }
 
+impl Aim {
+    /// The column aimed at from column `selected` on a board `cols` wide; with none selected
+    /// yet, the middle column, whatever the aim.
+    pub fn from(self, selected: Option<usize>, cols: usize) -> usize {
+        let last = cols.saturating_sub(1);
+        match (selected, self) {
+            (None, _) => last / 2,
+            (Some(col), Aim::Left) => col.saturating_sub(1),
+            (Some(col), Aim::Right) => (col + 1).min(last),
+            (Some(_), Aim::First) => 0,
+            (Some(_), Aim::Last) => last,
+        }
+    }
+}
+
 /// What happens in the window, in the order it happened.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Message {
@@ -63,4 +78,19 @@ pub enum Action {
     NewGame,
     /// Stop the computers' game.
     Stop,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn aims_stay_on_the_board_and_start_in_the_middle() {
+        assert_eq!(Aim::Right.from(None, 7), 3);
+        assert_eq!(Aim::Left.from(Some(0), 7), 0);
+        assert_eq!(Aim::Right.from(Some(6), 7), 6);
+        assert_eq!(Aim::Right.from(Some(2), 7), 3);
+        assert_eq!(Aim::Last.from(Some(2), 32), 31);
+        assert_eq!(Aim::First.from(Some(2), 32), 0);
+    }
 }

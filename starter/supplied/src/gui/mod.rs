@@ -14,10 +14,12 @@ mod animation;
 mod bar;
 mod board;
 mod dialog;
+mod hint;
 mod images;
 mod keys;
 mod message;
 mod status;
+mod undo;
 mod window;
 mod worker;
 

@@ -7,7 +7,6 @@
 //! game during a search raise the game's stop signal, if it has one, and happen once the
 //! worker hands the game back; its answer is then thrown away.
 
-use std::mem;
 use std::time::Duration;
 
 use fltk::app::{self, Receiver, Sender};
@@ -18,12 +17,14 @@ use fltk::window::DoubleWindow;
 use super::animation::Fall;
 use super::bar::{self, Bar, Control};
 use super::board::Board;
+use super::hint;
 use super::images::{Images, Look, CELL};
 use super::keys;
 use super::message::{Action, Aim, Message};
 use super::status::{self, Phase, Refusal};
-use super::worker::{Answer, Job, Worker};
-use crate::checker::{Checker, Player};
+use super::undo;
+use super::worker::{Answer, Holder, Job};
+use crate::checker::Player;
 use crate::error::MoveError;
 use crate::history::History;
 use crate::opponent::Opponent;
@@ -36,16 +37,6 @@ const SCREEN_MARGIN: i32 = 120;
 const TICK: Duration = Duration::from_secs(1);
 /// The pause between moves when the computer plays itself, so that people can follow.
 const PAUSE: Duration = Duration::from_millis(500);
-
-/// Where the game is.
-enum Holder<G> {
-    /// Here.
-    Ready(G),
-    /// With a worker thread, which is searching.
-    Busy(Worker<G>),
-    /// Lost with a worker thread that died; only closing the window helps.
-    Lost,
-}
 
 /// The window and the game it shows. Build it with [`new`](Self::new), [`show`](Self::show)
 /// it, and call [`handle_pending`](Self::handle_pending) after each `app::wait()`.
@@ -186,7 +177,7 @@ impl<G: Analyze + Send + 'static> GameWindow<G> {
 
     /// Whether a search (the computer's move or the hint) is running.
     pub fn is_thinking(&self) -> bool {
-        matches!(self.holder, Holder::Busy(_))
+        self.holder.is_busy()
     }
 
     /// Whether a checker is falling into place.
@@ -260,15 +251,7 @@ impl<G: Analyze + Send + 'static> GameWindow<G> {
 
     /// Moves the keyboard's column; the first board key shows it in the middle column.
     fn aim(&mut self, aim: Aim) {
-        let last = self.board.size().1 - 1;
-        let col = match (self.selected, aim) {
-            (None, _) => last / 2,
-            (Some(col), Aim::Left) => col.saturating_sub(1),
-            (Some(col), Aim::Right) => (col + 1).min(last),
-            (Some(_), Aim::First) => 0,
-            (Some(_), Aim::Last) => last,
-        };
-        self.select(Some(col));
+        self.select(Some(aim.from(self.selected, self.board.size().1)));
     }
 
     fn select(&mut self, col: Option<usize>) {
@@ -359,33 +342,16 @@ impl<G: Analyze + Send + 'static> GameWindow<G> {
         let Holder::Ready(game) = &mut self.holder else {
             return;
         };
-        let opponent = self.opponent;
-        let result = match action {
-            Action::Drop(col) => return self.person_plays(col),
-            Action::Stop => return,
-            Action::NewGame => {
-                self.history.new_game(game, self.first);
-                self.paused = false;
-                self.bar.show_stop(self.watching().then_some(false));
-                Ok(true)
-            }
-            Action::Undo if self.opponent == Opponent::ComputerVsComputer => {
-                self.history.undo(game).map(|col| col.is_some())
-            }
-            Action::Undo => self
-                .history
-                .undo_turn(game, opponent)
-                .map(|cols| !cols.is_empty()),
-            Action::Redo if self.opponent == Opponent::ComputerVsComputer => {
-                self.history.redo(game).map(|col| col.is_some())
-            }
-            Action::Redo => self
-                .history
-                .redo_turn(game, opponent)
-                .map(|cols| !cols.is_empty()),
-        };
-        match result {
+        if let Action::Drop(col) = action {
+            return self.person_plays(col);
+        }
+        let done = undo::apply(action, (&mut self.history, game), self.opponent, self.first);
+        match done {
             Ok(true) => {
+                if action == Action::NewGame {
+                    self.paused = false;
+                    self.bar.show_stop(self.watching().then_some(false));
+                }
                 self.stuck = false;
                 self.fall = None;
                 self.changed();
@@ -393,7 +359,8 @@ impl<G: Analyze + Send + 'static> GameWindow<G> {
                 self.start_search_if_due();
             }
             Ok(false) if action == Action::Undo => self.refuse(Refusal::NothingToUndo),
-            Ok(false) => self.refuse(Refusal::NothingToRedo),
+            Ok(false) if action == Action::Redo => self.refuse(Refusal::NothingToRedo),
+            Ok(false) => {}
             Err(error) => {
                 self.stuck = true;
                 self.refusal = Some(Refusal::Error(error.to_string()));
@@ -457,35 +424,23 @@ impl<G: Analyze + Send + 'static> GameWindow<G> {
         !self.stuck && !self.paused && self.computer_to_move() && !self.is_thinking()
     }
 
-    /// Hands the game, which is here, to a worker thread for `job`.
+    /// Hands the game, if it is here, to a worker thread for `job`.
     fn start(&mut self, job: Job) {
-        let game = match mem::replace(&mut self.holder, Holder::Lost) {
-            Holder::Ready(game) => game,
-            other => return self.holder = other,
-        };
-        let Some(player) = game.turn().player() else {
-            return self.holder = Holder::Ready(game);
-        };
         self.started += 1;
-        self.schedule(TICK, Message::Tick(self.started));
-        let worker = Worker::start(game, (job, player), self.started, self.sender);
-        self.holder = Holder::Busy(worker);
+        if self.holder.start(job, self.started, self.sender) {
+            self.schedule(TICK, Message::Tick(self.started));
+        }
     }
 
     /// Takes the game back from worker `number`, and uses its answer or does what was asked
     /// meanwhile.
     fn finish_search(&mut self, number: u64) {
-        let worker = match mem::replace(&mut self.holder, Holder::Lost) {
-            Holder::Busy(worker) if worker.number == number => worker,
-            other => {
-                self.holder = other;
-                return;
-            }
-        };
-        let Some((game, answer)) = worker.finish() else {
+        if !matches!(&self.holder, Holder::Busy(worker) if worker.number == number) {
+            return;
+        }
+        let Some(answer) = self.holder.take_back() else {
             return self.refuse(Refusal::Error(lost()));
         };
-        self.holder = Holder::Ready(game);
         if let Some(action) = self.pending.take() {
             return self.act(action);
         }
@@ -511,17 +466,7 @@ impl<G: Analyze + Send + 'static> GameWindow<G> {
         let Holder::Ready(game) = &self.holder else {
             return;
         };
-        let notes: Vec<(usize, usize, String)> = values
-            .iter()
-            .enumerate()
-            .filter_map(|(col, value)| {
-                let value = (*value)?;
-                let row = (0..game.rows())
-                    .rev()
-                    .find(|&row| game.checker(row, col) == Checker::Empty)?;
-                Some((row, col, value.to_string()))
-            })
-            .collect();
+        let notes = hint::notes(game, values);
         self.hinted = Some(game.depth());
         self.board.write(&notes);
     }

@@ -1,8 +1,9 @@
 //! Searches off the GUI thread: a worker thread takes the game, answers one question about it
 //! (the computer's move, or the hint's values), posts [`Message::Done`] and hands the game
-//! back with the answer. A panic in the game's code becomes an error answer. A game with a
+//! back with the answer; [`Holder`] says where the game is meanwhile. A panic in the game's code becomes an error answer. A game with a
 //! stop signal can be asked to stop early; its answer is then thrown away.
 
+use std::mem;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::thread::{self, JoinHandle};
 use std::time::Instant;
@@ -15,6 +16,53 @@ use crate::error::MoveError;
 use crate::playable::Analyze;
 use crate::score::Score;
 use crate::stop::StopSignal;
+
+/// Where the game is.
+pub enum Holder<G> {
+    /// Here.
+    Ready(G),
+    /// With a worker thread, which is searching.
+    Busy(Worker<G>),
+    /// Lost with a worker thread that died; only closing the window helps.
+    Lost,
+}
+
+impl<G: Analyze + Send + 'static> Holder<G> {
+    /// Hands the game, if it is here and not over, to a worker numbered `number` for `job`;
+    /// whether it did.
+    pub fn start(&mut self, job: Job, number: u64, sender: Sender<Message>) -> bool {
+        let game = match mem::replace(self, Holder::Lost) {
+            Holder::Ready(game) => game,
+            other => {
+                *self = other;
+                return false;
+            }
+        };
+        match game.turn().player() {
+            Some(player) => {
+                *self = Holder::Busy(Worker::start(game, (job, player), number, sender))
+            }
+            None => *self = Holder::Ready(game),
+        }
+        self.is_busy()
+    }
+
+    /// Waits for the worker (which has posted `Done`) and takes back the game with its answer;
+    /// `None` if the worker died with the game (or there was no worker).
+    pub fn take_back(&mut self) -> Option<Answer> {
+        let Holder::Busy(worker) = mem::replace(self, Holder::Lost) else {
+            return None;
+        };
+        let (game, answer) = worker.thread.join().ok()?;
+        *self = Holder::Ready(game);
+        Some(answer)
+    }
+
+    /// Whether a worker has the game.
+    pub fn is_busy(&self) -> bool {
+        matches!(self, Holder::Busy(_))
+    }
+}
 
 /// What a worker is asked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -62,7 +110,7 @@ pub struct Worker<G> {
 impl<G: Analyze + Send + 'static> Worker<G> {
     /// Hands `game`, with `player` to move, to a new thread to do `job`; it posts
     /// `Done(number)` when it has finished.
-    pub fn start(
+    fn start(
         mut game: G,
         (job, player): (Job, Player),
         number: u64,
@@ -96,11 +144,5 @@ impl<G: Analyze + Send + 'static> Worker<G> {
         if let Some(stop) = &self.stop {
             stop.raise();
         }
-    }
-
-    /// Waits for the thread (which has posted `Done`) and takes back the game and its answer;
-    /// `None` if the thread died, with the game.
-    pub fn finish(self) -> Option<(G, Answer)> {
-        self.thread.join().ok()
     }
 }
