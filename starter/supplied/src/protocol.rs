@@ -16,6 +16,7 @@ use crate::error::MoveError;
 use crate::input::{read_line, Line};
 use crate::limits::parse_depth;
 use crate::playable::{Analyze, Playable};
+use crate::score::Score;
 
 /// The longest command line accepted; longer lines are answered `? line too long`.
 pub use crate::input::MAX_LINE;
@@ -202,7 +203,7 @@ pub fn execute(game: &mut impl Analyze, command: &Command) -> Response {
             answer(game.scores(depth).map(|scores| {
                 scores
                     .iter()
-                    .map(|s| s.map_or("-".to_string(), |v| v.to_string()))
+                    .map(|&score| value_text(score))
                     .collect::<Vec<_>>()
                     .join(" ")
             }))
@@ -220,6 +221,12 @@ pub fn execute(game: &mut impl Analyze, command: &Command) -> Response {
         }
         Command::Quit => Response::success(""),
     }
+}
+
+/// A column's minimax value as `scores` prints it (and the terminal's hint): the number, `inf`,
+/// `-inf`, or `-` for a full column.
+pub(crate) fn value_text(score: Option<Score>) -> String {
+    score.map_or("-".to_string(), |value| value.to_string())
 }
 
 /// The board's rows, top first, one letter a cell (`R`, `B` or `.`): the `board` answer, and
