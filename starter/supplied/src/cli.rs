@@ -41,7 +41,8 @@ pub struct Arguments {
     /// Who moves first (random if not given)
     #[arg(long, value_enum, value_name = "PLAYER")]
     pub first: Option<Player>,
-    /// Play against a human or the computer without asking (the computer plays black)
+    /// Play against a human or the computer (it plays black), or watch the computer play
+    /// itself, without asking
     #[arg(long, value_enum, value_name = "WHO", conflicts_with = "protocol")]
     pub opponent: Option<Opponent>,
     /// Seconds between moves when the computer plays both sides, 0 to 60

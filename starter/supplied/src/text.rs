@@ -280,13 +280,19 @@ fn nothing_to_undo(history: &History) -> &'static str {
 
 /// `the move in column 3`, or `the moves in columns 5 and 2`.
 fn moves_in(cols: &[usize]) -> String {
+    let plural = if cols.len() == 1 { "" } else { "s" };
+    format!("the move{plural} in {}", columns(cols))
+}
+
+/// `column 3`, `columns 5 and 2`, or `columns 0, 1 and 2`.
+fn columns(cols: &[usize]) -> String {
     match cols {
-        [col] => format!("the move in column {col}"),
+        [] => "no column".to_string(),
+        [col] => format!("column {col}"),
         [rest @ .., last] => {
             let rest: Vec<String> = rest.iter().map(usize::to_string).collect();
-            format!("the moves in columns {} and {last}", rest.join(", "))
+            format!("columns {} and {last}", rest.join(", "))
         }
-        [] => "no move".to_string(),
     }
 }
 
@@ -311,14 +317,13 @@ fn hint(game: &mut impl Analyze) -> String {
         .map(|value| format!("{value:>width$}"))
         .collect();
     let best = scores.iter().flatten().max();
-    let best_cols: Vec<String> = (0..scores.len())
+    let best_cols: Vec<usize> = (0..scores.len())
         .filter(|&col| best.is_some() && scores[col].as_ref() == best)
-        .map(|col| col.to_string())
         .collect();
     format!(
         "Each column's minimax value for {player} at depth {depth} (higher is better, - is full):\n\
-         {numbers}\n{values}\nBest: column {}.",
-        best_cols.join(" or ")
+         {numbers}\n{values}\nBest: {}.",
+        columns(&best_cols)
     )
 }
 
@@ -691,7 +696,7 @@ mod tests {
         let mut game = game(2, 3);
         let out = session(&mut game, Some(Opponent::Human), "0\n0\nhint\nquit\n");
         let expected = "Each column's minimax value for red at depth 1 \
-                        (higher is better, - is full):\n  0  1  2\n  -  1  1\nBest: column 1 or 2.\n";
+                        (higher is better, - is full):\n  0  1  2\n  -  1  1\nBest: columns 1 and 2.\n";
         assert!(out.contains(expected), "{out}");
         assert_eq!(game.turn(), Checker::Red);
     }
