@@ -50,6 +50,7 @@ fn the_window_plays_as_a_person_sees_it() {
     undo_against_the_computer_takes_back_the_reply_too();
     undo_during_a_search_waits_for_a_game_that_cannot_stop();
     undo_during_a_search_stops_a_game_that_can();
+    undo_with_nothing_to_take_back_leaves_the_search_alone();
     the_hint_writes_each_column_s_value();
     a_click_during_the_hint_stops_it_and_plays();
     the_computer_plays_itself_to_the_end();
@@ -482,7 +483,6 @@ fn undo_during_a_search_stops_a_game_that_can() {
     let mut gui = open(gated, Opponent::Computer, Some(Player::Red));
     click(&mut gui, 0, 3);
     assert!(gui.is_thinking());
-    // New game during the search stops it too, and so does Undo after it.
     press(&mut gui, Control::Undo);
     pump_within(
         &mut gui,
@@ -492,6 +492,7 @@ fn undo_during_a_search_stops_a_game_that_can() {
     );
     assert_eq!(gui.status(), "Your move (red): click a column.");
     assert_eq!(count(&gui, "."), 42);
+    // New game during a search stops it too.
     click(&mut gui, 0, 2);
     press(&mut gui, Control::NewGame);
     assert_eq!(gui.status(), "Starting a new game...");
@@ -503,6 +504,32 @@ fn undo_during_a_search_stops_a_game_that_can() {
     );
     assert_eq!(gui.status(), "Your move (red): click a column.");
     assert_eq!(count(&gui, "."), 42);
+    close(gui);
+}
+
+fn undo_with_nothing_to_take_back_leaves_the_search_alone() {
+    let (mut gated, open_gate) = Gated::new(game(6, 7, Player::Black));
+    gated.stop = Some(StopSignal::new());
+    // The computer's opening search starts at once.
+    let mut gui = open(gated, Opponent::Computer, Some(Player::Black));
+    press(&mut gui, Control::Undo);
+    press(&mut gui, Control::Redo);
+    assert_eq!(
+        gui.status(),
+        "There is no move to play again. The computer (black) is thinking..."
+    );
+    pause(0.2);
+    gui.handle_pending();
+    assert!(gui.is_thinking());
+    open_gate.send(()).unwrap();
+    pump_until(&mut gui, "the computer's move", |gui| !gui.is_thinking());
+    assert_eq!(count(&gui, "B"), 1);
+    // Its opening move alone is not taken back: undo goes a turn of yours at a time.
+    press(&mut gui, Control::Undo);
+    assert_eq!(
+        gui.status(),
+        "There is no move to take back. Your move (red): click a column."
+    );
     close(gui);
 }
 

@@ -321,6 +321,13 @@ impl<G: Analyze + Send + 'static> GameWindow<G> {
     /// Does `action` now if the game is here, or once the worker hands it back (stopping its
     /// search if the game can be stopped).
     fn ask(&mut self, action: Action) {
+        // Nothing to take back (or play again) leaves a search running.
+        if action == Action::Undo && !self.history.can_undo() {
+            return self.refuse(Refusal::NothingToUndo);
+        }
+        if action == Action::Redo && !self.history.can_redo() {
+            return self.refuse(Refusal::NothingToRedo);
+        }
         if action == Action::Stop || (self.watching() && action != Action::NewGame) {
             self.paused = true;
             self.pause = None;
