@@ -134,6 +134,13 @@ impl Gated {
         (Gated { game, gate, stop }, open_gate)
     }
 
+    /// A gated `game` with a stop signal, and the sender that opens its gate.
+    fn stoppable(game: TinyGame) -> (Gated, Sender<()>) {
+        let (gated, open_gate) = Gated::new(game);
+        let stop = Some(StopSignal::new());
+        (Gated { stop, ..gated }, open_gate)
+    }
+
     /// Waits until the gate opens (or the stop signal is raised).
     fn wait(&self) -> Result<(), MoveError> {
         loop {
@@ -325,12 +332,7 @@ fn keys_choose_and_drop() {
     key(&mut gui, Key::from_char('8'));
     assert_eq!(gui.selected(), Some(6));
     assert_eq!(gui.status(), "Red's move: click a column.");
-    assert_board(
-        &gui,
-        &[
-            ".......", ".......", ".......", ".......", "R......", "B...R.B",
-        ],
-    );
+    assert_bottom(&gui, &["R......", "B...R.B"]);
     // A click hides the keyboard's column.
     click(&mut gui, 0, 2);
     assert_eq!(gui.selected(), None);
@@ -348,12 +350,7 @@ fn checkers_fall_unless_switched_off() {
     assert_eq!(look(&gui, &capture(&gui), 5, 3), ".");
     assert_eq!(gui.status(), "Black's move: click a column.");
     pump_until(&mut gui, "the checker to land", |gui| !gui.is_falling());
-    assert_board(
-        &gui,
-        &[
-            ".......", ".......", ".......", ".......", ".......", "...R...",
-        ],
-    );
+    assert_bottom(&gui, &["...R..."]);
     // A click during a fall lands the falling checker first.
     click(&mut gui, 0, 3);
     click(&mut gui, 0, 4);
@@ -395,20 +392,10 @@ fn undo_and_redo_between_people() {
     press(&mut gui, Control::Undo);
     assert_eq!(gui.status(), "Red's move: click a column.");
     press(&mut gui, Control::Undo);
-    assert_board(
-        &gui,
-        &[
-            ".......", ".......", ".......", ".......", ".......", "...R...",
-        ],
-    );
+    assert_bottom(&gui, &["...R..."]);
     assert_eq!(gui.status(), "Black's move: click a column.");
     press(&mut gui, Control::Redo);
-    assert_board(
-        &gui,
-        &[
-            ".......", ".......", ".......", ".......", ".......", "...RB..",
-        ],
-    );
+    assert_bottom(&gui, &["...RB.."]);
     assert_eq!(gui.status(), "Red's move: click a column.");
     // A new move forgets what was taken back.
     click(&mut gui, 0, 0);
@@ -417,12 +404,7 @@ fn undo_and_redo_between_people() {
         gui.status(),
         "There is no move to play again. Black's move: click a column."
     );
-    assert_board(
-        &gui,
-        &[
-            ".......", ".......", ".......", ".......", ".......", "R..RB..",
-        ],
-    );
+    assert_bottom(&gui, &["R..RB.."]);
     close(gui);
 }
 
@@ -432,28 +414,13 @@ fn undo_against_the_computer_takes_back_the_reply_too() {
         click(&mut gui, 0, col);
         pump_until(&mut gui, "the computer's move", |gui| !gui.is_thinking());
     }
-    assert_board(
-        &gui,
-        &[
-            ".......", ".......", ".......", ".......", "B......", "B....RR",
-        ],
-    );
+    assert_bottom(&gui, &["B......", "B....RR"]);
     press(&mut gui, Control::Undo);
-    assert_board(
-        &gui,
-        &[
-            ".......", ".......", ".......", ".......", ".......", "B.....R",
-        ],
-    );
+    assert_bottom(&gui, &["B.....R"]);
     assert_eq!(gui.status(), "Your move (red): click a column.");
     assert!(!gui.is_thinking());
     press(&mut gui, Control::Redo);
-    assert_board(
-        &gui,
-        &[
-            ".......", ".......", ".......", ".......", "B......", "B....RR",
-        ],
-    );
+    assert_bottom(&gui, &["B......", "B....RR"]);
     assert_eq!(gui.status(), "Your move (red): click a column.");
     close(gui);
 }
@@ -478,38 +445,26 @@ fn undo_during_a_search_waits_for_a_game_that_cannot_stop() {
 }
 
 fn undo_during_a_search_stops_a_game_that_can() {
-    let (mut gated, _open_gate) = Gated::new(game(6, 7, Player::Red));
-    gated.stop = Some(StopSignal::new());
+    let (gated, _open_gate) = Gated::stoppable(game(6, 7, Player::Red));
     let mut gui = open(gated, Opponent::Computer, Some(Player::Red));
     click(&mut gui, 0, 3);
     assert!(gui.is_thinking());
     press(&mut gui, Control::Undo);
-    pump_within(
-        &mut gui,
-        "the stopped search to hand the game back",
-        Duration::from_secs(10),
-        |gui| !gui.is_thinking(),
-    );
+    pump_until_stopped(&mut gui);
     assert_eq!(gui.status(), "Your move (red): click a column.");
     assert_eq!(count(&gui, "."), 42);
     // New game during a search stops it too.
     click(&mut gui, 0, 2);
     press(&mut gui, Control::NewGame);
     assert_eq!(gui.status(), "Starting a new game...");
-    pump_within(
-        &mut gui,
-        "the stopped search to hand the game back",
-        Duration::from_secs(10),
-        |gui| !gui.is_thinking(),
-    );
+    pump_until_stopped(&mut gui);
     assert_eq!(gui.status(), "Your move (red): click a column.");
     assert_eq!(count(&gui, "."), 42);
     close(gui);
 }
 
 fn undo_with_nothing_to_take_back_leaves_the_search_alone() {
-    let (mut gated, open_gate) = Gated::new(game(6, 7, Player::Black));
-    gated.stop = Some(StopSignal::new());
+    let (gated, open_gate) = Gated::stoppable(game(6, 7, Player::Black));
     // The computer's opening search starts at once.
     let mut gui = open(gated, Opponent::Computer, Some(Player::Black));
     press(&mut gui, Control::Undo);
@@ -557,18 +512,12 @@ fn the_hint_writes_each_column_s_value() {
 }
 
 fn a_click_during_the_hint_stops_it_and_plays() {
-    let (mut gated, _open_gate) = Gated::new(game(6, 7, Player::Red));
-    gated.stop = Some(StopSignal::new());
+    let (gated, _open_gate) = Gated::stoppable(game(6, 7, Player::Red));
     let mut gui = open(gated, Opponent::Human, None);
     press(&mut gui, Control::Hint);
     assert_eq!(gui.status(), "Working out each column's value...");
     click(&mut gui, 0, 2);
-    pump_within(
-        &mut gui,
-        "the stopped hint to hand the game back",
-        Duration::from_secs(10),
-        |gui| !gui.is_thinking(),
-    );
+    pump_until_stopped(&mut gui);
     assert_eq!(gui.status(), "Black's move: click a column.");
     assert_eq!(gui.hints(), ["", "", "", "", "", "", ""]);
     assert_eq!(look(&gui, &capture(&gui), 5, 2), "R");
@@ -675,6 +624,13 @@ fn pump_until<G: Analyze + Send + 'static>(
     pump_within(gui, what, PATIENCE, done);
 }
 
+/// Runs the event loop until a stopped search hands the game back: at once, so well within
+/// ten seconds.
+fn pump_until_stopped<G: Analyze + Send + 'static>(gui: &mut GameWindow<G>) {
+    let what = "the stopped search to hand the game back";
+    pump_within(gui, what, Duration::from_secs(10), |gui| !gui.is_thinking());
+}
+
 /// Runs the event loop until `done` holds, failing after `patience`.
 fn pump_within<G: Analyze + Send + 'static>(
     gui: &mut GameWindow<G>,
@@ -758,6 +714,14 @@ fn screen<G: Analyze + Send + 'static>(gui: &GameWindow<G>) -> Vec<Vec<String>> 
 fn assert_board<G: Analyze + Send + 'static>(gui: &GameWindow<G>, expected: &[&str]) {
     let rows: Vec<String> = screen(gui).iter().map(|row| row.concat()).collect();
     assert_eq!(rows, expected, "the board on the screen");
+}
+
+/// Like [`assert_board`], for the `bottom` rows of the board; every row above is empty.
+fn assert_bottom<G: Analyze + Send + 'static>(gui: &GameWindow<G>, bottom: &[&str]) {
+    let (rows, cols) = gui.size();
+    let empty = ".".repeat(cols);
+    let above = vec![empty.as_str(); rows - bottom.len()];
+    assert_board(gui, &[&above[..], bottom].concat());
 }
 
 /// How many cells on the screen show exactly `look` (as [`screen`] spells it).

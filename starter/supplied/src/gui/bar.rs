@@ -49,60 +49,32 @@ impl Bar {
         let mut status = Frame::new(10, top + 5, width - 20, 40, None);
         status.set_align(Align::Left | Align::Inside | Align::Wrap);
         let y = top + 50;
-        let button = |x: i32, w: i32, label: &str, key: Shortcut, tip: &str| {
-            let mut button = Button::new(x, y, w, 30, None);
-            button.set_label(label);
-            button.set_shortcut(key);
-            button.set_tooltip(tip);
-            button
-        };
-        let mut undo = button(
-            10,
-            65,
-            "Undo",
-            Shortcut::Ctrl | 'z',
-            "Take back the last move (Ctrl+Z)",
-        );
-        let mut redo = button(
-            80,
-            65,
-            "Redo",
-            Shortcut::Ctrl | 'y',
-            "Play again what Undo took back (Ctrl+Y)",
-        );
-        let mut hint = button(
-            150,
-            65,
-            "Hint",
-            Shortcut::from_char('h'),
-            "Write each column's value in it (H)",
-        );
-        let mut stop = button(
-            width - 190,
-            70,
-            "Stop",
-            Shortcut::from_char('s'),
-            "Pause or resume the computers' game (S)",
-        );
-        // The & makes N (and Alt+N) its shortcut.
-        let mut new_game = button(
-            width - 110,
-            100,
-            "&New game",
-            Shortcut::None,
-            "Start again (N)",
-        );
-        let mut animate = CheckButton::new(225, y, 90, 30, "Animate");
-        animate.set_shortcut(Shortcut::from_char('a'));
-        animate.set_tooltip("Let checkers fall into place (A)");
-        animate.set_checked(true);
-        undo.emit(sender, Message::Undo);
-        redo.emit(sender, Message::Redo);
-        hint.emit(sender, Message::Hint);
-        stop.emit(sender, Message::StopOrGoOn);
-        new_game.emit(sender, Message::NewGame);
-        animate.emit(sender, Message::Animation);
+        let key = Shortcut::from_char;
+        // x, width, label, shortcut (New game's is the N marked by &), tooltip, message; a
+        // table, so one line each.
+        #[rustfmt::skip]
+        let buttons = [
+            (10, 65, "Undo", Shortcut::Ctrl | 'z', "Take back a move (Ctrl+Z)", Message::Undo),
+            (80, 65, "Redo", Shortcut::Ctrl | 'y', "Play it again (Ctrl+Y)", Message::Redo),
+            (150, 65, "Hint", key('h'), "Each column's value (H)", Message::Hint),
+            (width - 190, 70, "Stop", key('s'), "Pause or resume (S)", Message::StopOrGoOn),
+            (width - 110, 100, "&New game", Shortcut::None, "Start again (N)", Message::NewGame),
+        ];
+        let [undo, redo, hint, mut stop, new_game] =
+            buttons.map(|(x, w, label, key, tip, message)| {
+                let mut button = Button::new(x, y, w, 30, None);
+                button.set_label(label);
+                button.set_shortcut(key);
+                button.set_tooltip(tip);
+                button.emit(sender, message);
+                button
+            });
         stop.hide();
+        let mut animate = CheckButton::new(225, y, 90, 30, "Animate");
+        animate.set_shortcut(key('a'));
+        animate.set_tooltip("Checkers fall into place (A)");
+        animate.set_checked(true);
+        animate.emit(sender, Message::Animation);
         Bar {
             status,
             undo,
