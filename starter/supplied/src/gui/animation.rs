@@ -4,6 +4,9 @@
 
 use std::time::Duration;
 
+use fltk::app::Sender;
+
+use super::message::{post_after, Message};
 use crate::checker::Checker;
 
 /// How long the falling checker stays in each cell it passes.
@@ -58,6 +61,49 @@ impl Fall {
         } else {
             Some(Checker::Empty)
         }
+    }
+}
+
+/// The checker falling now, if any, moved on by [`Message::Frame`]s that carry its number.
+#[derive(Default)]
+pub struct Animation {
+    falls: u64,
+    current: Option<Fall>,
+}
+
+impl Animation {
+    /// Starts `fall` in place of any other, and times its next picture.
+    pub fn start(&mut self, fall: Fall, sender: Sender<Message>) {
+        self.falls += 1;
+        self.current = Some(fall);
+        post_after(fall.step(), sender, Message::Frame(self.falls));
+    }
+
+    /// Moves the falling checker one cell down on frame `number` of the current fall (an older
+    /// fall's frame does nothing); true if what is drawn changes.
+    pub fn frame(&mut self, number: u64, sender: Sender<Message>) -> bool {
+        let Some(fall) = &mut self.current else {
+            return false;
+        };
+        if number != self.falls {
+            return false;
+        }
+        if fall.advance() {
+            post_after(fall.step(), sender, Message::Frame(number));
+        } else {
+            self.current = None;
+        }
+        true
+    }
+
+    /// Lands the falling checker at once.
+    pub fn stop(&mut self) {
+        self.current = None;
+    }
+
+    /// The checker falling now.
+    pub fn current(&self) -> Option<Fall> {
+        self.current
     }
 }
 

@@ -2,6 +2,10 @@
 //! [`Message`] on fltk's channel, handled in order on the GUI thread, so the window's state
 //! changes in one place only.
 
+use std::time::Duration;
+
+use fltk::app::{self, Sender};
+
 /// Where a key moves the keyboard's column.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Aim {
@@ -62,6 +66,11 @@ pub enum Message {
     /// The pause before the computer's next move in a game against itself is over; the
     /// number tells stale pauses apart.
     Resume(u64),
+}
+
+/// Posts `message` on `sender` after `delay`, from an fltk timer on the GUI thread.
+pub fn post_after(delay: Duration, sender: Sender<Message>, message: Message) {
+    app::add_timeout3(delay.as_secs_f64(), move |_| sender.send(message));
 }
 
 /// What the person asked for while a worker had the game: done once it hands the game back,

@@ -97,9 +97,21 @@ pub fn describe(phase: Phase, opponent: Opponent) -> String {
     }
 }
 
-/// The sentence that says the hint's values are shown, computed `depth` plies deep.
-pub fn hinted(depth: u32) -> String {
-    format!("Each open column shows its value at depth {depth}.")
+/// The whole label: why the last click changed nothing (`refusal`), that the hint's values,
+/// worked out `hinted` plies deep, are shown, and then the phase against `opponent`.
+pub fn label(
+    phase: Phase,
+    opponent: Opponent,
+    hinted: Option<u32>,
+    refusal: Option<&Refusal>,
+) -> String {
+    let hint = hinted.map(|depth| format!("Each open column shows its value at depth {depth}."));
+    let sentences = [refusal.map(explain), hint, Some(describe(phase, opponent))];
+    sentences
+        .into_iter()
+        .flatten()
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// The sentence that explains `refusal`, put before the description of the phase.
@@ -176,6 +188,20 @@ mod tests {
         assert!(lost.starts_with("The computer wins."), "{lost}");
         let tie = describe(Phase::Over(Outcome::Tie), Opponent::Computer);
         assert!(tie.starts_with("It's a tie"), "{tie}");
+    }
+
+    #[test]
+    fn the_label_says_why_then_the_hint_then_the_phase() {
+        let phase = Phase::ToMove(Player::Red);
+        assert_eq!(
+            label(phase, Opponent::Human, None, None),
+            "Red's move: click a column."
+        );
+        assert_eq!(
+            label(phase, Opponent::Human, Some(3), Some(&Refusal::GameOver)),
+            "The game is over. Each open column shows its value at depth 3. \
+             Red's move: click a column."
+        );
     }
 
     #[test]

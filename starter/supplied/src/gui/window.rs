@@ -14,13 +14,13 @@ use fltk::enums::{Key, Shortcut};
 use fltk::prelude::*;
 use fltk::window::DoubleWindow;
 
-use super::animation::Fall;
+use super::animation::{Animation, Fall};
 use super::bar::{self, Bar, Control};
 use super::board::Board;
 use super::hint;
 use super::images::{Images, Look, CELL};
 use super::keys;
-use super::message::{Action, Aim, Message};
+use super::message::{post_after, Action, Aim, Message};
 use super::status::{self, Phase, Refusal};
 use super::undo;
 use super::worker::{Answer, Holder, Job};
@@ -50,7 +50,7 @@ pub struct GameWindow<G> {
     first: Option<Player>,
     holder: Holder<G>,
     history: History,
-    /// How many workers, falls and pauses were started: their numbers.
+    /// How many workers and pauses were started: their numbers.
     started: u64,
     /// The computer failed to move; New game (or Undo) clears it.
     stuck: bool,
@@ -63,8 +63,8 @@ pub struct GameWindow<G> {
     refusal: Option<Refusal>,
     /// The column the keyboard points at, once a board key was pressed.
     selected: Option<usize>,
-    /// The checker falling into place, by number.
-    fall: Option<(u64, Fall)>,
+    /// The checker falling into place.
+    animation: Animation,
     /// The depth of the hint's values written on the board.
     hinted: Option<u32>,
 }
@@ -117,7 +117,7 @@ impl<G: Analyze + Send + 'static> GameWindow<G> {
             pending: None,
             refusal: None,
             selected: None,
-            fall: None,
+            animation: Animation::default(),
             hinted: None,
         };
         this.bar.show_stop(this.watching().then_some(false));
@@ -182,7 +182,7 @@ impl<G: Analyze + Send + 'static> GameWindow<G> {
 
     /// Whether a checker is falling into place.
     pub fn is_falling(&self) -> bool {
-        self.fall.is_some()
+        self.animation.current().is_some()
     }
 
     /// The column the keyboard points at, if a board key was pressed since the last click.
@@ -236,7 +236,11 @@ impl<G: Analyze + Send + 'static> GameWindow<G> {
             Message::Animation => self.follow_animate_box(),
             Message::Done(number) => self.finish_search(number),
             Message::Tick(number) => self.tick(number),
-            Message::Frame(number) => self.next_frame(number),
+            Message::Frame(number) => {
+                if self.animation.frame(number, self.sender) {
+                    self.refresh();
+                }
+            }
             Message::Resume(number) => {
                 if self.pause == Some(number) {
                     self.pause = None;
@@ -292,10 +296,8 @@ impl<G: Analyze + Send + 'static> GameWindow<G> {
         let row = self.history.play(game, col)?;
         self.changed();
         if animate && self.bar.animate() {
-            self.started += 1;
             let fall = Fall::new(checker, row, col);
-            self.schedule(fall.step(), Message::Frame(self.started));
-            self.fall = Some((self.started, fall));
+            self.animation.start(fall, self.sender);
         }
         self.refresh();
         Ok(())
@@ -304,7 +306,7 @@ impl<G: Analyze + Send + 'static> GameWindow<G> {
     /// Lands a falling checker at once if the Animate box was cleared.
     fn follow_animate_box(&mut self) {
         if !self.bar.animate() {
-            self.fall = None;
+            self.animation.stop();
             self.refresh();
         }
     }
@@ -360,7 +362,7 @@ impl<G: Analyze + Send + 'static> GameWindow<G> {
                     self.bar.show_stop(self.watching().then_some(false));
                 }
                 self.stuck = false;
-                self.fall = None;
+                self.animation.stop();
                 self.changed();
                 self.refresh();
                 self.start_search_if_due();
@@ -420,7 +422,7 @@ impl<G: Analyze + Send + 'static> GameWindow<G> {
         if self.watching() && !self.history.moves().is_empty() {
             self.started += 1;
             self.pause = Some(self.started);
-            self.schedule(PAUSE, Message::Resume(self.started));
+            post_after(PAUSE, self.sender, Message::Resume(self.started));
         } else {
             self.start(Job::Move);
         }
@@ -435,7 +437,7 @@ impl<G: Analyze + Send + 'static> GameWindow<G> {
     fn start(&mut self, job: Job) {
         self.started += 1;
         if self.holder.start(job, self.started, self.sender) {
-            self.schedule(TICK, Message::Tick(self.started));
+            post_after(TICK, self.sender, Message::Tick(self.started));
         }
     }
 
@@ -454,7 +456,7 @@ impl<G: Analyze + Send + 'static> GameWindow<G> {
         match answer {
             // A fall still going on is not held up, nor does it hold up the reply.
             Answer::Move(choice) => {
-                let animate = self.fall.is_none();
+                let animate = self.animation.current().is_none();
                 match choice.and_then(|col| self.play(col, animate)) {
                     Ok(()) => self.start_search_if_due(),
                     Err(error) => {
@@ -480,37 +482,14 @@ impl<G: Analyze + Send + 'static> GameWindow<G> {
 
     fn tick(&mut self, number: u64) {
         if matches!(&self.holder, Holder::Busy(worker) if worker.number == number) {
-            self.schedule(TICK, Message::Tick(number));
+            post_after(TICK, self.sender, Message::Tick(number));
         }
-    }
-
-    /// Moves the falling checker `number` one cell down, or ends its fall.
-    fn next_frame(&mut self, number: u64) {
-        let Some((current, fall)) = &mut self.fall else {
-            return;
-        };
-        if *current != number {
-            return;
-        }
-        if fall.advance() {
-            let step = fall.step();
-            self.schedule(step, Message::Frame(number));
-        } else {
-            self.fall = None;
-        }
-        self.refresh();
-    }
-
-    /// Posts `message` after `delay`.
-    fn schedule(&self, delay: Duration, message: Message) {
-        let sender = self.sender;
-        app::add_timeout3(delay.as_secs_f64(), move |_| sender.send(message));
     }
 
     /// Shows each cell's checker, the falling one where it is, and rings the winning four once
     /// nothing falls. While a worker has the game, only the falling checker's column changes.
     fn refresh(&mut self) {
-        let fall = self.fall.map(|(_, fall)| fall);
+        let fall = self.animation.current();
         let game = match &self.holder {
             Holder::Ready(game) => Some(game),
             _ => None,
@@ -543,13 +522,7 @@ impl<G: Analyze + Send + 'static> GameWindow<G> {
                 (None, None) => Phase::Stuck,
             },
         };
-        let mut text = status::describe(phase, self.opponent);
-        if let Some(depth) = self.hinted {
-            text = format!("{} {text}", status::hinted(depth));
-        }
-        if let Some(refusal) = &self.refusal {
-            text = format!("{} {text}", status::explain(refusal));
-        }
+        let text = status::label(phase, self.opponent, self.hinted, self.refusal.as_ref());
         if self.bar.set_status(&text) {
             self.window.redraw();
         }
