@@ -54,6 +54,14 @@ fn keys_drop_take_back_and_play_again(x: &X) {
     x.wait_for("red in column 2 and black in column 3", || {
         x.colour(&window, bottom(2)) == "red" && x.colour(&window, bottom(3)) == "black"
     });
+    // A clicked button (here Hint, under the board) does not keep space for itself.
+    x.click(&window, (182, 6 * CELL + 65));
+    x.keys(&window, &["Right", "space"]);
+    x.wait_for("red in column 4", || x.colour(&window, bottom(4)) == "red");
+    x.keys(&window, &["ctrl+z"]);
+    x.wait_for("Ctrl+Z to take red back", || {
+        x.colour(&window, bottom(4)) == "white"
+    });
     x.keys(&window, &["ctrl+z"]);
     x.wait_for("Ctrl+Z to take black back", || {
         x.colour(&window, bottom(3)) == "white"

@@ -501,11 +501,12 @@ fn the_hint_writes_each_column_s_value() {
         gui.status(),
         "Each open column shows its value at depth 1. Black's move: click a column."
     );
-    // Written where each checker would land: the hole darkened by the number.
+    // Written where each checker would land, in the hole, and nowhere else.
     let image = capture(&gui);
-    assert_ne!(look(&gui, &image, 1, 2), ".", "no number in the hole");
-    assert_eq!(look(&gui, &image, 0, 2), ".");
+    assert!(ink(&gui, &image, 1, 2) > 0, "no number in the hole");
+    assert_eq!(ink(&gui, &image, 0, 2), 0);
     click(&mut gui, 0, 3);
+    assert_eq!(ink(&gui, &capture(&gui), 0, 2), 0);
     assert_eq!(gui.hints(), ["", "", "", ""]);
     assert_eq!(gui.status(), "Red's move: click a column.");
     close(gui);
@@ -700,6 +701,26 @@ fn look<G: Analyze + Send + 'static>(
         nearest((x, y), &discs),
         nearest((x, y - 32), &rings)
     )
+}
+
+/// How many dark pixels (text) the middle of the cell at (`row`, `col`) shows in `image`: a
+/// box in the light hole, clear of its rim, where the hint writes its numbers.
+fn ink<G: Analyze + Send + 'static>(
+    gui: &GameWindow<G>,
+    image: &RgbImage,
+    row: usize,
+    col: usize,
+) -> usize {
+    let (width, pixels) = (image.data_w(), image.to_rgb_data());
+    let (x, y) = gui.cell_center(row, col);
+    let dark = |(dx, dy): (i32, i32)| {
+        let at = (((y + dy) * width + x + dx) * 3) as usize;
+        pixels[at..at + 3].iter().all(|&v| v < 128)
+    };
+    (-15..=15)
+        .flat_map(|dx| (-10..=10).map(move |dy| (dx, dy)))
+        .filter(|&offset| dark(offset))
+        .count()
 }
 
 /// What every cell shows, row by row, as [`look`] spells it. The whole board must be in view.
