@@ -410,6 +410,8 @@ fn undo_and_redo_between_people() {
 
 fn undo_against_the_computer_takes_back_the_reply_too() {
     let mut gui = open(game(6, 7, Player::Red), Opponent::Computer, None);
+    // Stop (its key, S, is only for the computer playing itself) does not stop this computer.
+    press(&mut gui, Control::Stop);
     for col in [6, 5] {
         click(&mut gui, 0, col);
         pump_until(&mut gui, "the computer's move", |gui| !gui.is_thinking());

@@ -226,6 +226,8 @@ impl<G: Analyze + Send + 'static> GameWindow<G> {
             Message::NewGame => self.ask(Action::NewGame),
             Message::Undo => self.ask(Action::Undo),
             Message::Redo => self.ask(Action::Redo),
+            // Only the computer's game against itself has a Stop button.
+            Message::StopOrGoOn if !self.watching() => {}
             Message::StopOrGoOn if self.paused => {
                 self.paused = false;
                 self.bar.show_stop(Some(false));
