@@ -1,6 +1,7 @@
 //! The real `connect_four` binary in a real window under X, driven from outside with `xdotool`
 //! and looked at with ImageMagick's `import`, as a person (or the screenshot script) would:
-//! the opening dialog, clicks on the board, and closing the window in the middle of a search.
+//! the opening dialog, clicks and keys on the board, Undo and Redo by their keys, and closing
+//! the window in the middle of a search or of the computer's game against itself.
 #![cfg(feature = "gui")]
 
 mod support;
@@ -24,7 +25,9 @@ fn the_real_window_plays_closes_and_quits() {
         display: display.name.clone(),
     };
     a_click_drops_a_checker(&x);
+    keys_drop_take_back_and_play_again(&x);
     closing_the_window_during_a_search_quits_at_once(&x);
+    closing_the_window_while_the_computer_plays_itself_quits(&x);
     closing_the_dialog_quits(&x);
     the_dialog_choice_opens_the_board(&x);
 }
@@ -37,6 +40,35 @@ fn a_click_drops_a_checker(x: &X) {
     x.click(&window, (3 * CELL + CELL / 2, CELL / 2));
     x.wait_for("a red checker at the bottom of column 3", || {
         x.colour(&window, bottom_of_column_3) == "red"
+    });
+    x.escape(&window);
+    finish(&mut program);
+}
+
+fn keys_drop_take_back_and_play_again(x: &X) {
+    let mut program = x.start(&["6", "7", "2", "1", "--opponent", "human", "--first", "red"]);
+    let window = x.find(&mut program, "6 x 7");
+    let bottom = |col: i32| (col * CELL + CELL / 2, 5 * CELL + CELL / 2);
+    // 3 is the third column; then the arrow moves on to the fourth, and Enter drops there.
+    x.keys(&window, &["3", "Right", "Return"]);
+    x.wait_for("red in column 2 and black in column 3", || {
+        x.colour(&window, bottom(2)) == "red" && x.colour(&window, bottom(3)) == "black"
+    });
+    // A clicked button (here Hint, under the board) does not keep space for itself.
+    x.click(&window, (182, 6 * CELL + 65));
+    x.keys(&window, &["Right", "space"]);
+    x.wait_for("red in column 4", || x.colour(&window, bottom(4)) == "red");
+    x.keys(&window, &["ctrl+z"]);
+    x.wait_for("Ctrl+Z to take red back", || {
+        x.colour(&window, bottom(4)) == "white"
+    });
+    x.keys(&window, &["ctrl+z"]);
+    x.wait_for("Ctrl+Z to take black back", || {
+        x.colour(&window, bottom(3)) == "white"
+    });
+    x.keys(&window, &["ctrl+y"]);
+    x.wait_for("Ctrl+Y to play black again", || {
+        x.colour(&window, bottom(3)) == "black"
     });
     x.escape(&window);
     finish(&mut program);
@@ -56,6 +88,21 @@ fn closing_the_window_during_a_search_quits_at_once(x: &X) {
         "black",
     ]);
     let window = x.find(&mut program, "12 x 12");
+    x.escape(&window);
+    finish(&mut program);
+}
+
+fn closing_the_window_while_the_computer_plays_itself_quits(x: &X) {
+    let mut program = x.start(&["6", "7", "2", "1", "--opponent", "computer-vs-computer"]);
+    let window = x.find(&mut program, "6 x 7");
+    let bottom_row: Vec<(i32, i32)> = (0..7)
+        .map(|col| (col * CELL + CELL / 2, 5 * CELL + CELL / 2))
+        .collect();
+    x.wait_for("the computers to play", || {
+        bottom_row
+            .iter()
+            .any(|&place| x.colour(&window, place) != "white")
+    });
     x.escape(&window);
     finish(&mut program);
 }
@@ -176,10 +223,13 @@ impl X {
 
     /// Presses Escape in `window`, which closes an FLTK window.
     fn escape(&self, window: &str) {
-        let output = self.run(
-            "xdotool",
-            &["windowfocus", "--sync", window, "key", "Escape"],
-        );
+        self.keys(window, &["Escape"]);
+    }
+
+    /// Presses `keys` (xdotool's names, such as `Return` or `ctrl+z`) in `window`, in order.
+    fn keys(&self, window: &str, keys: &[&str]) {
+        let args = ["windowfocus", "--sync", window, "key", "--delay", "100"];
+        let output = self.run("xdotool", &[&args[..], keys].concat());
         assert!(output.status.success(), "xdotool key failed: {output:?}");
     }
 

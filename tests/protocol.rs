@@ -130,3 +130,31 @@ fn comments_blank_lines_and_odd_bytes_are_handled() {
         "end of input exits cleanly"
     );
 }
+
+#[test]
+fn undo_and_redo_restore_the_reference_s_game_exactly() {
+    let replies = protocol(
+        &["5", "6", "3", "2", "--seed", "3"],
+        "new red\nplay 2\nscores\nboard\ngenmove\nplay 4\nboard\nundo\nundo\nscores\nboard\nredo\n\
+         redo\nboard\nredo\nundo 1\nnew black\nundo\n",
+    );
+    let [_, _, scores, board, genmove, _, after, undo4, undo_reply, scores_again, board_again, redo_reply, redo4, after_again, rest @ ..] =
+        &replies[..]
+    else {
+        panic!("{replies:?}");
+    };
+    assert_eq!(undo4, "= 4");
+    assert_eq!(undo_reply, genmove, "the computer's reply is taken back");
+    assert_eq!((scores_again, board_again), (scores, board));
+    assert_eq!((redo_reply, redo4), (genmove, &"= 4".to_string()));
+    assert_eq!(after_again, after);
+    assert_eq!(
+        rest,
+        [
+            "? nothing to redo",
+            "? unknown command",
+            "= black",
+            "? nothing to undo"
+        ]
+    );
+}

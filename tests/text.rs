@@ -1,7 +1,10 @@
 //! The terminal front end through the real binary: whole games piped into
 //! `connect_four ... --text`, checked by what a person at the terminal would read.
 
+mod common;
+
 use assert_cmd::Command;
+use common::protocol;
 use predicates::prelude::*;
 
 /// `connect_four ROWS COLS 2 1 --text --seed 5 --first red` plus `extra`, fed `typed`.
@@ -25,7 +28,7 @@ fn two_people_play_to_a_win() {
     .success()
     .stdout(predicate::str::contains("  0  1  2  3  4  5  6\n"))
     .stdout(predicate::str::contains(
-        "Red to move, column 0 to 6 or quit: ",
+        "Red to move, column 0 to 6 (u: undo, r: redo, hint, quit): ",
     ))
     .stdout(predicate::str::contains("  R  B  .  .  .  .  .\n"))
     .stdout(predicate::str::contains("Red wins!\nPlay again? (y/n) "))
@@ -75,10 +78,10 @@ fn the_opponent_is_asked_when_not_given() {
     text_game(["4", "4"], &[], "x\nh\n0\nquit\n")
         .success()
         .stdout(predicate::str::contains(
-            "Play against a (h)uman or the (c)omputer? ",
+            "Play against a (h)uman or the (c)omputer, or (w)atch the computer play itself? ",
         ))
         .stdout(predicate::str::contains(
-            "Please type h for a human or c for the computer",
+            "Please type h for a human, c for the computer or w to watch",
         ))
         .stdout(predicate::str::contains("Black to move"));
 }
@@ -108,4 +111,75 @@ fn an_over_long_line_is_refused_and_play_goes_on() {
         .stdout(predicate::str::contains("That line is too long.\n"))
         .stdout(predicate::str::contains("  .  .  .  R  .  .  .\n"))
         .stdout(predicate::str::ends_with("Goodbye.\n"));
+}
+
+#[test]
+fn undo_against_the_computer_takes_back_both_moves_and_redo_replays_them() {
+    text_game(["4", "5"], &["--opponent", "computer"], "u\n2\nu\nr\nquit\n")
+        .success()
+        .stdout(predicate::str::contains(
+            "Nothing to undo: no move has been played.\n",
+        ))
+        .stdout(predicate::str::is_match(
+            "Took back the moves in columns [0-4] and 2\\.\n\n  0  1  2  3  4\n(  \\.  \\.  \\.  \\.  \\.\n){4}Your move",
+        ).unwrap())
+        .stdout(predicate::str::is_match("Played the moves in columns 2 and [0-4] again\\.\n").unwrap())
+        .stdout(predicate::str::ends_with("Goodbye.\n"));
+}
+
+#[test]
+fn a_hint_shows_the_reference_s_values_under_the_columns() {
+    // At depth 2 on an empty 4 x 4 board the reference's values for red (checked with the
+    // protocol's `scores`): the hint must show the same numbers.
+    let replies = protocol(&["4", "4", "2", "1"], "new red\nscores\n");
+    let values: Vec<&str> = replies[1].trim_start_matches("= ").split(' ').collect();
+    let width = values.iter().map(|v| v.len()).max().unwrap().max(2) + 1;
+    let numbers: String = (0..4).map(|col| format!("{col:>width$}")).collect();
+    let values: String = values.iter().map(|v| format!("{v:>width$}")).collect();
+    text_game(["4", "4"], &["--opponent", "human"], "hint\nquit\n")
+        .success()
+        .stdout(predicate::str::contains(format!(
+            "Each column's minimax value for red at depth 2 (higher is better, - is full):\n{numbers}\n{values}\nBest: column"
+        )));
+}
+
+#[test]
+fn the_computer_plays_itself_to_the_end_with_no_pause() {
+    text_game(
+        ["3", "4"],
+        &["--opponent", "computer-vs-computer", "--pause", "0"],
+        "",
+    )
+    .success()
+    .stdout(predicate::str::contains(
+        "The computer plays both sides, 0 s between moves: press Enter to stop watching.\n",
+    ))
+    .stdout(predicate::str::contains(
+        "The computer (red) drops a checker in column",
+    ))
+    .stdout(predicate::str::contains(
+        "The computer (black) drops a checker in column",
+    ))
+    .stdout(
+        predicate::str::contains("Red wins!")
+            .or(predicate::str::contains("Black wins!"))
+            .or(predicate::str::contains("It's a tie")),
+    )
+    .stdout(predicate::str::contains("Your move").not())
+    .stdout(predicate::str::ends_with("Play again? (y/n) \nGoodbye.\n"));
+}
+
+#[test]
+fn pressing_enter_stops_the_watching() {
+    // The pause is long, but the line typed ends it at once.
+    text_game(
+        ["6", "7"],
+        &["--opponent", "computer-vs-computer", "--pause", "60"],
+        "\nn\n",
+    )
+    .success()
+    .stdout(predicate::str::contains(
+        "Stopped watching.\nPlay again? (y/n) Goodbye.\n",
+    ))
+    .stdout(predicate::str::contains("drops a checker").not());
 }

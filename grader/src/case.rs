@@ -12,7 +12,7 @@ use serde::Deserialize;
 
 use crate::KitError;
 use connect_four_supplied::limits::{MAX_SIZE, MIN_SIZE};
-use connect_four_supplied::protocol::{Command, ParseError, COMMAND_WORDS};
+use connect_four_supplied::protocol::{Command, ParseError, COMMAND_WORDS, OPTIONAL_WORDS};
 
 /// One thread count, or several to run the script with and compare.
 #[derive(Clone, Debug, Deserialize, PartialEq)]
@@ -247,6 +247,12 @@ pub fn load(path: &Path, root: &Path) -> Result<Case, KitError> {
             .next()
             .unwrap_or("")
             .to_ascii_lowercase();
+        if OPTIONAL_WORDS.contains(&word.as_str()) {
+            return fail_at(
+                line,
+                format!("`{command_text}`: `{word}` is optional for students and never graded"),
+            );
+        }
         let scored = spec
             .check
             .as_ref()
@@ -383,6 +389,19 @@ mod tests {
             let (dir, path) = write_case(&body);
             let error = load(&path, dir.path()).unwrap_err().0;
             assert!(error.contains("c.toml"), "{error}");
+        }
+    }
+
+    #[test]
+    fn optional_commands_are_never_sent() {
+        for (script, line) in [("new red\nplay 1\nundo\n", 11), ("new red\n! redo 2\n", 10)] {
+            let (dir, path) = write_case(&format!("{HEAD}script = \"\"\"\n{script}\"\"\"\n"));
+            let error = load(&path, dir.path()).unwrap_err().0;
+            assert!(
+                error.contains(&format!("c.toml:{line}: "))
+                    && error.contains("is optional for students and never graded"),
+                "{error}"
+            );
         }
     }
 }

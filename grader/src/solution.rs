@@ -11,7 +11,7 @@ use crate::case::Case;
 use crate::KitError;
 use connect_four::{best_columns, Game, GameConfig};
 use connect_four_supplied::protocol::{execute, Command, Response};
-use connect_four_supplied::{Analyze, Playable};
+use connect_four_supplied::{Analyze, History, Playable};
 
 /// The accepted answers to one command.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
@@ -59,19 +59,20 @@ pub fn generate(case: &Case) -> Result<Solution, KitError> {
     let fail =
         |line: usize, why: String| KitError(format!("{}:{line}: {why}", case.path.display()));
     let mut game = Game::new(&config, None).map_err(|e| fail(0, e.to_string()))?;
+    let mut history = History::new();
     let mut random_since: Option<String> = Some("the program's start".into());
     let mut answer = Vec::new();
     for step in &case.steps {
         let accept = match &step.command {
             Err(error) => vec![response_text(&Response::failure(error))],
             Ok(Command::New(None)) => {
-                execute(&mut game, &Command::New(None));
+                execute(&mut game, &mut history, &Command::New(None));
                 random_since = Some(format!("line {}", step.line));
                 vec!["= red".to_string(), "= black".to_string()]
             }
             Ok(command @ (Command::New(Some(_)) | Command::Quit)) => {
                 random_since = None;
-                vec![response_text(&execute(&mut game, command))]
+                vec![response_text(&execute(&mut game, &mut history, command))]
             }
             _ if random_since.is_some() => {
                 return Err(fail(
@@ -89,13 +90,15 @@ pub fn generate(case: &Case) -> Result<Solution, KitError> {
                     .map_err(|e| fail(step.line, e.to_string()))?;
                 let best = best_columns(&scores);
                 if let [only] = best[..] {
-                    game.play(only).map_err(|e| fail(step.line, e.to_string()))?;
+                    history
+                        .play(&mut game, only)
+                        .map_err(|e| fail(step.line, e.to_string()))?;
                 } else {
                     random_since = Some(format!("line {} (columns tie)", step.line));
                 }
                 best.iter().map(|c| format!("= {c}")).collect()
             }
-            Ok(command) => vec![response_text(&execute(&mut game, command))],
+            Ok(command) => vec![response_text(&execute(&mut game, &mut history, command))],
         };
         answer.push(Answer {
             line: step.line,

@@ -52,6 +52,9 @@ use support::{grade, kit, reference, repository, run_program};
 /// The protocol's commands, each of which the handout documents and exercises.
 const COMMANDS: [&str; 9] = connect_four_supplied::protocol::COMMAND_WORDS;
 
+/// The protocol's optional commands (not graded), each of which the handout exercises too.
+const OPTIONAL: [&str; 2] = connect_four_supplied::protocol::OPTIONAL_WORDS;
+
 /// The protocol's failure payloads, each of which an executed example shows.
 const ERRORS: [&str; 6] = [
     "? illegal column",
@@ -483,6 +486,13 @@ fn every_protocol_command_is_documented_and_exercised() {
         }
         if !sent.iter().any(|s| s == command) {
             failures.push(format!("no protocol session sends `{command}`"));
+        }
+    }
+    for command in OPTIONAL {
+        if !sent.iter().any(|s| s == command) {
+            failures.push(format!(
+                "no protocol session sends the optional `{command}`"
+            ));
         }
     }
     for error in ERRORS {

@@ -3,10 +3,12 @@
 //! standard error, and the program exits with code 2. The reference adds its own options to
 //! these by flattening [`Arguments`] into its command line.
 
+use std::time::Duration;
+
 use clap::Parser;
 
 use crate::checker::Player;
-use crate::limits::{parse_depth, parse_size, parse_threads};
+use crate::limits::{parse_depth, parse_pause, parse_size, parse_threads};
 use crate::opponent::Opponent;
 
 /// Connect Four with a minimax computer player searching on a pool of worker threads.
@@ -39,9 +41,13 @@ pub struct Arguments {
     /// Who moves first (random if not given)
     #[arg(long, value_enum, value_name = "PLAYER")]
     pub first: Option<Player>,
-    /// Play against a human or the computer without asking (the computer plays black)
+    /// Play against a human or the computer (it plays black), or watch the computer play
+    /// itself, without asking
     #[arg(long, value_enum, value_name = "WHO", conflicts_with = "protocol")]
     pub opponent: Option<Opponent>,
+    /// Seconds between moves when the computer plays both sides, 0 to 60
+    #[arg(long, value_name = "SECONDS", value_parser = parse_pause, default_value = "1")]
+    pub pause: Duration,
 }
 
 /// Which front end to run.
@@ -96,6 +102,21 @@ mod tests {
         let text = parse(&["4", "5", "0", "1", "--text", "--opponent", "computer"]).unwrap();
         assert_eq!(text.front_end(), FrontEnd::Text);
         assert_eq!(text.opponent, Some(Opponent::Computer));
+        assert_eq!(text.pause, Duration::from_secs(1));
+        let watch = parse(&[
+            "4",
+            "5",
+            "0",
+            "1",
+            "--text",
+            "--opponent",
+            "computer-vs-computer",
+            "--pause",
+            "0.5",
+        ])
+        .unwrap();
+        assert_eq!(watch.opponent, Some(Opponent::ComputerVsComputer));
+        assert_eq!(watch.pause, Duration::from_millis(500));
     }
 
     #[test]
@@ -115,6 +136,13 @@ mod tests {
             );
             assert_eq!(err.exit_code(), 2);
         }
+        let pause = parse(&["6", "7", "5", "2", "--pause", "-1"]).unwrap_err();
+        assert!(
+            pause
+                .to_string()
+                .contains("'--pause <SECONDS>': must be a number of seconds from 0 to 60"),
+            "{pause}"
+        );
         assert_eq!(parse(&["6", "7", "5"]).unwrap_err().exit_code(), 2);
         assert!(parse(&["6", "7", "5", "2", "--protocol", "--text"]).is_err());
     }

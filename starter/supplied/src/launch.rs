@@ -27,7 +27,8 @@ pub fn run<G: Analyze + Send + 'static>(
             &mut game,
             args.opponent,
             args.first,
-            io::stdin().lock(),
+            args.pause,
+            io::BufReader::new(io::stdin()),
             io::stdout().lock(),
         ),
         FrontEnd::Window => window(game, args.opponent, args.first).map_err(io::Error::other),
@@ -46,7 +47,7 @@ pub fn run<G: Analyze + Send + 'static>(
 /// The supplied window: asks for the opponent unless it is given, then plays until the window
 /// is closed; `first` moves first in every game (random if `None`).
 #[cfg(feature = "gui")]
-pub fn supplied_window<G: crate::Playable + Send + 'static>(
+pub fn supplied_window<G: Analyze + Send + 'static>(
     game: G,
     opponent: Option<Opponent>,
     first: Option<Player>,

@@ -1,5 +1,8 @@
-//! The assignment's limits on the four numbers a game is started with, and the parsing that
-//! names the range in its error. The command line and the protocol's `scores DEPTH` use them.
+//! The assignment's limits on the four numbers a game is started with (and on the pause when
+//! the computer plays itself), and the parsing that names the range in its error. The command
+//! line and the protocol's `scores DEPTH` use them.
+
+use std::time::Duration;
 
 /// The smallest number of rows or columns.
 pub const MIN_SIZE: usize = 1;
@@ -9,6 +12,8 @@ pub const MAX_SIZE: usize = 32;
 pub const MAX_DEPTH: u32 = 64;
 /// The most worker threads the command line accepts.
 pub const MAX_THREADS: usize = 256;
+/// The longest pause, in seconds, between moves when the computer plays itself.
+pub const MAX_PAUSE: f64 = 60.0;
 
 /// Parses a whole number from `low` to `high`; the error says the range.
 fn whole_number<T: TryFrom<i128>>(text: &str, low: i128, high: i128) -> Result<T, String> {
@@ -35,6 +40,16 @@ pub fn parse_threads(text: &str) -> Result<usize, String> {
     whole_number(text, 1, MAX_THREADS as i128)
 }
 
+/// Parses a pause in seconds (fractions allowed), 0 to [`MAX_PAUSE`].
+pub fn parse_pause(text: &str) -> Result<Duration, String> {
+    let bad = || format!("must be a number of seconds from 0 to {MAX_PAUSE}");
+    let seconds: f64 = text.trim().parse().map_err(|_| bad())?;
+    if !(0.0..=MAX_PAUSE).contains(&seconds) {
+        return Err(bad());
+    }
+    Ok(Duration::from_secs_f64(seconds))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -54,5 +69,19 @@ mod tests {
             parse_threads("0"),
             Err("must be a whole number from 1 to 256".to_string())
         );
+    }
+
+    #[test]
+    fn a_pause_is_seconds_with_fractions_up_to_a_minute() {
+        assert_eq!(parse_pause("0"), Ok(Duration::ZERO));
+        assert_eq!(parse_pause(" 0.25 "), Ok(Duration::from_millis(250)));
+        assert_eq!(parse_pause("60"), Ok(Duration::from_secs(60)));
+        for bad in ["-1", "61", "NaN", "inf", "soon"] {
+            assert_eq!(
+                parse_pause(bad),
+                Err("must be a number of seconds from 0 to 60".to_string()),
+                "{bad}"
+            );
+        }
     }
 }

@@ -4,8 +4,9 @@
 //! A response is `= ` (success) or `? ` (failure) and a payload, possibly more lines, and always
 //! an empty line to end it. Blank lines and lines starting with `#` get no response. The
 //! commands: `new [red|black]`, `turn`, `play COL`, `heuristic COL`, `scores [DEPTH]`,
-//! `genmove`, `board`, `winner`, `quit`. Parsing ([`Command`]), running ([`execute`]) and
-//! framing ([`Response`]) are separate so that the grader can reuse them.
+//! `genmove`, `board`, `winner`, `quit`, and two that are never graded, `undo` and `redo` (the
+//! server answers them for any game, through a [`History`]). Parsing ([`Command`]), running
+//! ([`execute`]) and framing ([`Response`]) are separate so that the grader can reuse them.
 
 use std::fmt;
 use std::io::{self, BufRead, Write};
@@ -13,14 +14,16 @@ use std::str::FromStr;
 
 use crate::checker::{Checker, Player};
 use crate::error::MoveError;
+use crate::history::History;
 use crate::input::{read_line, Line};
 use crate::limits::parse_depth;
 use crate::playable::{Analyze, Playable};
+use crate::score::Score;
 
 /// The longest command line accepted; longer lines are answered `? line too long`.
 pub use crate::input::MAX_LINE;
 
-/// Every command word of the protocol, in the order the documentation lists them.
+/// Every graded command word of the protocol, in the order the documentation lists them.
 pub const COMMAND_WORDS: [&str; 9] = [
     "new",
     "turn",
@@ -32,6 +35,9 @@ pub const COMMAND_WORDS: [&str; 9] = [
     "winner",
     "quit",
 ];
+
+/// The command words the protocol also answers but grading never sends: optional extras.
+pub const OPTIONAL_WORDS: [&str; 2] = ["undo", "redo"];
 
 /// One protocol command.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -54,6 +60,10 @@ pub enum Command {
     Winner,
     /// `quit`: answer and stop.
     Quit,
+    /// `undo` (not graded): takes back the last move.
+    Undo,
+    /// `redo` (not graded): plays the last move taken back again.
+    Redo,
 }
 
 /// Why a line is not a command. Its `Display` is the failure payload.
@@ -118,6 +128,8 @@ impl FromStr for Command {
             "board" => bare(Command::Board),
             "winner" => bare(Command::Winner),
             "quit" => bare(Command::Quit),
+            "undo" => bare(Command::Undo),
+            "redo" => bare(Command::Redo),
             _ => Err(ParseError::UnknownCommand),
         }
     }
@@ -180,35 +192,36 @@ fn refusal(error: &MoveError) -> String {
     }
 }
 
-/// Runs `command` on `game` and returns the response to send.
-pub fn execute(game: &mut impl Analyze, command: &Command) -> Response {
+/// Runs `command` on `game`, whose moves so far `history` holds (it records the moves played
+/// here), and returns the response to send.
+pub fn execute(game: &mut impl Analyze, history: &mut History, command: &Command) -> Response {
     let answer = |result: Result<String, MoveError>| match result {
         Ok(payload) => Response::success(payload),
         Err(error) => Response::failure(refusal(&error)),
     };
     match command {
         Command::New(first) => {
-            game.new_game(*first);
+            history.new_game(game, *first);
             Response::success(game.turn().name())
         }
         Command::Turn => Response::success(match game.turn() {
             Checker::Empty => "none",
             player => player.name(),
         }),
-        Command::Play(col) => answer(game.play(*col).map(|row| row.to_string())),
+        Command::Play(col) => answer(history.play(game, *col).map(|row| row.to_string())),
         Command::Heuristic(col) => answer(game.heuristic(*col).map(|v| v.to_string())),
         Command::Scores(depth) => {
             let depth = depth.unwrap_or_else(|| game.depth());
             answer(game.scores(depth).map(|scores| {
                 scores
                     .iter()
-                    .map(|s| s.map_or("-".to_string(), |v| v.to_string()))
+                    .map(|&score| value_text(score))
                     .collect::<Vec<_>>()
                     .join(" ")
             }))
         }
         Command::Genmove => answer(game.computer_move().and_then(|col| {
-            game.play(col)?;
+            history.play(game, col)?;
             Ok(col.to_string())
         })),
         Command::Board => Response {
@@ -219,7 +232,25 @@ pub fn execute(game: &mut impl Analyze, command: &Command) -> Response {
             Response::success(game.outcome().map_or("none".to_string(), |o| o.to_string()))
         }
         Command::Quit => Response::success(""),
+        Command::Undo => replayed(history.undo(game), "nothing to undo"),
+        Command::Redo => replayed(history.redo(game), "nothing to redo"),
     }
+}
+
+/// The answer to `undo` or `redo`: the column taken back or played again, `none_left` if there
+/// was none, or why the game did not replay its moves.
+fn replayed(result: Result<Option<usize>, MoveError>, none_left: &str) -> Response {
+    match result {
+        Ok(Some(col)) => Response::success(col.to_string()),
+        Ok(None) => Response::failure(none_left),
+        Err(error) => Response::failure(format!("replay failed: {}", refusal(&error))),
+    }
+}
+
+/// A column's minimax value as `scores` prints it (and the terminal's hint): the number, `inf`,
+/// `-inf`, or `-` for a full column.
+pub(crate) fn value_text(score: Option<Score>) -> String {
+    score.map_or("-".to_string(), |value| value.to_string())
 }
 
 /// The board's rows, top first, one letter a cell (`R`, `B` or `.`): the `board` answer, and
@@ -239,6 +270,7 @@ pub fn serve(
     mut input: impl BufRead,
     mut output: impl Write,
 ) -> io::Result<()> {
+    let mut history = History::new();
     while let Some(line) = read_line(&mut input)? {
         let response = match line {
             Line::TooLong => Response::failure("line too long"),
@@ -253,7 +285,7 @@ pub fn serve(
                         output.flush()?;
                         return Ok(());
                     }
-                    Ok(command) => execute(game, &command),
+                    Ok(command) => execute(game, &mut history, &command),
                     Err(error) => Response::failure(error),
                 }
             }
@@ -282,6 +314,8 @@ mod tests {
             ("winner", Command::Winner),
             ("turn", Command::Turn),
             ("quit", Command::Quit),
+            ("UNDO", Command::Undo),
+            ("redo", Command::Redo),
         ];
         for (line, command) in ok {
             assert_eq!(line.parse::<Command>(), Ok(command), "{line}");
@@ -289,6 +323,7 @@ mod tests {
         let bad = [
             ("dance", ParseError::UnknownCommand),
             ("board 3", ParseError::UnknownCommand),
+            ("undo 2", ParseError::UnknownCommand),
             ("play 1 2", ParseError::UnknownCommand),
             ("play", ParseError::IllegalColumn),
             ("play -1", ParseError::IllegalColumn),
@@ -303,7 +338,7 @@ mod tests {
 
     #[test]
     fn every_listed_command_word_is_a_command() {
-        for word in COMMAND_WORDS {
+        for word in COMMAND_WORDS.into_iter().chain(OPTIONAL_WORDS) {
             assert_ne!(
                 word.parse::<Command>(),
                 Err(ParseError::UnknownCommand),

@@ -1,34 +1,67 @@
 //! The terminal front end (`--text`): the same game as the window, for a machine without a
 //! display. The board is drawn with its column numbers over it, moves are typed as column
-//! numbers, and the computer (if chosen) plays black.
+//! numbers, and the computer (if chosen) plays black, or both sides while people watch. At the
+//! prompt `u` takes moves back, `r` plays them again and `hint` shows each column's minimax
+//! value (optional extras for students: not graded).
+//!
+//! Lines are read on a thread of their own ([`Typed`]), so that a line typed while the
+//! computer plays itself is seen at once: it stops the watching, and interrupts a search of a
+//! game that offers a [`StopSignal`].
 
 use std::io::{self, BufRead, Write};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::thread;
+use std::time::Duration;
 
 use crate::checker::{Checker, Player};
+use crate::error::MoveError;
+use crate::history::History;
 use crate::input::{read_line, Line};
 use crate::opponent::{sentence, Opponent};
-use crate::playable::Playable;
-use crate::protocol::board_rows;
+use crate::playable::{Analyze, Playable};
+use crate::protocol::{board_rows, value_text};
+use crate::stop::StopSignal;
 
 /// One thing the player typed at the move prompt.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Input {
     /// Drop a checker in this column (not yet checked against the board).
     Column(usize),
+    /// Take back the last move (against the computer, its reply too).
+    Undo,
+    /// Play the moves taken back again.
+    Redo,
+    /// Show each column's minimax value.
+    Hint,
+    /// Stop playing.
+    Quit,
+}
+
+/// What the game loop does after a line typed was handled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Next {
+    /// The board changed: draw it and go on.
+    Board,
+    /// Nothing changed: ask again.
+    Ask,
     /// Stop playing.
     Quit,
 }
 
 /// Plays games on `input` and `output` until the player quits, declines a new game or input
 /// ends. `opponent` is asked for first if it is `None`; `first` moves first in each new game
-/// (random if `None`). Fails only if reading or writing fails, or if the computer cannot move.
+/// (random if `None`); `pause` is the wait between moves when the computer plays itself. Fails
+/// only if reading or writing fails, or if the computer cannot move.
 pub fn run(
-    game: &mut impl Playable,
+    game: &mut impl Analyze,
     opponent: Option<Opponent>,
     first: Option<Player>,
-    mut input: impl BufRead,
+    pause: Duration,
+    input: impl BufRead + Send + 'static,
     mut output: impl Write,
 ) -> io::Result<()> {
+    let typed = Typed::spawn(input);
     writeln!(
         output,
         "Connect Four on a {} x {} board. Red plays {}, black plays {}.",
@@ -39,76 +72,259 @@ pub fn run(
     )?;
     let opponent = match opponent {
         Some(opponent) => Some(opponent),
-        None => ask_opponent(&mut input, &mut output)?,
+        None => ask_opponent(&typed, &mut output)?,
     };
     if let Some(opponent) = opponent {
-        while play_game(game, opponent, &mut input, &mut output)?
-            && ask_again(&mut input, &mut output)?
-        {
-            game.new_game(first);
+        let mut history = History::new();
+        let table = Table {
+            opponent,
+            pause,
+            typed: &typed,
+        };
+        while table.play_game(game, &mut history, &mut output)? && ask_again(&typed, &mut output)? {
+            history.new_game(game, first);
         }
     }
     writeln!(output, "Goodbye.")
 }
 
-/// Plays one game to its end; `false` if the player quit or input ended first.
-fn play_game(
-    game: &mut impl Playable,
+/// What one session plays with: who plays whom, how fast the computer plays itself, and the
+/// lines typed.
+struct Table<'a> {
     opponent: Opponent,
-    input: &mut impl BufRead,
-    output: &mut impl Write,
-) -> io::Result<bool> {
-    loop {
-        write!(output, "\n{}", draw_board(game))?;
-        if let Some(outcome) = game.outcome() {
-            writeln!(output, "{}", opponent.announce(outcome))?;
-            return Ok(true);
-        }
-        let Some(player) = game.turn().player() else {
-            return Err(io::Error::other(
-                "the game has no player to move but has not ended",
-            ));
-        };
-        if opponent.computer_plays(player) {
-            writeln!(output, "The computer (black) is thinking...")?;
-            let col = game
-                .computer_move()
-                .and_then(|col| game.play(col).map(|_| col))
-                .map_err(|error| io::Error::other(error.to_string()))?;
+    pause: Duration,
+    typed: &'a Typed,
+}
+
+impl Table<'_> {
+    /// Plays one game to its end (or until watching is stopped); `false` if the player quit or
+    /// input ended first.
+    fn play_game(
+        &self,
+        game: &mut impl Analyze,
+        history: &mut History,
+        output: &mut impl Write,
+    ) -> io::Result<bool> {
+        let watching = self.opponent == Opponent::ComputerVsComputer;
+        if watching {
             writeln!(
                 output,
-                "The computer (black) drops a checker in column {col}."
+                "The computer plays both sides, {} s between moves: press Enter to stop watching.",
+                self.pause.as_secs_f64()
             )?;
-            continue;
         }
-        let prompt = match opponent {
-            Opponent::Computer => {
-                format!("Your move (red), column 0 to {} or quit: ", game.cols() - 1)
-            }
-            Opponent::Human | Opponent::ComputerVsComputer => format!(
-                "{} to move, column 0 to {} or quit: ",
-                sentence(player.name()),
-                game.cols() - 1
-            ),
-        };
         loop {
-            let Some(line) = ask(input, output, &prompt)? else {
-                return Ok(false);
+            write!(output, "\n{}", draw_board(game))?;
+            if let Some(outcome) = game.outcome() {
+                writeln!(output, "{}", self.opponent.announce(outcome))?;
+                return Ok(true);
+            }
+            let Some(player) = game.turn().player() else {
+                return Err(io::Error::other(
+                    "the game has no player to move but has not ended",
+                ));
             };
-            match parse_input(&line) {
-                Ok(Input::Quit) => return Ok(false),
-                Ok(Input::Column(col)) => match game.play(col) {
-                    Ok(_) => break,
-                    Err(error) => writeln!(
-                        output,
-                        "{}: choose another column.",
-                        sentence(&error.to_string())
-                    )?,
-                },
-                Err(why) => writeln!(output, "{why}")?,
+            if watching {
+                let stopped = if self.typed.typed_within(self.pause)? {
+                    true
+                } else if self.computer_turn(game, history, player, output)? {
+                    self.typed.next_line()?;
+                    true
+                } else {
+                    false
+                };
+                if stopped {
+                    writeln!(output, "Stopped watching.")?;
+                    return Ok(true);
+                }
+            } else if self.opponent.computer_plays(player) {
+                if self.computer_turn(game, history, player, output)? {
+                    // A line typed stopped the search: it is handled as at the prompt.
+                    match self.typed.next_line()? {
+                        None => return Ok(false),
+                        Some(Line::TooLong) => writeln!(output, "That line is too long.")?,
+                        Some(Line::Text(line)) => {
+                            if self.handle(game, history, &line, true, output)? == Next::Quit {
+                                return Ok(false);
+                            }
+                        }
+                    }
+                }
+            } else if !self.person_turn(game, history, player, output)? {
+                return Ok(false);
             }
         }
     }
+
+    /// The computer chooses a move for `player` and plays it. `true` if a line typed stopped the
+    /// search first (only a game with a [`StopSignal`] can be stopped): nothing was played.
+    fn computer_turn(
+        &self,
+        game: &mut impl Analyze,
+        history: &mut History,
+        player: Player,
+        output: &mut impl Write,
+    ) -> io::Result<bool> {
+        writeln!(output, "The computer ({player}) is thinking...")?;
+        let (choice, stopped) = self
+            .typed
+            .interruptible(game.stop_signal(), || game.computer_move());
+        if stopped {
+            return Ok(true);
+        }
+        let col = choice
+            .and_then(|col| history.play(game, col).map(|_| col))
+            .map_err(|error| io::Error::other(error.to_string()))?;
+        writeln!(
+            output,
+            "The computer ({player}) drops a checker in column {col}."
+        )?;
+        Ok(false)
+    }
+
+    /// Asks `player` (a person) for a move until the board changes; `false` to stop playing.
+    fn person_turn(
+        &self,
+        game: &mut impl Analyze,
+        history: &mut History,
+        player: Player,
+        output: &mut impl Write,
+    ) -> io::Result<bool> {
+        let who = match self.opponent {
+            Opponent::Computer => format!("Your move ({player})"),
+            Opponent::Human | Opponent::ComputerVsComputer => {
+                format!("{} to move", sentence(player.name()))
+            }
+        };
+        let prompt = format!(
+            "{who}, column 0 to {} (u: undo, r: redo, hint, quit): ",
+            game.cols() - 1
+        );
+        loop {
+            let Some(line) = ask(self.typed, output, &prompt)? else {
+                return Ok(false);
+            };
+            match self.handle(game, history, &line, false, output)? {
+                Next::Board => return Ok(true),
+                Next::Ask => {}
+                Next::Quit => return Ok(false),
+            }
+        }
+    }
+
+    /// Does what `line` asks; `computers_turn` if the computer is to move (a column is then
+    /// refused).
+    fn handle(
+        &self,
+        game: &mut impl Analyze,
+        history: &mut History,
+        line: &str,
+        computers_turn: bool,
+        output: &mut impl Write,
+    ) -> io::Result<Next> {
+        let failed =
+            |what: &str, error: MoveError| io::Error::other(format!("{what} failed: {error}"));
+        match parse_input(line) {
+            Err(why) => writeln!(output, "{why}")?,
+            Ok(Input::Quit) => return Ok(Next::Quit),
+            Ok(Input::Column(_)) if computers_turn => {
+                writeln!(output, "It is the computer's move: wait for it.")?;
+                return Ok(Next::Board);
+            }
+            Ok(Input::Column(col)) => match history.play(game, col) {
+                Ok(_) => return Ok(Next::Board),
+                Err(error) => writeln!(
+                    output,
+                    "{}: choose another column.",
+                    sentence(&error.to_string())
+                )?,
+            },
+            Ok(Input::Undo) => {
+                let taken = history
+                    .undo_turn(game, self.opponent)
+                    .map_err(|error| failed("taking the move back", error))?;
+                if !taken.is_empty() {
+                    writeln!(output, "Took back {}.", moves_in(&taken))?;
+                    return Ok(Next::Board);
+                }
+                writeln!(output, "{}", nothing_to_undo(history))?;
+            }
+            Ok(Input::Redo) => {
+                let redone = history
+                    .redo_turn(game, self.opponent)
+                    .map_err(|error| failed("playing the move again", error))?;
+                if !redone.is_empty() {
+                    writeln!(output, "Played {} again.", moves_in(&redone))?;
+                    return Ok(Next::Board);
+                }
+                writeln!(output, "Nothing to redo.")?;
+            }
+            Ok(Input::Hint) => writeln!(output, "{}", hint(game))?,
+        }
+        Ok(if computers_turn {
+            Next::Board
+        } else {
+            Next::Ask
+        })
+    }
+}
+
+/// Why undo took nothing back: no move yet, or (against the computer) only its opening move.
+fn nothing_to_undo(history: &History) -> &'static str {
+    if history.can_undo() {
+        "Nothing to undo: you have not moved yet."
+    } else {
+        "Nothing to undo: no move has been played."
+    }
+}
+
+/// `the move in column 3`, or `the moves in columns 5 and 2`.
+fn moves_in(cols: &[usize]) -> String {
+    let plural = if cols.len() == 1 { "" } else { "s" };
+    format!("the move{plural} in {}", columns(cols))
+}
+
+/// `column 3`, `columns 5 and 2`, or `columns 0, 1 and 2`.
+fn columns(cols: &[usize]) -> String {
+    match cols {
+        [] => "no column".to_string(),
+        [col] => format!("column {col}"),
+        [rest @ .., last] => {
+            let rest: Vec<String> = rest.iter().map(usize::to_string).collect();
+            format!("columns {} and {last}", rest.join(", "))
+        }
+    }
+}
+
+/// Each column's minimax value for the player to move at the game's depth, in a line under the
+/// column numbers (as wide as the widest value needs), and the best columns; or why not.
+fn hint(game: &mut impl Analyze) -> String {
+    let Some(player) = game.turn().player() else {
+        return "The game is over: there is nothing to hint.".to_string();
+    };
+    let depth = game.depth();
+    let scores = match game.scores(depth) {
+        Ok(scores) => scores,
+        Err(error) => return format!("No hint: {error}."),
+    };
+    let shown: Vec<String> = scores.iter().map(|&score| value_text(score)).collect();
+    let width = shown.iter().map(String::len).max().unwrap_or(0).max(2) + 1;
+    let numbers: String = (0..shown.len())
+        .map(|col| format!("{col:>width$}"))
+        .collect();
+    let values: String = shown
+        .iter()
+        .map(|value| format!("{value:>width$}"))
+        .collect();
+    let best = scores.iter().flatten().max();
+    let best_cols: Vec<usize> = (0..scores.len())
+        .filter(|&col| best.is_some() && scores[col].as_ref() == best)
+        .collect();
+    format!(
+        "Each column's minimax value for {player} at depth {depth} (higher is better, - is full):\n\
+         {numbers}\n{values}\nBest: {}.",
+        columns(&best_cols)
+    )
 }
 
 /// The board, one line per row under a line of column numbers, three characters a cell.
@@ -122,22 +338,34 @@ pub fn draw_board(game: &impl Playable) -> String {
     text
 }
 
-/// Reads a move: a column number or `quit`; anything else is explained.
+/// Reads what was typed at the move prompt; anything that is not a column number or a
+/// command is explained.
 fn parse_input(line: &str) -> Result<Input, String> {
     let word = line.trim();
     match word.to_ascii_lowercase().as_str() {
-        "" => Err("Type a column number, or quit.".to_string()),
+        "" => Err(format!("Type a column number, {COMMANDS}.")),
         "q" | "quit" | "exit" => Ok(Input::Quit),
+        "u" | "undo" => Ok(Input::Undo),
+        "r" | "redo" => Ok(Input::Redo),
+        "hint" => Ok(Input::Hint),
         _ => word.parse().map(Input::Column).map_err(|_| {
-            format!("'{word}' is not a column number: type a column number, or quit.")
+            format!("'{word}' is not a column number: type a column number, {COMMANDS}.")
         }),
     }
 }
 
-/// Asks whether to play a human or the computer until the answer makes sense; `None` to quit.
-fn ask_opponent(input: &mut impl BufRead, output: &mut impl Write) -> io::Result<Option<Opponent>> {
+/// The commands the move prompt accepts besides a column number.
+const COMMANDS: &str = "u (undo), r (redo), hint or quit";
+
+/// Asks who plays until the answer makes sense; `None` to quit.
+fn ask_opponent(typed: &Typed, output: &mut impl Write) -> io::Result<Option<Opponent>> {
     loop {
-        let Some(line) = ask(input, output, "Play against a (h)uman or the (c)omputer? ")? else {
+        let Some(line) = ask(
+            typed,
+            output,
+            "Play against a (h)uman or the (c)omputer, or (w)atch the computer play itself? ",
+        )?
+        else {
             return Ok(None);
         };
         match line.trim().to_ascii_lowercase().as_str() {
@@ -146,19 +374,20 @@ fn ask_opponent(input: &mut impl BufRead, output: &mut impl Write) -> io::Result
                 writeln!(output, "You play red; the computer plays black.")?;
                 return Ok(Some(Opponent::Computer));
             }
+            "w" | "watch" => return Ok(Some(Opponent::ComputerVsComputer)),
             "q" | "quit" | "exit" => return Ok(None),
             _ => writeln!(
                 output,
-                "Please type h for a human or c for the computer (or quit)."
+                "Please type h for a human, c for the computer or w to watch (or quit)."
             )?,
         }
     }
 }
 
 /// Offers a new game; `false` for no, quit or the end of input.
-fn ask_again(input: &mut impl BufRead, output: &mut impl Write) -> io::Result<bool> {
+fn ask_again(typed: &Typed, output: &mut impl Write) -> io::Result<bool> {
     loop {
-        let Some(line) = ask(input, output, "Play again? (y/n) ")? else {
+        let Some(line) = ask(typed, output, "Play again? (y/n) ")? else {
             return Ok(false);
         };
         match line.trim().to_ascii_lowercase().as_str() {
@@ -169,18 +398,13 @@ fn ask_again(input: &mut impl BufRead, output: &mut impl Write) -> io::Result<bo
     }
 }
 
-/// Writes `prompt` and reads one line; `None` at the end of input. Bytes that are not UTF-8
-/// are replaced rather than refused, and an over-long line is refused and asked again, so any
-/// input gets an answer.
-fn ask(
-    input: &mut impl BufRead,
-    output: &mut impl Write,
-    prompt: &str,
-) -> io::Result<Option<String>> {
+/// Writes `prompt` and reads one line; `None` at the end of input. An over-long line is
+/// refused and asked again, so any input gets an answer.
+fn ask(typed: &Typed, output: &mut impl Write, prompt: &str) -> io::Result<Option<String>> {
     loop {
         write!(output, "{prompt}")?;
         output.flush()?;
-        match read_line(input)? {
+        match typed.next_line()? {
             None => {
                 writeln!(output)?;
                 return Ok(None);
@@ -191,27 +415,111 @@ fn ask(
     }
 }
 
+/// The lines typed, read ahead on a thread of their own (bytes that are not UTF-8 replaced,
+/// over-long lines marked, as [`read_line`] does), so that the game can wait for a line with a
+/// time limit, and a line typed during a search can stop it.
+struct Typed {
+    /// The lines read, in order; closed at the end of input (or after a failed read).
+    lines: Receiver<io::Result<Line>>,
+    /// The stop signal of the search under way, if it can be stopped: the reading thread
+    /// raises it (once) when the next line comes.
+    search: Arc<Mutex<Option<StopSignal>>>,
+}
+
+impl Typed {
+    /// Starts reading `input` on a thread of its own. The thread ends at the end of input, or
+    /// with the program if it is still waiting for a line then.
+    fn spawn(mut input: impl BufRead + Send + 'static) -> Typed {
+        let (sender, lines) = mpsc::channel();
+        let search = Arc::new(Mutex::new(None::<StopSignal>));
+        let to_stop = Arc::clone(&search);
+        thread::spawn(move || {
+            while let Some(line) = read_line(&mut input).transpose() {
+                let failed = line.is_err();
+                if let Some(signal) = to_stop
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .take()
+                {
+                    signal.raise();
+                }
+                if sender.send(line).is_err() || failed {
+                    break;
+                }
+            }
+        });
+        Typed { lines, search }
+    }
+
+    /// The next line, waiting for it; `None` at the end of input.
+    fn next_line(&self) -> io::Result<Option<Line>> {
+        self.lines.recv().ok().transpose()
+    }
+
+    /// Waits `pause` for a line: `true` (and the line is used up) if one came. After the end
+    /// of input, nobody can type: it just waits.
+    fn typed_within(&self, pause: Duration) -> io::Result<bool> {
+        match self.lines.recv_timeout(pause) {
+            Ok(line) => line.map(|_| true),
+            Err(RecvTimeoutError::Timeout) => Ok(false),
+            Err(RecvTimeoutError::Disconnected) => {
+                thread::sleep(pause);
+                Ok(false)
+            }
+        }
+    }
+
+    /// Runs `search`, which watches `signal` (cleared first), so that the next line typed
+    /// raises it. Returns what `search` returned and whether the signal was raised: the line
+    /// that raised it is still to be read.
+    fn interruptible<T>(
+        &self,
+        signal: Option<StopSignal>,
+        search: impl FnOnce() -> T,
+    ) -> (T, bool) {
+        let slot = || self.search.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(signal) = &signal {
+            signal.clear();
+        }
+        *slot() = signal.clone();
+        let result = search();
+        *slot() = None;
+        (result, signal.is_some_and(|signal| signal.is_raised()))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    use crate::playable::Outcome;
+    use crate::score::Score;
     use crate::tiny_game::TinyGame;
 
     fn game(rows: usize, cols: usize) -> TinyGame {
         TinyGame::new(rows, cols, Player::Red)
     }
 
-    /// Runs a session with `typed` as the input and returns everything written.
+    /// Runs a session with `typed` as the input, red first and no pause, and returns
+    /// everything written.
     fn session(game: &mut TinyGame, opponent: Option<Opponent>, typed: &str) -> String {
+        let typed = io::Cursor::new(typed.as_bytes().to_vec());
+        session_with(game, opponent, Player::Red, Duration::ZERO, typed)
+    }
+
+    /// Runs a session with `first` to move first in each game and `pause` between the moves
+    /// of a computer playing itself, and returns everything written.
+    fn session_with<G: Analyze>(
+        game: &mut G,
+        opponent: Option<Opponent>,
+        first: Player,
+        pause: Duration,
+        typed: impl BufRead + Send + 'static,
+    ) -> String {
         let mut output = Vec::new();
-        run(
-            game,
-            opponent,
-            Some(Player::Red),
-            typed.as_bytes(),
-            &mut output,
-        )
-        .unwrap();
+        run(game, opponent, Some(first), pause, typed, &mut output).unwrap();
         String::from_utf8(output).unwrap()
     }
 
@@ -232,12 +540,18 @@ mod tests {
     }
 
     #[test]
-    fn input_is_a_column_or_quit() {
+    fn input_is_a_column_or_a_command() {
         assert_eq!(parse_input(" 3\n"), Ok(Input::Column(3)));
         assert_eq!(parse_input("QUIT"), Ok(Input::Quit));
+        assert_eq!(parse_input("u"), Ok(Input::Undo));
+        assert_eq!(parse_input("Redo\n"), Ok(Input::Redo));
+        assert_eq!(parse_input("hint"), Ok(Input::Hint));
         assert_eq!(
             parse_input("x"),
-            Err("'x' is not a column number: type a column number, or quit.".to_string())
+            Err(
+                "'x' is not a column number: type a column number, u (undo), r (redo), hint or quit."
+                    .to_string()
+            )
         );
         assert!(parse_input("-1").is_err());
         assert!(parse_input("\n").is_err());
@@ -274,7 +588,7 @@ mod tests {
         let mut game = game(4, 4);
         let out = session(&mut game, None, "maybe\nc\n");
         assert!(
-            out.contains("Please type h for a human or c for the computer"),
+            out.contains("Please type h for a human, c for the computer or w to watch"),
             "{out}"
         );
         assert!(
@@ -305,6 +619,7 @@ mod tests {
                 &mut game,
                 Some(Opponent::Human),
                 Some(first),
+                Duration::ZERO,
                 typed,
                 &mut output,
             )
@@ -319,5 +634,260 @@ mod tests {
         let out = session(&mut game, Some(Opponent::Human), "0\n1\n2\n3\ny\nquit\n");
         assert!(out.contains("It's a tie: the board is full."), "{out}");
         assert!((0..4).all(|col| game.checker(0, col) == Checker::Empty));
+    }
+
+    #[test]
+    fn undo_and_redo_between_two_people_go_one_move_at_a_time() {
+        let mut game = game(4, 4);
+        let out = session(
+            &mut game,
+            Some(Opponent::Human),
+            "0\n1\nu\nr\nu\nundo\nu\nquit\n",
+        );
+        for said in [
+            "Took back the move in column 1.\n",
+            "Played the move in column 1 again.\n",
+            "Took back the move in column 0.\n",
+            "Nothing to undo: no move has been played.\n",
+        ] {
+            assert!(out.contains(said), "{said}\n{out}");
+        }
+        assert!(board_rows(&game).all(|row| row == "...."));
+        assert_eq!(game.turn(), Checker::Red);
+    }
+
+    #[test]
+    fn against_the_computer_undo_takes_back_its_reply_too() {
+        let mut game = game(4, 4);
+        let out = session(&mut game, Some(Opponent::Computer), "1\nu\nr\nu\nquit\n");
+        assert!(
+            out.contains("Took back the moves in columns 0 and 1.\n"),
+            "{out}"
+        );
+        assert!(
+            out.contains("Played the moves in columns 1 and 0 again.\n"),
+            "{out}"
+        );
+        assert!(board_rows(&game).all(|row| row == "...."));
+        assert_eq!(game.turn(), Checker::Red);
+    }
+
+    #[test]
+    fn the_computer_s_opening_move_is_not_taken_back_alone() {
+        let mut game = TinyGame::new(4, 4, Player::Black);
+        let typed = io::Cursor::new(b"u\nr\nquit\n".to_vec());
+        let out = session_with(
+            &mut game,
+            Some(Opponent::Computer),
+            Player::Black,
+            Duration::ZERO,
+            typed,
+        );
+        assert!(
+            out.contains("Nothing to undo: you have not moved yet.\nYour move (red)"),
+            "{out}"
+        );
+        assert!(out.contains("Nothing to redo.\n"), "{out}");
+        assert_eq!(game.checker(3, 0), Checker::Black);
+    }
+
+    #[test]
+    fn a_hint_writes_each_column_s_value_under_its_number() {
+        let mut game = game(2, 3);
+        let out = session(&mut game, Some(Opponent::Human), "0\n0\nhint\nquit\n");
+        let expected = "Each column's minimax value for red at depth 1 \
+                        (higher is better, - is full):\n  0  1  2\n  -  1  1\nBest: columns 1 and 2.\n";
+        assert!(out.contains(expected), "{out}");
+        assert_eq!(game.turn(), Checker::Red);
+    }
+
+    #[test]
+    fn the_prompt_shows_the_commands() {
+        let mut game = game(2, 3);
+        let out = session(&mut game, Some(Opponent::Human), "quit\n");
+        assert!(
+            out.contains("Red to move, column 0 to 2 (u: undo, r: redo, hint, quit): "),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn the_computer_plays_itself_to_the_end() {
+        let mut game = game(1, 4);
+        let out = session(&mut game, Some(Opponent::ComputerVsComputer), "");
+        assert!(out.contains("press Enter to stop watching"), "{out}");
+        assert!(
+            out.contains("The computer (red) drops a checker in column 2."),
+            "{out}"
+        );
+        assert!(
+            out.contains("The computer (black) drops a checker in column 3."),
+            "{out}"
+        );
+        assert!(out.contains("It's a tie"), "{out}");
+        assert!(!out.contains("to move, column"), "{out}");
+    }
+
+    #[test]
+    fn watching_stops_when_a_line_is_typed_during_the_pause() {
+        let mut game = game(1, 4);
+        let typed = io::Cursor::new(b"\nn\n".to_vec());
+        let long = Duration::from_secs(60);
+        let out = session_with(
+            &mut game,
+            Some(Opponent::ComputerVsComputer),
+            Player::Red,
+            long,
+            typed,
+        );
+        assert!(
+            out.contains("Stopped watching.\nPlay again? (y/n) "),
+            "{out}"
+        );
+        assert!(!out.contains("drops a checker"), "{out}");
+        assert!(out.ends_with("Goodbye.\n"), "{out}");
+    }
+
+    /// A game whose computer thinks until it is stopped (10 s at most), counting its searches
+    /// in `searches`.
+    struct Stubborn {
+        game: TinyGame,
+        stop: StopSignal,
+        searches: Arc<AtomicUsize>,
+    }
+
+    impl Playable for Stubborn {
+        fn rows(&self) -> usize {
+            self.game.rows()
+        }
+        fn cols(&self) -> usize {
+            self.game.cols()
+        }
+        fn checker(&self, row: usize, col: usize) -> Checker {
+            self.game.checker(row, col)
+        }
+        fn turn(&self) -> Checker {
+            self.game.turn()
+        }
+        fn play(&mut self, col: usize) -> Result<usize, MoveError> {
+            self.game.play(col)
+        }
+        fn outcome(&self) -> Option<Outcome> {
+            self.game.outcome()
+        }
+        fn computer_move(&mut self) -> Result<usize, MoveError> {
+            self.searches.fetch_add(1, Ordering::SeqCst);
+            wait_for(|| self.stop.is_raised());
+            Ok(0)
+        }
+        fn new_game(&mut self, first: Option<Player>) {
+            self.game.new_game(first)
+        }
+        fn stop_signal(&self) -> Option<StopSignal> {
+            Some(self.stop.clone())
+        }
+    }
+
+    impl Analyze for Stubborn {
+        fn heuristic(&self, col: usize) -> Result<Score, MoveError> {
+            self.game.heuristic(col)
+        }
+        fn scores(&mut self, depth: u32) -> Result<Vec<Option<Score>>, MoveError> {
+            self.game.scores(depth)
+        }
+        fn depth(&self) -> u32 {
+            self.game.depth()
+        }
+    }
+
+    /// Typed input in chunks, as a person typing during the searches: chunk `k` comes once `k`
+    /// searches have started (or 10 s have passed).
+    struct Held {
+        chunks: Vec<&'static str>,
+        given: usize,
+        current: &'static [u8],
+        searches: Arc<AtomicUsize>,
+    }
+
+    impl io::Read for Held {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            while self.current.is_empty() && self.given < self.chunks.len() {
+                wait_for(|| self.searches.load(Ordering::SeqCst) >= self.given);
+                self.current = self.chunks[self.given].as_bytes();
+                self.given += 1;
+            }
+            self.current.read(buf)
+        }
+    }
+
+    /// Waits until `done` says so, 10 s at most.
+    fn wait_for(done: impl Fn() -> bool) {
+        let start = std::time::Instant::now();
+        while !done() && start.elapsed() < Duration::from_secs(10) {
+            thread::sleep(Duration::from_millis(1));
+        }
+    }
+
+    /// A 4 x 4 [`Stubborn`] game against `opponent`, red first, typed `chunks` (see [`Held`]):
+    /// what was written, and the game.
+    fn stopped_search(opponent: Opponent, chunks: &[&'static str]) -> (String, Stubborn) {
+        let searches = Arc::new(AtomicUsize::new(0));
+        let mut game = Stubborn {
+            game: TinyGame::new(4, 4, Player::Red),
+            stop: StopSignal::new(),
+            searches: Arc::clone(&searches),
+        };
+        let typed = io::BufReader::new(Held {
+            chunks: chunks.to_vec(),
+            given: 0,
+            current: &[],
+            searches,
+        });
+        let out = session_with(
+            &mut game,
+            Some(opponent),
+            Player::Red,
+            Duration::ZERO,
+            typed,
+        );
+        (out, game)
+    }
+
+    #[test]
+    fn a_line_typed_during_the_search_stops_the_watching_at_once() {
+        let (out, _) = stopped_search(Opponent::ComputerVsComputer, &["", "\nn\n"]);
+        assert!(
+            out.contains("The computer (red) is thinking...\nStopped watching.\n"),
+            "{out}"
+        );
+        assert!(out.ends_with("Play again? (y/n) Goodbye.\n"), "{out}");
+        assert!(!out.contains("drops a checker"), "{out}");
+    }
+
+    #[test]
+    fn undo_typed_during_the_computer_s_search_stops_it_and_takes_back_the_move() {
+        let (out, game) = stopped_search(Opponent::Computer, &["1\n", "u\nquit\n"]);
+        assert!(
+            out.contains("is thinking...\nTook back the move in column 1.\n"),
+            "{out}"
+        );
+        assert!(!out.contains("drops a checker"), "{out}");
+        assert!(board_rows(&game).all(|row| row == "...."));
+        assert_eq!(game.turn(), Checker::Red);
+    }
+
+    #[test]
+    fn a_column_typed_during_the_search_is_refused_and_the_search_starts_again() {
+        let (out, _) = stopped_search(Opponent::Computer, &["1\n", "2\n", "u\nquit\n"]);
+        assert!(
+            out.contains("It is the computer's move: wait for it.\n"),
+            "{out}"
+        );
+        assert!(out.contains("Took back the move in column 1.\n"), "{out}");
+        assert_eq!(
+            out.matches("The computer (black) is thinking...").count(),
+            2,
+            "{out}"
+        );
     }
 }

@@ -96,3 +96,52 @@ fn a_line_too_long_is_refused_and_the_session_goes_on() {
     let responses = session(&format!("{long}\nturn\n"));
     assert_eq!(responses, ["? line too long", "= red"]);
 }
+
+#[test]
+fn undo_takes_back_moves_and_redo_plays_them_again_though_neither_is_graded() {
+    let responses = session(
+        "new black\nundo\nplay 1\ngenmove\nundo\nboard\nredo\nboard\nredo\nundo\nundo\nturn\nundo\n\
+         redo\nplay 2\nredo\n",
+    );
+    assert_eq!(
+        responses,
+        [
+            "= black",
+            "? nothing to undo",
+            "= 3",
+            "= 0",
+            "= 0",
+            "=\n....\n....\n....\n.B..",
+            "= 0",
+            "=\n....\n....\n....\nRB..",
+            "? nothing to redo",
+            "= 0",
+            "= 1",
+            "= black",
+            "? nothing to undo",
+            "= 1",
+            "= 3",
+            "? nothing to redo",
+        ]
+    );
+}
+
+#[test]
+fn undo_reopens_a_won_game_and_a_new_game_forgets_the_moves() {
+    let responses = session(
+        "new red\nplay 0\nplay 1\nplay 0\nplay 1\nplay 0\nplay 1\nplay 0\nwinner\nundo\nwinner\n\
+         turn\nnew red\nundo\nredo\n",
+    );
+    assert_eq!(
+        &responses[8..],
+        [
+            "= red",
+            "= 0",
+            "= none",
+            "= red",
+            "= red",
+            "? nothing to undo",
+            "? nothing to redo"
+        ]
+    );
+}

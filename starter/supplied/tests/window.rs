@@ -1,7 +1,7 @@
 //! The supplied window, driven in-process under X as a person would use it, over a small
-//! `Playable` that is not the reference (`support/tiny_game.rs`): clicks on cells and on New
-//! game, the status label's words, and the pictures actually drawn (the window drawn into an
-//! image).
+//! `Playable` that is not the reference (`support/tiny_game.rs`): clicks on cells and on the
+//! controls (New game, Undo, Redo, Hint, Stop, Animate), board keys, the status label's words,
+//! and the pictures actually drawn (the window drawn into an image).
 //!
 //! FLTK must stay on the thread that started it, so this file has one test that runs every
 //! scenario in turn on that thread. Each wait is bounded and fails with what the label said.
@@ -12,12 +12,15 @@ mod display;
 #[path = "support/tiny_game.rs"]
 mod tiny_game;
 
-use std::sync::mpsc::{channel, Receiver};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
 use std::time::{Duration, Instant};
 
-use connect_four_supplied::gui::{GameWindow, OpponentDialog, CELL};
-use connect_four_supplied::{Checker, MoveError, Opponent, Outcome, Playable, Player};
+use connect_four_supplied::gui::{Control, GameWindow, OpponentDialog, CELL};
+use connect_four_supplied::{
+    Analyze, Checker, MoveError, Opponent, Outcome, Playable, Player, Score, StopSignal,
+};
 use fltk::app;
+use fltk::enums::Key;
 use fltk::image::RgbImage;
 use fltk::prelude::*;
 use fltk::surface::ImageSurface;
@@ -40,6 +43,18 @@ fn the_window_plays_as_a_person_sees_it() {
     a_whole_game_against_the_computer_ends();
     the_dialog_answers_or_closes();
     a_huge_board_fits_on_the_screen();
+    keys_choose_and_drop();
+    checkers_fall_unless_switched_off();
+    a_reply_during_a_fall_is_not_held_up();
+    undo_and_redo_between_people();
+    undo_against_the_computer_takes_back_the_reply_too();
+    undo_during_a_search_waits_for_a_game_that_cannot_stop();
+    undo_during_a_search_stops_a_game_that_can();
+    undo_with_nothing_to_take_back_leaves_the_search_alone();
+    the_hint_writes_each_column_s_value();
+    a_click_during_the_hint_stops_it_and_plays();
+    the_computer_plays_itself_to_the_end();
+    the_computer_against_itself_stops_and_goes_on();
 }
 
 fn two_people_play_to_a_win_and_start_again() {
@@ -74,7 +89,7 @@ fn two_people_play_to_a_win_and_start_again() {
         "The game is over. Red wins! Press New game to play again."
     );
     assert_board(&gui, &won);
-    gui.click_new_game();
+    gui.press(Control::NewGame);
     gui.handle_pending();
     // New games start with the player asked for, here black.
     assert_eq!(gui.status(), "Black's move: click a column.");
@@ -102,11 +117,46 @@ fn a_full_column_refuses_a_click() {
     close(gui);
 }
 
-/// A game whose computer player searches only when the test lets it, so that "during a long
-/// search" lasts exactly as long as the test needs.
+/// A game whose searches (the computer's move, the hint) finish only when the test lets them,
+/// so that "during a long search" lasts exactly as long as the test needs. With a stop signal,
+/// a raised signal ends a search early too, with an error the window must ignore.
 struct Gated {
     game: TinyGame,
     gate: Receiver<()>,
+    stop: Option<StopSignal>,
+}
+
+impl Gated {
+    /// A gated `game` that cannot be stopped, and the sender that opens its gate.
+    fn new(game: TinyGame) -> (Gated, Sender<()>) {
+        let (open_gate, gate) = channel();
+        let stop = None;
+        (Gated { game, gate, stop }, open_gate)
+    }
+
+    /// A gated `game` with a stop signal, and the sender that opens its gate.
+    fn stoppable(game: TinyGame) -> (Gated, Sender<()>) {
+        let (gated, open_gate) = Gated::new(game);
+        let stop = Some(StopSignal::new());
+        (Gated { stop, ..gated }, open_gate)
+    }
+
+    /// Waits until the gate opens (or the stop signal is raised).
+    fn wait(&self) -> Result<(), MoveError> {
+        loop {
+            match self.gate.recv_timeout(Duration::from_millis(5)) {
+                Ok(()) => return Ok(()),
+                Err(RecvTimeoutError::Disconnected) => {
+                    return Err(MoveError::EngineFailed("the test closed the gate".into()))
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    if self.stop.as_ref().is_some_and(StopSignal::is_raised) {
+                        return Err(MoveError::EngineFailed("stopped".into()));
+                    }
+                }
+            }
+        }
+    }
 }
 
 impl Playable for Gated {
@@ -129,30 +179,38 @@ impl Playable for Gated {
         self.game.outcome()
     }
     fn computer_move(&mut self) -> Result<usize, MoveError> {
-        self.gate
-            .recv()
-            .map_err(|_| MoveError::EngineFailed("the test closed the gate".into()))?;
+        self.wait()?;
         self.game.computer_move()
     }
     fn new_game(&mut self, first: Option<Player>) {
         self.game.new_game(first)
     }
+    fn stop_signal(&self) -> Option<StopSignal> {
+        self.stop.clone()
+    }
+}
+
+impl Analyze for Gated {
+    fn heuristic(&self, col: usize) -> Result<Score, MoveError> {
+        self.game.heuristic(col)
+    }
+    fn scores(&mut self, depth: u32) -> Result<Vec<Option<Score>>, MoveError> {
+        self.wait()?;
+        self.game.scores(depth)
+    }
+    fn depth(&self) -> u32 {
+        self.game.depth()
+    }
 }
 
 fn clicks_wait_while_the_computer_thinks() {
-    let (open_gate, gate) = channel();
-    let gated = Gated {
-        game: game(6, 7, Player::Red),
-        gate,
-    };
+    let (gated, open_gate) = Gated::new(game(6, 7, Player::Red));
     let mut gui = open(gated, Opponent::Computer, None);
     assert_eq!(gui.status(), "Your move (red): click a column.");
     click(&mut gui, 0, 3);
     assert!(gui.is_thinking());
     assert_eq!(gui.status(), "The computer (black) is thinking...");
     click(&mut gui, 0, 0);
-    gui.click_new_game();
-    gui.handle_pending();
     assert_eq!(
         gui.status(),
         "Please wait for the computer's move. The computer (black) is thinking..."
@@ -176,12 +234,8 @@ fn clicks_wait_while_the_computer_thinks() {
 }
 
 fn a_failing_computer_is_reported() {
-    let (open_gate, gate) = channel();
+    let (gated, open_gate) = Gated::new(game(6, 7, Player::Red));
     drop(open_gate);
-    let gated = Gated {
-        game: game(6, 7, Player::Red),
-        gate,
-    };
     let mut gui = open(gated, Opponent::Computer, None);
     click(&mut gui, 0, 3);
     pump_until(&mut gui, "the search to fail", |gui| !gui.is_thinking());
@@ -229,6 +283,9 @@ fn the_dialog_answers_or_closes() {
     let mut clicker = dialog.clone();
     app::add_timeout3(0.2, move |_| clicker.press(Opponent::Computer));
     assert_eq!(dialog.ask(), Some(Opponent::Computer));
+    let mut watcher = dialog.clone();
+    app::add_timeout3(0.2, move |_| watcher.press(Opponent::ComputerVsComputer));
+    assert_eq!(dialog.ask(), Some(Opponent::ComputerVsComputer));
     let mut closer = dialog.clone();
     app::add_timeout3(0.2, move |_| closer.close());
     assert_eq!(dialog.ask(), None);
@@ -253,44 +310,342 @@ fn a_huge_board_fits_on_the_screen() {
     close(gui);
 }
 
+fn keys_choose_and_drop() {
+    let mut gui = open(game(6, 7, Player::Red), Opponent::Human, None);
+    assert_eq!(gui.selected(), None);
+    // The first board key only shows the keyboard's column: the middle one.
+    key(&mut gui, Key::Right);
+    assert_eq!(gui.selected(), Some(3));
+    assert!(marked(&gui, 3) && !marked(&gui, 4));
+    key(&mut gui, Key::Right);
+    key(&mut gui, Key::Enter);
+    assert_eq!(gui.status(), "Black's move: click a column.");
+    // Digits count columns from 1, and move the keyboard's column there.
+    key(&mut gui, Key::from_char('1'));
+    assert_eq!(gui.selected(), Some(0));
+    assert!(marked(&gui, 0) && !marked(&gui, 4));
+    key(&mut gui, Key::Left);
+    key(&mut gui, Key::from_char(' '));
+    key(&mut gui, Key::End);
+    key(&mut gui, Key::Down);
+    // No eighth column: nothing happens.
+    key(&mut gui, Key::from_char('8'));
+    assert_eq!(gui.selected(), Some(6));
+    assert_eq!(gui.status(), "Red's move: click a column.");
+    assert_bottom(&gui, &["R......", "B...R.B"]);
+    // A click hides the keyboard's column.
+    click(&mut gui, 0, 2);
+    assert_eq!(gui.selected(), None);
+    assert!(!marked(&gui, 6));
+    close(gui);
+}
+
+fn checkers_fall_unless_switched_off() {
+    let mut gui = open(game(6, 7, Player::Red), Opponent::Human, None);
+    gui.set_animation(true);
+    click(&mut gui, 5, 3);
+    assert!(gui.is_falling());
+    // The checker starts in the top cell of its column, and the game has moved on already.
+    assert_eq!(look(&gui, &capture(&gui), 0, 3), "R");
+    assert_eq!(look(&gui, &capture(&gui), 5, 3), ".");
+    assert_eq!(gui.status(), "Black's move: click a column.");
+    pump_until(&mut gui, "the checker to land", |gui| !gui.is_falling());
+    assert_bottom(&gui, &["...R..."]);
+    // A click during a fall lands the falling checker first.
+    click(&mut gui, 0, 3);
+    click(&mut gui, 0, 4);
+    assert_eq!(look(&gui, &capture(&gui), 4, 3), "B");
+    pump_until(&mut gui, "the checker to land", |gui| !gui.is_falling());
+    assert_eq!(look(&gui, &capture(&gui), 5, 4), "R");
+    // Switched off, checkers appear at once.
+    press(&mut gui, Control::Animate);
+    click(&mut gui, 0, 5);
+    assert!(!gui.is_falling());
+    assert_eq!(look(&gui, &capture(&gui), 5, 5), "B");
+    close(gui);
+}
+
+fn a_reply_during_a_fall_is_not_held_up() {
+    let mut gui = open(game(6, 7, Player::Red), Opponent::Computer, None);
+    gui.set_animation(true);
+    click(&mut gui, 0, 6);
+    // The computer's reply (column 0) comes at once; the red checker is still falling.
+    pump_until(&mut gui, "the computer's move", |gui| !gui.is_thinking());
+    assert!(gui.is_falling(), "the fall ended before the reply came");
+    assert_eq!(look(&gui, &capture(&gui), 5, 0), "B");
+    assert_eq!(gui.status(), "Your move (red): click a column.");
+    pump_until(&mut gui, "the checker to land", |gui| !gui.is_falling());
+    assert_eq!(look(&gui, &capture(&gui), 5, 6), "R");
+    close(gui);
+}
+
+fn undo_and_redo_between_people() {
+    let mut gui = open(game(6, 7, Player::Red), Opponent::Human, None);
+    press(&mut gui, Control::Undo);
+    assert_eq!(
+        gui.status(),
+        "There is no move to take back. Red's move: click a column."
+    );
+    for col in [3, 4, 5] {
+        click(&mut gui, 0, col);
+    }
+    press(&mut gui, Control::Undo);
+    assert_eq!(gui.status(), "Red's move: click a column.");
+    press(&mut gui, Control::Undo);
+    assert_bottom(&gui, &["...R..."]);
+    assert_eq!(gui.status(), "Black's move: click a column.");
+    press(&mut gui, Control::Redo);
+    assert_bottom(&gui, &["...RB.."]);
+    assert_eq!(gui.status(), "Red's move: click a column.");
+    // A new move forgets what was taken back.
+    click(&mut gui, 0, 0);
+    press(&mut gui, Control::Redo);
+    assert_eq!(
+        gui.status(),
+        "There is no move to play again. Black's move: click a column."
+    );
+    assert_bottom(&gui, &["R..RB.."]);
+    close(gui);
+}
+
+fn undo_against_the_computer_takes_back_the_reply_too() {
+    let mut gui = open(game(6, 7, Player::Red), Opponent::Computer, None);
+    // Stop (its key, S, is only for the computer playing itself) does not stop this computer.
+    press(&mut gui, Control::Stop);
+    for col in [6, 5] {
+        click(&mut gui, 0, col);
+        pump_until(&mut gui, "the computer's move", |gui| !gui.is_thinking());
+    }
+    assert_bottom(&gui, &["B......", "B....RR"]);
+    press(&mut gui, Control::Undo);
+    assert_bottom(&gui, &["B.....R"]);
+    assert_eq!(gui.status(), "Your move (red): click a column.");
+    assert!(!gui.is_thinking());
+    press(&mut gui, Control::Redo);
+    assert_bottom(&gui, &["B......", "B....RR"]);
+    assert_eq!(gui.status(), "Your move (red): click a column.");
+    close(gui);
+}
+
+fn undo_during_a_search_waits_for_a_game_that_cannot_stop() {
+    let (gated, open_gate) = Gated::new(game(6, 7, Player::Red));
+    let mut gui = open(gated, Opponent::Computer, None);
+    click(&mut gui, 0, 3);
+    press(&mut gui, Control::Undo);
+    assert_eq!(gui.status(), "Taking the move back...");
+    // Still searching, and the window still answers.
+    pause(0.3);
+    gui.handle_pending();
+    assert!(gui.is_thinking());
+    assert_eq!(count(&gui, "R"), 1);
+    open_gate.send(()).unwrap();
+    pump_until(&mut gui, "the search to end", |gui| !gui.is_thinking());
+    // The computer's answer is thrown away and the move taken back.
+    assert_eq!(gui.status(), "Your move (red): click a column.");
+    assert_eq!(count(&gui, "."), 42);
+    close(gui);
+}
+
+fn undo_during_a_search_stops_a_game_that_can() {
+    let (gated, _open_gate) = Gated::stoppable(game(6, 7, Player::Red));
+    let mut gui = open(gated, Opponent::Computer, Some(Player::Red));
+    click(&mut gui, 0, 3);
+    assert!(gui.is_thinking());
+    press(&mut gui, Control::Undo);
+    pump_until_stopped(&mut gui);
+    assert_eq!(gui.status(), "Your move (red): click a column.");
+    assert_eq!(count(&gui, "."), 42);
+    // New game during a search stops it too.
+    click(&mut gui, 0, 2);
+    press(&mut gui, Control::NewGame);
+    assert_eq!(gui.status(), "Starting a new game...");
+    pump_until_stopped(&mut gui);
+    assert_eq!(gui.status(), "Your move (red): click a column.");
+    assert_eq!(count(&gui, "."), 42);
+    close(gui);
+}
+
+fn undo_with_nothing_to_take_back_leaves_the_search_alone() {
+    let (gated, open_gate) = Gated::stoppable(game(6, 7, Player::Black));
+    // The computer's opening search starts at once.
+    let mut gui = open(gated, Opponent::Computer, Some(Player::Black));
+    press(&mut gui, Control::Undo);
+    press(&mut gui, Control::Redo);
+    assert_eq!(
+        gui.status(),
+        "There is no move to play again. The computer (black) is thinking..."
+    );
+    pause(0.2);
+    gui.handle_pending();
+    assert!(gui.is_thinking());
+    open_gate.send(()).unwrap();
+    pump_until(&mut gui, "the computer's move", |gui| !gui.is_thinking());
+    assert_eq!(count(&gui, "B"), 1);
+    // Its opening move alone is not taken back: undo goes a turn of yours at a time.
+    press(&mut gui, Control::Undo);
+    assert_eq!(
+        gui.status(),
+        "There is no move to take back. Your move (red): click a column."
+    );
+    close(gui);
+}
+
+fn the_hint_writes_each_column_s_value() {
+    let mut gui = open(game(2, 4, Player::Red), Opponent::Human, None);
+    for col in [0, 0, 1] {
+        click(&mut gui, 0, col);
+    }
+    press(&mut gui, Control::Hint);
+    pump_until(&mut gui, "the hint", |gui| !gui.is_thinking());
+    // The tiny game's value of every open column is its depth, 1; column 0 is full.
+    assert_eq!(gui.hints(), ["", "1", "1", "1"]);
+    assert_eq!(
+        gui.status(),
+        "Each open column shows its value at depth 1. Black's move: click a column."
+    );
+    // Written where each checker would land, in the hole, and nowhere else.
+    let image = capture(&gui);
+    assert!(ink(&gui, &image, 1, 2) > 0, "no number in the hole");
+    assert_eq!(ink(&gui, &image, 0, 2), 0);
+    click(&mut gui, 0, 3);
+    assert_eq!(ink(&gui, &capture(&gui), 0, 2), 0);
+    assert_eq!(gui.hints(), ["", "", "", ""]);
+    assert_eq!(gui.status(), "Red's move: click a column.");
+    close(gui);
+}
+
+fn a_click_during_the_hint_stops_it_and_plays() {
+    let (gated, _open_gate) = Gated::stoppable(game(6, 7, Player::Red));
+    let mut gui = open(gated, Opponent::Human, None);
+    press(&mut gui, Control::Hint);
+    assert_eq!(gui.status(), "Working out each column's value...");
+    click(&mut gui, 0, 2);
+    pump_until_stopped(&mut gui);
+    assert_eq!(gui.status(), "Black's move: click a column.");
+    assert_eq!(gui.hints(), ["", "", "", "", "", "", ""]);
+    assert_eq!(look(&gui, &capture(&gui), 5, 2), "R");
+    close(gui);
+}
+
+fn the_computer_plays_itself_to_the_end() {
+    // The tiny computer fills columns from the left: red makes the bottom row and wins.
+    let mut gui = open(game(2, 4, Player::Red), Opponent::ComputerVsComputer, None);
+    let started = Instant::now();
+    pump_until(&mut gui, "the end of the game", |gui| {
+        gui.status().contains("Press New game")
+    });
+    assert_eq!(gui.status(), "Red wins! Press New game to play again.");
+    assert_board(&gui, &["BBB.", "R*R*R*R*"]);
+    // Six pauses between seven moves.
+    assert!(started.elapsed() >= Duration::from_millis(2900));
+    close(gui);
+}
+
+fn the_computer_against_itself_stops_and_goes_on() {
+    let mut gui = open(game(6, 7, Player::Red), Opponent::ComputerVsComputer, None);
+    pump_until(&mut gui, "two moves", |gui| count(gui, ".") == 40);
+    press(&mut gui, Control::Stop);
+    pump_until(&mut gui, "the computers to stop", |gui| !gui.is_thinking());
+    assert_eq!(
+        gui.status(),
+        "Stopped, red to move: press Go on to watch the rest."
+    );
+    pause(1.2);
+    gui.handle_pending();
+    assert_eq!(count(&gui, "."), 40, "a move was played after Stop");
+    // Undo takes back one move; Go on plays on from there.
+    press(&mut gui, Control::Undo);
+    assert_eq!(count(&gui, "."), 41);
+    press(&mut gui, Control::Stop);
+    pump_until(&mut gui, "the next move", |gui| count(gui, ".") == 40);
+    // Undo while they play stops them too.
+    press(&mut gui, Control::Undo);
+    pump_until(&mut gui, "the computers to stop", |gui| !gui.is_thinking());
+    assert!(gui.status().starts_with("Stopped"), "{}", gui.status());
+    let left = count(&gui, ".");
+    pause(1.2);
+    gui.handle_pending();
+    assert_eq!(count(&gui, "."), left);
+    close(gui);
+}
+
 fn game(rows: usize, cols: usize, first: Player) -> TinyGame {
     TinyGame::new(rows, cols, first)
 }
 
 /// Opens a window on `game`; later games start with `first` (random if `None`).
-fn open<G: Playable + Send + 'static>(
+fn open<G: Analyze + Send + 'static>(
     game: G,
     opponent: Opponent,
     first: Option<Player>,
 ) -> GameWindow<G> {
     let mut gui = GameWindow::new(game, opponent, first).unwrap();
+    // Checkers appear at once, unless a test switches falling on.
+    gui.set_animation(false);
     gui.show();
     pump_until(&mut gui, "the window to show", |gui| gui.window().shown());
     gui
 }
 
-fn close<G: Playable + Send + 'static>(gui: GameWindow<G>) {
+fn close<G: Analyze + Send + 'static>(gui: GameWindow<G>) {
     gui.window().hide();
     pause(0.0);
 }
 
 /// Clicks a cell and handles the click, as the event loop would.
-fn click<G: Playable + Send + 'static>(gui: &mut GameWindow<G>, row: usize, col: usize) {
+fn click<G: Analyze + Send + 'static>(gui: &mut GameWindow<G>, row: usize, col: usize) {
     gui.click(row, col);
     gui.handle_pending();
 }
 
+/// Presses a control and handles the press, as the event loop would.
+fn press<G: Analyze + Send + 'static>(gui: &mut GameWindow<G>, control: Control) {
+    gui.press(control);
+    gui.handle_pending();
+}
+
+/// Presses a key on the board and handles it, as the event loop would.
+fn key<G: Analyze + Send + 'static>(gui: &mut GameWindow<G>, key: Key) {
+    gui.key(key);
+    gui.handle_pending();
+}
+
+/// Whether the bottom cell of column `col` shows the keyboard's frame on its left edge.
+fn marked<G: Analyze + Send + 'static>(gui: &GameWindow<G>, col: usize) -> bool {
+    let image = capture(gui);
+    let (x, y) = gui.cell_center(gui.size().0 - 1, col);
+    let at = (((y * image.data_w()) + x - CELL / 2 + 1) * 3) as usize;
+    image.to_rgb_data()[at..at + 3] == [255, 255, 255]
+}
+
 /// Runs the event loop until `done` holds, failing after [`PATIENCE`].
-fn pump_until<G: Playable + Send + 'static>(
+fn pump_until<G: Analyze + Send + 'static>(
     gui: &mut GameWindow<G>,
     what: &str,
     done: impl Fn(&GameWindow<G>) -> bool,
 ) {
-    let deadline = Instant::now() + PATIENCE;
+    pump_within(gui, what, PATIENCE, done);
+}
+
+/// Runs the event loop until a stopped search hands the game back: at once, so well within
+/// ten seconds.
+fn pump_until_stopped<G: Analyze + Send + 'static>(gui: &mut GameWindow<G>) {
+    let what = "the stopped search to hand the game back";
+    pump_within(gui, what, Duration::from_secs(10), |gui| !gui.is_thinking());
+}
+
+/// Runs the event loop until `done` holds, failing after `patience`.
+fn pump_within<G: Analyze + Send + 'static>(
+    gui: &mut GameWindow<G>,
+    what: &str,
+    patience: Duration,
+    done: impl Fn(&GameWindow<G>) -> bool,
+) {
+    let deadline = Instant::now() + patience;
     while !done(gui) {
         assert!(
             Instant::now() < deadline,
-            "waited {PATIENCE:?} for {what}; the label says {:?}",
+            "waited {patience:?} for {what}; the label says {:?}",
             gui.status()
         );
         pause(0.02);
@@ -299,7 +654,7 @@ fn pump_until<G: Playable + Send + 'static>(
 }
 
 /// The window drawn into an image, exactly as it is drawn on the screen.
-fn capture<G: Playable + Send + 'static>(gui: &GameWindow<G>) -> RgbImage {
+fn capture<G: Analyze + Send + 'static>(gui: &GameWindow<G>) -> RgbImage {
     let window = gui.window();
     pause(0.0);
     let surface = ImageSurface::new(window.w(), window.h(), false);
@@ -314,7 +669,7 @@ fn capture<G: Playable + Send + 'static>(gui: &GameWindow<G>) -> RgbImage {
 
 /// What the cell at (`row`, `col`) shows in `image`: `.` empty, `R` red, `B` black, with `*`
 /// after a ringed (winning) checker. The cell must be in view.
-fn look<G: Playable + Send + 'static>(
+fn look<G: Analyze + Send + 'static>(
     gui: &GameWindow<G>,
     image: &RgbImage,
     row: usize,
@@ -350,8 +705,28 @@ fn look<G: Playable + Send + 'static>(
     )
 }
 
+/// How many dark pixels (text) the middle of the cell at (`row`, `col`) shows in `image`: a
+/// box in the light hole, clear of its rim, where the hint writes its numbers.
+fn ink<G: Analyze + Send + 'static>(
+    gui: &GameWindow<G>,
+    image: &RgbImage,
+    row: usize,
+    col: usize,
+) -> usize {
+    let (width, pixels) = (image.data_w(), image.to_rgb_data());
+    let (x, y) = gui.cell_center(row, col);
+    let dark = |(dx, dy): (i32, i32)| {
+        let at = (((y + dy) * width + x + dx) * 3) as usize;
+        pixels[at..at + 3].iter().all(|&v| v < 128)
+    };
+    (-15..=15)
+        .flat_map(|dx| (-10..=10).map(move |dy| (dx, dy)))
+        .filter(|&offset| dark(offset))
+        .count()
+}
+
 /// What every cell shows, row by row, as [`look`] spells it. The whole board must be in view.
-fn screen<G: Playable + Send + 'static>(gui: &GameWindow<G>) -> Vec<Vec<String>> {
+fn screen<G: Analyze + Send + 'static>(gui: &GameWindow<G>) -> Vec<Vec<String>> {
     let image = capture(gui);
     let (rows, cols) = gui.size();
     (0..rows)
@@ -359,13 +734,21 @@ fn screen<G: Playable + Send + 'static>(gui: &GameWindow<G>) -> Vec<Vec<String>>
         .collect()
 }
 
-fn assert_board<G: Playable + Send + 'static>(gui: &GameWindow<G>, expected: &[&str]) {
+fn assert_board<G: Analyze + Send + 'static>(gui: &GameWindow<G>, expected: &[&str]) {
     let rows: Vec<String> = screen(gui).iter().map(|row| row.concat()).collect();
     assert_eq!(rows, expected, "the board on the screen");
 }
 
+/// Like [`assert_board`], for the `bottom` rows of the board; every row above is empty.
+fn assert_bottom<G: Analyze + Send + 'static>(gui: &GameWindow<G>, bottom: &[&str]) {
+    let (rows, cols) = gui.size();
+    let empty = ".".repeat(cols);
+    let above = vec![empty.as_str(); rows - bottom.len()];
+    assert_board(gui, &[&above[..], bottom].concat());
+}
+
 /// How many cells on the screen show exactly `look` (as [`screen`] spells it).
-fn count<G: Playable + Send + 'static>(gui: &GameWindow<G>, look: &str) -> usize {
+fn count<G: Analyze + Send + 'static>(gui: &GameWindow<G>, look: &str) -> usize {
     screen(gui)
         .iter()
         .flatten()

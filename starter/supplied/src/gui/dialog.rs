@@ -1,5 +1,6 @@
-//! The modal dialog that asks, at start, whether to play against a human or the computer.
-//! Closing it (or pressing Escape) means "neither": the program then quits.
+//! The modal dialog that asks, at start, whether to play against a human or the computer, or
+//! to watch the computer play itself. Closing it (or pressing Escape) means "none of these":
+//! the program then quits.
 
 use std::cell::Cell;
 use std::rc::Rc;
@@ -20,6 +21,7 @@ pub struct OpponentDialog {
     window: Window,
     human: Button,
     computer: Button,
+    watch: Button,
     choice: Rc<Cell<Option<Opponent>>>,
 }
 
@@ -27,24 +29,28 @@ impl OpponentDialog {
     /// Builds the dialog, hidden, titled "Connect Four".
     pub fn new() -> OpponentDialog {
         let mut window = Window::default()
-            .with_size(380, 130)
+            .with_size(380, 175)
             .center_screen()
             .with_label("Connect Four");
         let mut question = Frame::new(10, 10, 360, 60, None);
         question.set_label(
-            "Play against a human or the computer?\nAgainst the computer, you play red.",
+            "Play against a human or the computer, or watch the computer play itself?\n\
+             Against the computer, you play red.",
         );
         question.set_align(Align::Inside | Align::Wrap);
         let mut human = Button::new(60, 80, 120, 35, "&Human");
         let mut computer = Button::new(200, 80, 120, 35, "&Computer");
+        let mut watch = Button::new(60, 125, 260, 35, "&Watch the computer play itself");
         human.set_shortcut(Shortcut::from_char('h'));
         computer.set_shortcut(Shortcut::from_char('c'));
+        watch.set_shortcut(Shortcut::from_char('w'));
         window.end();
         window.make_modal(true);
         let choice = Rc::new(Cell::new(None));
         for (button, opponent) in [
             (&mut human, Opponent::Human),
             (&mut computer, Opponent::Computer),
+            (&mut watch, Opponent::ComputerVsComputer),
         ] {
             let choice = Rc::clone(&choice);
             let mut window = window.clone();
@@ -57,6 +63,7 @@ impl OpponentDialog {
             window,
             human,
             computer,
+            watch,
             choice,
         }
     }
@@ -71,13 +78,12 @@ impl OpponentDialog {
         self.choice.get()
     }
 
-    /// Presses the button for `opponent`, as a click would. The dialog does not offer
-    /// computer against computer (only `--opponent` does), so that press does nothing.
+    /// Presses the button for `opponent`, as a click would.
     pub fn press(&mut self, opponent: Opponent) {
         match opponent {
             Opponent::Human => self.human.do_callback(),
             Opponent::Computer => self.computer.do_callback(),
-            Opponent::ComputerVsComputer => {}
+            Opponent::ComputerVsComputer => self.watch.do_callback(),
         }
     }
 

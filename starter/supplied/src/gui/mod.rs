@@ -1,16 +1,29 @@
 //! The FLTK window, the default front end: a grid of 75 x 75 buttons, one per cell, with a
-//! status label and a New game button under it, after a dialog that asks who the opponent is.
+//! status label and a row of controls under it, after a dialog that asks who plays.
 //!
-//! `images` embeds the checker pictures, `dialog` asks for the opponent, `status` words the
-//! label, and `window` owns the widgets and drives the game through [`Playable`].
+//! `window` owns the game and handles every [`Message`](message::Message) in order; `board`
+//! draws the cells, `bar` holds the label and the controls, `keys` turns board keys into
+//! messages, `animation` lets a checker fall, `worker` runs searches off the GUI thread,
+//! `status` words the label, `dialog` asks for the opponent and `images` embeds the checker
+//! pictures. The game is driven only through [`Analyze`] (and so [`Playable`]).
 //!
+//! [`Analyze`]: crate::Analyze
 //! [`Playable`]: crate::Playable
 
+mod animation;
+mod bar;
+mod board;
 mod dialog;
+mod hint;
 mod images;
+mod keys;
+mod message;
 mod status;
+mod undo;
 mod window;
+mod worker;
 
+pub use bar::Control;
 pub use dialog::OpponentDialog;
 pub use images::CELL;
 pub use window::GameWindow;
@@ -19,13 +32,17 @@ use fltk::app;
 
 use crate::checker::Player;
 use crate::opponent::Opponent;
-use crate::playable::Playable;
+use crate::playable::Analyze;
+
+/// Set (to anything but the empty string), this environment variable starts the window with
+/// checkers appearing at once instead of falling (the Animate box).
+pub const NO_ANIMATION: &str = "CONNECT_FOUR_NO_ANIMATION";
 
 /// Asks for the opponent unless `opponent` is given, then runs the game until the window is
 /// closed; `first` moves first in each new game (random if `None`). Closing the dialog, or the
 /// window during a search, ends the program at once: the search thread is left to die with the
 /// process, never waited for.
-pub fn run<G: Playable + Send + 'static>(
+pub fn run<G: Analyze + Send + 'static>(
     game: G,
     opponent: Option<Opponent>,
     first: Option<Player>,
@@ -39,6 +56,9 @@ pub fn run<G: Playable + Send + 'static>(
         },
     };
     let mut window = GameWindow::new(game, opponent, first)?;
+    if std::env::var_os(NO_ANIMATION).is_some_and(|value| !value.is_empty()) {
+        window.set_animation(false);
+    }
     window.show();
     while app.wait() {
         window.handle_pending();

@@ -1,9 +1,10 @@
-//! The words under the board: what is going on (whose turn, the computer thinking, the result)
-//! and why a click changed nothing. Plain functions of the game's state, so they are tested
-//! without a display.
+//! The words under the board: what is going on (whose turn, the computer thinking, the hint
+//! being worked out, the result) and why a click changed nothing. Plain functions of the
+//! game's state, so they are tested without a display.
 
 use std::time::Duration;
 
+use super::message::Action;
 use crate::checker::Player;
 use crate::opponent::{sentence, Opponent};
 use crate::playable::Outcome;
@@ -16,8 +17,14 @@ pub const SHOW_CLOCK_AFTER: Duration = Duration::from_secs(1);
 pub enum Phase {
     /// `player` is to move and the window waits for a click (or, for the computer, a search).
     ToMove(Player),
-    /// The computer has searched for `elapsed` so far.
-    Thinking(Duration),
+    /// The computer has searched for `player`'s move for `elapsed` so far.
+    Thinking(Player, Duration),
+    /// The hint's values have been worked out for `elapsed` so far.
+    Hinting(Duration),
+    /// A search is being stopped (or waited for) to do what the person asked.
+    Waiting(Action),
+    /// The computer plays both sides, and the person has stopped it; `player` is to move.
+    Paused(Player),
     /// The game has ended.
     Over(Outcome),
     /// The computer player failed and cannot move.
@@ -35,26 +42,51 @@ pub enum Refusal {
     GameOver,
     /// It is the computer's move, not the person's.
     ComputersTurn,
+    /// Undo with no move to take back.
+    NothingToUndo,
+    /// Redo with no move taken back.
+    NothingToRedo,
     /// A move failed with this error message (from [`MoveError`](crate::MoveError)).
     Error(String),
 }
 
 /// The label for `phase` when playing against `opponent`.
 pub fn describe(phase: Phase, opponent: Opponent) -> String {
-    let computer = opponent == Opponent::Computer;
+    let clock = |elapsed: Duration| {
+        if elapsed >= SHOW_CLOCK_AFTER {
+            format!(" {} s", elapsed.as_secs())
+        } else {
+            String::new()
+        }
+    };
     match phase {
         Phase::ToMove(player) if opponent.computer_plays(player) => {
-            "The computer (black) is about to move.".to_string()
+            format!("The computer ({}) is about to move.", player.name())
         }
-        Phase::ToMove(_) if computer => "Your move (red): click a column.".to_string(),
+        Phase::ToMove(_) if opponent == Opponent::Computer => {
+            "Your move (red): click a column.".to_string()
+        }
         Phase::ToMove(player) => format!("{}'s move: click a column.", sentence(player.name())),
-        Phase::Thinking(elapsed) if elapsed >= SHOW_CLOCK_AFTER => {
-            format!(
-                "The computer (black) is thinking... {} s",
-                elapsed.as_secs()
-            )
+        Phase::Thinking(player, elapsed) => format!(
+            "The computer ({}) is thinking...{}",
+            player.name(),
+            clock(elapsed)
+        ),
+        Phase::Hinting(elapsed) => {
+            format!("Working out each column's value...{}", clock(elapsed))
         }
-        Phase::Thinking(_) => "The computer (black) is thinking...".to_string(),
+        Phase::Waiting(action) => match action {
+            Action::Drop(_) => "Stopping the hint to drop the checker...",
+            Action::Undo => "Taking the move back...",
+            Action::Redo => "Playing the move again...",
+            Action::NewGame => "Starting a new game...",
+            Action::Stop => "Stopping the computers...",
+        }
+        .to_string(),
+        Phase::Paused(player) => format!(
+            "Stopped, {} to move: press Go on to watch the rest.",
+            player.name()
+        ),
         Phase::Over(outcome) => format!(
             "{} Press New game to play again.",
             opponent.announce(outcome)
@@ -65,6 +97,23 @@ pub fn describe(phase: Phase, opponent: Opponent) -> String {
     }
 }
 
+/// The whole label: why the last click changed nothing (`refusal`), that the hint's values,
+/// worked out `hinted` plies deep, are shown, and then the phase against `opponent`.
+pub fn label(
+    phase: Phase,
+    opponent: Opponent,
+    hinted: Option<u32>,
+    refusal: Option<&Refusal>,
+) -> String {
+    let hint = hinted.map(|depth| format!("Each open column shows its value at depth {depth}."));
+    let sentences = [refusal.map(explain), hint, Some(describe(phase, opponent))];
+    sentences
+        .into_iter()
+        .flatten()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// The sentence that explains `refusal`, put before the description of the phase.
 pub fn explain(refusal: &Refusal) -> String {
     match refusal {
@@ -72,6 +121,8 @@ pub fn explain(refusal: &Refusal) -> String {
         Refusal::Thinking => "Please wait for the computer's move.".to_string(),
         Refusal::GameOver => "The game is over.".to_string(),
         Refusal::ComputersTurn => "It is the computer's move.".to_string(),
+        Refusal::NothingToUndo => "There is no move to take back.".to_string(),
+        Refusal::NothingToRedo => "There is no move to play again.".to_string(),
         Refusal::Error(why) => format!("{}.", sentence(why)),
     }
 }
@@ -95,15 +146,38 @@ mod tests {
     #[test]
     fn the_clock_shows_only_on_long_searches() {
         let short = describe(
-            Phase::Thinking(Duration::from_millis(400)),
+            Phase::Thinking(Player::Black, Duration::from_millis(400)),
             Opponent::Computer,
         );
         assert_eq!(short, "The computer (black) is thinking...");
         let long = describe(
-            Phase::Thinking(Duration::from_millis(3700)),
+            Phase::Thinking(Player::Black, Duration::from_millis(3700)),
             Opponent::Computer,
         );
         assert_eq!(long, "The computer (black) is thinking... 3 s");
+        let hint = describe(Phase::Hinting(Duration::from_secs(2)), Opponent::Human);
+        assert_eq!(hint, "Working out each column's value... 2 s");
+    }
+
+    #[test]
+    fn the_computer_against_itself_names_the_side_it_plays() {
+        let both = Opponent::ComputerVsComputer;
+        assert_eq!(
+            describe(Phase::ToMove(Player::Red), both),
+            "The computer (red) is about to move."
+        );
+        assert_eq!(
+            describe(Phase::Thinking(Player::Red, Duration::ZERO), both),
+            "The computer (red) is thinking..."
+        );
+        assert_eq!(
+            describe(Phase::Paused(Player::Black), both),
+            "Stopped, black to move: press Go on to watch the rest."
+        );
+        assert_eq!(
+            describe(Phase::Waiting(Action::Stop), both),
+            "Stopping the computers..."
+        );
     }
 
     #[test]
@@ -114,6 +188,20 @@ mod tests {
         assert!(lost.starts_with("The computer wins."), "{lost}");
         let tie = describe(Phase::Over(Outcome::Tie), Opponent::Computer);
         assert!(tie.starts_with("It's a tie"), "{tie}");
+    }
+
+    #[test]
+    fn the_label_says_why_then_the_hint_then_the_phase() {
+        let phase = Phase::ToMove(Player::Red);
+        assert_eq!(
+            label(phase, Opponent::Human, None, None),
+            "Red's move: click a column."
+        );
+        assert_eq!(
+            label(phase, Opponent::Human, Some(3), Some(&Refusal::GameOver)),
+            "The game is over. Each open column shows its value at depth 3. \
+             Red's move: click a column."
+        );
     }
 
     #[test]
