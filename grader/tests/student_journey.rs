@@ -15,8 +15,7 @@
 //!   asks for, written against the starter's API, earns full marks.
 //!
 //! The copies are made in fresh temporary directories outside the repository, as a student
-//! copies `starter/` into an empty directory: the repository's `.cargo/config.toml` and
-//! workspace do not apply there. Their builds go to `target/student-journey/untouched` and
+//! copies `starter/` into an empty directory: the repository's workspace does not apply there. Their builds go to `target/student-journey/untouched` and
 //! `target/student-journey/completed` in this workspace's build directory (the parent of
 //! `CARGO_TARGET_TMPDIR`, so `target/` unless `CARGO_TARGET_DIR` says otherwise): the registry
 //! dependencies are compiled once and re-runs rebuild only the two local crates, and each

@@ -35,8 +35,8 @@ build="$(sed -e 's/^[[:space:]]*//' -e 's/[[:space:]]*$//' grading/gradescope/bu
 case "$build" in
   cargo\ *)
     echo "setup: warming the cargo cache in $target: $build, on a copy of the starter"
-    # A copy outside the kit, as a submission is: the kit's .cargo/config.toml (compiler flags)
-    # must not apply, or nothing compiled here would be reused.
+    # A copy outside the kit, as a submission is, so that it builds exactly as a submission will
+    # and what is compiled here is reused.
     warm="$(mktemp -d)"
     cp -r starter "$warm/connect_four"
     build="${build//\{dir\}/"$warm/connect_four"}"
