@@ -16,17 +16,16 @@ const LIMIT_SECONDS: &str = "120";
 /// The exit status `timeout` reports when it had to stop the program.
 const TIMED_OUT: i32 = 124;
 
-/// The directory holding the baseline's classes, compiled once for this test binary, or None
-/// (after saying so) when there is no JDK.
-fn baseline(test: &str) -> Option<&'static Path> {
+/// Runs `check` with the directory of the baseline's classes (compiled once for this test
+/// binary), or says that `test` was skipped when there is no JDK.
+fn with_baseline(test: &str, check: impl FnOnce(&Path)) {
     static CLASSES: OnceLock<Option<PathBuf>> = OnceLock::new();
-    let classes = CLASSES.get_or_init(|| has_jdk().then(compile)).as_deref();
-    if classes.is_none() {
-        eprintln!(
+    match CLASSES.get_or_init(|| has_jdk().then(compile)) {
+        Some(classes) => check(classes),
+        None => eprintln!(
             "SKIPPED {test}: javac or java is not on PATH, so the Java baseline was not built"
-        );
+        ),
     }
-    classes
 }
 
 /// Compiles benches/java into a fresh directory under cargo's temporary directory for tests,
@@ -109,125 +108,106 @@ fn agree(classes: &Path, size: (u32, u32), commands: &str) -> Vec<String> {
     reference
 }
 
-/// A `scores` response's values; fails unless it is a success with one value per column.
-fn values(reply: &str, cols: usize) -> Vec<&str> {
-    let values: Vec<&str> = reply
-        .strip_prefix("= ")
-        .unwrap_or_else(|| panic!("not a successful answer: {reply:?}"))
-        .split(' ')
-        .collect();
-    assert_eq!(values.len(), cols, "one value per column: {reply:?}");
-    values
+/// The values of `scores D` for each of `depths` after `moves`, answered alike by both programs
+/// (see `agree`); fails unless each answer is a success with one value per column.
+fn scores(classes: &Path, size: (u32, u32), moves: &str, depths: &[u32]) -> Vec<Vec<String>> {
+    let asks: String = depths.iter().map(|d| format!("scores {d}\n")).collect();
+    let replies = agree(classes, size, &format!("{moves}{asks}"));
+    replies[replies.len() - depths.len()..]
+        .iter()
+        .map(|reply| {
+            let values: Vec<String> = reply
+                .strip_prefix("= ")
+                .unwrap_or_else(|| panic!("not a successful answer: {reply:?}"))
+                .split(' ')
+                .map(str::to_string)
+                .collect();
+            assert_eq!(
+                values.len(),
+                size.1 as usize,
+                "one value per column: {reply:?}"
+            );
+            values
+        })
+        .collect()
 }
 
 #[test]
 fn scores_agree_on_the_empty_board_at_depths_one_to_five() {
-    let Some(classes) = baseline("scores_agree_on_the_empty_board_at_depths_one_to_five") else {
-        return;
-    };
-    let replies = agree(
-        classes,
-        (6, 7),
-        "new red\nscores 1\nscores 2\nscores 3\nscores 4\nscores 5\n",
+    with_baseline(
+        "scores_agree_on_the_empty_board_at_depths_one_to_five",
+        |classes| {
+            scores(classes, (6, 7), "new red\n", &[1, 2, 3, 4, 5]);
+        },
     );
-    assert_eq!(replies.len(), 6, "{replies:?}");
-    for reply in &replies[1..] {
-        values(reply, 7);
-    }
 }
 
 #[test]
 fn scores_agree_after_some_moves() {
-    let Some(classes) = baseline("scores_agree_after_some_moves") else {
-        return;
-    };
-    let games = [
-        "new red\nplay 3\nplay 3\nplay 2\nplay 4\n",
-        "new black\nplay 0\nplay 6\nplay 1\nplay 5\n",
-        "new red\nplay 3\nplay 4\nplay 4\nplay 2\nplay 5\nplay 5\nplay 6\n",
-    ];
-    for moves in games {
-        let replies = agree(
-            classes,
-            (6, 7),
-            &format!("{moves}scores 1\nscores 2\nscores 3\nscores 4\n"),
-        );
-        for reply in &replies[replies.len() - 4..] {
-            values(reply, 7);
+    with_baseline("scores_agree_after_some_moves", |classes| {
+        for moves in [
+            "new red\nplay 3\nplay 3\nplay 2\nplay 4\n",
+            "new black\nplay 0\nplay 6\nplay 1\nplay 5\n",
+            "new red\nplay 3\nplay 4\nplay 4\nplay 2\nplay 5\nplay 5\nplay 6\n",
+        ] {
+            scores(classes, (6, 7), moves, &[1, 2, 3, 4]);
         }
-    }
+    });
 }
 
 #[test]
 fn scores_see_an_immediate_win_in_both() {
-    let Some(classes) = baseline("scores_see_an_immediate_win_in_both") else {
-        return;
-    };
-    // Red has 0, 1 and 2 on the bottom row and is to move: column 3 wins at every depth.
-    let replies = agree(
-        classes,
-        (6, 7),
-        "new red\nplay 0\nplay 0\nplay 1\nplay 1\nplay 2\nplay 2\nscores 0\nscores 3\n",
-    );
-    for reply in &replies[7..] {
-        assert_eq!(values(reply, 7)[3], "inf", "{reply:?}");
-    }
+    with_baseline("scores_see_an_immediate_win_in_both", |classes| {
+        // Red has 0, 1 and 2 on the bottom row and is to move: column 3 wins at every depth.
+        let moves = "new red\nplay 0\nplay 0\nplay 1\nplay 1\nplay 2\nplay 2\n";
+        for values in scores(classes, (6, 7), moves, &[0, 3]) {
+            assert_eq!(values[3], "inf", "{values:?}");
+        }
+    });
 }
 
 #[test]
 fn scores_agree_on_a_small_odd_board() {
-    let Some(classes) = baseline("scores_agree_on_a_small_odd_board") else {
-        return;
-    };
-    let depths: String = (1..=7).map(|d| format!("scores {d}\n")).collect();
-    for moves in ["new red\n", "new red\nplay 1\nplay 2\nplay 1\n"] {
-        let replies = agree(classes, (5, 4), &format!("{moves}{depths}"));
-        for reply in &replies[replies.len() - 7..] {
-            values(reply, 4);
+    with_baseline("scores_agree_on_a_small_odd_board", |classes| {
+        for moves in ["new red\n", "new red\nplay 1\nplay 2\nplay 1\n"] {
+            scores(classes, (5, 4), moves, &[1, 2, 3, 4, 5, 6, 7]);
         }
-    }
+    });
 }
 
 #[test]
 fn scores_agree_with_a_full_column() {
-    let Some(classes) = baseline("scores_agree_with_a_full_column") else {
-        return;
-    };
-    let fill: String = "play 3\n".repeat(6);
-    let replies = agree(
-        classes,
-        (6, 7),
-        &format!("new red\n{fill}scores 1\nscores 2\nscores 3\nscores 4\n"),
-    );
-    for reply in &replies[7..] {
-        assert_eq!(values(reply, 7)[3], "-", "{reply:?}");
-    }
+    with_baseline("scores_agree_with_a_full_column", |classes| {
+        let moves = format!("new red\n{}", "play 3\n".repeat(6));
+        for values in scores(classes, (6, 7), &moves, &[1, 2, 3, 4]) {
+            assert_eq!(values[3], "-", "{values:?}");
+        }
+    });
 }
 
 #[test]
 fn heuristic_agrees_for_every_column() {
-    let Some(classes) = baseline("heuristic_agrees_for_every_column") else {
-        return;
-    };
-    let every_column: String = (0..7).map(|c| format!("heuristic {c}\n")).collect();
-    let positions = [
-        "new red\n",
-        // The handout's worked example: red's move in column 3 is worth 19.
-        "new red\nplay 3\nplay 4\nplay 4\nplay 2\n",
-        // Black has 0, 1 and 2 on the bottom row and is to move.
-        "new black\nplay 0\nplay 0\nplay 1\nplay 1\nplay 2\nplay 6\nplay 6\nplay 6\n",
-        "new red\nplay 3\nplay 3\nplay 3\nplay 3\nplay 3\nplay 3\nplay 2\nplay 4\n",
-    ];
-    let mut answers = Vec::new();
-    for moves in positions {
-        let replies = agree(classes, (6, 7), &format!("{moves}{every_column}"));
-        answers.extend(replies[replies.len() - 7..].to_vec());
-    }
-    assert_eq!(answers[7 + 3], "= 19", "the worked example");
-    assert_eq!(
-        answers[2 * 7 + 3],
-        "= inf",
-        "black completes the bottom row"
-    );
-    assert_eq!(answers[3 * 7 + 3], "? column full");
+    with_baseline("heuristic_agrees_for_every_column", |classes| {
+        let every_column: String = (0..7).map(|c| format!("heuristic {c}\n")).collect();
+        let positions = [
+            "new red\n",
+            // The handout's worked example: red's move in column 3 is worth 19.
+            "new red\nplay 3\nplay 4\nplay 4\nplay 2\n",
+            // Black has 0, 1 and 2 on the bottom row and is to move.
+            "new black\nplay 0\nplay 0\nplay 1\nplay 1\nplay 2\nplay 6\nplay 6\nplay 6\n",
+            "new red\nplay 3\nplay 3\nplay 3\nplay 3\nplay 3\nplay 3\nplay 2\nplay 4\n",
+        ];
+        let mut answers = Vec::new();
+        for moves in positions {
+            let replies = agree(classes, (6, 7), &format!("{moves}{every_column}"));
+            answers.extend(replies[replies.len() - 7..].to_vec());
+        }
+        assert_eq!(answers[7 + 3], "= 19", "the worked example");
+        assert_eq!(
+            answers[2 * 7 + 3],
+            "= inf",
+            "black completes the bottom row"
+        );
+        assert_eq!(answers[3 * 7 + 3], "? column full");
+    });
 }

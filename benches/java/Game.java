@@ -27,11 +27,13 @@ final class Game implements AutoCloseable {
     private final int depth;
     private final ExecutorService pool;
     private final Random random = new Random();
+    /** The result of a game that filled the board without four in a row. */
+    private static final char TIE = 'T';
 
     private Board board;
     private char turn;
-    /** "red", "black" or "tie" once the game is over, null while it goes on. */
-    private String outcome;
+    /** RED or BLACK once one has won, TIE for a full board, 0 while the game goes on. */
+    private char result;
 
     /** A game with `first` (RED or BLACK) to move, or a random first player when it is 0. */
     Game(int rows, int cols, int depth, int threads, char first) {
@@ -45,26 +47,39 @@ final class Game implements AutoCloseable {
     /** Starts again on an empty board; `first` as for the constructor. */
     void restart(char first) {
         board = new Board(rows, cols);
-        turn = first != 0 ? first : (random.nextBoolean() ? Board.RED : Board.BLACK);
-        outcome = null;
+        result = 0;
+        if (first == 0) {
+            first = random.nextBoolean() ? Board.RED : Board.BLACK;
+        }
+        turn = first;
     }
 
     int depth() {
         return depth;
     }
 
-    static String name(char player) {
-        return player == Board.RED ? "red" : "black";
+    /** The protocol's name for a player, for the game's result, or "none" for 0. */
+    private static String name(char who) {
+        switch (who) {
+            case Board.RED:
+                return "red";
+            case Board.BLACK:
+                return "black";
+            case TIE:
+                return "tie";
+            default:
+                return "none";
+        }
     }
 
     /** The player to move, or "none" once the game is over. */
     String turn() {
-        return outcome == null ? name(turn) : "none";
+        return name(result == 0 ? turn : 0);
     }
 
-    /** How the game ended, or "none" while it goes on. */
+    /** How the game ended: "red", "black", "tie", or "none" while it goes on. */
     String winner() {
-        return outcome == null ? "none" : outcome;
+        return name(result);
     }
 
     Board board() {
@@ -73,7 +88,7 @@ final class Game implements AutoCloseable {
 
     /** Refuses a move in `col` that is not allowed, in the handout's order. */
     private void checkMove(long col) throws Refused {
-        if (outcome != null) {
+        if (result != 0) {
             throw new Refused("game over");
         }
         if (col < 0 || col >= cols) {
@@ -89,9 +104,9 @@ final class Game implements AutoCloseable {
         checkMove(col);
         int row = board.drop((int) col, turn);
         if (board.wins(row, (int) col)) {
-            outcome = name(turn);
+            result = turn;
         } else if (board.isFull()) {
-            outcome = "tie";
+            result = TIE;
         }
         turn = Board.opponent(turn);
         return row;
@@ -111,7 +126,7 @@ final class Game implements AutoCloseable {
      * full column. One task per open column on the pool, each on its own copy of the board.
      */
     Integer[] scores(int plies) throws Refused {
-        if (outcome != null) {
+        if (result != 0) {
             throw new Refused("game over");
         }
         List<Future<Integer>> tasks = new ArrayList<>(cols);
