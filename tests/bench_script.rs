@@ -114,6 +114,21 @@ fn the_quick_run_prints_every_row_with_numbers() {
         };
         assert_eq!(judged[5], expected, "{judged:?}");
     }
+    let rounds: Vec<&str> = stdout
+        .lines()
+        .skip_while(|line| !line.starts_with("Every round's time"))
+        .filter_map(|line| line.strip_prefix("- "))
+        .collect();
+    assert_eq!(
+        rounds.len(),
+        if java { 7 } else { 5 },
+        "one line a program and row: {stdout}"
+    );
+    for line in rounds {
+        let (_, times) = line.split_once(": ").expect("a label, then the times");
+        let times: Vec<f64> = times.split(' ').map(|t| number(t, "", line)).collect();
+        assert_eq!(times.len(), 2, "two rounds: {line}");
+    }
     if java {
         for timed in [plain, one, two] {
             number(timed[1], " s", timed[0]);
