@@ -7,6 +7,17 @@ mod process;
 pub use process::run_program;
 use std::process::{Command, Output};
 
+/// Whether the JDK's `javac` and `java` can be started from PATH, for the tests of the Java
+/// baseline of the benchmark (benches/java), which are skipped without them.
+pub fn has_jdk() -> bool {
+    ["javac", "java"].iter().all(|tool| {
+        Command::new(tool)
+            .arg("-version")
+            .output()
+            .is_ok_and(|out| out.status.success())
+    })
+}
+
 /// The `connect_four` binary built for these tests.
 pub fn binary() -> Command {
     Command::new(env!("CARGO_BIN_EXE_connect_four"))
@@ -22,7 +33,12 @@ pub fn run(args: &[&str], input: &str) -> Output {
 pub fn protocol(args: &[&str], commands: &str) -> Vec<String> {
     let mut all = args.to_vec();
     all.push("--protocol");
-    let output = run(&all, commands);
+    replies(run(&all, commands))
+}
+
+/// The protocol responses in what a program did, each without its closing empty line; fails
+/// unless it exited with success and ended every response with an empty line.
+pub fn replies(output: Output) -> Vec<String> {
     assert!(
         output.status.success(),
         "exit {:?}: {}",
