@@ -1,12 +1,12 @@
 //! The computer player: the minimax value of every column, computed on the thread pool, and the
 //! choice of a best column.
 //!
-//! Columns that settle at once (a win, depth 0, a full board) are valued on the calling thread.
-//! The rest become tasks for the pool. With plain minimax a task is one root column and one
-//! reply, so that a 7-column board gives about 49 tasks of similar size and two or more threads
-//! stay busy to the end; the root value is then minus the best reply, exactly as the recursion
-//! computes it. With `prune`, a task is a whole root column searched by alpha-beta with a full
-//! window, which keeps its cut-offs. Either way every value is exact, so the results are the same
+//! The calling thread expands the first plies: moves that settle at once (a win, depth 0, a full
+//! board) are valued there, the rest become tasks for the pool. With plain minimax a task is a
+//! root column and two replies, so that a 7-column board gives about 343 tasks of similar size
+//! and two or more threads stay busy to the end; each value above them is minus the best reply,
+//! exactly as the recursion computes it. With `prune`, a task is a whole root column searched by
+//! alpha-beta with a full window, which keeps its cut-offs. Either way every value is exact, so the results are the same
 //! for every thread count; with more threads than tasks, the extra threads wait.
 //!
 //! The engine's stop signal, once raised, makes a running search give up within microseconds
@@ -20,7 +20,6 @@ use rand::{Rng, RngExt};
 
 use crate::board::{Board, Grid, Position};
 use crate::geometry::Geometry;
-use crate::heuristic::WIN;
 use crate::pool::{Pool, PoolError};
 use crate::pruned::Pruned;
 use crate::search::{minimax, settled};
@@ -55,13 +54,6 @@ impl fmt::Display for SearchError {
 }
 
 impl std::error::Error for SearchError {}
-
-/// One piece of work for a worker: a root column and, for plain minimax, one reply to it.
-#[derive(Clone, Copy, Debug)]
-struct Task {
-    col: usize,
-    reply: Option<usize>,
-}
 
 impl Engine {
     /// An engine searching on `threads` worker threads; `prune` selects exact alpha-beta.
@@ -118,7 +110,80 @@ pub fn best_columns(scores: &[Option<Score>]) -> Vec<usize> {
         .collect()
 }
 
-/// Every root column's value for `side`: settled ones here, the rest on the pool.
+/// How many plies deep plain minimax's tasks start: 343 tasks on an empty 6 x 7 board, each a
+/// few milliseconds at depth 8, so that when one thread is slowed (another program takes its
+/// core for a while) the other takes more tasks and both finish together. Measured in one run
+/// at depth 9, three alternating runs each: two threads 1.91 times as fast as one with three
+/// plies, 1.88 with two (49 tasks); the difference is within the machine's noise.
+const PLAIN_SPLIT: usize = 3;
+
+/// The first plies of the search as the calling thread expands them: the value of one move,
+/// known already (a win, depth 0, a full board), left to a pool task, or minus the best of the
+/// values of the replies to it, exactly as the recursion defines it.
+enum Split {
+    Known(i32),
+    Task(usize),
+    Replies(Vec<Split>),
+}
+
+impl Split {
+    /// The move's value, given every task's result.
+    fn value(&self, results: &[i32]) -> i32 {
+        match self {
+            Split::Known(value) => *value,
+            Split::Task(index) => results[*index],
+            Split::Replies(replies) => -replies
+                .iter()
+                .map(|reply| reply.value(results))
+                .max()
+                .expect("a move that does not settle has replies"),
+        }
+    }
+}
+
+/// Expands the first plies of a search into [`Split`]s and the tasks they leave to the pool.
+struct Splitter<'a> {
+    g: &'a Geometry,
+    /// How many plies deep tasks start.
+    plies: usize,
+    /// Each task: the columns played from the root position, the root side first.
+    tasks: Vec<Vec<usize>>,
+}
+
+impl Splitter<'_> {
+    /// The split of the move `mover` just made into `cell`, the last of `path`, with `depth`
+    /// plies left to search.
+    fn expand(
+        &mut self,
+        p: &mut Position,
+        path: &mut Vec<usize>,
+        mover: usize,
+        cell: usize,
+        depth: u32,
+    ) -> Split {
+        let g = self.g;
+        if let Some(value) = settled(g, p, mover, cell, depth) {
+            return Split::Known(value);
+        }
+        if path.len() == self.plies {
+            self.tasks.push(path.clone());
+            return Split::Task(self.tasks.len() - 1);
+        }
+        let mut replies = Vec::new();
+        for col in 0..g.cols {
+            if let Some(reply) = p.landing(g, col) {
+                p.place(g, reply, 1 - mover);
+                path.push(col);
+                replies.push(self.expand(p, path, 1 - mover, reply, depth - 1));
+                path.pop();
+                p.lift(g, reply, 1 - mover);
+            }
+        }
+        Split::Replies(replies)
+    }
+}
+
+/// Every root column's value for `side`: the first plies here, the rest on the pool.
 fn root_values(
     pool: &mut Pool,
     grid: &Grid,
@@ -129,58 +194,45 @@ fn root_values(
 ) -> Result<Vec<Option<i32>>, PoolError> {
     let g = &*grid.geometry;
     let mut p = grid.position;
-    let mut values = vec![None; g.cols];
-    let mut tasks = Vec::new();
+    let mut splitter = Splitter {
+        g,
+        plies: if table.is_some() { 1 } else { PLAIN_SPLIT },
+        tasks: Vec::new(),
+    };
+    let mut splits: Vec<Option<Split>> = (0..g.cols).map(|_| None).collect();
     // Centre first: for the pruned search, the likely best column leaves the most useful
     // positions in the table for the others.
     for &col in &g.centre_first {
-        let root = &mut values[col];
-        let Some(cell) = p.landing(g, col) else {
-            continue;
-        };
-        p.place(g, cell, side);
-        match settled(g, &p, side, cell, depth) {
-            Some(value) => *root = Some(value),
-            None if table.is_some() => tasks.push(Task { col, reply: None }),
-            None => tasks.extend(
-                (0..g.cols)
-                    .filter(|&reply| p.landing(g, reply).is_some())
-                    .map(|reply| Task {
-                        col,
-                        reply: Some(reply),
-                    }),
-            ),
+        if let Some(cell) = p.landing(g, col) {
+            p.place(g, cell, side);
+            splits[col] = Some(splitter.expand(&mut p, &mut vec![col], side, cell, depth));
+            p.lift(g, cell, side);
         }
-        p.lift(g, cell, side);
     }
     let geometry = Arc::clone(&grid.geometry);
     let start = grid.position;
     let table = table.map(Arc::clone);
     let stop = stop.clone();
-    let results = pool.map(tasks.clone(), move |task| {
-        evaluate(&geometry, table.as_deref(), &stop, start, side, depth, task)
+    let results = pool.map(splitter.tasks, move |path| {
+        evaluate(
+            &geometry,
+            table.as_deref(),
+            &stop,
+            start,
+            side,
+            depth,
+            &path,
+        )
     })?;
-    // Plain tasks return the reply's value for the opponent: the root value is minus the best.
-    let mut best_reply: Vec<Option<i32>> = vec![None; g.cols];
-    for (task, value) in tasks.iter().zip(results) {
-        match task.reply {
-            None => values[task.col] = Some(value),
-            Some(_) => {
-                let best = best_reply[task.col].get_or_insert(-WIN);
-                *best = (*best).max(value);
-            }
-        }
-    }
-    for (col, best) in best_reply.into_iter().enumerate() {
-        if let Some(best) = best {
-            values[col] = Some(-best);
-        }
-    }
-    Ok(values)
+    Ok(splits
+        .iter()
+        .map(|split| split.as_ref().map(|split| split.value(&results)))
+        .collect())
 }
 
-/// Runs one task on the worker's own copy of the position (at once, with a meaningless value,
-/// if the search has been stopped).
+/// Runs one task on the worker's own copy of the position: plays `path` (the root side first)
+/// and values its last move with the plies left. At once, with a meaningless value, if the
+/// search has been stopped.
 fn evaluate(
     g: &Geometry,
     table: Option<&Table>,
@@ -188,21 +240,22 @@ fn evaluate(
     mut p: Position,
     side: usize,
     depth: u32,
-    task: Task,
+    path: &[usize],
 ) -> i32 {
     if stop.is_raised() {
         return 0;
     }
-    let cell = p.landing(g, task.col).expect("tasks name open columns");
-    p.place(g, cell, side);
-    match (task.reply, table) {
-        (None, Some(table)) => Pruned::new(g, table, stop).move_value(&mut p, side, cell, depth),
-        (None, None) => unreachable!("plain minimax tasks name a reply"),
-        (Some(reply), _) => {
-            let reply_cell = p.landing(g, reply).expect("tasks name open replies");
-            p.place(g, reply_cell, 1 - side);
-            minimax(g, &mut p, 1 - side, reply_cell, depth - 1, stop)
-        }
+    let mut mover = 1 - side;
+    let mut cell = 0;
+    for &col in path {
+        mover = 1 - mover;
+        cell = p.landing(g, col).expect("tasks name open columns");
+        p.place(g, cell, mover);
+    }
+    let depth = depth + 1 - path.len() as u32;
+    match table {
+        Some(table) => Pruned::new(g, table, stop).move_value(&mut p, mover, cell, depth),
+        None => minimax(g, &mut p, mover, cell, depth, stop),
     }
 }
 
