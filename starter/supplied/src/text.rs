@@ -494,9 +494,7 @@ mod tests {
 
     use std::sync::atomic::{AtomicUsize, Ordering};
 
-    use crate::playable::Outcome;
-    use crate::score::Score;
-    use crate::tiny_game::TinyGame;
+    use crate::tiny_game::{Hooked, TinyGame};
 
     fn game(rows: usize, cols: usize) -> TinyGame {
         TinyGame::new(rows, cols, Player::Red)
@@ -748,56 +746,20 @@ mod tests {
         assert!(out.ends_with("Goodbye.\n"), "{out}");
     }
 
-    /// A game whose computer thinks until it is stopped (10 s at most), counting its searches
-    /// in `searches`.
-    struct Stubborn {
-        game: TinyGame,
-        stop: StopSignal,
-        searches: Arc<AtomicUsize>,
-    }
-
-    impl Playable for Stubborn {
-        fn rows(&self) -> usize {
-            self.game.rows()
-        }
-        fn cols(&self) -> usize {
-            self.game.cols()
-        }
-        fn checker(&self, row: usize, col: usize) -> Checker {
-            self.game.checker(row, col)
-        }
-        fn turn(&self) -> Checker {
-            self.game.turn()
-        }
-        fn play(&mut self, col: usize) -> Result<usize, MoveError> {
-            self.game.play(col)
-        }
-        fn outcome(&self) -> Option<Outcome> {
-            self.game.outcome()
-        }
-        fn computer_move(&mut self) -> Result<usize, MoveError> {
-            self.searches.fetch_add(1, Ordering::SeqCst);
-            wait_for(|| self.stop.is_raised());
-            Ok(0)
-        }
-        fn new_game(&mut self, first: Option<Player>) {
-            self.game.new_game(first)
-        }
-        fn stop_signal(&self) -> Option<StopSignal> {
-            Some(self.stop.clone())
-        }
-    }
-
-    impl Analyze for Stubborn {
-        fn heuristic(&self, col: usize) -> Result<Score, MoveError> {
-            self.game.heuristic(col)
-        }
-        fn scores(&mut self, depth: u32) -> Result<Vec<Option<Score>>, MoveError> {
-            self.game.scores(depth)
-        }
-        fn depth(&self) -> u32 {
-            self.game.depth()
-        }
+    /// A 4 x 4 game, red first, whose computer thinks until it is stopped (10 s at most),
+    /// counting its searches in `searches`.
+    fn stubborn(searches: &Arc<AtomicUsize>) -> Hooked {
+        let searches = Arc::clone(searches);
+        let think = move |stop: Option<&StopSignal>| {
+            searches.fetch_add(1, Ordering::SeqCst);
+            wait_for(|| stop.is_some_and(StopSignal::is_raised));
+            Ok(())
+        };
+        Hooked::new(
+            TinyGame::new(4, 4, Player::Red),
+            Some(StopSignal::new()),
+            think,
+        )
     }
 
     /// Typed input in chunks, as a person typing during the searches: chunk `k` comes once `k`
@@ -828,15 +790,11 @@ mod tests {
         }
     }
 
-    /// A 4 x 4 [`Stubborn`] game against `opponent`, red first, typed `chunks` (see [`Held`]):
-    /// what was written, and the game.
-    fn stopped_search(opponent: Opponent, chunks: &[&'static str]) -> (String, Stubborn) {
+    /// A [`stubborn`] game against `opponent`, typed `chunks` (see [`Held`]): what was written,
+    /// and the game.
+    fn stopped_search(opponent: Opponent, chunks: &[&'static str]) -> (String, Hooked) {
         let searches = Arc::new(AtomicUsize::new(0));
-        let mut game = Stubborn {
-            game: TinyGame::new(4, 4, Player::Red),
-            stop: StopSignal::new(),
-            searches: Arc::clone(&searches),
-        };
+        let mut game = stubborn(&searches);
         let typed = io::BufReader::new(Held {
             chunks: chunks.to_vec(),
             given: 0,
