@@ -2,7 +2,8 @@
 //! display. The board is drawn with its column numbers over it, moves are typed as column
 //! numbers, and the computer (if chosen) plays black, or both sides while people watch. At the
 //! prompt `u` takes moves back, `r` plays them again and `hint` shows each column's minimax
-//! value (optional extras for students: not graded).
+//! value; `u` also works once a game has ended, as the window's Undo does (optional extras for
+//! students: not graded).
 //!
 //! Lines are read on a thread of their own ([`Typed`]), so that a line typed while the
 //! computer plays itself is seen at once: it stops the watching, and interrupts a search of a
@@ -50,7 +51,7 @@ enum Next {
 }
 
 /// Plays games on `input` and `output` until the player quits, declines a new game or input
-/// ends. `opponent` is asked for first if it is `None`; `first` moves first in each new game
+/// ends; a game taken back after its end goes on. `opponent` is asked for first if it is `None`; `first` moves first in each new game
 /// (random if `None`); `pause` is the wait between moves when the computer plays itself. Fails
 /// only if reading or writing fails, or if the computer cannot move.
 pub fn run(
@@ -81,11 +82,26 @@ pub fn run(
             pause,
             typed: &typed,
         };
-        while table.play_game(game, &mut history, &mut output)? && ask_again(&typed, &mut output)? {
-            history.new_game(game, first);
+        while table.play_game(game, &mut history, &mut output)? {
+            match table.ask_again(game, &mut history, &mut output)? {
+                Again::NewGame => history.new_game(game, first),
+                Again::GoOn => {}
+                Again::Stop => break,
+            }
         }
     }
     writeln!(output, "Goodbye.")
+}
+
+/// What the player chose at the end of a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Again {
+    /// Play a new game.
+    NewGame,
+    /// Moves were taken back: the same game goes on.
+    GoOn,
+    /// Stop playing.
+    Stop,
 }
 
 /// What one session plays with: who plays whom, how fast the computer plays itself, and the
@@ -222,8 +238,6 @@ impl Table<'_> {
         computers_turn: bool,
         output: &mut impl Write,
     ) -> io::Result<Next> {
-        let failed =
-            |what: &str, error: MoveError| io::Error::other(format!("{what} failed: {error}"));
         match parse_input(line) {
             Err(why) => writeln!(output, "{why}")?,
             Ok(Input::Quit) => return Ok(Next::Quit),
@@ -240,14 +254,9 @@ impl Table<'_> {
                 )?,
             },
             Ok(Input::Undo) => {
-                let taken = history
-                    .undo_turn(game, self.opponent)
-                    .map_err(|error| failed("taking the move back", error))?;
-                if !taken.is_empty() {
-                    writeln!(output, "Took back {}.", moves_in(&taken))?;
+                if self.undo(game, history, output)? {
                     return Ok(Next::Board);
                 }
-                writeln!(output, "{}", nothing_to_undo(history))?;
             }
             Ok(Input::Redo) => {
                 let redone = history
@@ -267,6 +276,67 @@ impl Table<'_> {
             Next::Ask
         })
     }
+
+    /// Takes back the last turn ([`History::undo_turn`]: against the computer, its reply and
+    /// the person's move together) and says what was taken back, or why nothing was; `true` if
+    /// the board changed.
+    fn undo(
+        &self,
+        game: &mut impl Playable,
+        history: &mut History,
+        output: &mut impl Write,
+    ) -> io::Result<bool> {
+        let taken = history
+            .undo_turn(game, self.opponent)
+            .map_err(|error| failed("taking the move back", error))?;
+        if taken.is_empty() {
+            writeln!(output, "{}", nothing_to_undo(history))?;
+            return Ok(false);
+        }
+        writeln!(output, "Took back {}.", moves_in(&taken))?;
+        Ok(true)
+    }
+
+    /// Offers a new game at the end of one and, when a person plays, undo too: the game then
+    /// goes on from the moves kept, as after the window's Undo. [`Again::Stop`] for no, quit or
+    /// the end of input.
+    fn ask_again(
+        &self,
+        game: &mut impl Playable,
+        history: &mut History,
+        output: &mut impl Write,
+    ) -> io::Result<Again> {
+        let undo = self.opponent != Opponent::ComputerVsComputer;
+        let (prompt, answers) = if undo {
+            (
+                "Play again? (y/n, u: undo) ",
+                "y or n, or u to take back the last move",
+            )
+        } else {
+            ("Play again? (y/n) ", "y or n")
+        };
+        loop {
+            let Some(line) = ask(self.typed, output, prompt)? else {
+                return Ok(Again::Stop);
+            };
+            match line.trim().to_ascii_lowercase().as_str() {
+                "y" | "yes" => return Ok(Again::NewGame),
+                "n" | "no" | "q" | "quit" | "exit" => return Ok(Again::Stop),
+                "u" | "undo" if undo => {
+                    if self.undo(game, history, output)? {
+                        return Ok(Again::GoOn);
+                    }
+                }
+                _ => writeln!(output, "Please answer {answers}.")?,
+            }
+        }
+    }
+}
+
+/// The error that ends the session when taking moves back or playing them again (`what`)
+/// fails: the game did not replay the moves it had accepted, so its board is unknown.
+fn failed(what: &str, error: MoveError) -> io::Error {
+    io::Error::other(format!("{what} failed: {error}"))
 }
 
 /// Why undo took nothing back: no move yet, or (against the computer) only its opening move.
@@ -380,20 +450,6 @@ fn ask_opponent(typed: &Typed, output: &mut impl Write) -> io::Result<Option<Opp
                 output,
                 "Please type h for a human, c for the computer or w to watch (or quit)."
             )?,
-        }
-    }
-}
-
-/// Offers a new game; `false` for no, quit or the end of input.
-fn ask_again(typed: &Typed, output: &mut impl Write) -> io::Result<bool> {
-    loop {
-        let Some(line) = ask(typed, output, "Play again? (y/n) ")? else {
-            return Ok(false);
-        };
-        match line.trim().to_ascii_lowercase().as_str() {
-            "y" | "yes" => return Ok(true),
-            "n" | "no" | "q" | "quit" | "exit" => return Ok(false),
-            _ => writeln!(output, "Please answer y or n.")?,
         }
     }
 }
@@ -560,8 +616,64 @@ mod tests {
         let mut game = game(6, 7);
         let out = session(&mut game, Some(Opponent::Human), "0\n1\n0\n1\n0\n1\n0\nn\n");
         assert!(out.contains("Red wins!"), "{out}");
-        assert!(out.contains("Play again? (y/n)"), "{out}");
+        assert!(out.contains("Play again? (y/n, u: undo) "), "{out}");
         assert!(out.ends_with("Goodbye.\n"), "{out}");
+    }
+
+    #[test]
+    fn undo_after_a_win_takes_the_winning_move_back_and_the_game_goes_on() {
+        let mut game = game(6, 7);
+        let out = session(
+            &mut game,
+            Some(Opponent::Human),
+            "0\n1\n0\n1\n0\n1\n0\nmaybe\nu\n2\nquit\n",
+        );
+        assert!(
+            out.contains(
+                "Red wins!\nPlay again? (y/n, u: undo) \
+                 Please answer y or n, or u to take back the last move.\n\
+                 Play again? (y/n, u: undo) Took back the move in column 0.\n"
+            ),
+            "{out}"
+        );
+        // The board is drawn again with red's winning checker gone, and play goes on.
+        let after = out.split("Took back").nth(1).unwrap();
+        let board = format!(
+            "  .  .  .  .  .  .  .\n{}Red to move",
+            "  R  B  .  .  .  .  .\n".repeat(3)
+        );
+        assert!(after.contains(&board), "{after}");
+        assert!(after.contains("Black to move"), "{after}");
+        assert_eq!(game.outcome(), None);
+        assert_eq!(game.checker(2, 0), Checker::Empty);
+        assert_eq!(game.checker(5, 2), Checker::Red);
+        assert_eq!(game.turn(), Checker::Black);
+    }
+
+    #[test]
+    fn undo_after_the_computer_wins_takes_back_its_move_and_yours() {
+        // The tiny computer drops in the leftmost open column: black fills column 0 and wins.
+        let mut game = game(4, 4);
+        let out = session(&mut game, Some(Opponent::Computer), "3\n3\n3\n2\nu\nquit\n");
+        assert!(
+            out.contains(
+                "The computer wins.\nPlay again? (y/n, u: undo) \
+                 Took back the moves in columns 0 and 2.\n"
+            ),
+            "{out}"
+        );
+        assert!(
+            out.ends_with(
+                "Your move (red), column 0 to 3 (u: undo, r: redo, hint, quit): Goodbye.\n"
+            ),
+            "{out}"
+        );
+        assert_eq!(game.outcome(), None);
+        assert_eq!(
+            board_rows(&game).collect::<Vec<_>>(),
+            ["....", "B..R", "B..R", "B..R"]
+        );
+        assert_eq!(game.turn(), Checker::Red);
     }
 
     #[test]
