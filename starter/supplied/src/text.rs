@@ -51,9 +51,10 @@ enum Next {
 }
 
 /// Plays games on `input` and `output` until the player quits, declines a new game or input
-/// ends; a game taken back after its end goes on. `opponent` is asked for first if it is `None`; `first` moves first in each new game
-/// (random if `None`); `pause` is the wait between moves when the computer plays itself. Fails
-/// only if reading or writing fails, or if the computer cannot move.
+/// ends; a game taken back after its end goes on. `opponent` is asked for first if it is
+/// `None`; `first` moves first in each new game (random if `None`); `pause` is the wait between
+/// moves when the computer plays itself. Fails only if reading or writing fails, or if the
+/// computer cannot move.
 pub fn run(
     game: &mut impl Analyze,
     opponent: Option<Opponent>,
