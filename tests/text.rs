@@ -31,8 +31,30 @@ fn two_people_play_to_a_win() {
         "Red to move, column 0 to 6 (u: undo, r: redo, hint, quit): ",
     ))
     .stdout(predicate::str::contains("  R  B  .  .  .  .  .\n"))
-    .stdout(predicate::str::contains("Red wins!\nPlay again? (y/n) "))
+    .stdout(predicate::str::contains(
+        "Red wins!\nPlay again? (y/n, u: undo) ",
+    ))
     .stdout(predicate::str::ends_with("Goodbye.\n"));
+}
+
+#[test]
+fn undo_after_a_win_takes_the_winning_move_back_and_play_goes_on() {
+    text_game(
+        ["6", "7"],
+        &["--opponent", "human"],
+        "0\n1\n0\n1\n0\n1\n0\nu\n6\nquit\n",
+    )
+    .success()
+    .stdout(predicate::str::contains(
+        "Red wins!\nPlay again? (y/n, u: undo) Took back the move in column 0.\n\n\
+         \x20 0  1  2  3  4  5  6\n  .  .  .  .  .  .  .\n  .  .  .  .  .  .  .\n\
+         \x20 .  .  .  .  .  .  .\n  R  B  .  .  .  .  .\n  R  B  .  .  .  .  .\n\
+         \x20 R  B  .  .  .  .  .\nRed to move",
+    ))
+    .stdout(predicate::str::contains("  R  B  .  .  .  .  R\n"))
+    .stdout(predicate::str::ends_with(
+        "Black to move, column 0 to 6 (u: undo, r: redo, hint, quit): Goodbye.\n",
+    ));
 }
 
 #[test]

@@ -2,7 +2,8 @@
 //! display. The board is drawn with its column numbers over it, moves are typed as column
 //! numbers, and the computer (if chosen) plays black, or both sides while people watch. At the
 //! prompt `u` takes moves back, `r` plays them again and `hint` shows each column's minimax
-//! value (optional extras for students: not graded).
+//! value; `u` also works once a game has ended, as the window's Undo does (optional extras for
+//! students: not graded).
 //!
 //! Lines are read on a thread of their own ([`Typed`]), so that a line typed while the
 //! computer plays itself is seen at once: it stops the watching, and interrupts a search of a
@@ -50,9 +51,10 @@ enum Next {
 }
 
 /// Plays games on `input` and `output` until the player quits, declines a new game or input
-/// ends. `opponent` is asked for first if it is `None`; `first` moves first in each new game
-/// (random if `None`); `pause` is the wait between moves when the computer plays itself. Fails
-/// only if reading or writing fails, or if the computer cannot move.
+/// ends; a game taken back after its end goes on. `opponent` is asked for first if it is
+/// `None`; `first` moves first in each new game (random if `None`); `pause` is the wait between
+/// moves when the computer plays itself. Fails only if reading or writing fails, or if the
+/// computer cannot move.
 pub fn run(
     game: &mut impl Analyze,
     opponent: Option<Opponent>,
@@ -81,11 +83,26 @@ pub fn run(
             pause,
             typed: &typed,
         };
-        while table.play_game(game, &mut history, &mut output)? && ask_again(&typed, &mut output)? {
-            history.new_game(game, first);
+        while table.play_game(game, &mut history, &mut output)? {
+            match table.ask_again(game, &mut history, &mut output)? {
+                Again::NewGame => history.new_game(game, first),
+                Again::GoOn => {}
+                Again::Stop => break,
+            }
         }
     }
     writeln!(output, "Goodbye.")
+}
+
+/// What the player chose at the end of a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Again {
+    /// Play a new game.
+    NewGame,
+    /// Moves were taken back: the same game goes on.
+    GoOn,
+    /// Stop playing.
+    Stop,
 }
 
 /// What one session plays with: who plays whom, how fast the computer plays itself, and the
@@ -222,8 +239,6 @@ impl Table<'_> {
         computers_turn: bool,
         output: &mut impl Write,
     ) -> io::Result<Next> {
-        let failed =
-            |what: &str, error: MoveError| io::Error::other(format!("{what} failed: {error}"));
         match parse_input(line) {
             Err(why) => writeln!(output, "{why}")?,
             Ok(Input::Quit) => return Ok(Next::Quit),
@@ -240,14 +255,9 @@ impl Table<'_> {
                 )?,
             },
             Ok(Input::Undo) => {
-                let taken = history
-                    .undo_turn(game, self.opponent)
-                    .map_err(|error| failed("taking the move back", error))?;
-                if !taken.is_empty() {
-                    writeln!(output, "Took back {}.", moves_in(&taken))?;
+                if self.undo(game, history, output)? {
                     return Ok(Next::Board);
                 }
-                writeln!(output, "{}", nothing_to_undo(history))?;
             }
             Ok(Input::Redo) => {
                 let redone = history
@@ -267,6 +277,67 @@ impl Table<'_> {
             Next::Ask
         })
     }
+
+    /// Takes back the last turn ([`History::undo_turn`]: against the computer, its reply and
+    /// the person's move together) and says what was taken back, or why nothing was; `true` if
+    /// the board changed.
+    fn undo(
+        &self,
+        game: &mut impl Playable,
+        history: &mut History,
+        output: &mut impl Write,
+    ) -> io::Result<bool> {
+        let taken = history
+            .undo_turn(game, self.opponent)
+            .map_err(|error| failed("taking the move back", error))?;
+        if taken.is_empty() {
+            writeln!(output, "{}", nothing_to_undo(history))?;
+            return Ok(false);
+        }
+        writeln!(output, "Took back {}.", moves_in(&taken))?;
+        Ok(true)
+    }
+
+    /// Offers a new game at the end of one and, when a person plays, undo too: the game then
+    /// goes on from the moves kept, as after the window's Undo. [`Again::Stop`] for no, quit or
+    /// the end of input.
+    fn ask_again(
+        &self,
+        game: &mut impl Playable,
+        history: &mut History,
+        output: &mut impl Write,
+    ) -> io::Result<Again> {
+        let undo = self.opponent != Opponent::ComputerVsComputer;
+        let (prompt, answers) = if undo {
+            (
+                "Play again? (y/n, u: undo) ",
+                "y or n, or u to take back the last move",
+            )
+        } else {
+            ("Play again? (y/n) ", "y or n")
+        };
+        loop {
+            let Some(line) = ask(self.typed, output, prompt)? else {
+                return Ok(Again::Stop);
+            };
+            match line.trim().to_ascii_lowercase().as_str() {
+                "y" | "yes" => return Ok(Again::NewGame),
+                "n" | "no" | "q" | "quit" | "exit" => return Ok(Again::Stop),
+                "u" | "undo" if undo => {
+                    if self.undo(game, history, output)? {
+                        return Ok(Again::GoOn);
+                    }
+                }
+                _ => writeln!(output, "Please answer {answers}.")?,
+            }
+        }
+    }
+}
+
+/// The error that ends the session when taking moves back or playing them again (`what`)
+/// fails: the game did not replay the moves it had accepted, so its board is unknown.
+fn failed(what: &str, error: MoveError) -> io::Error {
+    io::Error::other(format!("{what} failed: {error}"))
 }
 
 /// Why undo took nothing back: no move yet, or (against the computer) only its opening move.
@@ -384,20 +455,6 @@ fn ask_opponent(typed: &Typed, output: &mut impl Write) -> io::Result<Option<Opp
     }
 }
 
-/// Offers a new game; `false` for no, quit or the end of input.
-fn ask_again(typed: &Typed, output: &mut impl Write) -> io::Result<bool> {
-    loop {
-        let Some(line) = ask(typed, output, "Play again? (y/n) ")? else {
-            return Ok(false);
-        };
-        match line.trim().to_ascii_lowercase().as_str() {
-            "y" | "yes" => return Ok(true),
-            "n" | "no" | "q" | "quit" | "exit" => return Ok(false),
-            _ => writeln!(output, "Please answer y or n.")?,
-        }
-    }
-}
-
 /// Writes `prompt` and reads one line; `None` at the end of input. An over-long line is
 /// refused and asked again, so any input gets an answer.
 fn ask(typed: &Typed, output: &mut impl Write, prompt: &str) -> io::Result<Option<String>> {
@@ -494,9 +551,7 @@ mod tests {
 
     use std::sync::atomic::{AtomicUsize, Ordering};
 
-    use crate::playable::Outcome;
-    use crate::score::Score;
-    use crate::tiny_game::TinyGame;
+    use crate::tiny_game::{Hooked, TinyGame};
 
     fn game(rows: usize, cols: usize) -> TinyGame {
         TinyGame::new(rows, cols, Player::Red)
@@ -562,8 +617,64 @@ mod tests {
         let mut game = game(6, 7);
         let out = session(&mut game, Some(Opponent::Human), "0\n1\n0\n1\n0\n1\n0\nn\n");
         assert!(out.contains("Red wins!"), "{out}");
-        assert!(out.contains("Play again? (y/n)"), "{out}");
+        assert!(out.contains("Play again? (y/n, u: undo) "), "{out}");
         assert!(out.ends_with("Goodbye.\n"), "{out}");
+    }
+
+    #[test]
+    fn undo_after_a_win_takes_the_winning_move_back_and_the_game_goes_on() {
+        let mut game = game(6, 7);
+        let out = session(
+            &mut game,
+            Some(Opponent::Human),
+            "0\n1\n0\n1\n0\n1\n0\nmaybe\nu\n2\nquit\n",
+        );
+        assert!(
+            out.contains(
+                "Red wins!\nPlay again? (y/n, u: undo) \
+                 Please answer y or n, or u to take back the last move.\n\
+                 Play again? (y/n, u: undo) Took back the move in column 0.\n"
+            ),
+            "{out}"
+        );
+        // The board is drawn again with red's winning checker gone, and play goes on.
+        let after = out.split("Took back").nth(1).unwrap();
+        let board = format!(
+            "  .  .  .  .  .  .  .\n{}Red to move",
+            "  R  B  .  .  .  .  .\n".repeat(3)
+        );
+        assert!(after.contains(&board), "{after}");
+        assert!(after.contains("Black to move"), "{after}");
+        assert_eq!(game.outcome(), None);
+        assert_eq!(game.checker(2, 0), Checker::Empty);
+        assert_eq!(game.checker(5, 2), Checker::Red);
+        assert_eq!(game.turn(), Checker::Black);
+    }
+
+    #[test]
+    fn undo_after_the_computer_wins_takes_back_its_move_and_yours() {
+        // The tiny computer drops in the leftmost open column: black fills column 0 and wins.
+        let mut game = game(4, 4);
+        let out = session(&mut game, Some(Opponent::Computer), "3\n3\n3\n2\nu\nquit\n");
+        assert!(
+            out.contains(
+                "The computer wins.\nPlay again? (y/n, u: undo) \
+                 Took back the moves in columns 0 and 2.\n"
+            ),
+            "{out}"
+        );
+        assert!(
+            out.ends_with(
+                "Your move (red), column 0 to 3 (u: undo, r: redo, hint, quit): Goodbye.\n"
+            ),
+            "{out}"
+        );
+        assert_eq!(game.outcome(), None);
+        assert_eq!(
+            board_rows(&game).collect::<Vec<_>>(),
+            ["....", "B..R", "B..R", "B..R"]
+        );
+        assert_eq!(game.turn(), Checker::Red);
     }
 
     #[test]
@@ -748,56 +859,20 @@ mod tests {
         assert!(out.ends_with("Goodbye.\n"), "{out}");
     }
 
-    /// A game whose computer thinks until it is stopped (10 s at most), counting its searches
-    /// in `searches`.
-    struct Stubborn {
-        game: TinyGame,
-        stop: StopSignal,
-        searches: Arc<AtomicUsize>,
-    }
-
-    impl Playable for Stubborn {
-        fn rows(&self) -> usize {
-            self.game.rows()
-        }
-        fn cols(&self) -> usize {
-            self.game.cols()
-        }
-        fn checker(&self, row: usize, col: usize) -> Checker {
-            self.game.checker(row, col)
-        }
-        fn turn(&self) -> Checker {
-            self.game.turn()
-        }
-        fn play(&mut self, col: usize) -> Result<usize, MoveError> {
-            self.game.play(col)
-        }
-        fn outcome(&self) -> Option<Outcome> {
-            self.game.outcome()
-        }
-        fn computer_move(&mut self) -> Result<usize, MoveError> {
-            self.searches.fetch_add(1, Ordering::SeqCst);
-            wait_for(|| self.stop.is_raised());
-            Ok(0)
-        }
-        fn new_game(&mut self, first: Option<Player>) {
-            self.game.new_game(first)
-        }
-        fn stop_signal(&self) -> Option<StopSignal> {
-            Some(self.stop.clone())
-        }
-    }
-
-    impl Analyze for Stubborn {
-        fn heuristic(&self, col: usize) -> Result<Score, MoveError> {
-            self.game.heuristic(col)
-        }
-        fn scores(&mut self, depth: u32) -> Result<Vec<Option<Score>>, MoveError> {
-            self.game.scores(depth)
-        }
-        fn depth(&self) -> u32 {
-            self.game.depth()
-        }
+    /// A 4 x 4 game, red first, whose computer thinks until it is stopped (10 s at most),
+    /// counting its searches in `searches`.
+    fn stubborn(searches: &Arc<AtomicUsize>) -> Hooked {
+        let searches = Arc::clone(searches);
+        let think = move |stop: Option<&StopSignal>| {
+            searches.fetch_add(1, Ordering::SeqCst);
+            wait_for(|| stop.is_some_and(StopSignal::is_raised));
+            Ok(())
+        };
+        Hooked::new(
+            TinyGame::new(4, 4, Player::Red),
+            Some(StopSignal::new()),
+            think,
+        )
     }
 
     /// Typed input in chunks, as a person typing during the searches: chunk `k` comes once `k`
@@ -828,15 +903,11 @@ mod tests {
         }
     }
 
-    /// A 4 x 4 [`Stubborn`] game against `opponent`, red first, typed `chunks` (see [`Held`]):
-    /// what was written, and the game.
-    fn stopped_search(opponent: Opponent, chunks: &[&'static str]) -> (String, Stubborn) {
+    /// A [`stubborn`] game against `opponent`, typed `chunks` (see [`Held`]): what was written,
+    /// and the game.
+    fn stopped_search(opponent: Opponent, chunks: &[&'static str]) -> (String, Hooked) {
         let searches = Arc::new(AtomicUsize::new(0));
-        let mut game = Stubborn {
-            game: TinyGame::new(4, 4, Player::Red),
-            stop: StopSignal::new(),
-            searches: Arc::clone(&searches),
-        };
+        let mut game = stubborn(&searches);
         let typed = io::BufReader::new(Held {
             chunks: chunks.to_vec(),
             given: 0,

@@ -12,19 +12,17 @@ mod display;
 #[path = "support/tiny_game.rs"]
 mod tiny_game;
 
-use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
+use std::sync::mpsc::{channel, RecvTimeoutError, Sender};
 use std::time::{Duration, Instant};
 
 use connect_four_supplied::gui::{Control, GameWindow, OpponentDialog, CELL};
-use connect_four_supplied::{
-    Analyze, Checker, MoveError, Opponent, Outcome, Playable, Player, Score, StopSignal,
-};
+use connect_four_supplied::{Analyze, MoveError, Opponent, Player, StopSignal};
 use fltk::app;
 use fltk::enums::Key;
 use fltk::image::RgbImage;
 use fltk::prelude::*;
 use fltk::surface::ImageSurface;
-use tiny_game::TinyGame;
+use tiny_game::{Hooked, TinyGame};
 
 /// The longest any wait in these tests may take before it counts as a hang.
 const PATIENCE: Duration = Duration::from_secs(120);
@@ -117,94 +115,30 @@ fn a_full_column_refuses_a_click() {
     close(gui);
 }
 
-/// A game whose searches (the computer's move, the hint) finish only when the test lets them,
-/// so that "during a long search" lasts exactly as long as the test needs. With a stop signal,
-/// a raised signal ends a search early too, with an error the window must ignore.
-struct Gated {
-    game: TinyGame,
-    gate: Receiver<()>,
-    stop: Option<StopSignal>,
-}
-
-impl Gated {
-    /// A gated `game` that cannot be stopped, and the sender that opens its gate.
-    fn new(game: TinyGame) -> (Gated, Sender<()>) {
-        let (open_gate, gate) = channel();
-        let stop = None;
-        (Gated { game, gate, stop }, open_gate)
-    }
-
-    /// A gated `game` with a stop signal, and the sender that opens its gate.
-    fn stoppable(game: TinyGame) -> (Gated, Sender<()>) {
-        let (gated, open_gate) = Gated::new(game);
-        let stop = Some(StopSignal::new());
-        (Gated { stop, ..gated }, open_gate)
-    }
-
-    /// Waits until the gate opens (or the stop signal is raised).
-    fn wait(&self) -> Result<(), MoveError> {
-        loop {
-            match self.gate.recv_timeout(Duration::from_millis(5)) {
-                Ok(()) => return Ok(()),
-                Err(RecvTimeoutError::Disconnected) => {
-                    return Err(MoveError::EngineFailed("the test closed the gate".into()))
-                }
-                Err(RecvTimeoutError::Timeout) => {
-                    if self.stop.as_ref().is_some_and(StopSignal::is_raised) {
-                        return Err(MoveError::EngineFailed("stopped".into()));
-                    }
+/// `game` with searches (the computer's move, the hint) that finish only when the test lets
+/// them, so that "during a long search" lasts exactly as long as the test needs, and the sender
+/// that opens its gate, once per search. With `stop` as its stop signal, a raised signal ends a
+/// search early too, with an error the window must ignore.
+fn with_gate(game: TinyGame, stop: Option<StopSignal>) -> (Hooked, Sender<()>) {
+    let (open_gate, gate) = channel();
+    let wait = move |stop: Option<&StopSignal>| loop {
+        match gate.recv_timeout(Duration::from_millis(5)) {
+            Ok(()) => return Ok(()),
+            Err(RecvTimeoutError::Disconnected) => {
+                return Err(MoveError::EngineFailed("the test closed the gate".into()))
+            }
+            Err(RecvTimeoutError::Timeout) => {
+                if stop.is_some_and(StopSignal::is_raised) {
+                    return Err(MoveError::EngineFailed("stopped".into()));
                 }
             }
         }
-    }
-}
-
-impl Playable for Gated {
-    fn rows(&self) -> usize {
-        self.game.rows()
-    }
-    fn cols(&self) -> usize {
-        self.game.cols()
-    }
-    fn checker(&self, row: usize, col: usize) -> Checker {
-        self.game.checker(row, col)
-    }
-    fn turn(&self) -> Checker {
-        self.game.turn()
-    }
-    fn play(&mut self, col: usize) -> Result<usize, MoveError> {
-        self.game.play(col)
-    }
-    fn outcome(&self) -> Option<Outcome> {
-        self.game.outcome()
-    }
-    fn computer_move(&mut self) -> Result<usize, MoveError> {
-        self.wait()?;
-        self.game.computer_move()
-    }
-    fn new_game(&mut self, first: Option<Player>) {
-        self.game.new_game(first)
-    }
-    fn stop_signal(&self) -> Option<StopSignal> {
-        self.stop.clone()
-    }
-}
-
-impl Analyze for Gated {
-    fn heuristic(&self, col: usize) -> Result<Score, MoveError> {
-        self.game.heuristic(col)
-    }
-    fn scores(&mut self, depth: u32) -> Result<Vec<Option<Score>>, MoveError> {
-        self.wait()?;
-        self.game.scores(depth)
-    }
-    fn depth(&self) -> u32 {
-        self.game.depth()
-    }
+    };
+    (Hooked::new(game, stop, wait), open_gate)
 }
 
 fn clicks_wait_while_the_computer_thinks() {
-    let (gated, open_gate) = Gated::new(game(6, 7, Player::Red));
+    let (gated, open_gate) = with_gate(game(6, 7, Player::Red), None);
     let mut gui = open(gated, Opponent::Computer, None);
     assert_eq!(gui.status(), "Your move (red): click a column.");
     click(&mut gui, 0, 3);
@@ -234,7 +168,7 @@ fn clicks_wait_while_the_computer_thinks() {
 }
 
 fn a_failing_computer_is_reported() {
-    let (gated, open_gate) = Gated::new(game(6, 7, Player::Red));
+    let (gated, open_gate) = with_gate(game(6, 7, Player::Red), None);
     drop(open_gate);
     let mut gui = open(gated, Opponent::Computer, None);
     click(&mut gui, 0, 3);
@@ -428,7 +362,7 @@ fn undo_against_the_computer_takes_back_the_reply_too() {
 }
 
 fn undo_during_a_search_waits_for_a_game_that_cannot_stop() {
-    let (gated, open_gate) = Gated::new(game(6, 7, Player::Red));
+    let (gated, open_gate) = with_gate(game(6, 7, Player::Red), None);
     let mut gui = open(gated, Opponent::Computer, None);
     click(&mut gui, 0, 3);
     press(&mut gui, Control::Undo);
@@ -447,7 +381,7 @@ fn undo_during_a_search_waits_for_a_game_that_cannot_stop() {
 }
 
 fn undo_during_a_search_stops_a_game_that_can() {
-    let (gated, _open_gate) = Gated::stoppable(game(6, 7, Player::Red));
+    let (gated, _open_gate) = with_gate(game(6, 7, Player::Red), Some(StopSignal::new()));
     let mut gui = open(gated, Opponent::Computer, Some(Player::Red));
     click(&mut gui, 0, 3);
     assert!(gui.is_thinking());
@@ -466,7 +400,7 @@ fn undo_during_a_search_stops_a_game_that_can() {
 }
 
 fn undo_with_nothing_to_take_back_leaves_the_search_alone() {
-    let (gated, open_gate) = Gated::stoppable(game(6, 7, Player::Black));
+    let (gated, open_gate) = with_gate(game(6, 7, Player::Black), Some(StopSignal::new()));
     // The computer's opening search starts at once.
     let mut gui = open(gated, Opponent::Computer, Some(Player::Black));
     press(&mut gui, Control::Undo);
@@ -515,7 +449,7 @@ fn the_hint_writes_each_column_s_value() {
 }
 
 fn a_click_during_the_hint_stops_it_and_plays() {
-    let (gated, _open_gate) = Gated::stoppable(game(6, 7, Player::Red));
+    let (gated, _open_gate) = with_gate(game(6, 7, Player::Red), Some(StopSignal::new()));
     let mut gui = open(gated, Opponent::Human, None);
     press(&mut gui, Control::Hint);
     assert_eq!(gui.status(), "Working out each column's value...");
