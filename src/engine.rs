@@ -3,7 +3,7 @@
 //!
 //! The calling thread expands the first plies: moves that settle at once (a win, depth 0, a full
 //! board) are valued there, the rest become tasks for the pool. With plain minimax a task is a
-//! root column and two replies, so that a 7-column board gives about 343 tasks of similar size
+//! root column and one reply, so that a 7-column board gives about 49 tasks of similar size
 //! and two or more threads stay busy to the end; each value above them is minus the best reply,
 //! exactly as the recursion computes it. With `prune`, a task is a whole root column searched by
 //! alpha-beta with a full window, which keeps its cut-offs. Either way every value is exact, so the results are the same
@@ -110,12 +110,11 @@ pub fn best_columns(scores: &[Option<Score>]) -> Vec<usize> {
         .collect()
 }
 
-/// How many plies deep plain minimax's tasks start: 343 tasks on an empty 6 x 7 board, each a
-/// few milliseconds at depth 8, so that when one thread is slowed (another program takes its
-/// core for a while) the other takes more tasks and both finish together. Measured in one run
-/// at depth 9, three alternating runs each: two threads 1.91 times as fast as one with three
-/// plies, 1.88 with two (49 tasks); the difference is within the machine's noise.
-const PLAIN_SPLIT: usize = 3;
+/// How many plies deep plain minimax's tasks start: 49 tasks of similar size on an empty 6 x 7
+/// board, enough for two threads to finish together. Measured in one run at depth 9, six
+/// alternating runs each: two plies 3.16 s on one thread and 1.68 s on two; three plies (343
+/// tasks) 3.26 s and 1.72 s; three plies for the last root column only, 3.14 s and 1.65 s.
+const PLAIN_SPLIT: usize = 2;
 
 /// The first plies of the search as the calling thread expands them: the value of one move,
 /// known already (a win, depth 0, a full board), left to a pool task, or minus the best of the
