@@ -15,12 +15,13 @@ const LIMIT_SECONDS: &str = "1200";
 const TIMED_OUT: i32 = 124;
 
 /// The table's first column in a quick run, row by row.
-const ROWS: [&str; 5] = [
+const ROWS: [&str; 6] = [
     "plain minimax, empty 6x7, depth 5, 1 thread",
     "alpha-beta (`--prune`), empty 6x7, depth 9, 2 threads",
     "plain minimax, empty 6x7, depth 6, 1 thread",
     "plain minimax, empty 6x7, depth 6, 2 threads",
     "speed-up from 1 to 2 threads, depth 6",
+    "two 1-thread runs at once, depth 6: the most a second thread can give here",
 ];
 
 /// A cell's number with its unit (` s` or `x`) removed; fails if there is none.
@@ -100,11 +101,12 @@ fn the_quick_run_prints_every_row_with_numbers() {
         assert_eq!(cells.len(), 6, "{row}: six cells: {cells:?}");
         assert_eq!(cells[0], row, "{stdout}");
     }
-    let [plain, prune, one, two, speedup] = [2, 3, 4, 5, 6].map(|i| &table[i]);
-    for timed in [plain, prune, one, two] {
+    let [plain, prune, one, two, speedup, pair] = [2, 3, 4, 5, 6, 7].map(|i| &table[i]);
+    for timed in [plain, prune, one, two, pair] {
         number(timed[2], " s", timed[0]);
     }
     number(speedup[2], "x", speedup[0]);
+    number(pair[3], "x", pair[0]);
     assert_eq!(prune[1], "no pruning");
     for judged in [plain, prune, speedup] {
         let expected = if java || judged != plain {
@@ -121,7 +123,7 @@ fn the_quick_run_prints_every_row_with_numbers() {
         .collect();
     assert_eq!(
         rounds.len(),
-        if java { 7 } else { 5 },
+        if java { 8 } else { 6 },
         "one line a program and row: {stdout}"
     );
     for line in rounds {
