@@ -6,8 +6,9 @@
 //! root column and one reply, so that a 7-column board gives about 49 tasks of similar size
 //! and two or more threads stay busy to the end; each value above them is minus the best reply,
 //! exactly as the recursion computes it. With `prune`, a task is a whole root column searched by
-//! alpha-beta with a full window, which keeps its cut-offs. Either way every value is exact, so the results are the same
-//! for every thread count; with more threads than tasks, the extra threads wait.
+//! alpha-beta with a full window, which keeps its cut-offs. Either way every value is exact, so
+//! the results are the same for every thread count; with more threads than tasks, the extra
+//! threads wait.
 //!
 //! The engine's stop signal, once raised, makes a running search give up within microseconds
 //! (a front end raises it to take a move back while the computer thinks).

@@ -73,19 +73,23 @@ impl<'a> Pruned<'a> {
         if depth >= STOP_DEPTH && self.stop.is_raised() {
             return 0;
         }
-        // Legal columns, centre first; a move that wins at once settles the node.
+        // Legal columns, centre first, with their heuristic values (for the ordering); a move
+        // that wins at once settles the node.
         let mut moves = [0u8; MAX_SIZE];
+        let mut values = [0; MAX_SIZE];
         let mut count = 0;
         for &col in &g.centre_first {
             if let Some(cell) = p.landing(g, col) {
-                if p.wins(g, cell, side) {
+                let value = p.value_of_drop(g, cell, side);
+                if value == WIN {
                     return WIN;
                 }
                 moves[count] = col as u8;
+                values[count] = value;
                 count += 1;
             }
         }
-        let moves = &mut moves[..count];
+        let (moves, values) = (&mut moves[..count], &mut values[..count]);
         let key = Table::key(p.hash, side, depth);
         let mut first = None;
         if depth >= TABLE_DEPTH {
@@ -100,7 +104,7 @@ impl<'a> Pruned<'a> {
                 first = Some(entry.best as u8);
             }
         }
-        self.order(p, side, moves, first);
+        order(moves, values, first);
         let window_low = alpha;
         let mut best = -WIN;
         let mut best_col = moves[0];
@@ -152,33 +156,25 @@ impl<'a> Pruned<'a> {
         }
         best
     }
+}
 
-    /// Sorts `moves` (centre first on entry) into the order to try them: `first`, then by the
-    /// move's heuristic value, highest first; the sort is stable, so ties stay centre first.
-    fn order(&self, p: &Position, side: usize, moves: &mut [u8], first: Option<u8>) {
-        let g = self.g;
-        let mut ranks = [0i64; MAX_SIZE];
-        for (rank, &col) in ranks.iter_mut().zip(moves.iter()) {
-            let cell = p
-                .landing(g, usize::from(col))
-                .expect("listed columns are open");
-            *rank = if Some(col) == first {
-                i64::MAX
-            } else {
-                i64::from(p.value_of_drop(g, cell, side))
-            };
+/// Sorts `moves` (centre first on entry) into the order to try them: `first`, then by their
+/// heuristic `values` (sorted along), highest first; the sort is stable, so ties stay centre
+/// first. No value is [`WIN`]: such a move ends the search before.
+fn order(moves: &mut [u8], values: &mut [i32], first: Option<u8>) {
+    if let Some(at) = moves.iter().position(|&col| Some(col) == first) {
+        values[at] = WIN;
+    }
+    for i in 1..moves.len() {
+        let (col, value) = (moves[i], values[i]);
+        let mut j = i;
+        while j > 0 && values[j - 1] < value {
+            moves[j] = moves[j - 1];
+            values[j] = values[j - 1];
+            j -= 1;
         }
-        for i in 1..moves.len() {
-            let (col, rank) = (moves[i], ranks[i]);
-            let mut j = i;
-            while j > 0 && ranks[j - 1] < rank {
-                moves[j] = moves[j - 1];
-                ranks[j] = ranks[j - 1];
-                j -= 1;
-            }
-            moves[j] = col;
-            ranks[j] = rank;
-        }
+        moves[j] = col;
+        values[j] = value;
     }
 }
 
