@@ -1,27 +1,23 @@
-//! `grade`: the grading kit's command line. Grades one student (`--student`), a whole class
-//! (`--submissions` with `--command`), or writes the reference's answers (`--generate`). While
-//! grading it also compares each Rust submission's copy of the supplied crate with the course's
-//! (`--supplied`) and reports the changes. `--build` builds each submission first; a class ends
-//! with a summary (`class-summary.md`). `grade match A B` plays a match between two players,
-//! the reference or programs ([`matchup`]).
+//! `grade`: the grading kit's command line, one subcommand per job. `grade student COMMAND`
+//! grades one program; `grade class DIR --command TEMPLATE` a folder of submissions, with a
+//! gradebook and a class summary; `grade generate` and `grade check` write or check the stored
+//! answers; `grade match A B` plays a match. Each parses into its settings and calls one
+//! function of the library's commands layer, as ripgrep's main does.
 //!
 //! Exit codes: 0 after grading or a match, 1 when the kit's files are missing or malformed (the
 //! message names the file and line), a report cannot be written or a match's player cannot
 //! start, 2 for bad arguments.
 
-use std::fs;
-use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use clap::{ArgGroup, Parser, Subcommand};
-use connect_four_grader::limits::Limits;
-use connect_four_grader::matchup::{self, Spec};
-use connect_four_grader::{
-    batch, build, case, gradescope, report, solution, summary, supplied, Kit, KitError, Options,
-    Student,
-};
+use clap::{Args, Parser, Subcommand};
+use connect_four_grader::commands::class::ClassRun;
+use connect_four_grader::commands::student::StudentRun;
+use connect_four_grader::commands::{self, Grading};
+use connect_four_grader::judge::matchup::{Settings, Spec};
+use connect_four_grader::process::Limits;
 use connect_four_supplied::limits::{parse_size, parse_threads};
 
 /// Grades Connect Four programs in any language through the grading protocol.
@@ -29,46 +25,59 @@ use connect_four_supplied::limits::{parse_size, parse_threads};
 #[command(
     name = "grade",
     version,
-    group(ArgGroup::new("mode").required(true).args(["generate", "check", "student", "submissions"])),
-    subcommand_negates_reqs = true,
-    args_conflicts_with_subcommands = true,
-    after_help = "Examples:\n  grade --student './target/release/connect_four'\n  grade --student 'java -cp build ConnectFour' --report reports\n  grade --submissions class/ --command 'python3 {dir}/connect_four.py' --jobs 2 --csv grades.csv\n  grade --generate\n  grade match reference:2 'cmd:5:java -cp build ConnectFour' --games 20   (see grade match --help)\n\nBuilding first (--build), per language:\n  Rust:   grade --submissions class/ --build 'cargo build --release --no-default-features --locked' \\\n            --command '{dir}/target/release/connect_four' --report reports\n  Java:   grade --submissions class/ --build 'javac -d build *.java' --command 'java -cp {dir}/build ConnectFour'\n  Python: grade --submissions class/ --command 'python3 {dir}/connect_four.py'   (nothing to build)\n  One student, in their directory:\n          grade --build 'cargo build --release --no-default-features --locked' \\\n            --student ./target/release/connect_four --gradescope results.json"
+    after_help = "Examples:\n  grade student ./target/release/connect_four\n  grade student 'java -cp build ConnectFour' --report reports\n  grade class submissions/ --command 'python3 {dir}/connect_four.py' --jobs 2 --csv grades.csv\n  grade check\n  grade match reference:2 'cmd:5:java -cp build ConnectFour' --games 20\n\nEach subcommand has its own --help."
 )]
-struct Args {
-    /// Instead of grading: `match`, a match between two players
+struct Cli {
     #[command(subcommand)]
-    task: Option<Task>,
-    /// The kit: a directory with rubric.toml and cases/ (default: ./grading, else the one this
-    /// grader was built with)
+    mode: Mode,
+}
+
+/// One mode per subcommand.
+#[derive(Subcommand, Debug)]
+enum Mode {
+    /// Grade one program: the command that starts it (ROWS COLS DEPTH THREADS --protocol is
+    /// appended)
+    #[command(after_help = STUDENT_HELP)]
+    Student(StudentArgs),
+    /// Grade every subdirectory of a folder, one student each, with a gradebook and a class
+    /// summary
+    #[command(after_help = CLASS_HELP)]
+    Class(ClassArgs),
+    /// Write every case's .solution file from the reference
+    Generate(KitArgs),
+    /// Check that every stored .solution file is what the reference says now
+    Check(KitArgs),
+    /// Play a match between two players, the reference or programs, and sum it up
+    ///
+    /// GAMES games between A (red) and B (black), the first player alternating; then A's wins,
+    /// losses, ties and score with a 95% interval.
+    #[command(after_help = MATCH_HELP)]
+    Match(MatchArgs),
+}
+
+/// Examples after `grade student --help`.
+const STUDENT_HELP: &str = "Examples:\n  grade student ./target/release/connect_four\n  grade student 'java -cp build ConnectFour' --report reports\n  In a student's directory, built first, for Gradescope:\n  grade student ./target/release/connect_four \\\n    --build 'cargo build --release --no-default-features --locked' --gradescope results.json";
+
+/// Examples after `grade class --help`.
+const CLASS_HELP: &str = "Building first (--build), per language:\n  Rust:   grade class submissions/ --build 'cargo build --release --no-default-features --locked' \\\n            --command '{dir}/target/release/connect_four' --report reports\n  Java:   grade class submissions/ --build 'javac -d build *.java' --command 'java -cp {dir}/build ConnectFour'\n  Python: grade class submissions/ --command 'python3 {dir}/connect_four.py'   (nothing to build)";
+
+/// Where the kit is.
+#[derive(Args, Debug)]
+struct KitArgs {
+    /// The kit: a directory with rubric.toml and cases/ (default: ./grading, else the
+    /// grading/ folder of the project this grade binary is in)
     #[arg(long, value_name = "DIR")]
     kit: Option<PathBuf>,
-    /// Write every case's .solution file from the reference
-    #[arg(long)]
-    generate: bool,
-    /// Check that every stored .solution file is what the reference says now
-    #[arg(long)]
-    check: bool,
-    /// Grade one program: the command that starts it (ROWS COLS DEPTH THREADS --protocol is appended)
-    #[arg(long, value_name = "COMMAND")]
-    student: Option<String>,
-    /// Grade every subdirectory of DIR, one student each
-    #[arg(long, value_name = "DIR", requires = "command")]
-    submissions: Option<PathBuf>,
-    /// With --submissions: the command for one student, {dir} standing for their directory
-    #[arg(long, value_name = "TEMPLATE", requires = "submissions")]
-    command: Option<String>,
-    /// With --submissions: students graded at once
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
-    jobs: u16,
-    /// With --submissions: where to write the CSV gradebook
-    #[arg(long, value_name = "PATH", default_value = "gradebook.csv")]
-    csv: PathBuf,
-    /// Write one Markdown report per student into DIR
+}
+
+/// What every grading run takes.
+#[derive(Args, Debug)]
+struct GradingArgs {
+    #[command(flatten)]
+    kit: KitArgs,
+    /// Write one Markdown report per student into DIR (and keep build logs there)
     #[arg(long, value_name = "DIR")]
     report: Option<PathBuf>,
-    /// Write Gradescope's results.json to PATH (one student only)
-    #[arg(long, value_name = "PATH", conflicts_with = "submissions")]
-    gradescope: Option<PathBuf>,
     /// Leave out the speed-up measurement (its points count neither way)
     #[arg(long)]
     skip_timing: bool,
@@ -83,11 +92,8 @@ struct Args {
     /// Without the course's copy the check is skipped, with a warning.
     #[arg(long, value_name = "DIR")]
     supplied: Option<PathBuf>,
-    /// Print only the score table, not the failed cases
-    #[arg(long)]
-    quiet: bool,
-    /// Build each submission first with this shell command: with --submissions in each
-    /// submission's directory, with --student in the current one; {dir} stands for that
+    /// Build each submission first with this shell command: with `class` in each
+    /// submission's directory, with `student` in the current one; {dir} stands for that
     /// directory's absolute path
     ///
     /// A build that fails or runs out of time scores 0 in every automatic category: no case is
@@ -95,7 +101,7 @@ struct Args {
     /// <student>.build.log in the --report directory (without --report, in a temporary file).
     /// The gradebook's build column says ok, failed or timed out. For Rust, a shared CARGO_HOME
     /// whose registry already holds the crates makes builds fast (see grading/README.md).
-    #[arg(long, value_name = "TEMPLATE", conflicts_with_all = ["generate", "check"])]
+    #[arg(long, value_name = "TEMPLATE")]
     build: Option<String>,
     /// With --build: the longest one build may take; then it is killed with its process group
     #[arg(long, value_name = "SECONDS", default_value_t = 600, value_parser = clap::value_parser!(u64).range(1..))]
@@ -135,15 +141,39 @@ struct Args {
     limit_file_size: Option<u64>,
 }
 
-/// What `grade` does instead of grading.
-#[derive(Subcommand, Debug)]
-enum Task {
-    /// Play a match between two players, the reference or programs, and sum it up
-    ///
-    /// GAMES games between A (red) and B (black), the first player alternating; then A's wins,
-    /// losses, ties and score with a 95% interval.
-    #[command(after_help = MATCH_HELP)]
-    Match(MatchArgs),
+/// `grade student`'s arguments.
+#[derive(Args, Debug)]
+struct StudentArgs {
+    /// The shell command that starts the program
+    #[arg(value_name = "COMMAND")]
+    command: String,
+    /// Write Gradescope's results.json to PATH
+    #[arg(long, value_name = "PATH")]
+    gradescope: Option<PathBuf>,
+    /// Print only the score table, not the failed cases
+    #[arg(long)]
+    quiet: bool,
+    #[command(flatten)]
+    grading: GradingArgs,
+}
+
+/// `grade class`'s arguments.
+#[derive(Args, Debug)]
+struct ClassArgs {
+    /// The folder of submissions: one subdirectory per student
+    #[arg(value_name = "DIR")]
+    submissions: PathBuf,
+    /// The command for one student, {dir} standing for their directory
+    #[arg(long, value_name = "TEMPLATE")]
+    command: String,
+    /// Students graded at once
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
+    jobs: u16,
+    /// Where to write the CSV gradebook
+    #[arg(long, value_name = "PATH", default_value = "gradebook.csv")]
+    csv: PathBuf,
+    #[command(flatten)]
+    grading: GradingArgs,
 }
 
 /// The players' syntax and examples, after `grade match --help`.
@@ -152,7 +182,7 @@ const MATCH_HELP: &str = concat!(
     "  reference:DEPTH        the reference engine, in this process, searching DEPTH plies\n",
     "  reference:DEPTH:prune  the same with exact alpha-beta: the same moves, found faster\n",
     "  cmd:DEPTH:COMMAND      a program that speaks the grading protocol, started for each game as\n",
-    "                         COMMAND ROWS COLS DEPTH THREADS --protocol (as grade --student does)\n",
+    "                         COMMAND ROWS COLS DEPTH THREADS --protocol (as grade student does)\n",
     "\n",
     "Each game the runner keeps the board and judges it; a program is asked `genmove` for its\n",
     "moves and told its opponent's with `play COL`. A program that chooses a column that cannot be\n",
@@ -198,192 +228,71 @@ struct MatchArgs {
     time_limit: u64,
 }
 
-fn main() -> ExitCode {
-    let args = Args::parse();
-    if let Some(Task::Match(options)) = &args.task {
-        return play_match(options);
+impl GradingArgs {
+    /// The settings the commands layer takes.
+    fn settings(&self) -> Grading {
+        Grading {
+            kit: self.kit.kit.clone(),
+            supplied: self.supplied.clone(),
+            build: self
+                .build
+                .clone()
+                .map(|template| (template, Duration::from_secs(self.build_timeout))),
+            skip_timing: self.skip_timing,
+            student_deadline: Duration::from_secs(self.student_deadline),
+            limits: [
+                self.limit_memory,
+                self.limit_processes,
+                self.limit_cpu,
+                self.limit_file_size,
+            ],
+            report: self.report.clone(),
+        }
     }
-    match run(&args) {
+}
+
+fn main() -> ExitCode {
+    let done = match Cli::parse().mode {
+        Mode::Student(args) => commands::student::run(&StudentRun {
+            command: args.command,
+            grading: args.grading.settings(),
+            gradescope: args.gradescope,
+            quiet: args.quiet,
+        })
+        .map_err(|e| e.to_string()),
+        Mode::Class(args) => commands::class::run(&ClassRun {
+            submissions: args.submissions,
+            command: args.command,
+            jobs: usize::from(args.jobs),
+            csv: args.csv,
+            grading: args.grading.settings(),
+        })
+        .map_err(|e| e.to_string()),
+        Mode::Generate(args) => {
+            commands::solutions::run(args.kit.as_deref(), false).map_err(|e| e.to_string())
+        }
+        Mode::Check(args) => {
+            commands::solutions::run(args.kit.as_deref(), true).map_err(|e| e.to_string())
+        }
+        Mode::Match(args) => {
+            let settings = Settings {
+                rows: args.rows,
+                cols: args.cols,
+                games: args.games,
+                threads: args.threads,
+                seed: args.seed.unwrap_or_else(rand::random),
+                time_limit: Duration::from_secs(args.time_limit),
+                limits: Limits::default(),
+            };
+            commands::matchup::run(&[args.a, args.b], &settings)
+                .map_err(|why| format!("match: {why}"))
+        }
+    };
+    match done {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
             eprintln!("grade: {error}");
             ExitCode::FAILURE
         }
     }
-}
-
-/// Plays the match `options` ask for and prints its summary; exit code 1 if a player cannot
-/// start.
-fn play_match(options: &MatchArgs) -> ExitCode {
-    let specs = [options.a.clone(), options.b.clone()];
-    let settings = matchup::Settings {
-        rows: options.rows,
-        cols: options.cols,
-        games: options.games,
-        threads: options.threads,
-        seed: options.seed.unwrap_or_else(rand::random),
-        time_limit: Duration::from_secs(options.time_limit),
-        limits: Limits::default(),
-    };
-    match matchup::play_showing_progress(&specs, &settings) {
-        Ok(summary) => {
-            let text = matchup::report(&specs, &settings, &summary);
-            let _ = write!(std::io::stdout().lock(), "{text}");
-            ExitCode::SUCCESS
-        }
-        Err(why) => {
-            eprintln!("grade match: {why}");
-            ExitCode::FAILURE
-        }
-    }
-}
-
-/// The kit directory: `--kit`, else `./grading`, else the source tree's.
-fn kit_dir(args: &Args) -> PathBuf {
-    args.kit.clone().unwrap_or_else(|| {
-        let here = PathBuf::from("grading");
-        if here.join("rubric.toml").is_file() {
-            here
-        } else {
-            Path::new(env!("CARGO_MANIFEST_DIR")).join("../grading")
-        }
-    })
-}
-
-/// Writes `text` to `path`, creating its directory.
-fn write(path: &Path, text: &str) -> Result<(), KitError> {
-    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-        fs::create_dir_all(parent).map_err(|e| KitError(format!("{}: {e}", parent.display())))?;
-    }
-    fs::write(path, text).map_err(|e| KitError(format!("{}: cannot write: {e}", path.display())))
-}
-
-/// The course's copy of the supplied crate: `--supplied`, else `../starter/supplied` beside the
-/// kit `dir`. `None`, said once on standard error, when it cannot be used: the check is skipped
-/// rather than grading stopped.
-fn course_copy(args: &Args, dir: &Path) -> Option<supplied::Course> {
-    let path = args
-        .supplied
-        .clone()
-        .unwrap_or_else(|| dir.join("../starter/supplied"));
-    match supplied::Course::load(&path) {
-        Ok(course) => Some(course),
-        Err(why) => {
-            eprintln!(
-                "grade: the course's copy of the supplied crate cannot be used ({why}); \
-                 submissions' copies are not checked"
-            );
-            None
-        }
-    }
-}
-
-/// Does what `args` ask: writes or checks the solutions, or grades and reports.
-fn run(args: &Args) -> Result<(), KitError> {
-    let dir = kit_dir(args);
-    if args.generate || args.check {
-        return solutions(&dir, args.check);
-    }
-    let mut kit = Kit::load(&dir)?;
-    kit.supplied = course_copy(args, &dir);
-    let options = Options {
-        skip_timing: args.skip_timing,
-        build: args.build.as_ref().map(|template| build::Step {
-            template: template.clone(),
-            timeout: Duration::from_secs(args.build_timeout),
-            logs: args.report.clone(),
-        }),
-        student_deadline: Some(Duration::from_secs(args.student_deadline)),
-    };
-    let kit_limits = kit.rubric.limits;
-    let limits = Limits {
-        memory_mib: args.limit_memory.unwrap_or(kit_limits.memory_mib),
-        processes: args.limit_processes.unwrap_or(kit_limits.processes),
-        cpu_seconds: args.limit_cpu.unwrap_or(kit_limits.cpu_seconds),
-        file_size_mib: args.limit_file_size.unwrap_or(kit_limits.file_size_mib),
-    };
-    let class = args.submissions.is_some();
-    let results = match (&args.student, &args.submissions, &args.command) {
-        (Some(command), _, _) => {
-            let student = Student {
-                name: command.clone(),
-                command: command.clone(),
-                dir: None,
-                limits,
-            };
-            vec![connect_four_grader::grade_student(&kit, &student, &options)]
-        }
-        (None, Some(submissions), Some(template)) => {
-            let students = batch::submissions(submissions, template, limits)?;
-            batch::grade_all(&kit, &students, &options, usize::from(args.jobs))
-        }
-        _ => return Err(KitError("nothing to grade".into())),
-    };
-    for result in &results {
-        let text = if args.quiet || class {
-            report::summary(&kit.rubric, result)
-        } else {
-            report::terminal(&kit.rubric, result)
-        };
-        // A closed pipe (`| head`) only means nobody reads the rest.
-        let _ = writeln!(std::io::stdout().lock(), "{text}");
-        if let Some(reports) = &args.report {
-            write(
-                &reports.join(format!("{}.md", report::file_name(&result.student))),
-                &report::markdown(&kit.rubric, result),
-            )?;
-        }
-        if let Some(path) = &args.gradescope {
-            let json = gradescope::results(&kit.rubric, result);
-            write(path, &format!("{json:#}\n"))?;
-        }
-    }
-    if class {
-        write(&args.csv, &batch::gradebook(&kit.rubric, &results))?;
-        eprintln!("grade: wrote {}", args.csv.display());
-        // Beside the reports, else beside the gradebook.
-        let dir = args
-            .report
-            .as_deref()
-            .unwrap_or_else(|| args.csv.parent().unwrap_or(Path::new("")));
-        let path = dir.join(summary::FILE_NAME);
-        let text = summary::markdown(&kit.rubric, &results);
-        let _ = writeln!(std::io::stdout().lock(), "{text}");
-        write(&path, &text)?;
-        eprintln!("grade: wrote {}", path.display());
-    }
-    Ok(())
-}
-
-/// Writes (or, with `check_only`, compares) every case's solution.
-fn solutions(dir: &Path, check_only: bool) -> Result<(), KitError> {
-    let cases = case::load_all(&dir.join("cases"))?;
-    let mut stale = Vec::new();
-    for case in &cases {
-        let fresh = solution::generate(case)?;
-        if check_only {
-            if solution::read(case).ok().as_ref() != Some(&fresh) {
-                stale.push(solution::path(case).display().to_string());
-            }
-        } else {
-            solution::write(case, &fresh)?;
-        }
-    }
-    if !stale.is_empty() {
-        return Err(KitError(format!(
-            "{} stale solution file(s), run `grade --generate`: {}",
-            stale.len(),
-            stale.join(", ")
-        )));
-    }
-    eprintln!(
-        "grade: {} solution file(s) {}",
-        cases.len(),
-        if check_only {
-            "match the reference"
-        } else {
-            "written"
-        }
-    );
-    Ok(())
 }

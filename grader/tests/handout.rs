@@ -45,8 +45,8 @@ mod support;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use connect_four_grader::case::{self, Case, Kind};
-use connect_four_grader::rubric::Rubric;
+use connect_four_grader::kit::case::{self, Case, Kind};
+use connect_four_grader::kit::Rubric;
 use support::{grade, kit, reference, repository, run_program};
 
 /// The protocol's commands, each of which the handout documents and exercises.

@@ -12,30 +12,26 @@
 //! A's score is (wins + ties / 2) / games, given with a 95% Wilson score interval in which a tie
 //! counts as half a win.
 
-use std::fmt::{self, Write};
+use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
 
 use connect_four::{Board, Engine};
 use connect_four_supplied::limits::parse_depth;
-use connect_four_supplied::{Player, Score};
+use connect_four_supplied::{MoveError, Player, Score};
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 
-use crate::limits::Limits;
-use crate::progress::Progress;
-use crate::runner::Program;
+use crate::process::{Failure, Limits, Program};
 
 /// How a player is written on the command line.
 pub const SYNTAX: &str = "reference:DEPTH, reference:DEPTH:prune or cmd:DEPTH:COMMAND";
 /// The players' names, A then B.
-const NAMES: [&str; 2] = ["A", "B"];
+pub const NAMES: [&str; 2] = ["A", "B"];
 /// The players' colours: A is red, B black.
 const COLOURS: [Player; 2] = [Player::Red, Player::Black];
 /// The normal quantile of a two-sided 95% interval.
 const Z95: f64 = 1.959_963_984_540_054;
-/// How wide the progress bar is, in characters.
-const BAR: usize = 30;
 
 /// A player, as the command line gives it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -132,33 +128,37 @@ pub struct GameRecord {
     pub winner: Option<usize>,
     /// The checkers dropped.
     pub moves: usize,
-    /// Why the loser lost, when it was a program that failed rather than four in a row.
-    pub failure: Option<String>,
+    /// Why the loser lost, when it failed rather than lost four in a row.
+    pub forfeit: Option<Forfeit>,
 }
 
-impl GameRecord {
-    /// One line for a log: who moved first, who won and how.
-    pub fn line(&self, specs: &[Spec; 2], games: u32) -> String {
-        let head = format!(
-            "game {}/{games}, {} first: ",
-            self.number, NAMES[self.first]
-        );
-        let moves = match self.moves {
-            1 => "1 move".to_string(),
-            n => format!("{n} moves"),
-        };
-        match (self.winner, &self.failure) {
-            (None, _) => format!("{head}a tie after {moves}"),
-            (Some(winner), None) => format!("{head}{} won in {moves}", NAMES[winner]),
-            (Some(winner), Some(why)) => {
-                let loser = 1 - winner;
-                format!(
-                    "{head}{} won: {} ({}) failed after {moves}: {why}",
-                    NAMES[winner], NAMES[loser], specs[loser]
-                )
-            }
-        }
-    }
+/// Why a player lost a game without losing on the board.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Forfeit {
+    /// The program did not start.
+    NotStarted(Failure),
+    /// The program gave no usable answer to a command.
+    Failed(String, Failure),
+    /// The program answered a command with an error: the command and the answer's first line.
+    Refused(String, String),
+    /// The program answered a command otherwise than the runner's board says: the command, its
+    /// answer's payload and the payload wanted.
+    Disagreed(String, String, String),
+    /// The program answered `genmove` with something that is not a column.
+    NotAColumn(String),
+    /// The player chose a column that cannot be played.
+    Illegal(usize, MoveError),
+    /// The reference engine failed (its error) or found no move (`None`).
+    Engine(Option<String>),
+}
+
+/// Why a match could not be played.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MatchError {
+    /// The board size is not allowed: why.
+    Board(String),
+    /// A player (0 for A, 1 for B) could not start, and why.
+    CannotStart(usize, Forfeit),
 }
 
 /// Games with one first player, or all of them, from A's side.
@@ -182,7 +182,7 @@ impl Tally {
             Some(winner) => self.wins[winner] += 1,
             None => self.ties += 1,
         }
-        if let (Some(winner), Some(_)) = (record.winner, &record.failure) {
+        if let (Some(winner), Some(_)) = (record.winner, &record.forfeit) {
             self.failures[1 - winner] += 1;
         }
     }
@@ -252,10 +252,11 @@ enum Contestant {
 impl Contestant {
     /// The player `spec` describes, checked: an engine with its threads, or a program that
     /// starts and answers `new red`.
-    fn new(spec: &Spec, settings: &Settings) -> Result<Contestant, String> {
+    fn new(spec: &Spec, settings: &Settings) -> Result<Contestant, Forfeit> {
         let mut contestant = match spec {
             Spec::Reference { depth, prune } => {
-                let engine = Engine::new(settings.threads, *prune).map_err(|e| e.message)?;
+                let engine = Engine::new(settings.threads, *prune)
+                    .map_err(|e| Forfeit::Engine(Some(e.message)))?;
                 return Ok(Contestant::Engine {
                     engine,
                     depth: *depth,
@@ -273,7 +274,7 @@ impl Contestant {
     }
 
     /// Starts a game that `first` moves first in: a program is started and sent `new`.
-    fn begin(&mut self, first: Player, settings: &Settings) -> Result<(), String> {
+    fn begin(&mut self, first: Player, settings: &Settings) -> Result<(), Forfeit> {
         if let Contestant::Program {
             command,
             depth,
@@ -285,7 +286,7 @@ impl Contestant {
                 settings.rows, settings.cols, settings.threads
             );
             let mut program = Program::start(command, &arguments, None, &settings.limits)
-                .map_err(|failure| format!("it did not start: {failure}"))?;
+                .map_err(Forfeit::NotStarted)?;
             let new = format!("new {}", first.name());
             expect(&mut program, &new, first.name(), settings.time_limit)?;
             *running = Some(program);
@@ -301,25 +302,24 @@ impl Contestant {
         player: Player,
         settings: &Settings,
         rng: &mut StdRng,
-    ) -> Result<usize, String> {
+    ) -> Result<usize, Forfeit> {
         match self {
             Contestant::Engine { engine, depth } => engine
                 .choose(board, player, *depth, rng)
-                .map_err(|e| format!("the engine failed: {e}"))?
-                .ok_or_else(|| "the engine found no move".to_string()),
+                .map_err(|e| Forfeit::Engine(Some(e.to_string())))?
+                .ok_or(Forfeit::Engine(None)),
             Contestant::Program { running, .. } => {
-                let program = running.as_mut().ok_or("the program is not running")?;
+                let not_running = || Forfeit::NotStarted(Failure::Io("not running".into()));
+                let program = running.as_mut().ok_or_else(not_running)?;
                 let column = answer(program, "genmove", settings.time_limit)?;
-                column
-                    .parse()
-                    .map_err(|_| format!("answered `= {column}` to `genmove`: not a column"))
+                column.parse().map_err(|_| Forfeit::NotAColumn(column))
             }
         }
     }
 
     /// Tells a program that its opponent dropped in `col`, which the runner's board says lands
     /// in `row`; a program must agree.
-    fn hear(&mut self, col: usize, row: usize, settings: &Settings) -> Result<(), String> {
+    fn hear(&mut self, col: usize, row: usize, settings: &Settings) -> Result<(), Forfeit> {
         match self {
             Contestant::Program {
                 running: Some(program),
@@ -343,24 +343,28 @@ impl Contestant {
 }
 
 /// Sends `line` and returns the payload of its `=` answer, or why there is none.
-fn answer(program: &mut Program, line: &str, limit: Duration) -> Result<String, String> {
+fn answer(program: &mut Program, line: &str, limit: Duration) -> Result<String, Forfeit> {
     let (lines, _) = program
         .ask(line, limit)
-        .map_err(|failure| format!("`{line}`: {failure}"))?;
+        .map_err(|failure| Forfeit::Failed(line.to_string(), failure))?;
     let first = lines.first().map_or("", String::as_str);
     match first.strip_prefix('=') {
         Some(payload) => Ok(payload.trim().to_string()),
-        None => Err(format!("answered {first:?} to `{line}`")),
+        None => Err(Forfeit::Refused(line.to_string(), first.to_string())),
     }
 }
 
 /// Sends `line`, whose answer must be `= WANTED`.
-fn expect(program: &mut Program, line: &str, wanted: &str, limit: Duration) -> Result<(), String> {
+fn expect(program: &mut Program, line: &str, wanted: &str, limit: Duration) -> Result<(), Forfeit> {
     let got = answer(program, line, limit)?;
     if got == wanted {
         Ok(())
     } else {
-        Err(format!("answered `= {got}` to `{line}`, not `= {wanted}`"))
+        Err(Forfeit::Disagreed(
+            line.to_string(),
+            got,
+            wanted.to_string(),
+        ))
     }
 }
 
@@ -375,14 +379,14 @@ fn play_game(
     rng: &mut StdRng,
 ) -> GameRecord {
     let first = usize::from(number % 2 == 0);
-    let record = |winner: Option<usize>, moves: usize, failure: Option<String>| GameRecord {
+    let record = |winner: Option<usize>, moves: usize, forfeit: Option<Forfeit>| GameRecord {
         number,
         first,
         winner,
         moves,
-        failure,
+        forfeit,
     };
-    let lost = |side: usize, moves: usize, why: String| record(Some(1 - side), moves, Some(why));
+    let lost = |side: usize, moves: usize, why: Forfeit| record(Some(1 - side), moves, Some(why));
     for side in [first, 1 - first] {
         if let Err(why) = contestants[side].begin(COLOURS[first], settings) {
             return lost(side, 0, why);
@@ -403,7 +407,7 @@ fn play_game(
         });
         let (value, row) = match dropped {
             Ok(dropped) => dropped,
-            Err(error) => return lost(side, moves, format!("chose column {col}: {error}")),
+            Err(error) => return lost(side, moves, Forfeit::Illegal(col, error)),
         };
         moves += 1;
         if value == Score::WIN {
@@ -425,15 +429,11 @@ pub fn play(
     specs: &[Spec; 2],
     settings: &Settings,
     mut each: impl FnMut(&GameRecord),
-) -> Result<Summary, String> {
-    let empty = Board::new(settings.rows, settings.cols).map_err(|e| e.to_string())?;
+) -> Result<Summary, MatchError> {
+    let empty =
+        Board::new(settings.rows, settings.cols).map_err(|e| MatchError::Board(e.to_string()))?;
     let start = |side: usize| {
-        Contestant::new(&specs[side], settings).map_err(|why| {
-            format!(
-                "player {} ({}) cannot start: {why}",
-                NAMES[side], specs[side]
-            )
-        })
+        Contestant::new(&specs[side], settings).map_err(|why| MatchError::CannotStart(side, why))
     };
     let mut contestants = [start(0)?, start(1)?];
     let mut rng = StdRng::seed_from_u64(settings.seed);
@@ -449,80 +449,6 @@ pub fn play(
         each(&record);
     }
     Ok(summary)
-}
-
-/// Plays the match as [`play`] does, showing its progress on standard error: on a terminal a
-/// bar, with any failure on a line above it; elsewhere one line per game.
-pub fn play_showing_progress(specs: &[Spec; 2], settings: &Settings) -> Result<Summary, String> {
-    let out = Progress::new();
-    out.status(&bar(0, settings.games));
-    let summary = play(specs, settings, |record| {
-        if !out.live() || record.failure.is_some() {
-            out.line(&record.line(specs, settings.games));
-        }
-        out.status(&bar(record.number, settings.games));
-    });
-    out.finish();
-    summary
-}
-
-/// A progress bar: `[######        ] 3/7`.
-pub fn bar(done: u32, total: u32) -> String {
-    let filled = (done as usize * BAR)
-        .checked_div(total as usize)
-        .unwrap_or(BAR);
-    format!(
-        "[{}{}] {done}/{total}",
-        "#".repeat(filled),
-        " ".repeat(BAR - filled.min(BAR))
-    )
-}
-
-/// The summary for people: the players, the settings, a table of the games by first player and
-/// in all, with A's score and its interval, and the games lost by failing.
-pub fn report(specs: &[Spec; 2], settings: &Settings, summary: &Summary) -> String {
-    let mut out = String::new();
-    let _ = writeln!(out, "A (red):   {}", specs[0]);
-    let _ = writeln!(out, "B (black): {}", specs[1]);
-    let _ = writeln!(
-        out,
-        "{} games on {} x {}, the first player alternating (A first in game 1), seed {}\n",
-        settings.games, settings.rows, settings.cols, settings.seed
-    );
-    let _ = writeln!(
-        out,
-        "{:<10} {:>6} {:>7} {:>7} {:>5}  {:>9}  95% interval",
-        "", "games", "A wins", "B wins", "ties", "A's score"
-    );
-    let rows = [
-        ("A first", summary.by_first[0]),
-        ("B first", summary.by_first[1]),
-        ("all", summary.total()),
-    ];
-    for (name, tally) in rows {
-        let score = tally.score();
-        let (low, high) = wilson(score, tally.games);
-        let _ = writeln!(
-            out,
-            "{name:<10} {:>6} {:>7} {:>7} {:>5}  {score:>9.3}  {low:.3} to {high:.3}",
-            tally.games, tally.wins[0], tally.wins[1], tally.ties
-        );
-    }
-    let _ = writeln!(
-        out,
-        "\nA's score is (A wins + ties / 2) / games; the interval is the 95% Wilson score \
-         interval, a tie counted as half a win."
-    );
-    let failures = summary.total().failures;
-    if failures != [0, 0] {
-        let _ = writeln!(
-            out,
-            "Games lost by failing (a move that cannot be played, a crash, a timeout, garbage): \
-             A {}, B {}.",
-            failures[0], failures[1]
-        );
-    }
-    out
 }
 
 #[cfg(test)]
@@ -594,12 +520,12 @@ mod tests {
 
     #[test]
     fn ties_count_half_and_failures_are_counted_for_the_loser() {
-        let record = |winner, failure: Option<&str>| GameRecord {
+        let record = |winner, forfeit: Option<&str>| GameRecord {
             number: 1,
             first: 0,
             winner,
             moves: 9,
-            failure: failure.map(String::from),
+            forfeit: forfeit.map(|f| Forfeit::NotAColumn(f.into())),
         };
         let mut tally = Tally::default();
         tally.add(&record(Some(0), None));
@@ -610,15 +536,5 @@ mod tests {
         assert_eq!((tally.games, tally.ties, tally.failures), (4, 1, [0, 1]));
         assert_eq!(tally.score(), 0.625);
         assert_eq!(Tally::default().score(), 0.0);
-    }
-
-    #[test]
-    fn the_bar_fills_with_the_games() {
-        assert_eq!(bar(0, 3), format!("[{}] 0/3", " ".repeat(BAR)));
-        assert_eq!(
-            bar(1, 3),
-            format!("[{}{}] 1/3", "#".repeat(10), " ".repeat(20))
-        );
-        assert_eq!(bar(3, 3), format!("[{}] 3/3", "#".repeat(BAR)));
     }
 }

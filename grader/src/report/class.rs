@@ -1,14 +1,16 @@
 //! The class summary, what an instructor reads after grading a batch: per automatic category the
 //! mean, median, lowest and highest score and how the students spread over bands of a tenth of
 //! the points; how many builds failed; how long grading took; and the cases failed most often,
-//! with how many students failed each. Markdown, which reads as well in a terminal: `grade`
-//! prints it at the end of `--submissions` and writes it to `class-summary.md`.
+//! with how many students failed each and how many of those timed out or crashed. Markdown,
+//! which reads as well in a terminal: `grade class` prints it and writes it to
+//! `class-summary.md`.
 
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
-use crate::rubric::Rubric;
-use crate::score::{points, StudentResult};
+use super::words::{self, points};
+use crate::judge::result::{FaultKind, StudentResult};
+use crate::kit::Rubric;
 
 /// How many of the cases failed most often are listed.
 const MOST_FAILED: usize = 10;
@@ -84,19 +86,19 @@ fn band(earned: f64, max: f64) -> usize {
 
 /// The builds: how many failed, and how.
 fn builds(results: &[StudentResult]) -> Option<String> {
-    let words: Vec<&str> = results
+    let built: Vec<&str> = results
         .iter()
-        .filter_map(|r| r.build.as_ref().map(|b| b.word()))
+        .filter_map(|r| r.build.as_ref().map(words::build_word))
         .collect();
-    if words.is_empty() {
+    if built.is_empty() {
         return None;
     }
-    let count = |word: &str| words.iter().filter(|w| **w == word).count();
+    let count = |word: &str| built.iter().filter(|w| **w == word).count();
     let failed = count("failed") + count("timed out");
     Some(format!(
         "Failed builds: {failed} of {} ({} failed, {} timed out); they score 0 in every automatic \
          category.",
-        words.len(),
+        built.len(),
         count("failed"),
         count("timed out")
     ))
@@ -163,16 +165,33 @@ fn distribution_table(columns: &[Column]) -> String {
     out
 }
 
+/// How many students failed one case: in all, and by time-out and by crash (an exit, a limit
+/// hit, a closed output) among them.
+#[derive(Clone, Copy, Debug, Default)]
+struct Failures {
+    students: usize,
+    timed_out: usize,
+    crashed: usize,
+}
+
 /// The cases failed by the most students (leaving out those whose build failed: they failed
-/// every case), with how many failed each.
+/// every case), with how many failed each, and how many of those by a time-out or a crash.
 fn most_failed(results: &[StudentResult]) -> String {
     let built: Vec<&StudentResult> = results
         .iter()
-        .filter(|r| r.build.as_ref().is_none_or(|b| b.failure().is_none()))
+        .filter(|r| r.failed_build().is_none())
         .collect();
-    let mut failures: BTreeMap<(&str, &str), usize> = BTreeMap::new();
+    let mut failures: BTreeMap<(&str, &str), Failures> = BTreeMap::new();
     for case in built.iter().flat_map(|r| r.failed()) {
-        *failures.entry((&case.name, &case.category)).or_default() += 1;
+        let kinds = case.kinds();
+        let entry = failures.entry((&case.name, &case.category)).or_default();
+        entry.students += 1;
+        entry.timed_out += usize::from(kinds.contains(&FaultKind::TimedOut));
+        entry.crashed += usize::from(
+            kinds
+                .iter()
+                .any(|k| matches!(k, FaultKind::Crashed | FaultKind::Limit | FaultKind::Closed)),
+        );
     }
     let who = if built.len() == results.len() {
         format!("the {}", students(built.len()))
@@ -185,15 +204,24 @@ fn most_failed(results: &[StudentResult]) -> String {
     if failures.is_empty() {
         return format!("Every case was passed by {who}.\n");
     }
-    let mut ranked: Vec<((&str, &str), usize)> = failures.into_iter().collect();
+    let mut ranked: Vec<((&str, &str), Failures)> = failures.into_iter().collect();
     // Most failures first; the map's order (by name) breaks ties.
-    ranked.sort_by_key(|(_, count)| std::cmp::Reverse(*count));
+    ranked.sort_by_key(|(_, count)| std::cmp::Reverse(count.students));
     let mut out = format!(
-        "Of {who}, how many failed each case (lost some of its points):\n\n\
-         | Case | Category | Students |\n|---|---|---:|\n"
+        "Of {who}, how many failed each case (lost some of its points), and how many of them \
+         because their program timed out or crashed (exited, hit a limit or closed its \
+         output):\n\n\
+         | Case | Category | Students | Timed out | Crashed |\n|---|---|---:|---:|---:|\n"
     );
     for ((name, category), count) in ranked.into_iter().take(MOST_FAILED) {
-        let _ = writeln!(out, "| {name} | {category} | {count} of {} |", built.len());
+        let _ = writeln!(
+            out,
+            "| {name} | {category} | {} of {} | {} | {} |",
+            count.students,
+            built.len(),
+            count.timed_out,
+            count.crashed
+        );
     }
     out
 }
@@ -225,8 +253,11 @@ pub fn markdown(rubric: &Rubric, results: &[StudentResult]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::build::{Build, Status};
-    use crate::score::CaseResult;
+    use crate::judge::fixtures;
+    use crate::judge::{Build, CaseResult};
+    use crate::process::logged::Ended;
+    use std::os::unix::process::ExitStatusExt;
+    use std::process::ExitStatus;
     use std::time::Duration;
 
     fn rubric() -> Rubric {
@@ -239,53 +270,43 @@ mod tests {
     }
 
     /// A student who earned `earned[i]` of 5 points in case `c{i}`, graded in `seconds`.
-    fn student(name: &str, earned: [f64; 2], seconds: u64, build: Option<Status>) -> StudentResult {
+    fn student(name: &str, earned: [f64; 2], seconds: u64, build: Option<Ended>) -> StudentResult {
         let cases = earned
             .iter()
             .enumerate()
             .map(|(i, &earned)| CaseResult {
-                name: format!("c{i}"),
-                category: "Rules".into(),
-                description: String::new(),
-                hidden: false,
-                points: 5.0,
                 earned,
-                checks: Vec::new(),
-                notes: Vec::new(),
+                ..fixtures::case_result(&format!("c{i}"), "Rules", 5.0)
             })
             .collect();
         StudentResult {
-            student: name.into(),
-            cases,
-            not_run: Vec::new(),
-            elapsed: Duration::from_secs(seconds),
-            build: build.map(|status| Build {
-                status,
+            build: build.map(|ended| Build {
+                ended,
                 elapsed: Duration::from_secs(1),
                 tail: String::new(),
                 log: None,
             }),
-            supplied: None,
+            ..fixtures::student(name, cases, seconds)
         }
     }
 
     #[test]
     fn means_medians_bands_and_the_most_failed_cases() {
         let results = [
-            student("ann", [5.0, 5.0], 3, Some(Status::Ok)),
-            student("bob", [5.0, 2.0], 9, Some(Status::Ok)),
-            student("cy", [0.0, 3.0], 4, Some(Status::Ok)),
+            student("ann", [5.0, 5.0], 3, Some(Ended::Succeeded)),
+            student("bob", [5.0, 2.0], 9, Some(Ended::Succeeded)),
+            student("cy", [0.0, 3.0], 4, Some(Ended::Succeeded)),
             student(
                 "dee",
                 [0.0, 0.0],
                 1,
-                Some(Status::Failed("exit status: 1".into())),
+                Some(Ended::Failed(ExitStatus::from_raw(1 << 8))),
             ),
             student(
                 "eve",
                 [0.0, 0.0],
                 2,
-                Some(Status::TimedOut(Duration::from_secs(9))),
+                Some(Ended::TimedOut(Duration::from_secs(9))),
             ),
         ];
         let text = markdown(&rubric(), &results);
@@ -309,7 +330,10 @@ mod tests {
         assert!(text.contains("Of the 3 students whose build succeeded"));
         let ranking = text.split("| Case |").nth(1).unwrap();
         assert!(
-            ranking.contains("|---|---|---:|\n| c1 | Rules | 2 of 3 |\n| c0 | Rules | 1 of 3 |\n"),
+            ranking.contains(
+                "|---|---|---:|---:|---:|\n| c1 | Rules | 2 of 3 | 0 | 0 |\n\
+                 | c0 | Rules | 1 of 3 | 0 | 0 |\n"
+            ),
             "{ranking}"
         );
     }

@@ -7,8 +7,8 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
-use crate::case::Case;
-use crate::KitError;
+use super::case::Case;
+use super::KitError;
 use connect_four::{best_columns, Game, GameConfig};
 use connect_four_supplied::protocol::{execute, Command, Response};
 use connect_four_supplied::{Analyze, History, Playable};
@@ -62,7 +62,7 @@ pub fn generate(case: &Case) -> Result<Solution, KitError> {
     let mut history = History::new();
     let mut random_since: Option<String> = Some("the program's start".into());
     let mut answer = Vec::new();
-    for step in &case.steps {
+    for step in &case.script {
         let accept = match &step.command {
             Err(error) => vec![response_text(&Response::failure(error))],
             Ok(Command::New(None)) => {
@@ -142,11 +142,11 @@ pub fn read(case: &Case) -> Result<Solution, KitError> {
     })?;
     let solution: Solution =
         toml::from_str(&text).map_err(|e| KitError(format!("{shown}: {e}")))?;
-    let matches = solution.answer.len() == case.steps.len()
+    let matches = solution.answer.len() == case.script.len()
         && solution
             .answer
             .iter()
-            .zip(&case.steps)
+            .zip(&case.script)
             .all(|(a, s)| a.line == s.line && a.command == s.text && !a.accept.is_empty());
     if !matches {
         return Err(KitError(format!(

@@ -6,26 +6,26 @@ use std::io::{IsTerminal, Write};
 
 /// Where progress goes, and whether it may rewrite its line.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Progress {
+pub struct Progress {
     /// Whether standard error is a terminal.
     live: bool,
 }
 
 impl Progress {
     /// Progress for standard error as it is now.
-    pub(crate) fn new() -> Progress {
+    pub fn stderr() -> Progress {
         Progress {
             live: std::io::stderr().is_terminal(),
         }
     }
 
     /// Whether the status line is shown (standard error is a terminal).
-    pub(crate) fn live(self) -> bool {
+    pub fn live(self) -> bool {
         self.live
     }
 
     /// On a terminal, replaces the status line with `status`; elsewhere does nothing.
-    pub(crate) fn status(self, status: &str) {
+    pub fn status(self, status: &str) {
         if self.live {
             let mut err = std::io::stderr().lock();
             let _ = write!(err, "\r\x1b[K{status}");
@@ -35,7 +35,7 @@ impl Progress {
 
     /// Writes `line` on a line of its own: on a terminal over the status line, which the next
     /// [`status`](Self::status) draws again below it.
-    pub(crate) fn line(self, line: &str) {
+    pub fn line(self, line: &str) {
         let mut err = std::io::stderr().lock();
         let clear = if self.live { "\r\x1b[K" } else { "" };
         let _ = writeln!(err, "{clear}{line}");
@@ -43,7 +43,7 @@ impl Progress {
     }
 
     /// Ends the status line on a terminal, so that what follows starts on a line of its own.
-    pub(crate) fn finish(self) {
+    pub fn finish(self) {
         if self.live {
             eprintln!();
         }

@@ -7,7 +7,6 @@
 //! not depend on the change itself: a grader decides.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::fmt;
 use std::fs;
 use std::path::Path;
 
@@ -38,27 +37,11 @@ pub enum Change {
 }
 
 impl Change {
-    /// What became of the file, as reports say it: `changed`, `added` or `removed`.
-    pub fn kind(&self) -> &'static str {
-        match self {
-            Change::Changed(_) => "changed",
-            Change::Added(_) => "added",
-            Change::Removed(_) => "removed",
-        }
-    }
-
     /// The file's path below the copy's folder.
     pub fn path(&self) -> &str {
         match self {
             Change::Changed(path) | Change::Added(path) | Change::Removed(path) => path,
         }
-    }
-}
-
-impl fmt::Display for Change {
-    /// `changed src/lib.rs`.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} {}", self.kind(), self.path())
     }
 }
 
@@ -288,7 +271,16 @@ mod tests {
 
     fn compare(course: &Course, submission: &Path) -> Vec<String> {
         let comparison = course.compare(submission).expect("a copy is found");
-        comparison.changes.iter().map(|c| c.to_string()).collect()
+        let word = |change: &Change| match change {
+            Change::Changed(_) => "changed",
+            Change::Added(_) => "added",
+            Change::Removed(_) => "removed",
+        };
+        comparison
+            .changes
+            .iter()
+            .map(|c| format!("{} {}", word(c), c.path()))
+            .collect()
     }
 
     #[test]

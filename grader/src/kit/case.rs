@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use serde::Deserialize;
 
-use crate::KitError;
+use super::KitError;
 use connect_four_supplied::limits::{MAX_SIZE, MIN_SIZE};
 use connect_four_supplied::protocol::{Command, ParseError, COMMAND_WORDS, OPTIONAL_WORDS};
 
@@ -25,7 +25,7 @@ enum Threads {
 /// The speed-up measurement of a timing case.
 #[derive(Clone, Debug, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
-pub struct Speedup {
+pub struct SpeedupPlan {
     /// The thread count compared with one thread.
     pub threads: usize,
     /// The first depth tried for `scores`.
@@ -44,7 +44,7 @@ pub struct Speedup {
 /// A case file as written.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct Spec {
+struct CaseFile {
     category: String,
     points: f64,
     rows: usize,
@@ -61,7 +61,7 @@ struct Spec {
     #[serde(default)]
     must_vary: bool,
     #[serde(default)]
-    speedup: Option<Speedup>,
+    speedup: Option<SpeedupPlan>,
     #[serde(default)]
     requires: Vec<String>,
     script: String,
@@ -76,12 +76,12 @@ pub enum Kind {
     /// shape and every other run must give exactly the first run's answers.
     Consistency(Vec<usize>),
     /// The script sets up a position, then `scores` is timed with one thread and with more.
-    Timing(Speedup),
+    Timing(SpeedupPlan),
 }
 
 /// One command of a script.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Step {
+pub struct ScriptLine {
     /// The line in the case file.
     pub line: usize,
     /// The command as written.
@@ -131,7 +131,7 @@ pub struct Case {
     /// counts only when the values are the same for every thread count.
     pub requires: Vec<String>,
     /// The script.
-    pub steps: Vec<Step>,
+    pub script: Vec<ScriptLine>,
 }
 
 impl Case {
@@ -149,10 +149,25 @@ impl Case {
     }
 }
 
+/// Validates that every case a case requires exists, and is not the case itself.
+pub fn validate_requirements(cases: &[Case]) -> Result<(), KitError> {
+    for case in cases {
+        for name in &case.requires {
+            if name == &case.name || !cases.iter().any(|c| &c.name == name) {
+                return Err(KitError(format!(
+                    "{}: requires `{name}`, which is not another case",
+                    case.path.display()
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Loads and checks one case file; `root` is the `cases/` directory its name is relative to.
 pub fn load(path: &Path, root: &Path) -> Result<Case, KitError> {
     let shown = path.display();
-    let (text, spec): (_, Spec) = crate::read_toml(path)?;
+    let (text, spec): (_, CaseFile) = super::read_toml(path)?;
     let fail = |why: String| Err(KitError(format!("{shown}: {why}")));
     let fail_at = |line: usize, why: String| Err(KitError(format!("{shown}:{line}: {why}")));
     if !(MIN_SIZE..=MAX_SIZE).contains(&spec.rows) || !(MIN_SIZE..=MAX_SIZE).contains(&spec.cols) {
@@ -238,7 +253,7 @@ pub fn load(path: &Path, root: &Path) -> Result<Case, KitError> {
         }
         if steps
             .last()
-            .is_some_and(|s: &Step| s.command == Ok(Command::Quit))
+            .is_some_and(|s: &ScriptLine| s.command == Ok(Command::Quit))
         {
             return fail_at(line, "nothing may follow `quit`".into());
         }
@@ -257,7 +272,7 @@ pub fn load(path: &Path, root: &Path) -> Result<Case, KitError> {
             .check
             .as_ref()
             .is_none_or(|words| words.contains(&word));
-        steps.push(Step {
+        steps.push(ScriptLine {
             line,
             text: command_text.to_string(),
             command,
@@ -294,7 +309,7 @@ pub fn load(path: &Path, root: &Path) -> Result<Case, KitError> {
         must_vary: spec.must_vary,
         kind,
         requires: spec.requires,
-        steps,
+        script: steps,
     })
 }
 
@@ -348,7 +363,7 @@ mod tests {
         let case = load(&path, dir.path()).unwrap();
         assert_eq!(case.name, "c");
         assert_eq!(case.arguments(1), "4 5 2 1 --protocol");
-        let lines: Vec<_> = case.steps.iter().map(|s| (s.line, s.scored)).collect();
+        let lines: Vec<_> = case.script.iter().map(|s| (s.line, s.scored)).collect();
         assert_eq!(lines, [(10, false), (12, false), (13, true)]);
     }
 
@@ -358,8 +373,8 @@ mod tests {
             "{HEAD}script = \"\"\"\nnew red\n~ # no answer\n~\nturn\n\"\"\"\n"
         ));
         let case = load(&path, dir.path()).unwrap();
-        assert_eq!(case.steps[1].before, ["# no answer", ""]);
-        assert!(case.steps[0].before.is_empty());
+        assert_eq!(case.script[1].before, ["# no answer", ""]);
+        assert!(case.script[0].before.is_empty());
         for script in ["new red\n~ turn\nturn\n", "new red\n~ # last\n"] {
             let (dir, path) = write_case(&format!("{HEAD}script = \"\"\"\n{script}\"\"\"\n"));
             assert!(load(&path, dir.path()).is_err(), "{script}");
@@ -403,5 +418,19 @@ mod tests {
                 "{error}"
             );
         }
+    }
+
+    #[test]
+    fn unknown_or_circular_requirements_are_kit_errors() {
+        let named = |name: &str, requires: &str| {
+            let (dir, path) =
+                write_case(&format!("{HEAD}requires = {requires}\nscript = \"turn\"\n"));
+            let named = dir.path().join(format!("{name}.toml"));
+            fs::rename(&path, &named).unwrap();
+            load(&named, dir.path()).unwrap()
+        };
+        assert!(validate_requirements(&[named("a", "[\"b\"]")]).is_err());
+        assert!(validate_requirements(&[named("a", "[\"a\"]")]).is_err());
+        assert!(validate_requirements(&[named("a", "[\"b\"]"), named("b", "[]")]).is_ok());
     }
 }

@@ -7,9 +7,10 @@
 
 use serde_json::{json, Value};
 
-use crate::report;
-use crate::rubric::Rubric;
-use crate::score::{rounded, StudentResult};
+use super::terminal;
+use super::words::{self, rounded};
+use crate::judge::result::StudentResult;
+use crate::kit::Rubric;
 
 /// The `results.json` document for `result`.
 pub fn results(rubric: &Rubric, result: &StudentResult) -> Value {
@@ -18,8 +19,8 @@ pub fn results(rubric: &Rubric, result: &StudentResult) -> Value {
             "name": "Build",
             "score": 0.0,
             "max_score": 0.0,
-            "status": if build.failure().is_some() { "failed" } else { "passed" },
-            "output": report::build(build),
+            "status": if build.succeeded() { "passed" } else { "failed" },
+            "output": words::build(build),
             "visibility": "visible",
         })
     });
@@ -29,12 +30,12 @@ pub fn results(rubric: &Rubric, result: &StudentResult) -> Value {
             "score": 0.0,
             "max_score": 0.0,
             "status": if comparison.changed() { "failed" } else { "passed" },
-            "output": report::supplied(comparison),
+            "output": words::supplied(comparison),
             "visibility": "visible",
         })
     });
     let cases = result.cases.iter().map(|case| {
-        let detail = report::terminal_case(case);
+        let detail = terminal::case(case);
         json!({
             "name": format!("{}: {}", case.category, case.name),
             "score": rounded(case.earned),
@@ -50,7 +51,7 @@ pub fn results(rubric: &Rubric, result: &StudentResult) -> Value {
         "score": rounded(earned),
         "max_score": max,
         "execution_time": result.elapsed.as_secs_f64().round(),
-        "output": report::summary(rubric, result),
+        "output": terminal::summary(rubric, result),
         "tests": tests,
     })
 }

@@ -7,9 +7,9 @@ use std::path::Path;
 
 use serde::Deserialize;
 
-use crate::case::Case;
-use crate::limits::Limits;
-use crate::KitError;
+use super::case::Case;
+use super::KitError;
+use crate::process::Limits;
 
 /// One category of the assignment.
 #[derive(Clone, Debug, Deserialize, PartialEq)]
@@ -121,7 +121,7 @@ impl Rubric {
     /// Reads and checks `path`.
     pub fn load(path: &Path) -> Result<Rubric, KitError> {
         let shown = path.display();
-        let (_, rubric): (_, Rubric) = crate::read_toml(path)?;
+        let (_, rubric): (_, Rubric) = super::read_toml(path)?;
         if rubric.categories.is_empty() {
             return Err(KitError(format!("{shown}: no [[category]]")));
         }
@@ -148,7 +148,7 @@ impl Rubric {
         }
         rubric
             .limits
-            .check()
+            .validate()
             .map_err(|why| KitError(format!("{shown}: {why}")))?;
         Ok(rubric)
     }
@@ -165,7 +165,7 @@ impl Rubric {
 
     /// Checks that every case names a category the cases score, and that each such category's
     /// cases add up to exactly its automatic points.
-    pub fn check_cases(&self, cases: &[Case]) -> Result<(), KitError> {
+    pub fn validate_cases(&self, cases: &[Case]) -> Result<(), KitError> {
         let mut sums: BTreeMap<&str, f64> = BTreeMap::new();
         for case in cases {
             match self.categories.iter().find(|c| c.name == case.category) {
@@ -273,7 +273,24 @@ mod tests {
     #[test]
     fn case_points_must_add_up_per_category() {
         let r = rubric();
-        let error = r.check_cases(&[]).unwrap_err().0;
+        let error = r.validate_cases(&[]).unwrap_err().0;
         assert!(error.contains("`AI` add up to 0 points, not 2"), "{error}");
+    }
+
+    #[test]
+    fn the_kit_gives_the_default_limits_and_refuses_a_zero() {
+        let kit = Path::new(env!("CARGO_MANIFEST_DIR")).join("../grading/rubric.toml");
+        assert_eq!(Rubric::load(&kit).unwrap().limits, Limits::default());
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("rubric.toml");
+        let text = "title = \"t\"\nspeedup = []\n[[category]]\nname = \"AI\"\npoints = 1\n";
+        std::fs::write(&path, text).unwrap();
+        assert_eq!(Rubric::load(&path).unwrap().limits, Limits::default());
+        std::fs::write(&path, format!("{text}[limits]\ncpu_seconds = 0\n")).unwrap();
+        let error = Rubric::load(&path).unwrap_err().0;
+        assert!(
+            error.ends_with("limits: cpu_seconds must be at least 1"),
+            "{error}"
+        );
     }
 }

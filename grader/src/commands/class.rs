@@ -1,0 +1,85 @@
+//! `grade class DIR`: grades every submission in DIR, several at once with progress on standard
+//! error, prints each student's summary and the class summary, and writes the gradebook, the
+//! class summary and (where asked) each student's Markdown report.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use super::files::{write, Grading};
+use crate::judge::class::{grade_all, submissions, Event};
+use crate::judge::file_stem;
+use crate::kit::KitError;
+use crate::report::progress::Progress;
+use crate::report::{class, gradebook, markdown, terminal};
+
+/// What `grade class` was asked.
+#[derive(Clone, Debug, Default)]
+pub struct ClassRun {
+    /// The folder of submissions, one subdirectory per student.
+    pub submissions: PathBuf,
+    /// The command for one student, `{dir}` standing for their directory.
+    pub command: String,
+    /// Students graded at once.
+    pub jobs: usize,
+    /// Where the gradebook goes.
+    pub csv: PathBuf,
+    /// What every grading run takes.
+    pub grading: Grading,
+}
+
+/// Grades the class and writes its files.
+pub fn run(run: &ClassRun) -> Result<(), KitError> {
+    let kit = run.grading.kit()?;
+    let students = submissions(&run.submissions, &run.command, run.grading.limits(&kit))?;
+    let total = students.len();
+    let out = Progress::stderr();
+    // How many are graded, and who is being graded.
+    let state = Mutex::new((0, Vec::<String>::new()));
+    let results = grade_all(&kit, &students, &run.grading.options(), run.jobs, |event| {
+        let Ok(mut state) = state.lock() else {
+            return;
+        };
+        let (done, running) = &mut *state;
+        match event {
+            Event::Started(student) => running.push(student.name.clone()),
+            Event::Finished(student, graded) => {
+                *done = graded;
+                running.retain(|name| name != &student.name);
+                if !out.live() {
+                    out.line(&format!("graded {graded}/{total}: {}", student.name));
+                }
+            }
+        }
+        out.status(&format!(
+            "graded {done}/{total}; running: {}",
+            running.join(", ")
+        ));
+    });
+    out.finish();
+    for result in &results {
+        let _ = writeln!(
+            std::io::stdout().lock(),
+            "{}",
+            terminal::summary(&kit.rubric, result)
+        );
+        if let Some(reports) = &run.grading.report {
+            let path = reports.join(format!("{}.md", file_stem(&result.student)));
+            write(&path, &markdown::student(&kit.rubric, result))?;
+        }
+    }
+    write(&run.csv, &gradebook::csv(&kit.rubric, &results))?;
+    eprintln!("grade: wrote {}", run.csv.display());
+    // Beside the reports, else beside the gradebook.
+    let dir = run
+        .grading
+        .report
+        .as_deref()
+        .unwrap_or_else(|| run.csv.parent().unwrap_or(Path::new("")));
+    let path = dir.join(class::FILE_NAME);
+    let text = class::markdown(&kit.rubric, &results);
+    let _ = writeln!(std::io::stdout().lock(), "{text}");
+    write(&path, &text)?;
+    eprintln!("grade: wrote {}", path.display());
+    Ok(())
+}

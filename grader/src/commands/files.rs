@@ -1,0 +1,150 @@
+//! What the grading commands share: finding the kit (from the working directory or the `grade`
+//! binary's own location, never from where it was built), loading it with the course's copy of
+//! the supplied crate, the settings every grading run takes, and writing a report file.
+
+use std::env;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use crate::judge::{BuildCommand, Options};
+use crate::kit::supplied::Course;
+use crate::kit::{Kit, KitError};
+use crate::process::Limits;
+
+/// The kit's folder name in a project or an autograder's source.
+const KIT: &str = "grading";
+
+/// What every grading run takes, whether of one student or a class.
+#[derive(Clone, Debug, Default)]
+pub struct Grading {
+    /// The kit's directory, if given (`--kit`); else it is found ([`find_kit`]).
+    pub kit: Option<PathBuf>,
+    /// The course's copy of the supplied crate, if given; else `../starter/supplied` beside the
+    /// kit.
+    pub supplied: Option<PathBuf>,
+    /// The build command, its time limit, and what else to run ([`Options`]); the build's
+    /// logs go to [`Grading::report`].
+    pub build: Option<(String, Duration)>,
+    /// Leave out the speed-up.
+    pub skip_timing: bool,
+    /// The longest one student's cases may take.
+    pub student_deadline: Duration,
+    /// Limits given on the command line, each replacing the kit's: memory, processes, CPU,
+    /// file size.
+    pub limits: [Option<u64>; 4],
+    /// Where the Markdown reports (and build logs) go.
+    pub report: Option<PathBuf>,
+}
+
+impl Grading {
+    /// The kit, found and loaded, with the course's copy of the supplied crate when it can be
+    /// used (said on standard error when it cannot: submissions' copies are then not compared).
+    pub fn kit(&self) -> Result<Kit, KitError> {
+        let dir = find_kit(self.kit.as_deref())?;
+        let mut kit = Kit::load(&dir)?;
+        let course = self
+            .supplied
+            .clone()
+            .unwrap_or_else(|| dir.join("../starter/supplied"));
+        kit.supplied = match Course::load(&course) {
+            Ok(course) => Some(course),
+            Err(why) => {
+                eprintln!(
+                    "grade: the course's copy of the supplied crate cannot be used ({why}); \
+                     submissions' copies are not compared"
+                );
+                None
+            }
+        };
+        Ok(kit)
+    }
+
+    /// The judge's options.
+    pub fn options(&self) -> Options {
+        Options {
+            skip_timing: self.skip_timing,
+            build: self.build.as_ref().map(|(template, timeout)| BuildCommand {
+                template: template.clone(),
+                timeout: *timeout,
+                logs: self.report.clone(),
+            }),
+            student_deadline: Some(self.student_deadline),
+        }
+    }
+
+    /// The limits: the command line's where given, else the kit's.
+    pub fn limits(&self, kit: &Kit) -> Limits {
+        let [memory, processes, cpu, file_size] = self.limits;
+        let own = kit.rubric.limits;
+        Limits {
+            memory_mib: memory.unwrap_or(own.memory_mib),
+            processes: processes.unwrap_or(own.processes),
+            cpu_seconds: cpu.unwrap_or(own.cpu_seconds),
+            file_size_mib: file_size.unwrap_or(own.file_size_mib),
+        }
+    }
+}
+
+/// Whether `dir` holds a kit.
+fn is_kit(dir: &Path) -> bool {
+    dir.join("rubric.toml").is_file()
+}
+
+/// The kit's directory: `given`, else `./grading` or `.` when it holds a `rubric.toml`, else
+/// a `grading/` beside the `grade` binary or beside any folder above it (`target/release/grade`
+/// in a checkout, `/autograder/source/...` on Gradescope).
+pub fn find_kit(given: Option<&Path>) -> Result<PathBuf, KitError> {
+    if let Some(dir) = given {
+        return match is_kit(dir) {
+            true => Ok(dir.to_path_buf()),
+            false => Err(KitError(format!(
+                "{}: not a kit (no rubric.toml there)",
+                dir.display()
+            ))),
+        };
+    }
+    let here = env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    let mut looked = vec![here.join(KIT), here.clone()];
+    if let Some(binary) = env::current_exe().ok().and_then(|p| p.canonicalize().ok()) {
+        looked.extend(binary.ancestors().skip(1).map(|dir| dir.join(KIT)));
+    }
+    looked
+        .iter()
+        .find(|dir| is_kit(dir))
+        .cloned()
+        .ok_or_else(|| {
+            KitError(format!(
+                "no kit found (a directory with rubric.toml and cases/): give --kit DIR, or run \
+                 grade where ./{KIT}/ is, or keep grade inside the kit's project"
+            ))
+        })
+}
+
+/// Writes `text` to `path`, creating its directory.
+pub(crate) fn write(path: &Path, text: &str) -> Result<(), KitError> {
+    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        fs::create_dir_all(parent).map_err(|e| KitError(format!("{}: {e}", parent.display())))?;
+    }
+    fs::write(path, text).map_err(|e| KitError(format!("{}: cannot write: {e}", path.display())))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_given_kit_must_hold_a_rubric() {
+        let dir = tempfile::tempdir().unwrap();
+        assert!(find_kit(Some(dir.path())).is_err());
+        fs::write(dir.path().join("rubric.toml"), "").unwrap();
+        assert_eq!(find_kit(Some(dir.path())).unwrap(), dir.path());
+    }
+
+    #[test]
+    fn the_kit_is_found_from_the_binary_in_a_checkout() {
+        // The unit tests' binary is under target/, in the checkout that holds grading/.
+        let found = find_kit(None).unwrap();
+        assert!(found.join("cases").is_dir(), "{}", found.display());
+    }
+}

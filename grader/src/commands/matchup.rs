@@ -1,0 +1,29 @@
+//! `grade match A B`: plays the match with its progress on standard error (a bar on a terminal,
+//! with any forfeit on a line above it; elsewhere one line per game) and prints its summary.
+
+use std::io::Write;
+
+use crate::judge::matchup::{play, Settings, Spec};
+use crate::report::matchup::{bar, error, game, text};
+use crate::report::progress::Progress;
+
+/// Plays the match between `specs`; `Err` says why it could not be played (a player that
+/// cannot start).
+pub fn run(specs: &[Spec; 2], settings: &Settings) -> Result<(), String> {
+    let out = Progress::stderr();
+    out.status(&bar(0, settings.games));
+    let summary = play(specs, settings, |record| {
+        if !out.live() || record.forfeit.is_some() {
+            out.line(&game(record, specs, settings.games));
+        }
+        out.status(&bar(record.number, settings.games));
+    });
+    out.finish();
+    let summary = summary.map_err(|why| error(&why, specs))?;
+    let _ = write!(
+        std::io::stdout().lock(),
+        "{}",
+        text(specs, settings, &summary)
+    );
+    Ok(())
+}

@@ -1,0 +1,50 @@
+//! `grade student COMMAND`: grades one program, built first if asked, and prints its report;
+//! writes its Markdown report and Gradescope's results.json where asked.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use super::files::{write, Grading};
+use crate::judge::{file_stem, grade_student, Student};
+use crate::kit::KitError;
+use crate::report::{gradescope, markdown, terminal};
+
+/// What `grade student` was asked.
+#[derive(Clone, Debug, Default)]
+pub struct StudentRun {
+    /// The command that starts the program (`ROWS COLS DEPTH THREADS --protocol` appended).
+    pub command: String,
+    /// What every grading run takes.
+    pub grading: Grading,
+    /// Where to write Gradescope's results.json.
+    pub gradescope: Option<PathBuf>,
+    /// Print only the summary, not the failed cases.
+    pub quiet: bool,
+}
+
+/// Grades the program, prints its report and writes the files asked for.
+pub fn run(run: &StudentRun) -> Result<(), KitError> {
+    let kit = run.grading.kit()?;
+    let student = Student {
+        name: run.command.clone(),
+        command: run.command.clone(),
+        dir: None,
+        limits: run.grading.limits(&kit),
+    };
+    let result = grade_student(&kit, &student, &run.grading.options());
+    let text = match run.quiet {
+        true => terminal::summary(&kit.rubric, &result),
+        false => terminal::full(&kit.rubric, &result),
+    };
+    // A closed pipe (`| head`) only means nobody reads the rest.
+    let _ = writeln!(std::io::stdout().lock(), "{text}");
+    if let Some(reports) = &run.grading.report {
+        let path = reports.join(format!("{}.md", file_stem(&result.student)));
+        write(&path, &markdown::student(&kit.rubric, &result))?;
+    }
+    if let Some(path) = &run.gradescope {
+        let json = gradescope::results(&kit.rubric, &result);
+        write(path, &format!("{json:#}\n"))?;
+    }
+    Ok(())
+}

@@ -1,0 +1,189 @@
+//! The build step: a command run in a submission's directory before it is graded (`cargo build
+//! ...`, `javac ...`), through [`logged::run`] with a time limit, its log kept beside the
+//! reports (or in a temporary directory) and its last lines kept for them. A build that fails or
+//! times out costs every automatic point: no case is run (the assignment: a submission that does
+//! not compile scores 0).
+
+use std::env;
+use std::fs::File;
+use std::io::{Read, Seek, SeekFrom};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use super::result::NotRun;
+use super::student::Student;
+use crate::process::logged::{self, Ended};
+
+/// How many lines of a build's log the reports show.
+pub const TAIL_LINES: usize = 30;
+/// How much of the end of a log is read for its last lines, in bytes.
+const TAIL_BYTES: u64 = 16 << 10;
+
+/// How every submission of a run of the grader is built.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BuildCommand {
+    /// The shell command, `{dir}` standing for the submission's absolute path.
+    pub template: String,
+    /// How long one build may take.
+    pub timeout: Duration,
+    /// Where each log is kept, as `<student>.build.log` (the report directory); `None` writes
+    /// it to a temporary directory, removed once its last lines are read.
+    pub logs: Option<PathBuf>,
+}
+
+/// One student's build.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Build {
+    /// How it ended.
+    pub ended: Ended,
+    /// How long it took.
+    pub elapsed: Duration,
+    /// The last [`TAIL_LINES`] lines of its log.
+    pub tail: String,
+    /// The log, when it is kept.
+    pub log: Option<PathBuf>,
+}
+
+impl Build {
+    /// Whether it succeeded.
+    pub fn succeeded(&self) -> bool {
+        self.ended == Ended::Succeeded
+    }
+
+    /// Why the cases are not run, if the build failed.
+    pub fn not_run(&self) -> Option<NotRun> {
+        match self.ended {
+            Ended::Succeeded => None,
+            Ended::TimedOut(limit) => Some(NotRun::BuildTimedOut(limit)),
+            _ => Some(NotRun::BuildFailed),
+        }
+    }
+}
+
+impl BuildCommand {
+    /// Builds `student`: runs the command in their directory (else the current one), `{dir}`
+    /// replaced by its absolute path.
+    pub fn run(&self, student: &Student) -> Build {
+        let started = Instant::now();
+        let dir = student
+            .dir
+            .clone()
+            .or_else(|| env::current_dir().ok())
+            .unwrap_or_else(|| PathBuf::from("."));
+        let command = Student::with_dir(&self.template, &dir);
+        // Held until the log has been read: dropping it removes the temporary log.
+        let temporary;
+        let log = match &self.logs {
+            Some(logs) => {
+                // A directory that cannot be made shows as a log that cannot be created.
+                let _ = std::fs::create_dir_all(logs);
+                logs.join(format!("{}.build.log", student.file_stem()))
+            }
+            None => match tempfile::Builder::new().prefix("grade-build-").tempdir() {
+                Ok(dir) => {
+                    temporary = dir;
+                    temporary.path().join("build.log")
+                }
+                Err(why) => {
+                    return Build {
+                        ended: Ended::NoLog(why.to_string()),
+                        elapsed: started.elapsed(),
+                        tail: String::new(),
+                        log: None,
+                    }
+                }
+            },
+        };
+        let ended = logged::run(&command, &dir, &log, self.timeout);
+        Build {
+            tail: tail(&log),
+            elapsed: started.elapsed(),
+            log: self.logs.is_some().then_some(log),
+            ended,
+        }
+    }
+}
+
+/// The last [`TAIL_LINES`] lines of the log at `path`, read from its last [`TAIL_BYTES`] bytes.
+fn tail(path: &Path) -> String {
+    let mut bytes = Vec::new();
+    let read = File::open(path).and_then(|mut file| {
+        let length = file.metadata()?.len();
+        file.seek(SeekFrom::Start(length.saturating_sub(TAIL_BYTES)))?;
+        file.take(TAIL_BYTES).read_to_end(&mut bytes)
+    });
+    if read.is_err() {
+        return String::new();
+    }
+    last_lines(&String::from_utf8_lossy(&bytes), TAIL_LINES)
+}
+
+/// The last `count` lines of `text`, trailing blank lines left off.
+fn last_lines(text: &str, count: usize) -> String {
+    let lines: Vec<&str> = text.trim_end().lines().collect();
+    lines[lines.len().saturating_sub(count)..].join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::fs;
+
+    /// Builds `ann lee` with `command` in a fresh directory, the log kept in `logs/` there if
+    /// `keep`; returns the build and the directory.
+    fn build(command: &str, keep: bool) -> (Build, tempfile::TempDir) {
+        let dir = tempfile::tempdir().unwrap();
+        let step = BuildCommand {
+            template: command.into(),
+            timeout: Duration::from_secs(10),
+            logs: keep.then(|| dir.path().join("logs")),
+        };
+        let student = Student {
+            name: "ann lee".into(),
+            command: String::new(),
+            dir: Some(dir.path().to_path_buf()),
+            limits: Default::default(),
+        };
+        (step.run(&student), dir)
+    }
+
+    #[test]
+    fn a_build_runs_in_the_submission_with_its_log_kept() {
+        let (built, dir) = build("echo compiling; echo warning >&2; touch {dir}/built", true);
+        assert!(built.succeeded());
+        assert_eq!(built.not_run(), None);
+        assert!(dir.path().join("built").is_file());
+        assert_eq!(built.tail, "compiling\nwarning");
+        let log = dir.path().join("logs/ann_lee.build.log");
+        assert_eq!(built.log.as_deref(), Some(log.as_path()));
+        assert_eq!(fs::read_to_string(log).unwrap(), "compiling\nwarning\n");
+    }
+
+    #[test]
+    fn a_failed_build_keeps_its_last_lines_and_runs_no_case() {
+        let (built, _dir) = build(
+            "seq 1 100; echo 'error[E0425]: cannot find value `x`' >&2; exit 101",
+            true,
+        );
+        assert!(matches!(built.ended, Ended::Failed(s) if s.code() == Some(101)));
+        let lines: Vec<&str> = built.tail.lines().collect();
+        assert_eq!(lines.len(), TAIL_LINES);
+        assert_eq!(lines[0], "72");
+        assert_eq!(lines[TAIL_LINES - 1], "error[E0425]: cannot find value `x`");
+        assert_eq!(built.not_run(), Some(NotRun::BuildFailed));
+    }
+
+    #[test]
+    fn a_temporary_log_is_read_then_removed() {
+        let (built, _dir) = build("echo built", false);
+        assert!(built.succeeded());
+        assert_eq!((built.tail.as_str(), built.log.as_ref()), ("built", None));
+        let left = fs::read_dir(env::temp_dir()).unwrap().flatten().any(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            name.starts_with("grade-build-")
+                && e.path().join("build.log").exists()
+                && fs::read_to_string(e.path().join("build.log")).is_ok_and(|t| t == "built\n")
+        });
+        assert!(!left, "the temporary log is removed");
+    }
+}

@@ -1,0 +1,72 @@
+//! Small cases, exchanges and students for the unit tests of the judge and the reports: one
+//! place that builds them, so that every test speaks of the same shapes.
+
+use std::time::Duration;
+
+use super::result::{CaseResult, Exchange, StudentResult, Verdict};
+use super::script::Expect;
+use crate::kit::Case;
+
+/// A case `name` of the Threading category, requiring `requires`, loaded from a case file
+/// written for it (so that it is checked as the kit checks one).
+pub(crate) fn case(name: &str, requires: &[&str]) -> Case {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(format!("{name}.toml"));
+    std::fs::write(
+        &path,
+        format!(
+            "category = \"Threading\"\npoints = 1\nrows = 4\ncols = 4\ndepth = 1\n\
+             threads = 1\ntime_limit = 5\nrequires = {requires:?}\nscript = \"new red\"\n"
+        ),
+    )
+    .unwrap();
+    crate::kit::case::load(&path, dir.path()).unwrap()
+}
+
+/// `sent` on line 3, expected to answer `expected`, answered `got`, judged `verdict`.
+pub(crate) fn exchange(
+    sent: &str,
+    expected: &str,
+    got: Option<&str>,
+    verdict: Verdict,
+) -> Exchange {
+    Exchange {
+        run: String::new(),
+        line: 3,
+        sent: sent.into(),
+        silent: Vec::new(),
+        expected: Expect::OneOf(vec![expected.into()]),
+        got: got.map(String::from),
+        verdict,
+        weight: 1.0,
+    }
+}
+
+/// A case result of `category` worth `points`, with nothing judged.
+pub(crate) fn case_result(name: &str, category: &str, points: f64) -> CaseResult {
+    CaseResult {
+        name: name.into(),
+        category: category.into(),
+        description: format!("what {name} tests"),
+        hidden: false,
+        points,
+        earned: 0.0,
+        exchanges: Vec::new(),
+        variety: None,
+        speedup: None,
+        not_run: None,
+        withheld: None,
+    }
+}
+
+/// A student named `name` with these case results, graded in `seconds`.
+pub(crate) fn student(name: &str, cases: Vec<CaseResult>, seconds: u64) -> StudentResult {
+    StudentResult {
+        student: name.into(),
+        cases,
+        left_out: Vec::new(),
+        elapsed: Duration::from_secs(seconds),
+        build: None,
+        supplied: None,
+    }
+}

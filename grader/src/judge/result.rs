@@ -1,0 +1,416 @@
+//! Results, typed until a reporter renders them: each judged [`Exchange`] with its [`Verdict`],
+//! each case's [`CaseResult`] (exchanges, the speed-up measured, credit withheld by a
+//! requirement), and each student's [`StudentResult`] with its category scores. A failure keeps
+//! its kind ([`FaultKind`]) to the end, so that a class summary can count time-outs and crashes.
+
+use std::time::Duration;
+
+use super::build::Build;
+use super::script::Expect;
+use super::speedup::{Speedup, SpeedupFault};
+use crate::kit::case::Case;
+use crate::kit::supplied::Comparison;
+use crate::kit::Rubric;
+use crate::process::Failure;
+
+/// The verdict on one answer.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Verdict {
+    /// The answer was accepted.
+    Pass,
+    /// It was wrong, or there was none.
+    Fail(Fault),
+    /// Not judged, because of something earlier.
+    Skip(Skip),
+}
+
+/// Why an answer was not accepted.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Fault {
+    /// The answer differs from every accepted one.
+    WrongAnswer,
+    /// The program gave no usable answer.
+    Program(Failure),
+}
+
+/// Why an answer was not judged.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Skip {
+    /// The program did not start.
+    NotStarted(Failure),
+    /// The program failed at an earlier line of the script: its number and command.
+    AfterFailure(usize, String),
+    /// An earlier answer (line and command) put the program's game out of step with the
+    /// reference's.
+    AfterDivergence(usize, String),
+    /// A consistency case's first run (named) gave no answer to compare this one with.
+    NoFirstAnswer(String),
+}
+
+/// Why a whole case was not run: it lost every point.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NotRun {
+    /// The build failed.
+    BuildFailed,
+    /// The build ran out of its time.
+    BuildTimedOut(Duration),
+    /// The student's overall time ran out before this case.
+    OutOfTime(Duration),
+}
+
+/// The kind of a failure, as a class summary counts them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum FaultKind {
+    /// An answer differs from the reference's.
+    WrongAnswer,
+    /// No answer within the time limit.
+    TimedOut,
+    /// The program ended (crashed or exited) before answering.
+    Crashed,
+    /// The program hit one of its resource limits.
+    Limit,
+    /// The program closed its output (or input) and went on running.
+    Closed,
+    /// The output was not the protocol's, or too much of it.
+    BadOutput,
+    /// The case was not run (a failed build, the student's time ran out).
+    NotRun,
+    /// The answers that must vary did not, or the speed-up fell short.
+    Measured,
+}
+
+impl FaultKind {
+    /// The kind of `failure`.
+    pub fn of(failure: &Failure) -> FaultKind {
+        match failure {
+            Failure::TimedOut { .. } => FaultKind::TimedOut,
+            Failure::Ended(ending) if ending.limit.is_some() => FaultKind::Limit,
+            Failure::Ended(_) | Failure::Io(_) => FaultKind::Crashed,
+            Failure::Closed { .. } => FaultKind::Closed,
+            Failure::Garbage(_) | Failure::Flood => FaultKind::BadOutput,
+        }
+    }
+}
+
+/// One command sent and judged.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Exchange {
+    /// The run it belongs to (e.g. `threads 4`), empty when a case has one run.
+    pub run: String,
+    /// The command's line in the case file.
+    pub line: usize,
+    /// What was sent.
+    pub sent: String,
+    /// Lines sent just before it that must get no answer (blank lines, comments).
+    pub silent: Vec<String>,
+    /// What the answer was judged against.
+    pub expected: Expect,
+    /// What came back, if anything did (normalized).
+    pub got: Option<String>,
+    /// The verdict.
+    pub verdict: Verdict,
+    /// How much it counts towards the case's points; 0 for set-up commands.
+    pub weight: f64,
+}
+
+/// For a case whose random answers must vary: how many there were, and the one answer they all
+/// gave if they never changed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Variety {
+    /// The answers with a random choice that were accepted.
+    pub count: usize,
+    /// The answer every one of them was, if they were all the same.
+    pub always: Option<String>,
+}
+
+/// A case's credit taken away because a case it requires did not pass.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Withheld {
+    /// Every case it requires.
+    pub requires: Vec<String>,
+    /// Those that did not pass in full.
+    pub failed: Vec<String>,
+}
+
+/// One case's outcome.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CaseResult {
+    /// The case's name.
+    pub name: String,
+    /// Its rubric category.
+    pub category: String,
+    /// What it tests.
+    pub description: String,
+    /// Hidden until after the due date.
+    pub hidden: bool,
+    /// Its points.
+    pub points: f64,
+    /// The points earned.
+    pub earned: f64,
+    /// Every judged command that counts or that failed.
+    pub exchanges: Vec<Exchange>,
+    /// Whether the random answers varied, for a case whose answers must.
+    pub variety: Option<Variety>,
+    /// The speed-up measured, for a timing case.
+    pub speedup: Option<Speedup>,
+    /// Why it was not run at all, if it was not.
+    pub not_run: Option<NotRun>,
+    /// Credit withheld because a required case did not pass.
+    pub withheld: Option<Withheld>,
+}
+
+impl CaseResult {
+    /// `case` with nothing judged yet and nothing earned.
+    pub fn empty(case: &Case) -> CaseResult {
+        CaseResult {
+            name: case.name.clone(),
+            category: case.category.clone(),
+            description: case.description.clone(),
+            hidden: case.hidden,
+            points: case.points,
+            earned: 0.0,
+            exchanges: Vec::new(),
+            variety: None,
+            speedup: None,
+            not_run: None,
+            withheld: None,
+        }
+    }
+
+    /// `case` not run, losing all its points.
+    pub fn lost(case: &Case, why: NotRun) -> CaseResult {
+        CaseResult {
+            not_run: Some(why),
+            ..CaseResult::empty(case)
+        }
+    }
+
+    /// Whether anything of the case failed or went unjudged.
+    fn failed_anything(&self) -> bool {
+        self.exchanges.iter().any(|e| e.verdict != Verdict::Pass) || !self.kinds().is_empty()
+    }
+
+    /// Whether the case earned all its points; a case worth nothing (a requirement of another)
+    /// passes only if nothing of it failed.
+    pub fn passed(&self) -> bool {
+        self.earned >= self.points - 1e-9 && (self.points > 0.0 || !self.failed_anything())
+    }
+
+    /// The kinds of every failure in the case, each once, in order of [`FaultKind`].
+    pub fn kinds(&self) -> Vec<FaultKind> {
+        let mut kinds: Vec<FaultKind> = self
+            .exchanges
+            .iter()
+            .filter_map(|e| match &e.verdict {
+                Verdict::Fail(Fault::WrongAnswer) => Some(FaultKind::WrongAnswer),
+                Verdict::Fail(Fault::Program(failure))
+                | Verdict::Skip(Skip::NotStarted(failure)) => Some(FaultKind::of(failure)),
+                _ => None,
+            })
+            .collect();
+        if self.not_run.is_some() {
+            kinds.push(FaultKind::NotRun);
+        }
+        if self.variety.as_ref().is_some_and(|v| v.always.is_some()) {
+            kinds.push(FaultKind::Measured);
+        }
+        match self.speedup.as_ref().map(|s| &s.plain) {
+            Some(Err(SpeedupFault::Program { failure, .. })) => kinds.push(FaultKind::of(failure)),
+            Some(Err(SpeedupFault::Script(_))) | None => {}
+            Some(Err(_)) => kinds.push(FaultKind::WrongAnswer),
+            Some(Ok(_)) if self.speedup.as_ref().is_some_and(|s| s.credit < 1.0) => {
+                kinds.push(FaultKind::Measured)
+            }
+            Some(Ok(_)) => {}
+        }
+        kinds.sort();
+        kinds.dedup();
+        kinds
+    }
+}
+
+/// The points that `exchanges` (and, for a case whose answers must vary, its [`Variety`],
+/// worth as much as all its random answers together) earn out of `points`: the weighted share
+/// of accepted answers.
+pub fn partial_credit(points: f64, exchanges: &[Exchange], variety: Option<&Variety>) -> f64 {
+    let varied = variety.map(|v| (v.count as f64, v.always.is_none()));
+    let total: f64 =
+        exchanges.iter().map(|e| e.weight).sum::<f64>() + varied.map_or(0.0, |(w, _)| w);
+    let failed =
+        exchanges.iter().any(|e| e.verdict != Verdict::Pass) || varied.is_some_and(|(_, ok)| !ok);
+    if total <= 0.0 {
+        return if failed { 0.0 } else { points };
+    }
+    let passed: f64 = exchanges
+        .iter()
+        .filter(|e| e.verdict == Verdict::Pass)
+        .map(|e| e.weight)
+        .sum::<f64>()
+        + varied.map_or(0.0, |(w, ok)| if ok { w } else { 0.0 });
+    points * passed / total
+}
+
+/// A category's score.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CategoryScore {
+    /// The category (or its automatic or hand-graded part).
+    pub name: String,
+    /// Points earned; `None` for a part graded by hand.
+    pub earned: Option<f64>,
+    /// Points possible (of the cases run, for an automatic part).
+    pub max: f64,
+}
+
+/// One student's outcome.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StudentResult {
+    /// The student's name.
+    pub student: String,
+    /// Every case run.
+    pub cases: Vec<CaseResult>,
+    /// Cases left out (timing cases with `--skip-timing`), not counted either way.
+    pub left_out: Vec<String>,
+    /// How long grading took, the build included.
+    pub elapsed: Duration,
+    /// The build, when there was a build step.
+    pub build: Option<Build>,
+    /// The submission's copy of the supplied crate compared with the course's (not scored);
+    /// `None` when it has none or the course's copy was not found.
+    pub supplied: Option<Comparison>,
+}
+
+impl StudentResult {
+    /// Every part of every category of the rubric with its score, in rubric order: a category
+    /// both scored by the cases and graded by hand gives two (see [`Category::parts`]).
+    ///
+    /// [`Category::parts`]: crate::kit::rubric::Category::parts
+    pub fn categories(&self, rubric: &Rubric) -> Vec<CategoryScore> {
+        let mut scores = Vec::new();
+        for category in &rubric.categories {
+            for part in category.parts() {
+                scores.push(if part.automatic {
+                    let (earned, max) =
+                        sum(self.cases.iter().filter(|c| c.category == category.name));
+                    CategoryScore {
+                        name: part.name,
+                        earned: Some(earned),
+                        max,
+                    }
+                } else {
+                    CategoryScore {
+                        name: part.name,
+                        earned: None,
+                        max: part.points,
+                    }
+                });
+            }
+        }
+        scores
+    }
+
+    /// The automatic points earned and possible.
+    pub fn total(&self) -> (f64, f64) {
+        sum(&self.cases)
+    }
+
+    /// The cases that lost points, in order.
+    pub fn failed(&self) -> Vec<&CaseResult> {
+        self.cases.iter().filter(|c| !c.passed()).collect()
+    }
+
+    /// The build, if there was one and it failed.
+    pub fn failed_build(&self) -> Option<&Build> {
+        self.build.as_ref().filter(|b| !b.succeeded())
+    }
+}
+
+/// The points earned and possible of `cases`.
+fn sum<'a>(cases: impl IntoIterator<Item = &'a CaseResult>) -> (f64, f64) {
+    cases
+        .into_iter()
+        .fold((0.0, 0.0), |(e, m), c| (e + c.earned, m + c.points))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::process::Failure;
+
+    fn exchange(verdict: Verdict, weight: f64) -> Exchange {
+        Exchange {
+            run: String::new(),
+            line: 1,
+            sent: "turn".into(),
+            silent: Vec::new(),
+            expected: Expect::OneOf(vec!["= red".into()]),
+            got: None,
+            verdict,
+            weight,
+        }
+    }
+
+    #[test]
+    fn credit_is_the_weighted_share_of_passes_and_set_up_does_not_count() {
+        let exchanges = [
+            exchange(Verdict::Pass, 1.0),
+            exchange(Verdict::Fail(Fault::WrongAnswer), 1.0),
+            exchange(Verdict::Skip(Skip::AfterFailure(1, "x".into())), 2.0),
+            exchange(Verdict::Fail(Fault::WrongAnswer), 0.0),
+        ];
+        assert_eq!(partial_credit(4.0, &exchanges, None), 1.0);
+        assert_eq!(partial_credit(4.0, &exchanges[3..], None), 0.0);
+        assert_eq!(partial_credit(4.0, &[], None), 4.0);
+    }
+
+    #[test]
+    fn answers_that_never_vary_cost_as_much_as_all_of_them() {
+        let passes = [exchange(Verdict::Pass, 1.0), exchange(Verdict::Pass, 1.0)];
+        let same = Variety {
+            count: 2,
+            always: Some("= red".into()),
+        };
+        assert_eq!(partial_credit(4.0, &passes, Some(&same)), 2.0);
+        let varied = Variety {
+            always: None,
+            ..same
+        };
+        assert_eq!(partial_credit(4.0, &passes, Some(&varied)), 4.0);
+    }
+
+    #[test]
+    fn a_failure_keeps_its_kind() {
+        let case = |verdict| CaseResult {
+            exchanges: vec![exchange(verdict, 1.0)],
+            ..CaseResult {
+                name: "c".into(),
+                category: "Rules".into(),
+                description: String::new(),
+                hidden: false,
+                points: 1.0,
+                earned: 0.0,
+                exchanges: Vec::new(),
+                variety: None,
+                speedup: None,
+                not_run: None,
+                withheld: None,
+            }
+        };
+        let timed_out = Failure::TimedOut {
+            limit: Duration::from_secs(1),
+            first: None,
+        };
+        assert_eq!(
+            case(Verdict::Fail(Fault::Program(timed_out))).kinds(),
+            [FaultKind::TimedOut]
+        );
+        assert_eq!(
+            case(Verdict::Fail(Fault::Program(Failure::Flood))).kinds(),
+            [FaultKind::BadOutput]
+        );
+        assert_eq!(
+            case(Verdict::Fail(Fault::WrongAnswer)).kinds(),
+            [FaultKind::WrongAnswer]
+        );
+        assert!(case(Verdict::Pass).kinds().is_empty());
+    }
+}

@@ -1,0 +1,124 @@
+//! One student: how to start their program ([`Student`]), what to run beyond the correctness
+//! cases ([`Options`]), and [`grade_student`], which builds them, runs every case one after
+//! another and applies the requirements between cases.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use super::build::BuildCommand;
+use super::compare::run_case;
+use super::requirement;
+use super::result::{CaseResult, NotRun, StudentResult};
+use crate::kit::Kit;
+use crate::process::Limits;
+
+/// How to start one student's program: a shell command (the grader appends
+/// `ROWS COLS DEPTH THREADS --protocol`), the directory to run it in and its resource limits.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Student {
+    /// A name for reports: the submission directory's name, or the command.
+    pub name: String,
+    /// The shell command that starts the program.
+    pub command: String,
+    /// The working directory, if not the grader's own.
+    pub dir: Option<PathBuf>,
+    /// The limits every run of the program is under: the kit's, or the command line's.
+    pub limits: Limits,
+}
+
+impl Student {
+    /// A name for this student's files (`<stem>.md`, `<stem>.build.log`): letters, digits and
+    /// `-_.` kept, anything else made `_`.
+    pub fn file_stem(&self) -> String {
+        file_stem(&self.name)
+    }
+
+    /// `template` with `{dir}` replaced by `dir`.
+    pub fn with_dir(template: &str, dir: &Path) -> String {
+        template.replace("{dir}", &dir.to_string_lossy())
+    }
+}
+
+/// A name for the files of the student named `name`: letters, digits and `-_.` kept, anything
+/// else made `_`.
+pub fn file_stem(name: &str) -> String {
+    name.chars()
+        .map(|c| {
+            if c.is_alphanumeric() || "-_.".contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
+/// What to run beyond the correctness cases, and for how long.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Options {
+    /// Leave out the speed-up cases (their points count neither way): for noisy machines and
+    /// for tests that must not depend on timing.
+    pub skip_timing: bool,
+    /// Build each submission first; a failed build loses every case.
+    pub build: Option<BuildCommand>,
+    /// The longest one student's cases may take: once it has passed, the cases not yet started
+    /// are lost, not run.
+    pub student_deadline: Option<Duration>,
+}
+
+/// Builds one student (if `options` say so), grades them on every case of `kit`, one case after
+/// another, and compares their copy of the supplied crate (in their directory, else the
+/// grader's) with the kit's.
+pub fn grade_student(kit: &Kit, student: &Student, options: &Options) -> StudentResult {
+    let started = Instant::now();
+    let dir = student.dir.as_deref().unwrap_or(Path::new("."));
+    // A program the kit builds is built with the course's copy of the supplied crate.
+    let restored = match (&options.build, &kit.supplied) {
+        (Some(_), Some(course)) => course.restore(dir),
+        _ => Ok(None),
+    };
+    let build = options.build.as_ref().map(|command| command.run(student));
+    let graded = Instant::now();
+    let mut cases = Vec::new();
+    let mut left_out = Vec::new();
+    for (case, solution) in &kit.cases {
+        let out_of_time = options.student_deadline.filter(|d| graded.elapsed() >= *d);
+        if options.skip_timing && case.is_timing() {
+            left_out.push(case.name.clone());
+        } else if let Some(why) = build.as_ref().and_then(|b| b.not_run()) {
+            cases.push(CaseResult::lost(case, why));
+        } else if let Some(deadline) = out_of_time {
+            cases.push(CaseResult::lost(case, NotRun::OutOfTime(deadline)));
+        } else {
+            cases.push(run_case(case, solution, student, &kit.rubric));
+        }
+    }
+    requirement::apply(kit.cases.iter().map(|(case, _)| case), &mut cases);
+    StudentResult {
+        student: student.name.clone(),
+        cases,
+        left_out,
+        elapsed: started.elapsed(),
+        build,
+        supplied: match restored {
+            Ok(Some(comparison)) => Some(comparison),
+            // Not restored (no build step, or it could not be): compare what is there.
+            _ => kit.supplied.as_ref().and_then(|course| course.compare(dir)),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn file_stems_keep_only_safe_characters() {
+        assert_eq!(file_stem("ann lee/../x"), "ann_lee_.._x");
+        assert_eq!(file_stem("Zoë-2.b_c"), "Zoë-2.b_c");
+        assert_eq!(
+            Student::with_dir("cd {dir} && {dir}/run", Path::new("/s")),
+            "cd /s && /s/run"
+        );
+    }
+}

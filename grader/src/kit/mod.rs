@@ -1,0 +1,51 @@
+//! What the grading is done with, as data: the [`rubric`], the [`case`] files, their stored
+//! answers ([`solution`], computed by the reference library), and the course's copy of the
+//! [`supplied`] crate that submissions' copies are compared with. Everything is loaded and
+//! checked against everything else before a student is graded; nothing here starts a process.
+
+pub mod case;
+mod error;
+pub mod rubric;
+pub mod solution;
+pub mod supplied;
+
+use std::path::Path;
+
+pub use case::Case;
+pub(crate) use error::read_toml;
+pub use error::KitError;
+pub use rubric::Rubric;
+pub use solution::Solution;
+
+/// Everything needed to grade: the rubric and every case with its stored answers.
+#[derive(Debug, Clone)]
+pub struct Kit {
+    /// The categories and the speed-up credit.
+    pub rubric: Rubric,
+    /// The cases, sorted by name, each with its solution.
+    pub cases: Vec<(Case, Solution)>,
+    /// The course's copy of the supplied crate, which submissions' copies are compared with;
+    /// `None` leaves that comparison out.
+    pub supplied: Option<supplied::Course>,
+}
+
+impl Kit {
+    /// Loads `DIR/rubric.toml` and `DIR/cases/`, validates them against each other and reads
+    /// every case's solution (which must match its script). The course's copy of the supplied
+    /// crate is not loaded: set [`Kit::supplied`] for that comparison.
+    pub fn load(dir: &Path) -> Result<Kit, KitError> {
+        let rubric = Rubric::load(&dir.join("rubric.toml"))?;
+        let cases = case::load_all(&dir.join("cases"))?;
+        rubric.validate_cases(&cases)?;
+        case::validate_requirements(&cases)?;
+        let cases = cases
+            .into_iter()
+            .map(|case| solution::read(&case).map(|s| (case, s)))
+            .collect::<Result<_, _>>()?;
+        Ok(Kit {
+            rubric,
+            cases,
+            supplied: None,
+        })
+    }
+}

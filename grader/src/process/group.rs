@@ -1,0 +1,100 @@
+//! A process group the grader started: one type for a student's build and for their program.
+//! The child leads a group of its own, is polled for its end without being reaped (so that its
+//! id, and its group's, stay its own until everything it started has been killed), and when the
+//! group is dropped every process of its family (the group and whatever was started from it,
+//! even in a session of its own) is killed and the leader reaped.
+
+use std::io;
+use std::os::unix::process::CommandExt;
+use std::process::{Child, Command, ExitStatus};
+
+use super::procfs::{exit_status, family, kill, processes};
+
+/// A running child that leads its own process group.
+pub struct Group {
+    child: Child,
+    /// The child's process id, which is also its group's.
+    leader: i32,
+}
+
+impl Group {
+    /// Starts `command` as the leader of a new process group (its pipes, directory and limits
+    /// are the caller's to set first).
+    pub fn start(mut command: Command) -> io::Result<Group> {
+        let child = command.process_group(0).spawn()?;
+        // `id` is the child's pid_t as a u32: casting it back is exact.
+        let leader = child.id() as i32;
+        Ok(Group { child, leader })
+    }
+
+    /// The leader's process id, which is also the group's.
+    pub fn leader(&self) -> i32 {
+        self.leader
+    }
+
+    /// The child itself, to take its pipes.
+    pub fn child(&mut self) -> &mut Child {
+        &mut self.child
+    }
+
+    /// How the leader ended, if it has; it stays unreaped.
+    pub fn status(&self) -> Option<ExitStatus> {
+        exit_status(self.leader)
+    }
+
+    /// Kills the whole family: the group, the leader, and every process started from any of
+    /// them. Returns the ids it found.
+    pub fn kill(&self) -> Vec<i32> {
+        let members = family(self.leader, &processes());
+        kill(self.leader, &members);
+        members
+    }
+
+    /// Kills `pids` too (processes found another way, such as holders of the group's pipes).
+    pub fn kill_also(&self, pids: &[i32]) {
+        kill(self.leader, pids);
+    }
+}
+
+impl Drop for Group {
+    /// Kills the family and reaps the leader (sent SIGKILL itself, so the wait returns).
+    fn drop(&mut self) {
+        self.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::fs;
+    use std::thread;
+    use std::time::{Duration, Instant};
+
+    #[test]
+    fn dropping_the_group_kills_what_it_started_in_a_session_of_its_own() {
+        let dir = tempfile::tempdir().unwrap();
+        let pids = dir.path().join("pids");
+        let mut command = Command::new("sh");
+        command.arg("-c").arg(format!(
+            "setsid sleep 61.5 & echo $! > {}; sleep 61.5",
+            pids.display()
+        ));
+        let group = Group::start(command).unwrap();
+        let started = Instant::now();
+        while fs::read_to_string(&pids).map_or(true, |t| t.trim().is_empty()) {
+            assert!(started.elapsed() < Duration::from_secs(5), "no pid written");
+            thread::sleep(Duration::from_millis(10));
+        }
+        assert_eq!(group.status(), None, "still running");
+        drop(group);
+        let escaped = fs::read_to_string(&pids).unwrap();
+        thread::sleep(Duration::from_millis(100));
+        let stat = fs::read_to_string(format!("/proc/{}/stat", escaped.trim())).unwrap_or_default();
+        let state = stat
+            .rsplit(") ")
+            .next()
+            .and_then(|rest| rest.chars().next());
+        assert!(matches!(state, None | Some('Z')), "killed: {stat}");
+    }
+}

@@ -1,0 +1,165 @@
+//! A shell command run to a log file with a time limit: how a build runs. Its output goes to the
+//! log, never a pipe, so that a descendant that escapes its group and holds the output open
+//! cannot keep the grader waiting; a log that grows past its cap stops the command, and when it
+//! ends (or is stopped) whatever it left running in its group or below is killed.
+
+use std::fs::{self, File};
+use std::path::Path;
+use std::process::{Command, ExitStatus, Stdio};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use super::group::Group;
+
+/// The most a command may write to its log, in bytes: past it the command is stopped.
+pub const MAX_LOG: u64 = 16 << 20;
+/// How often a running command is looked at.
+const POLL: Duration = Duration::from_millis(50);
+
+/// How a logged command ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Ended {
+    /// It succeeded.
+    Succeeded,
+    /// It failed with this exit status.
+    Failed(ExitStatus),
+    /// It was still running at its time limit, and was killed.
+    TimedOut(Duration),
+    /// Its log grew past [`MAX_LOG`], and it was killed.
+    Flooded,
+    /// It could not be started: the system's reason.
+    NotStarted(String),
+    /// Its log could not be created: the system's reason.
+    NoLog(String),
+}
+
+/// Runs `sh -c COMMAND` in `dir`, in a new process group, its output into a new log at `log`,
+/// until it ends, `timeout` passes or the log grows past [`MAX_LOG`]; then kills what is left
+/// of it: the whole of a stopped command, and whatever a finished one left running in its group
+/// or below a process still there.
+pub fn run(command: &str, dir: &Path, log: &Path, timeout: Duration) -> Ended {
+    let (out, err) = match File::create(log).and_then(|f| Ok((f.try_clone()?, f))) {
+        Ok(files) => files,
+        Err(why) => return Ended::NoLog(why.to_string()),
+    };
+    let mut shell = Command::new("sh");
+    shell
+        .arg("-c")
+        .arg(command)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .stdout(out)
+        .stderr(err);
+    let mut group = match Group::start(shell) {
+        Ok(group) => group,
+        Err(why) => return Ended::NotStarted(why.to_string()),
+    };
+    let deadline = Instant::now() + timeout;
+    let stopped = loop {
+        if group.status().is_some() {
+            break None;
+        }
+        if Instant::now() >= deadline {
+            break Some(Ended::TimedOut(timeout));
+        }
+        if fs::metadata(log).is_ok_and(|m| m.len() > MAX_LOG) {
+            break Some(Ended::Flooded);
+        }
+        thread::sleep(POLL.min(deadline.saturating_duration_since(Instant::now())));
+    };
+    group.kill();
+    let waited = group.child().wait();
+    match (stopped, waited) {
+        (Some(ended), _) => ended,
+        (None, Ok(status)) if status.success() => Ended::Succeeded,
+        (None, Ok(status)) => Ended::Failed(status),
+        (None, Err(why)) => Ended::NotStarted(why.to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Runs `command` in a fresh directory, its log there; returns how it ended, the log's
+    /// text and the directory.
+    fn logged(command: &str, timeout_ms: u64) -> (Ended, String, tempfile::TempDir) {
+        let dir = tempfile::tempdir().unwrap();
+        let log = dir.path().join("build.log");
+        let ended = run(command, dir.path(), &log, Duration::from_millis(timeout_ms));
+        let text = fs::read_to_string(&log).unwrap_or_default();
+        (ended, text, dir)
+    }
+
+    #[test]
+    fn output_and_errors_go_to_the_log() {
+        let (ended, text, dir) = logged("echo compiling; echo warning >&2; touch built", 10_000);
+        assert_eq!(ended, Ended::Succeeded);
+        assert_eq!(text, "compiling\nwarning\n");
+        assert!(dir.path().join("built").is_file(), "ran in its directory");
+        let (ended, _, _) = logged("exit 101", 10_000);
+        assert!(
+            matches!(ended, Ended::Failed(s) if s.code() == Some(101)),
+            "{ended:?}"
+        );
+    }
+
+    #[test]
+    fn a_hung_command_is_killed_with_its_group_at_its_time_limit() {
+        let started = Instant::now();
+        // One process in the group, one in a session of its own, both still the shell's.
+        let (ended, _, dir) = logged(
+            "sleep 30 & echo $! > pids; setsid sleep 30 & echo $! >> pids; sleep 30",
+            1_000,
+        );
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "not waited for"
+        );
+        assert_eq!(ended, Ended::TimedOut(Duration::from_secs(1)));
+        thread::sleep(Duration::from_millis(200));
+        let pids = fs::read_to_string(dir.path().join("pids")).unwrap();
+        assert_eq!(pids.lines().count(), 2, "{pids}");
+        for pid in pids.lines() {
+            // Gone, or a zombie (state Z) that its new parent has not reaped yet.
+            let stat = fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+            let state = stat
+                .rsplit(") ")
+                .next()
+                .and_then(|rest| rest.chars().next());
+            assert!(
+                matches!(state, None | Some('Z')),
+                "every sleep was killed: {stat}"
+            );
+        }
+    }
+
+    #[test]
+    fn an_escaped_process_holding_the_log_does_not_hold_the_grader() {
+        let started = Instant::now();
+        let (ended, text, _dir) = logged("setsid sleep 5 & echo built", 10_000);
+        assert_eq!(ended, Ended::Succeeded);
+        assert!(started.elapsed() < Duration::from_secs(4), "waited for it");
+        assert_eq!(text, "built\n");
+    }
+
+    #[test]
+    fn a_flooding_command_is_stopped_soon_after_its_cap() {
+        // About 100 MB a second: fast, yet slow enough to measure how soon it was stopped.
+        let (ended, _, dir) = logged("while :; do yes | head -n 500000; sleep 0.01; done", 20_000);
+        assert_eq!(ended, Ended::Flooded);
+        let size = fs::metadata(dir.path().join("build.log")).unwrap().len();
+        assert!(
+            size < 8 * MAX_LOG,
+            "stopped within a poll or so: {size} bytes"
+        );
+    }
+
+    #[test]
+    fn a_log_that_cannot_be_created_is_said() {
+        let dir = tempfile::tempdir().unwrap();
+        let log = dir.path().join("missing/build.log");
+        let ended = run("true", dir.path(), &log, Duration::from_secs(5));
+        assert!(matches!(ended, Ended::NoLog(_)), "{ended:?}");
+    }
+}

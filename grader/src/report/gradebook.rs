@@ -1,0 +1,77 @@
+//! The gradebook: a CSV file with one row per student, one column per category part, and
+//! columns for the automatic total, the build, the time grading took and the supplied crate
+//! comparison, for a spreadsheet or a learning platform's import.
+
+use super::words::{self, points};
+use crate::judge::result::StudentResult;
+use crate::kit::Rubric;
+
+/// One CSV field, quoted when it must be.
+fn field(text: &str) -> String {
+    if text.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", text.replace('"', "\"\""))
+    } else {
+        text.to_string()
+    }
+}
+
+/// The gradebook: a header, then per student each category's points (blank for the categories
+/// graded by hand), the automatic total, how their build went (`ok`, `failed`, `timed out`;
+/// blank without a build step), how long grading them took in seconds, and whether their copy
+/// of the supplied crate was changed (`yes` or `no`; blank when they have none or it was not
+/// checked).
+pub fn csv(rubric: &Rubric, results: &[StudentResult]) -> String {
+    let mut header = vec!["student".to_string()];
+    header.extend(
+        rubric
+            .categories
+            .iter()
+            .flat_map(|c| c.parts())
+            .map(|part| format!("{} ({})", part.name, points(part.points))),
+    );
+    header.push("automatic total".into());
+    header.push("build".into());
+    header.push("time (s)".into());
+    header.push("supplied_changed".into());
+    let mut out = header
+        .iter()
+        .map(|h| field(h))
+        .collect::<Vec<_>>()
+        .join(",")
+        + "\n";
+    for result in results {
+        let mut row = vec![field(&result.student)];
+        row.extend(
+            result
+                .categories(rubric)
+                .iter()
+                .map(|c| c.earned.map_or(String::new(), points)),
+        );
+        row.push(points(result.total().0));
+        row.push(result.build.as_ref().map_or("", words::build_word).into());
+        row.push(format!("{:.1}", result.elapsed.as_secs_f64()));
+        row.push(
+            match result.supplied.as_ref().map(|c| c.changed()) {
+                Some(true) => "yes",
+                Some(false) => "no",
+                None => "",
+            }
+            .into(),
+        );
+        out.push_str(&row.join(","));
+        out.push('\n');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fields_with_commas_or_quotes_are_quoted() {
+        assert_eq!(field("plain"), "plain");
+        assert_eq!(field("a,b"), "\"a,b\"");
+        assert_eq!(field("say \"hi\""), "\"say \"\"hi\"\"\"");
+    }
+}

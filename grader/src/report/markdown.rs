@@ -1,0 +1,104 @@
+//! The per-student Markdown report, for the student and the graders: the build, the supplied
+//! crate comparison, the score table, the checklists of the categories graded by hand with
+//! blanks to fill, and every failed case in detail.
+
+use std::fmt::Write;
+
+use super::detail::{case_detail, notes, table};
+use super::words::{self, points, SUPPLIED_CHANGED, SUPPLIED_NOT_SCORED};
+use crate::judge::result::StudentResult;
+use crate::judge::Build;
+use crate::kit::supplied::Comparison;
+use crate::kit::Rubric;
+
+/// The supplied crate comparison as a Markdown section, with one changed file a line.
+fn supplied_section(comparison: &Comparison) -> String {
+    let folder = &comparison.folder;
+    if !comparison.changed() {
+        return format!(
+            "## Supplied crate\n\nThe supplied crate (`{folder}/`) is the course's copy, unchanged.\n\n"
+        );
+    }
+    let mut out = format!(
+        "## Supplied crate\n\n**{SUPPLIED_CHANGED}:** {} file(s) of `{folder}/` differ from the \
+         course's copy.\n\n",
+        comparison.changes.len()
+    );
+    for change in &comparison.changes {
+        let kind = words::change_kind(change);
+        let _ = writeln!(out, "- {kind} `{}`", change.path());
+    }
+    let _ = write!(
+        out,
+        "\n{SUPPLIED_NOT_SCORED}{}\n\n",
+        words::replaced(comparison)
+    );
+    out
+}
+
+/// The build as a Markdown section, the failed build's last lines as a block.
+fn build_section(build: &Build) -> String {
+    let mut out = format!("## Build\n\n{}", words::build_headline(build));
+    if let Some(log) = build.log.as_ref().and_then(|p| p.file_name()) {
+        let _ = write!(out, " Its log: `{}`.", log.to_string_lossy());
+    }
+    if !build.succeeded() && !build.tail.is_empty() {
+        let _ = write!(
+            out,
+            "\n\nThe last lines of its log:\n\n```text\n{}\n```",
+            build.tail
+        );
+    }
+    out.push_str("\n\n");
+    out
+}
+
+/// The Markdown report: the build, the supplied crate check, the table, the hand-graded
+/// checklists with blanks, and the failures (after a failed build, none: no case was run).
+pub fn student(rubric: &Rubric, result: &StudentResult) -> String {
+    let mut out = format!("# {}: {}\n\n", rubric.title, result.student);
+    if let Some(build) = &result.build {
+        out.push_str(&build_section(build));
+    }
+    if let Some(comparison) = &result.supplied {
+        out.push_str(&supplied_section(comparison));
+    }
+    out.push_str("## Scores\n\n");
+    out.push_str(&table(rubric, result, true));
+    for note in notes(result) {
+        let _ = writeln!(out, "\n- {note}");
+    }
+    for category in rubric.categories.iter().filter(|c| !c.manual.is_empty()) {
+        let _ = writeln!(
+            out,
+            "\n## {} (graded by hand): ____ / {}\n",
+            category.name,
+            points(category.manual_points())
+        );
+        for item in &category.manual {
+            let _ = writeln!(out, "- [ ] {item}");
+        }
+        out.push_str("\nComments:\n\n");
+    }
+    if result.failed_build().is_some() {
+        return out;
+    }
+    out.push_str("\n## Failed cases\n");
+    let failed = result.failed();
+    if failed.is_empty() {
+        out.push_str("\nEvery case passed.\n");
+    }
+    for case in failed {
+        let _ = writeln!(
+            out,
+            "\n### {} ({}): {} of {} points\n\n{}\n\n```text\n{}```",
+            case.name,
+            case.category,
+            points(case.earned),
+            points(case.points),
+            case.description,
+            case_detail(case, "")
+        );
+    }
+    out
+}

@@ -1,0 +1,14 @@
+//! Reports: the judge's typed results put in words, for people and for other programs. The
+//! shared [`words`], the [`terminal`] report, the per-student [`markdown`] report, the CSV
+//! [`gradebook`], Gradescope's results.json ([`gradescope`]), the [`class`] summary, the
+//! [`matchup`] summary, and [`progress`] on standard error. Nothing here runs anything.
+
+pub mod class;
+mod detail;
+pub mod gradebook;
+pub mod gradescope;
+pub mod markdown;
+pub mod matchup;
+pub mod progress;
+pub mod terminal;
+pub mod words;

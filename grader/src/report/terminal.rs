@@ -1,0 +1,82 @@
+//! The terminal report: the summary (a score table, the build, the supplied crate comparison
+//! and the speed-up measured) and, in full, every failed case with what was sent, expected and
+//! received, or the last lines of a failed build's log.
+
+use std::fmt::Write;
+
+use super::detail::{case_detail, notes, table};
+use super::words::{self, points};
+use crate::judge::result::{CaseResult, StudentResult};
+use crate::kit::Rubric;
+
+/// The score table, the build, the supplied crate comparison and the measurements, without any
+/// case's detail.
+pub fn summary(rubric: &Rubric, result: &StudentResult) -> String {
+    let mut out = format!("{}: {}\n\n", rubric.title, result.student);
+    out.push_str(&table(rubric, result, false));
+    if let Some(build) = &result.build {
+        let _ = writeln!(out, "\n  {}", words::build_headline(build));
+    }
+    if let Some(comparison) = &result.supplied {
+        let _ = writeln!(
+            out,
+            "\n  {}",
+            words::supplied(comparison).replace('\n', "\n  ")
+        );
+    }
+    for note in notes(result) {
+        let _ = writeln!(out, "\n  {note}");
+    }
+    out
+}
+
+/// One case's detail on its own: its failures, or that it passed.
+pub fn case(case: &CaseResult) -> String {
+    if case.passed() {
+        "Passed.".to_string()
+    } else {
+        case_detail(case, "")
+    }
+}
+
+/// The whole terminal report: the summary and every failed case, or the last lines of a failed
+/// build.
+pub fn full(rubric: &Rubric, result: &StudentResult) -> String {
+    let mut out = summary(rubric, result);
+    if let Some(build) = result.failed_build() {
+        let _ = writeln!(
+            out,
+            "\nThe last lines of the build's log:\n\n  {}",
+            build.tail.replace('\n', "\n  ")
+        );
+        return out;
+    }
+    let failed = result.failed();
+    if failed.is_empty() {
+        out.push_str("\nEvery case passed.\n");
+    } else {
+        let _ = writeln!(
+            out,
+            "\nFailed cases ({} of {}):",
+            failed.len(),
+            result.cases.len()
+        );
+        for case in failed {
+            let _ = writeln!(
+                out,
+                "\n[{}] {} ({} of {} points){}",
+                case.category,
+                case.name,
+                points(case.earned),
+                points(case.points),
+                if case.description.is_empty() {
+                    String::new()
+                } else {
+                    format!(": {}", case.description)
+                }
+            );
+            out.push_str(&case_detail(case, "  "));
+        }
+    }
+    out
+}
