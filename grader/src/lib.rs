@@ -16,6 +16,11 @@ pub mod case;
 pub mod gradescope;
 pub mod limits;
 pub mod matchup;
+/// Running programs under limits and in a sandbox (to be merged with the process layer).
+#[cfg(target_os = "linux")]
+pub mod process {
+    pub mod sandbox;
+}
 mod progress;
 pub mod report;
 pub mod requirement;
