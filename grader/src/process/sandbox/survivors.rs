@@ -7,9 +7,11 @@
 //! every process it may signal (`kill(-1)`): all of that uid's, in one call that no fork can
 //! outrun. Under a namespace, each process found in `/proc` is signalled through a pidfd after
 //! checking that it is still the job's (no pid reused in between). Either way `/proc` is then
-//! read again, and the sweep repeats until no live process of the job is left or the deadline
+//! read again, and the sweep repeats until no process of the job is left or the deadline
 //! passes. Zombies of the job whose parent is the grader (a child subreaper, see
-//! [`become_subreaper`]) are reaped.
+//! [`become_subreaper`]) are reaped; the others are waited for until the deadline (a zombie still
+//! counts against the job's process limit until its parent reaps it), and then left: dead, they
+//! are not survivors.
 
 use std::collections::BTreeSet;
 use std::fmt;
@@ -94,12 +96,18 @@ pub(super) fn sweep(job: Job, deadline: Duration) -> Result<usize, Survivors> {
             .filter(|m| !m.zombie)
             .map(|m| m.pid)
             .collect();
-        if live.is_empty() {
+        // Dead but not yet reaped, a zombie still counts against the job's process limit: wait
+        // for its parent to reap it, but not beyond the deadline (it can do nothing any more).
+        if members.is_empty() || (live.is_empty() && start.elapsed() > deadline) {
             return Ok(seen.len());
         }
         seen.extend(live.iter().copied());
         if start.elapsed() > deadline {
             return Err(Survivors { pids: live });
+        }
+        if live.is_empty() {
+            thread::sleep(PAUSE);
+            continue;
         }
         match job {
             Job::Uid(uid) => kill_all_of(uid),
@@ -111,6 +119,16 @@ pub(super) fn sweep(job: Job, deadline: Duration) -> Result<usize, Survivors> {
         }
         thread::sleep(PAUSE);
     }
+}
+
+/// The live processes of `job`.
+#[cfg(test)]
+pub(super) fn live(job: Job) -> Vec<i32> {
+    members(job)
+        .into_iter()
+        .filter(|m| !m.zombie)
+        .map(|m| m.pid)
+        .collect()
 }
 
 /// The live processes and zombies of `job` in `/proc`.

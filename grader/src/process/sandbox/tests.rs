@@ -10,12 +10,14 @@ use std::io::ErrorKind;
 use std::net::TcpListener;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
+use std::os::unix::process::CommandExt;
 use std::process::{Command, Output, Stdio};
 use std::thread;
 use std::time::{Duration, Instant};
 
 use tempfile::TempDir;
 
+use super::survivors::{self, Job};
 use super::*;
 
 /// The first uid the tests use (each test adds its own offset).
@@ -417,4 +419,117 @@ fn a_hidden_path_under_an_allowed_one_is_refused() {
 fn a_missing_path_is_an_error_not_a_hole() {
     let missing = Sandbox::new().read("/nonexistent/toolchain").prepare();
     assert!(matches!(missing, Err(SandboxError::Path(..))));
+}
+
+/// The environment variable that tells [`as_an_unprivileged_grader`] it runs as the
+/// unprivileged grader.
+const INNER: &str = "SANDBOX_TEST_UNPRIVILEGED";
+
+/// The namespace path, tested as an instructor's grader that is not root: as root, this runs
+/// [`as_an_unprivileged_grader`] again in a test process of another uid.
+#[test]
+fn without_root_a_user_namespace_does_the_same() {
+    if !root() {
+        return as_an_unprivileged_grader();
+    }
+    let uid = TEST_UID + 100;
+    let test = "process::sandbox::tests::as_an_unprivileged_grader";
+    let output = Command::new(std::env::current_exe().unwrap())
+        .args([test, "--exact", "--ignored", "--nocapture", "--test-threads=1"])
+        .env(INNER, "1")
+        .env_remove("HOME")
+        .uid(uid)
+        .gid(uid)
+        .output()
+        .unwrap();
+    let (out, err) = (text(&output.stdout), text(&output.stderr));
+    assert!(output.status.success(), "{out}\n{err}");
+    assert!(out.contains("1 passed"), "{out}\n{err}");
+    assert_eq!(processes_of(uid), 0);
+}
+
+/// What [`without_root_a_user_namespace_does_the_same`] runs as an unprivileged grader: every
+/// protection but the user switch is in force, through the job's user namespace.
+#[test]
+#[ignore = "run by without_root_a_user_namespace_does_the_same as another uid"]
+fn as_an_unprivileged_grader() {
+    if root() && std::env::var_os(INNER).is_none() {
+        return;
+    }
+    // This test runs alone in its process: the orphans it makes come back to it, to be reaped.
+    become_subreaper().unwrap();
+    let fixture = Fixture::new();
+    let prepared = fixture.sandbox(0).processes(50).prepare().unwrap();
+    let protections = prepared.protections();
+    assert_eq!(protections.user, Status::Unavailable(Reason::NotRoot));
+    for protection in Protection::ALL.into_iter().skip(1) {
+        assert_eq!(protections.get(protection), &Status::InForce, "{protection}");
+    }
+    let job = prepared.job().unwrap();
+    assert!(matches!(job, Job::UserNamespace(_)));
+
+    let answer = fixture.kit("case.solution");
+    let stolen = run(
+        &prepared,
+        fixture.submission.path(),
+        &format!("cat {}; echo mine > own.txt; cat own.txt", answer.display()),
+    );
+    assert_eq!(text(&stolen.stdout), "mine\n", "{}", text(&stolen.stderr));
+
+    // The grader cannot be signalled from the sandbox although it is the same uid.
+    let grader = std::process::id();
+    let signal = run(
+        &prepared,
+        fixture.submission.path(),
+        &format!("kill -0 {grader} && echo reached"),
+    );
+    assert!(!text(&signal.stdout).contains("reached"));
+
+    if Path::new("/usr/bin/python3").exists() {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let tried = run(&prepared, fixture.submission.path(), &connect_script(port));
+        assert!(text(&tried.stdout).starts_with("refused"), "{}", text(&tried.stdout));
+
+        // A fork loop: the limit counts the job's namespace only, not the grader's processes.
+        let script = "import os, time\n\
+                      n = 0\n\
+                      for i in range(200):\n    \
+                      try:\n        \
+                      if os.fork() == 0:\n            os.close(1); os.close(2); time.sleep(5); os._exit(0)\n        \
+                      n += 1\n    \
+                      except OSError:\n        pass\n\
+                      print(n, flush=True)\n";
+        let forked = run(
+            &prepared,
+            fixture.submission.path(),
+            &format!("/usr/bin/python3 -c '{script}'"),
+        );
+        let forked: usize = text(&forked.stdout).trim().parse().unwrap();
+        assert!((45..=49).contains(&forked), "{forked} forks under a limit of 50");
+        let left = survivors::live(job).len();
+        assert!(left >= 45, "{left}");
+        assert_eq!(prepared.kill_survivors().unwrap(), left);
+        assert!(survivors::live(job).is_empty());
+        // Reaped, they no longer count against the limit: the job can fork again.
+        let again = run(&prepared, fixture.submission.path(), "sh -c 'echo again'");
+        assert_eq!(text(&again.stdout), "again\n", "{}", text(&again.stderr));
+    }
+
+    // A daemon, also in a nested user namespace if it could make one.
+    let left = run(
+        &prepared,
+        fixture.submission.path(),
+        "unshare -U true && echo nested; \
+         setsid sh -c 'sleep 300 & echo $! > daemon.pid' </dev/null >/dev/null 2>&1 & wait",
+    );
+    assert!(!text(&left.stdout).contains("nested"), "{}", text(&left.stdout));
+    let start = Instant::now();
+    while !fixture.submission.path().join("daemon.pid").exists() {
+        assert!(start.elapsed() < Duration::from_secs(5), "the daemon started");
+        thread::sleep(Duration::from_millis(10));
+    }
+    assert!(!survivors::live(job).is_empty());
+    assert!(prepared.kill_survivors().unwrap() >= 1);
+    assert!(survivors::live(job).is_empty());
 }
