@@ -9,8 +9,8 @@ use std::fs;
 use std::io::ErrorKind;
 use std::net::TcpListener;
 use std::os::unix::fs::PermissionsExt;
-use std::path::{Path, PathBuf};
 use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -435,7 +435,13 @@ fn without_root_a_user_namespace_does_the_same() {
     let uid = TEST_UID + 100;
     let test = "process::sandbox::tests::as_an_unprivileged_grader";
     let output = Command::new(std::env::current_exe().unwrap())
-        .args([test, "--exact", "--ignored", "--nocapture", "--test-threads=1"])
+        .args([
+            test,
+            "--exact",
+            "--ignored",
+            "--nocapture",
+            "--test-threads=1",
+        ])
         .env(INNER, "1")
         .env_remove("HOME")
         .uid(uid)
@@ -463,7 +469,11 @@ fn as_an_unprivileged_grader() {
     let protections = prepared.protections();
     assert_eq!(protections.user, Status::Unavailable(Reason::NotRoot));
     for protection in Protection::ALL.into_iter().skip(1) {
-        assert_eq!(protections.get(protection), &Status::InForce, "{protection}");
+        assert_eq!(
+            protections.get(protection),
+            &Status::InForce,
+            "{protection}"
+        );
     }
     let job = prepared.job().unwrap();
     assert!(matches!(job, Job::UserNamespace(_)));
@@ -489,7 +499,11 @@ fn as_an_unprivileged_grader() {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         let port = listener.local_addr().unwrap().port();
         let tried = run(&prepared, fixture.submission.path(), &connect_script(port));
-        assert!(text(&tried.stdout).starts_with("refused"), "{}", text(&tried.stdout));
+        assert!(
+            text(&tried.stdout).starts_with("refused"),
+            "{}",
+            text(&tried.stdout)
+        );
 
         // A fork loop: the limit counts the job's namespace only, not the grader's processes.
         let script = "import os, time\n\
@@ -506,7 +520,10 @@ fn as_an_unprivileged_grader() {
             &format!("/usr/bin/python3 -c '{script}'"),
         );
         let forked: usize = text(&forked.stdout).trim().parse().unwrap();
-        assert!((45..=49).contains(&forked), "{forked} forks under a limit of 50");
+        assert!(
+            (45..=49).contains(&forked),
+            "{forked} forks under a limit of 50"
+        );
         let left = survivors::live(job).len();
         assert!(left >= 45, "{left}");
         assert_eq!(prepared.kill_survivors().unwrap(), left);
@@ -523,13 +540,70 @@ fn as_an_unprivileged_grader() {
         "unshare -U true && echo nested; \
          setsid sh -c 'sleep 300 & echo $! > daemon.pid' </dev/null >/dev/null 2>&1 & wait",
     );
-    assert!(!text(&left.stdout).contains("nested"), "{}", text(&left.stdout));
+    assert!(
+        !text(&left.stdout).contains("nested"),
+        "{}",
+        text(&left.stdout)
+    );
     let start = Instant::now();
     while !fixture.submission.path().join("daemon.pid").exists() {
-        assert!(start.elapsed() < Duration::from_secs(5), "the daemon started");
+        assert!(
+            start.elapsed() < Duration::from_secs(5),
+            "the daemon started"
+        );
         thread::sleep(Duration::from_millis(10));
     }
     assert!(!survivors::live(job).is_empty());
     assert!(prepared.kill_survivors().unwrap() >= 1);
     assert!(survivors::live(job).is_empty());
+}
+
+/// The sandbox's cost: preparing it once per job, and applying it to each process (200 runs of
+/// `/bin/true` with and without it, interleaved). `cargo test -p connect_four_grader --lib
+/// process::sandbox::tests::cost -- --ignored --nocapture`.
+#[test]
+#[ignore = "a measurement, not a check"]
+fn cost() {
+    const RUNS: u32 = 200;
+    let fixture = Fixture::new();
+    let start = Instant::now();
+    let prepared = fixture.sandbox(8).processes(256).prepare().unwrap();
+    let prepare = start.elapsed();
+    // Plain (std spawns with posix_spawn), with an empty pre_exec (std forks: the part of the
+    // cost that any pre_exec brings), sandboxed.
+    let time = |how: u8| {
+        let start = Instant::now();
+        let mut command = Command::new("/bin/true");
+        command.current_dir(fixture.submission.path());
+        match how {
+            0 => {}
+            // SAFETY: does nothing.
+            1 => unsafe {
+                command.pre_exec(|| Ok(()));
+            },
+            _ => prepared.apply(&mut command),
+        }
+        assert!(command.status().unwrap().success());
+        start.elapsed()
+    };
+    let (mut plain, mut forked, mut sandboxed) = (Duration::ZERO, Duration::ZERO, Duration::ZERO);
+    for _ in 0..RUNS {
+        plain += time(0);
+        forked += time(1);
+        sandboxed += time(2);
+    }
+    let start = Instant::now();
+    let killed = prepared.kill_survivors().unwrap();
+    let sweep = start.elapsed();
+    println!(
+        "prepare: {:.2} ms; {RUNS} runs of /bin/true: plain {:.3} ms each, with an empty \
+         pre_exec {:.3} ms, sandboxed {:.3} ms each (+{:.3} ms); an empty sweep: {:.2} ms \
+         ({killed} killed)",
+        prepare.as_secs_f64() * 1e3,
+        plain.as_secs_f64() * 1e3 / f64::from(RUNS),
+        forked.as_secs_f64() * 1e3 / f64::from(RUNS),
+        sandboxed.as_secs_f64() * 1e3 / f64::from(RUNS),
+        (sandboxed.as_secs_f64() - plain.as_secs_f64()) * 1e3 / f64::from(RUNS),
+        sweep.as_secs_f64() * 1e3,
+    );
 }
