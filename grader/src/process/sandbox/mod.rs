@@ -183,6 +183,7 @@ impl Sandbox {
         let allowed: Vec<PathBuf> = self
             .system
             .iter()
+            .chain(&self.devices)
             .chain(&self.readable)
             .chain(self.all_writable())
             .cloned()
