@@ -1,13 +1,15 @@
-//! The bottom layer: running a program under limits. A process [`group`] for a build and for a
-//! student's program alike, the resource [`limits`], the process-count [`watch`], what `/proc`
-//! tells ([`procfs`]), the protocol conversation with a running [`program`], and a command run
-//! to a log file ([`logged`]). It knows nothing of cases, students or scores. Linux only.
+//! The bottom layer: running a program under limits and in a sandbox. A process [`group`] for a
+//! build and for a student's program alike, the resource [`limits`], the process-count
+//! [`watch`], what `/proc` tells ([`procfs`]), the [`sandbox`] every student process runs in,
+//! the protocol conversation with a running [`program`], and a command run to a log file
+//! ([`logged`]). It knows nothing of cases, students or scores. Linux only.
 
 pub mod group;
 pub mod limits;
 pub mod logged;
 pub mod procfs;
 pub mod program;
+pub mod sandbox;
 mod watch;
 
 pub use limits::{Evidence, Limit, LimitHit, Limits};

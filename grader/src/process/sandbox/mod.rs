@@ -1,0 +1,498 @@
+//! The sandbox every student build and program runs in (Linux). Student code is hostile: it may
+//! try to read the answers, run the reference, rewrite the results, read another student's
+//! work, open connections, fork without end or outlive its case. A [`Sandbox`] describes what a
+//! job may reach (plain data); [`Sandbox::prepare`] does, once per job and in the grader, all
+//! that allocates or may fail (the Landlock ruleset, the job's namespaces, handing the writable
+//! paths to the job's user) and says in [`Protections`] what is in force on this system;
+//! [`Prepared::apply`] then sets a `Command` up so that, between fork and exec, the child only
+//! makes async-signal-safe system calls with what was prepared:
+//!
+//! 1. joins the job's user namespace (grader not root) and network namespace (`setns`);
+//! 2. sets `RLIMIT_NPROC`, which then counts only this job's processes (its own uid, or its own
+//!    user namespace), so a fork loop is stopped at the limit, not counted after;
+//! 3. as root, drops every group and switches to the job's unprivileged uid and gid;
+//! 4. sets `no_new_privs` and enforces the Landlock ruleset: the system's directories read and
+//!    execute only, the listed readable paths likewise, the listed writable ones read-write,
+//!    nothing else; no TCP (when the network is not allowed); no signals or abstract sockets out
+//!    of the sandbox.
+//!
+//! At the end of each case or build [`Prepared::kill_survivors`] kills whatever the job left
+//! running, double-forked daemons included, and says whether anything survived.
+//!
+//! Nothing here knows of cases or scores. Its pieces: [`protections`] (the typed report),
+//! `filesystem` (Landlock, system paths), `namespaces` (the job's namespaces), `survivors` (the
+//! sweep).
+
+mod filesystem;
+mod namespaces;
+mod protections;
+mod survivors;
+#[cfg(test)]
+mod tests;
+
+use std::fmt;
+use std::io;
+use std::os::fd::{AsRawFd, OwnedFd};
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::Arc;
+use std::time::Duration;
+
+pub use filesystem::{rust_toolchain, DEVICES, SHARED, SYSTEM};
+pub use protections::{Protection, Protections, Reason, Status};
+pub use survivors::{become_subreaper, Survivors, DEADLINE};
+
+use survivors::Job;
+
+/// The first uid (and gid) of the jobs' users: job `n` runs as `BASE_UID + n`. No passwd entry
+/// is needed (root can switch to any number); none of these uids may own anything else.
+pub const BASE_UID: u32 = 61000;
+
+/// The unprivileged user a job runs as when the grader is root.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct User {
+    /// Its uid.
+    pub uid: u32,
+    /// Its gid.
+    pub gid: u32,
+}
+
+impl User {
+    /// The user of job `job` (a worker's slot: two jobs running at once must differ), counting
+    /// from `base` ([`BASE_UID`] unless configured).
+    pub fn for_job(base: u32, job: u32) -> User {
+        User {
+            uid: base + job,
+            gid: base + job,
+        }
+    }
+}
+
+/// What a job may reach: plain data, see [`Sandbox::prepare`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Sandbox {
+    /// Read and execute only: the system's directories ([`SYSTEM`], those that exist).
+    pub system: Vec<PathBuf>,
+    /// Read and write, never execute: [`DEVICES`] and [`SHARED`] that exist.
+    pub devices: Vec<PathBuf>,
+    /// Read and execute only, beyond the system's: a toolchain, a JDK elsewhere.
+    pub readable: Vec<PathBuf>,
+    /// Read, write and execute: the submission, a build's cargo home and target directory.
+    pub writable: Vec<PathBuf>,
+    /// A private scratch directory (also writable): `HOME` and `TMPDIR` point to it, and under a
+    /// job's user it is made `0700`.
+    pub scratch: Option<PathBuf>,
+    /// Paths that must stay out of reach (the kit, the reference, results, reports, the other
+    /// submissions): preparing fails if one lies under an allowed path, where Landlock could not
+    /// keep students out.
+    pub hidden: Vec<PathBuf>,
+    /// Whether the network may be used.
+    pub network: bool,
+    /// The user to run as when the grader is root.
+    pub user: Option<User>,
+    /// The most processes (Linux counts threads too) the job may have at once.
+    pub processes: Option<u64>,
+}
+
+impl Default for Sandbox {
+    fn default() -> Sandbox {
+        Sandbox::new()
+    }
+}
+
+impl Sandbox {
+    /// The system's directories and devices, nothing else, no network, no user, no limit.
+    pub fn new() -> Sandbox {
+        Sandbox {
+            system: filesystem::existing(&SYSTEM),
+            devices: filesystem::existing(&DEVICES)
+                .into_iter()
+                .chain(filesystem::existing(&SHARED))
+                .collect(),
+            readable: Vec::new(),
+            writable: Vec::new(),
+            scratch: None,
+            hidden: Vec::new(),
+            network: false,
+            user: None,
+            processes: None,
+        }
+    }
+
+    /// Adds a path to read and execute.
+    pub fn read(mut self, path: impl Into<PathBuf>) -> Sandbox {
+        self.readable.push(path.into());
+        self
+    }
+
+    /// Adds a path to read, write and execute.
+    pub fn write(mut self, path: impl Into<PathBuf>) -> Sandbox {
+        self.writable.push(path.into());
+        self
+    }
+
+    /// Sets the private scratch directory.
+    pub fn scratch(mut self, path: impl Into<PathBuf>) -> Sandbox {
+        self.scratch = Some(path.into());
+        self
+    }
+
+    /// Adds a path that must stay out of reach.
+    pub fn hide(mut self, path: impl Into<PathBuf>) -> Sandbox {
+        self.hidden.push(path.into());
+        self
+    }
+
+    /// Sets the user to run as when the grader is root.
+    pub fn user(mut self, user: User) -> Sandbox {
+        self.user = Some(user);
+        self
+    }
+
+    /// Sets the process limit.
+    pub fn processes(mut self, limit: u64) -> Sandbox {
+        self.processes = Some(limit);
+        self
+    }
+
+    /// Allows the network or not.
+    pub fn network(mut self, allowed: bool) -> Sandbox {
+        self.network = allowed;
+        self
+    }
+
+    /// Everything a job may write: the writable paths and the scratch directory.
+    fn all_writable(&self) -> impl Iterator<Item = &PathBuf> {
+        self.writable.iter().chain(&self.scratch)
+    }
+
+    /// Prepares the sandbox for one job, in the grader: checks that no hidden path is under an
+    /// allowed one, builds the Landlock ruleset, makes the job's namespaces, and, when the grader
+    /// is root and a user is given, hands the writable paths to that user. What cannot be set up
+    /// on this system is said in [`Prepared::protections`], never skipped silently; an error
+    /// means the description itself cannot be honoured (a missing path, a hidden path exposed).
+    pub fn prepare(&self) -> Result<Prepared, SandboxError> {
+        // SAFETY: geteuid cannot fail.
+        let root = unsafe { libc::geteuid() } == 0;
+        self.prepare_as(root)
+    }
+
+    /// [`Sandbox::prepare`] as if the grader were root (`root`) or not.
+    fn prepare_as(&self, root: bool) -> Result<Prepared, SandboxError> {
+        let allowed: Vec<PathBuf> = self
+            .system
+            .iter()
+            .chain(&self.devices)
+            .chain(&self.readable)
+            .chain(self.all_writable())
+            .cloned()
+            .collect();
+        filesystem::check_hidden(&allowed, &self.hidden)?;
+        for path in self.readable.iter().chain(self.all_writable()) {
+            if !path.exists() {
+                return Err(SandboxError::Path(path.clone(), "it does not exist".into()));
+            }
+        }
+
+        let abi = filesystem::abi_version();
+        let writable: Vec<PathBuf> = self.all_writable().cloned().collect();
+        let read: Vec<PathBuf> = self.system.iter().chain(&self.readable).cloned().collect();
+        let ruleset = if abi > 0 {
+            filesystem::ruleset(&read, &self.devices, &writable, self.network)?
+        } else {
+            None
+        };
+        let landlock = |needed: i32, missing: &'static str, full: Status| {
+            if ruleset.is_none() {
+                Status::Unavailable(Reason::NoLandlock)
+            } else if abi < needed {
+                Status::Partly(Reason::LandlockAbi {
+                    kernel: abi,
+                    needed,
+                    missing,
+                })
+            } else {
+                full
+            }
+        };
+        let filesystem = landlock(3, "refusing to truncate files", Status::InForce);
+        let filesystem = match filesystem {
+            Status::InForce if abi < 5 => Status::Partly(Reason::LandlockAbi {
+                kernel: abi,
+                needed: 5,
+                missing: "refusing ioctl on devices",
+            }),
+            other => other,
+        };
+        let signals = match landlock(6, "scoping signals and sockets", Status::InForce) {
+            Status::Partly(reason) => Status::Unavailable(reason),
+            other => other,
+        };
+
+        let switch = match (root, self.user) {
+            (true, Some(user)) => Some(user),
+            _ => None,
+        };
+        let user_status = match (root, self.user) {
+            (true, Some(_)) => Status::InForce,
+            (true, None) => Status::NotRequested,
+            (false, _) => Status::Unavailable(Reason::NotRoot),
+        };
+        if let Some(user) = switch {
+            for (path, private) in self
+                .writable
+                .iter()
+                .map(|p| (p, false))
+                .chain(self.scratch.iter().map(|p| (p, true)))
+            {
+                filesystem::hand_over(path, user, private)
+                    .map_err(|e| SandboxError::Path(path.clone(), e.to_string()))?;
+            }
+        }
+
+        // A user namespace when not root (the job's identity, and what lets an unprivileged
+        // grader make a network namespace); a network namespace unless the network is allowed.
+        let want_user = !root;
+        let want_net = !self.network;
+        let made = namespaces::make(want_user, want_net);
+        let (userns, netns, nested, namespace_error) = match made {
+            Ok(n) => (n.user, n.net, n.nested_refused, None),
+            Err(e) => (None, None, Ok(()), Some(e.to_string())),
+        };
+        let network = if self.network {
+            Status::NotRequested
+        } else if netns.is_some() {
+            Status::InForce
+        } else {
+            let why = namespace_error.clone().unwrap_or_default();
+            match landlock(4, "refusing TCP", Status::InForce) {
+                Status::InForce => Status::Partly(Reason::Namespaces(format!(
+                    "{why}; only TCP is refused (Landlock)"
+                ))),
+                _ => Status::Unavailable(Reason::Namespaces(why)),
+            }
+        };
+        let identity = match (switch, userns) {
+            (Some(user), _) => Identity::Switch(user),
+            (None, Some((fd, inode))) => Identity::Namespace { fd, inode },
+            (None, None) => Identity::Unchanged,
+        };
+        let no_identity = || match &namespace_error {
+            Some(why) if !root => Reason::Namespaces(why.clone()),
+            _ => Reason::NoJobIdentity,
+        };
+        let processes = match (&identity, self.processes) {
+            (_, None) => Status::NotRequested,
+            (Identity::Switch(_), Some(_)) => Status::InForce,
+            (Identity::Namespace { .. }, Some(_)) => match namespaces::kernel_at_least(5, 14) {
+                (_, true) => Status::InForce,
+                (release, false) => Status::Unavailable(Reason::OldKernel {
+                    release,
+                    needed: "5.14",
+                }),
+            },
+            (Identity::Unchanged, Some(_)) => Status::Unavailable(no_identity()),
+        };
+        let processes_limit = match processes {
+            Status::InForce => self.processes,
+            _ => None,
+        };
+        let survivors = match (&identity, nested) {
+            (Identity::Switch(_), _) => Status::InForce,
+            (Identity::Namespace { .. }, Ok(())) => Status::InForce,
+            (Identity::Namespace { .. }, Err(why)) => Status::Partly(Reason::NestedNamespaces(why)),
+            (Identity::Unchanged, _) => Status::Unavailable(no_identity()),
+        };
+        let protections = Protections {
+            user: user_status,
+            filesystem,
+            network,
+            processes,
+            survivors,
+            signals,
+        };
+        Ok(Prepared(Arc::new(Inner {
+            ruleset,
+            identity,
+            netns,
+            processes: processes_limit,
+            scratch: self.scratch.clone(),
+            protections,
+        })))
+    }
+}
+
+/// Why a sandbox cannot be prepared as described.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SandboxError {
+    /// A path to hide lies under (or is) an allowed one.
+    HiddenUnderAllowed {
+        /// The path to hide.
+        hidden: PathBuf,
+        /// The allowed path above it.
+        allowed: PathBuf,
+    },
+    /// A listed path cannot be used: it does not exist, or cannot be opened or handed over.
+    Path(PathBuf, String),
+    /// Landlock refused the ruleset.
+    Landlock(String),
+}
+
+impl fmt::Display for SandboxError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SandboxError::HiddenUnderAllowed { hidden, allowed } => write!(
+                f,
+                "{} must be out of students' reach but is under {}, which the sandbox lets them \
+                 reach",
+                hidden.display(),
+                allowed.display()
+            ),
+            SandboxError::Path(path, why) => {
+                write!(f, "cannot put {} in the sandbox: {why}", path.display())
+            }
+            SandboxError::Landlock(why) => write!(f, "cannot build the Landlock ruleset: {why}"),
+        }
+    }
+}
+
+impl std::error::Error for SandboxError {}
+
+/// Who a job's processes are.
+#[derive(Debug)]
+enum Identity {
+    /// The job's own unprivileged user (the grader is root).
+    Switch(User),
+    /// The grader's user, in the job's own user namespace.
+    Namespace {
+        /// The namespace.
+        fd: OwnedFd,
+        /// Its inode, by which its processes are found.
+        inode: u64,
+    },
+    /// The grader's user, as it is.
+    Unchanged,
+}
+
+/// A sandbox prepared for one job: apply it to each of the job's commands, kill the survivors
+/// after each. Cheap to clone (shared).
+#[derive(Clone, Debug)]
+pub struct Prepared(Arc<Inner>);
+
+#[derive(Debug)]
+struct Inner {
+    /// The Landlock ruleset to enforce (none without Landlock).
+    ruleset: Option<OwnedFd>,
+    identity: Identity,
+    /// The network namespace to join (none when the network is allowed or none could be made).
+    netns: Option<OwnedFd>,
+    /// `RLIMIT_NPROC`, only when it counts the job's processes alone.
+    processes: Option<u64>,
+    scratch: Option<PathBuf>,
+    protections: Protections,
+}
+
+impl Prepared {
+    /// What is in force.
+    pub fn protections(&self) -> &Protections {
+        &self.0.protections
+    }
+
+    /// The uid the job's processes run as, when they run as a user of their own.
+    pub fn user(&self) -> Option<User> {
+        match self.0.identity {
+            Identity::Switch(user) => Some(user),
+            _ => None,
+        }
+    }
+
+    /// Sets `command` up to run in the sandbox: `HOME` and `TMPDIR` to the scratch directory,
+    /// and, between fork and exec, the steps of this module's description. A step that fails in
+    /// the child (none is expected: each was prepared) makes the spawn fail with its error.
+    pub fn apply(&self, command: &mut Command) {
+        if let Some(scratch) = &self.0.scratch {
+            command.env("HOME", scratch).env("TMPDIR", scratch);
+        }
+        let inner = Arc::clone(&self.0);
+        // SAFETY: `enter` only makes system calls (setns, setrlimit, setgroups, setresgid,
+        // setresuid, prctl, landlock_restrict_self) on values prepared before the fork: no
+        // allocation, no lock.
+        unsafe {
+            command.pre_exec(move || inner.enter());
+        }
+    }
+
+    /// Kills every process the job left running (call it at the end of each case and build,
+    /// once the grader has waited for the children it started) and returns how many there were;
+    /// `Err` lists those still running after [`DEADLINE`]: then nothing the job did may be
+    /// trusted yet. `Ok(0)` without doing anything when the job's processes cannot be told
+    /// apart ([`Protections::survivors`] says so).
+    pub fn kill_survivors(&self) -> Result<usize, Survivors> {
+        self.kill_survivors_within(DEADLINE)
+    }
+
+    /// [`Prepared::kill_survivors`] with another deadline.
+    pub fn kill_survivors_within(&self, deadline: Duration) -> Result<usize, Survivors> {
+        match self.job() {
+            Some(job) => survivors::sweep(job, deadline),
+            None => Ok(0),
+        }
+    }
+
+    /// How the job's processes are recognised, if they can be.
+    fn job(&self) -> Option<Job> {
+        match &self.0.identity {
+            Identity::Switch(user) => Some(Job::Uid(user.uid)),
+            Identity::Namespace { inode, .. } => Some(Job::UserNamespace(*inode)),
+            Identity::Unchanged => None,
+        }
+    }
+
+    /// The scratch directory, if there is one.
+    pub fn scratch(&self) -> Option<&Path> {
+        self.0.scratch.as_deref()
+    }
+}
+
+impl Inner {
+    /// The child's half, between fork and exec: async-signal-safe system calls only.
+    fn enter(&self) -> io::Result<()> {
+        fn check(result: libc::c_long) -> io::Result<()> {
+            if result < 0 {
+                Err(io::Error::last_os_error())
+            } else {
+                Ok(())
+            }
+        }
+        // SAFETY (every block): plain system calls on descriptors this sandbox owns and on
+        // integers; the child is single-threaded, as setns into a user namespace requires.
+        if let Identity::Namespace { fd, .. } = &self.identity {
+            check(unsafe { libc::setns(fd.as_raw_fd(), libc::CLONE_NEWUSER) }.into())?;
+        }
+        if let Some(net) = &self.netns {
+            check(unsafe { libc::setns(net.as_raw_fd(), libc::CLONE_NEWNET) }.into())?;
+        }
+        if let Some(limit) = self.processes {
+            let limit = libc::rlimit {
+                rlim_cur: limit,
+                rlim_max: limit,
+            };
+            check(unsafe { libc::setrlimit(libc::RLIMIT_NPROC, &limit) }.into())?;
+        }
+        if let Identity::Switch(user) = self.identity {
+            check(unsafe { libc::setgroups(0, std::ptr::null()) }.into())?;
+            check(unsafe { libc::setresgid(user.gid, user.gid, user.gid) }.into())?;
+            check(unsafe { libc::setresuid(user.uid, user.uid, user.uid) }.into())?;
+        }
+        check(unsafe { libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) }.into())?;
+        if let Some(ruleset) = &self.ruleset {
+            // The crate's `restrict_self` consumes the ruleset and may allocate on its error
+            // paths; the system call itself is all the child needs.
+            check(unsafe {
+                libc::syscall(libc::SYS_landlock_restrict_self, ruleset.as_raw_fd(), 0)
+            })?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,180 @@
+//! What a prepared sandbox has in force, as data: one [`Status`] for each [`Protection`], and
+//! for every protection that is not (fully) in force the [`Reason`] why. Reporters render it
+//! (the terminal, the Markdown report, results.json); nothing here is worded for students
+//! beyond the `Display` of a reason. A protection is never left out: the report always has all
+//! six.
+
+use std::fmt;
+
+/// One of the things the sandbox protects against.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Protection {
+    /// The program runs as an unprivileged user of its own (only when the grader is root).
+    User,
+    /// Landlock: only the system's directories, the listed readable paths and the listed
+    /// writable ones can be reached; the kit, the reference and the results cannot.
+    Filesystem,
+    /// No network: a network namespace of the job's own (only a loopback, down), and Landlock's
+    /// TCP rules where the kernel has them.
+    Network,
+    /// The process limit is enforced by the kernel (`RLIMIT_NPROC` counting only this job's
+    /// processes), before it is exceeded.
+    Processes,
+    /// Everything the job started, double-forked daemons included, can be found and killed.
+    Survivors,
+    /// Landlock's scopes: signals and abstract UNIX sockets cannot reach processes outside the
+    /// sandbox (the grader, the instructor's other processes).
+    Signals,
+}
+
+impl Protection {
+    /// Every protection, in the order reports list them.
+    pub const ALL: [Protection; 6] = [
+        Protection::User,
+        Protection::Filesystem,
+        Protection::Network,
+        Protection::Processes,
+        Protection::Survivors,
+        Protection::Signals,
+    ];
+}
+
+impl fmt::Display for Protection {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Protection::User => "unprivileged user",
+            Protection::Filesystem => "filesystem",
+            Protection::Network => "network",
+            Protection::Processes => "process limit",
+            Protection::Survivors => "no survivors",
+            Protection::Signals => "signals and sockets",
+        })
+    }
+}
+
+/// Whether a protection is in force.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// Fully in force.
+    InForce,
+    /// In force in part; the reason says what is missing.
+    Partly(Reason),
+    /// Not in force on this system; the reason says why.
+    Unavailable(Reason),
+    /// Not asked for by the sandbox's description (network allowed, no process limit, no user
+    /// given).
+    NotRequested,
+}
+
+impl Status {
+    /// Whether the protection is fully in force.
+    pub fn in_force(&self) -> bool {
+        matches!(self, Status::InForce)
+    }
+}
+
+/// Why a protection is not (fully) in force.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Reason {
+    /// The grader is not root, so it cannot switch to an unprivileged user.
+    NotRoot,
+    /// The kernel has no Landlock, or it is disabled at boot.
+    NoLandlock,
+    /// The kernel's Landlock is older than what a part of the protection needs.
+    LandlockAbi {
+        /// The kernel's Landlock ABI version.
+        kernel: i32,
+        /// The version that brings what is missing.
+        needed: i32,
+        /// What is missing.
+        missing: &'static str,
+    },
+    /// The job's namespaces could not be made (user namespaces disabled, or not permitted).
+    Namespaces(String),
+    /// Processes cannot be told apart by user or namespace: neither a dedicated user (root) nor a
+    /// user namespace of the job's own is available.
+    NoJobIdentity,
+    /// The job's user namespace could not be kept from making nested ones, in which a process
+    /// could hide from the search for survivors.
+    NestedNamespaces(String),
+    /// The kernel is too old for this (`RLIMIT_NPROC` per user namespace needs Linux 5.14).
+    OldKernel {
+        /// The kernel's release.
+        release: String,
+        /// The release needed.
+        needed: &'static str,
+    },
+}
+
+impl fmt::Display for Reason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Reason::NotRoot => f.write_str(
+                "the grader does not run as root, so student code runs as the grader's user",
+            ),
+            Reason::NoLandlock => f.write_str("the kernel has no Landlock (or it is disabled)"),
+            Reason::LandlockAbi {
+                kernel,
+                needed,
+                missing,
+            } => write!(
+                f,
+                "the kernel's Landlock is version {kernel}; {missing} needs version {needed}"
+            ),
+            Reason::Namespaces(why) => write!(f, "no namespaces for the job: {why}"),
+            Reason::NoJobIdentity => f.write_str(
+                "student processes cannot be told apart from the grader's: \
+                 no dedicated user and no user namespace",
+            ),
+            Reason::NestedNamespaces(why) => write!(
+                f,
+                "nested user namespaces, where a process could hide, cannot be refused: {why}"
+            ),
+            Reason::OldKernel { release, needed } => {
+                write!(f, "the kernel is {release}; this needs Linux {needed}")
+            }
+        }
+    }
+}
+
+/// What a prepared sandbox has in force: a status for each [`Protection`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Protections {
+    /// [`Protection::User`].
+    pub user: Status,
+    /// [`Protection::Filesystem`].
+    pub filesystem: Status,
+    /// [`Protection::Network`].
+    pub network: Status,
+    /// [`Protection::Processes`].
+    pub processes: Status,
+    /// [`Protection::Survivors`].
+    pub survivors: Status,
+    /// [`Protection::Signals`].
+    pub signals: Status,
+}
+
+impl Protections {
+    /// The status of one protection.
+    pub fn get(&self, protection: Protection) -> &Status {
+        match protection {
+            Protection::User => &self.user,
+            Protection::Filesystem => &self.filesystem,
+            Protection::Network => &self.network,
+            Protection::Processes => &self.processes,
+            Protection::Survivors => &self.survivors,
+            Protection::Signals => &self.signals,
+        }
+    }
+
+    /// Every protection with its status, in [`Protection::ALL`]'s order.
+    pub fn iter(&self) -> impl Iterator<Item = (Protection, &Status)> {
+        Protection::ALL.into_iter().map(|p| (p, self.get(p)))
+    }
+
+    /// Whether every protection asked for is fully in force.
+    pub fn all_in_force(&self) -> bool {
+        self.iter()
+            .all(|(_, s)| matches!(s, Status::InForce | Status::NotRequested))
+    }
+}

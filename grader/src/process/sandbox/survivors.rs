@@ -1,0 +1,214 @@
+//! No survivors: finding and killing every process a job started, wherever it went (a new
+//! session, a double fork, reparented to init), and knowing that none is left.
+//!
+//! A job's processes are recognised by what they cannot shed: under a user of the job's own
+//! (the grader is root), that uid; otherwise the job's user namespace (nested ones are refused
+//! in it, so none can hide in one). Under a uid, a helper forked as that uid sends `SIGKILL` to
+//! every process it may signal (`kill(-1)`): all of that uid's, in one call that no fork can
+//! outrun. Under a namespace, each process found in `/proc` is signalled through a pidfd after
+//! checking that it is still the job's (no pid reused in between). Either way `/proc` is then
+//! read again, and the sweep repeats until no process of the job is left or the deadline
+//! passes. Zombies of the job whose parent is the grader (a child subreaper, see
+//! [`become_subreaper`]) are reaped; the others are waited for until the deadline (a zombie still
+//! counts against the job's process limit until its parent reaps it), and then left: dead, they
+//! are not survivors.
+
+use std::collections::BTreeSet;
+use std::fmt;
+use std::fs;
+use std::io;
+use std::os::unix::fs::MetadataExt;
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// How long a sweep goes on before what is left is reported.
+pub const DEADLINE: Duration = Duration::from_secs(2);
+/// The pause between two passes of a sweep.
+const PAUSE: Duration = Duration::from_millis(2);
+
+/// Processes of a job still running at the end of a sweep: nothing the job did may be trusted
+/// (results must not be written) while they run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Survivors {
+    /// Their process ids.
+    pub pids: Vec<i32>,
+}
+
+impl fmt::Display for Survivors {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} process(es) of the student's job could not be killed: {:?}",
+            self.pids.len(),
+            self.pids
+        )
+    }
+}
+
+impl std::error::Error for Survivors {}
+
+/// Makes the grader a child subreaper (`PR_SET_CHILD_SUBREAPER`): a process a student program
+/// orphans (a double fork) is reparented to the grader instead of init, so that its zombie is
+/// reaped by the sweep rather than left to an init that may not reap (a container's). Call once,
+/// at start; optional (a sweep finds and kills orphans without it).
+pub fn become_subreaper() -> io::Result<()> {
+    // SAFETY: a prctl with integer arguments.
+    if unsafe { libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) } != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(())
+}
+
+/// How a job's processes are recognised.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Job {
+    /// Every process with this uid (real, effective, saved or filesystem).
+    Uid(u32),
+    /// Every process in the user namespace with this inode.
+    UserNamespace(u64),
+}
+
+/// A process of the job found in `/proc`.
+struct Member {
+    pid: i32,
+    parent: i32,
+    zombie: bool,
+}
+
+/// Kills every process of `job` and returns how many were found running, or the survivors if
+/// some are still running after `deadline`. Reaps the job's zombies that are the grader's
+/// children: call it only once the children the grader started for the job have been waited
+/// for (else their exit status could be taken from under the code waiting for them).
+pub(super) fn sweep(job: Job, deadline: Duration) -> Result<usize, Survivors> {
+    let start = Instant::now();
+    // SAFETY: getpid cannot fail.
+    let grader = unsafe { libc::getpid() };
+    let mut seen = BTreeSet::new();
+    loop {
+        let members = members(job);
+        for zombie in members.iter().filter(|m| m.zombie && m.parent == grader) {
+            let mut status = 0;
+            // SAFETY: a zombie child of this process; WNOHANG never blocks.
+            unsafe { libc::waitpid(zombie.pid, &mut status, libc::WNOHANG) };
+        }
+        let live: Vec<i32> = members
+            .iter()
+            .filter(|m| !m.zombie)
+            .map(|m| m.pid)
+            .collect();
+        // Dead but not yet reaped, a zombie still counts against the job's process limit: wait
+        // for its parent to reap it, but not beyond the deadline (it can do nothing any more).
+        if members.is_empty() || (live.is_empty() && start.elapsed() > deadline) {
+            return Ok(seen.len());
+        }
+        seen.extend(live.iter().copied());
+        if start.elapsed() > deadline {
+            return Err(Survivors { pids: live });
+        }
+        if live.is_empty() {
+            thread::sleep(PAUSE);
+            continue;
+        }
+        match job {
+            Job::Uid(uid) => kill_all_of(uid),
+            Job::UserNamespace(inode) => {
+                for &pid in &live {
+                    kill_in_namespace(pid, inode);
+                }
+            }
+        }
+        thread::sleep(PAUSE);
+    }
+}
+
+/// The live processes of `job`.
+#[cfg(test)]
+pub(super) fn live(job: Job) -> Vec<i32> {
+    members(job)
+        .into_iter()
+        .filter(|m| !m.zombie)
+        .map(|m| m.pid)
+        .collect()
+}
+
+/// The live processes and zombies of `job` in `/proc`.
+fn members(job: Job) -> Vec<Member> {
+    let Ok(entries) = fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    entries
+        .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<i32>().ok())
+        .filter_map(|pid| {
+            let status = fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+            let field = |name: &str| {
+                status
+                    .lines()
+                    .find_map(|l| l.strip_prefix(name))
+                    .map(str::trim)
+            };
+            let belongs = match job {
+                Job::Uid(uid) => field("Uid:")?
+                    .split_whitespace()
+                    .any(|u| u.parse::<u32>() == Ok(uid)),
+                Job::UserNamespace(inode) => namespace(pid) == Some(inode),
+            };
+            belongs.then(|| Member {
+                pid,
+                parent: field("PPid:").and_then(|p| p.parse().ok()).unwrap_or(0),
+                zombie: matches!(field("State:"), Some(s) if s.starts_with('Z') || s.starts_with('X')),
+            })
+        })
+        .collect()
+}
+
+/// The inode of the user namespace of `pid`, if it can be read.
+fn namespace(pid: i32) -> Option<u64> {
+    fs::metadata(format!("/proc/{pid}/ns/user"))
+        .ok()
+        .map(|m| m.ino())
+}
+
+/// Sends `SIGKILL` to every process of `uid` from a helper forked as that uid: `kill(-1)`
+/// reaches every process whose real or saved uid is the sender's, in one call.
+fn kill_all_of(uid: u32) {
+    // SAFETY: the child only calls setresuid, kill and _exit, all async-signal-safe.
+    let pid = unsafe { libc::fork() };
+    if pid == 0 {
+        unsafe {
+            if libc::setresuid(uid, uid, uid) == 0 {
+                libc::kill(-1, libc::SIGKILL);
+            }
+            libc::_exit(0);
+        }
+    }
+    if pid > 0 {
+        let mut status = 0;
+        // SAFETY: waits for the helper just forked.
+        unsafe { libc::waitpid(pid, &mut status, 0) };
+    }
+}
+
+/// Sends `SIGKILL` to `pid` if it is still in the user namespace `inode`, through a pidfd so that
+/// a pid reused since it was found is never signalled.
+fn kill_in_namespace(pid: i32, inode: u64) {
+    // SAFETY: pidfd_open returns a new descriptor or -1.
+    let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, pid, 0) };
+    let Ok(fd) = i32::try_from(fd) else { return };
+    if fd < 0 {
+        return;
+    }
+    if namespace(pid) == Some(inode) {
+        // SAFETY: `fd` is the pidfd just opened; no siginfo.
+        unsafe {
+            libc::syscall(
+                libc::SYS_pidfd_send_signal,
+                fd,
+                libc::SIGKILL,
+                std::ptr::null::<libc::siginfo_t>(),
+                0,
+            )
+        };
+    }
+    // SAFETY: closes the pidfd opened above.
+    unsafe { libc::close(fd) };
+}

@@ -1,0 +1,609 @@
+//! The sandbox's tests, run as root where the grader runs on Gradescope: what a hostile program
+//! tries (read the kit, run a binary beside it, connect to a listener, fork in a loop, leave a
+//! daemon) fails, and what an honest one needs (a shell, Python, a JVM, its own files, temporary
+//! files) works. Each test uses its own uid, so that tests running at once never see each
+//! other's processes. The kit is played by a world-readable temporary directory, so that only
+//! the sandbox, not file permissions, keeps it out of reach.
+
+use std::fs;
+use std::io::ErrorKind;
+use std::net::TcpListener;
+use std::os::unix::fs::PermissionsExt;
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use tempfile::TempDir;
+
+use super::survivors::{self, Job};
+use super::*;
+
+/// The first uid the tests use (each test adds its own offset).
+const TEST_UID: u32 = BASE_UID + 500;
+
+fn root() -> bool {
+    // SAFETY: geteuid cannot fail.
+    unsafe { libc::geteuid() == 0 }
+}
+
+/// A kit to hide (world-readable, with an answer and a program), a submission and a scratch
+/// directory.
+struct Fixture {
+    kit: TempDir,
+    submission: TempDir,
+    scratch: TempDir,
+}
+
+impl Fixture {
+    fn new() -> Fixture {
+        let kit = tempfile::tempdir().unwrap();
+        fs::set_permissions(kit.path(), fs::Permissions::from_mode(0o755)).unwrap();
+        fs::write(kit.path().join("case.solution"), "= 3\n").unwrap();
+        fs::set_permissions(
+            kit.path().join("case.solution"),
+            fs::Permissions::from_mode(0o644),
+        )
+        .unwrap();
+        fs::copy("/bin/true", kit.path().join("reference")).unwrap();
+        fs::set_permissions(
+            kit.path().join("reference"),
+            fs::Permissions::from_mode(0o755),
+        )
+        .unwrap();
+        let submission = tempfile::tempdir().unwrap();
+        fs::write(submission.path().join("main.py"), "print(1)\n").unwrap();
+        Fixture {
+            kit,
+            submission,
+            scratch: tempfile::tempdir().unwrap(),
+        }
+    }
+
+    /// The sandbox of a student's program: its submission writable, the kit hidden, job `job`.
+    fn sandbox(&self, job: u32) -> Sandbox {
+        Sandbox::new()
+            .write(self.submission.path())
+            .scratch(self.scratch.path())
+            .hide(self.kit.path())
+            .user(User::for_job(TEST_UID, job))
+    }
+
+    fn kit(&self, name: &str) -> PathBuf {
+        self.kit.path().join(name)
+    }
+}
+
+/// Runs `sh -c SCRIPT` in the submission under `prepared`.
+fn run(prepared: &Prepared, dir: &Path, script: &str) -> Output {
+    let mut command = Command::new("/bin/sh");
+    command.arg("-c").arg(script).current_dir(dir);
+    prepared.apply(&mut command);
+    command.output().expect("the sandboxed shell starts")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// The live (not zombie) processes whose real uid is `uid`.
+fn processes_of(uid: u32) -> usize {
+    fs::read_dir("/proc")
+        .unwrap()
+        .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<i32>().ok())
+        .filter(|pid| {
+            let Ok(status) = fs::read_to_string(format!("/proc/{pid}/status")) else {
+                return false;
+            };
+            let field = |name: &str| status.lines().find_map(|l| l.strip_prefix(name));
+            let zombie = field("State:").is_some_and(|s| s.trim().starts_with('Z'));
+            let real = field("Uid:").and_then(|u| u.split_whitespace().next()?.parse().ok());
+            !zombie && real == Some(uid)
+        })
+        .count()
+}
+
+#[test]
+fn every_protection_is_in_force_on_this_machine() {
+    let fixture = Fixture::new();
+    let prepared = fixture.sandbox(0).processes(64).prepare().unwrap();
+    let protections = prepared.protections();
+    for (protection, status) in protections.iter() {
+        eprintln!("{protection}: {status:?}");
+    }
+    assert_eq!(protections.iter().count(), 6);
+    if root() {
+        assert!(protections.all_in_force(), "{protections:?}");
+        assert_eq!(protections.user, Status::InForce);
+    } else {
+        assert_eq!(protections.user, Status::Unavailable(Reason::NotRoot));
+    }
+}
+
+#[test]
+fn the_kit_cannot_be_read_but_the_submission_and_scratch_can() {
+    let fixture = Fixture::new();
+    let prepared = fixture.sandbox(1).prepare().unwrap();
+    let answer = fixture.kit("case.solution");
+    let stolen = run(
+        &prepared,
+        fixture.submission.path(),
+        &format!("cat {}", answer.display()),
+    );
+    assert!(
+        !stolen.status.success(),
+        "read the kit: {}",
+        text(&stolen.stdout)
+    );
+    assert!(
+        text(&stolen.stderr).contains("Permission denied"),
+        "{}",
+        text(&stolen.stderr)
+    );
+    let listed = run(
+        &prepared,
+        fixture.submission.path(),
+        &format!("ls {}", fixture.kit.path().display()),
+    );
+    assert!(
+        !listed.status.success(),
+        "listed the kit: {}",
+        text(&listed.stdout)
+    );
+    // The same command outside the sandbox reads it: the sandbox, not permissions, refused.
+    let plain = Command::new("cat").arg(&answer).output().unwrap();
+    assert_eq!(text(&plain.stdout), "= 3\n");
+
+    let own = run(
+        &prepared,
+        fixture.submission.path(),
+        "cat main.py && echo written > out.txt && mkdir -p build/x && \
+         tmp=$(mktemp) && echo t > \"$tmp\" && cat \"$tmp\" && echo \"$tmp\"",
+    );
+    assert!(own.status.success(), "{}", text(&own.stderr));
+    let out = text(&own.stdout);
+    assert!(out.starts_with("print(1)\nt\n"), "{out}");
+    assert!(
+        out.contains(&*fixture.scratch.path().to_string_lossy()),
+        "the temporary file is in the scratch directory: {out}"
+    );
+    assert_eq!(
+        fs::read_to_string(fixture.submission.path().join("out.txt")).unwrap(),
+        "written\n"
+    );
+    // Nor can it write outside what it was given.
+    let outside = run(
+        &prepared,
+        fixture.submission.path(),
+        "echo x > /tmp/escaped-$$",
+    );
+    assert!(!outside.status.success());
+}
+
+#[test]
+fn a_binary_outside_the_allowed_set_cannot_be_run() {
+    let fixture = Fixture::new();
+    let prepared = fixture.sandbox(2).prepare().unwrap();
+    let reference = fixture.kit("reference");
+    assert!(Command::new(&reference).status().unwrap().success());
+    let ran = run(
+        &prepared,
+        fixture.submission.path(),
+        &format!("{} && echo ran", reference.display()),
+    );
+    assert!(!ran.status.success(), "{}", text(&ran.stdout));
+    assert!(!text(&ran.stdout).contains("ran"));
+    // Copying it into the submission first is refused too (it cannot be read).
+    let copied = run(
+        &prepared,
+        fixture.submission.path(),
+        &format!("cp {} ./ref && ./ref && echo ran", reference.display()),
+    );
+    assert!(!copied.status.success(), "{}", text(&copied.stdout));
+    // A program of the system's runs.
+    let system = run(
+        &prepared,
+        fixture.submission.path(),
+        "/bin/true && echo ran",
+    );
+    assert_eq!(text(&system.stdout), "ran\n", "{}", text(&system.stderr));
+}
+
+/// A Python script that connects to 127.0.0.1:PORT with a 3 s timeout and says how it went.
+fn connect_script(port: u16) -> String {
+    format!(
+        "/usr/bin/python3 -c 'import socket\n\
+         try:\n    socket.create_connection((\"127.0.0.1\", {port}), timeout=3); print(\"connected\")\n\
+         except OSError as e:\n    print(\"refused\", e)'"
+    )
+}
+
+#[test]
+fn no_connection_to_a_listener_on_loopback() {
+    if !Path::new("/usr/bin/python3").exists() {
+        eprintln!("no /usr/bin/python3: skipped");
+        return;
+    }
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.set_nonblocking(true).unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let fixture = Fixture::new();
+    // The same script outside the sandbox connects: the test can fail.
+    let plain = Command::new("/bin/sh")
+        .arg("-c")
+        .arg(connect_script(port))
+        .output()
+        .unwrap();
+    assert_eq!(text(&plain.stdout).trim(), "connected");
+    let _ = listener.accept().unwrap();
+
+    let prepared = fixture.sandbox(3).prepare().unwrap();
+    let start = Instant::now();
+    let tried = run(&prepared, fixture.submission.path(), &connect_script(port));
+    let out = text(&tried.stdout);
+    assert!(out.starts_with("refused"), "{out} {}", text(&tried.stderr));
+    assert!(start.elapsed() < Duration::from_secs(10));
+    assert_eq!(
+        listener.accept().map(|_| ()).unwrap_err().kind(),
+        ErrorKind::WouldBlock,
+        "nothing reached the listener"
+    );
+}
+
+#[test]
+fn a_fork_loop_never_exceeds_the_process_limit() {
+    if !root() || !Path::new("/usr/bin/python3").exists() {
+        eprintln!("not root, or no /usr/bin/python3: skipped");
+        return;
+    }
+    let fixture = Fixture::new();
+    let user = User::for_job(TEST_UID, 4);
+    let prepared = fixture.sandbox(4).processes(50).prepare().unwrap();
+    assert_eq!(prepared.protections().processes, Status::InForce);
+    // 200 sleeping children, forks that fail retried, bounded so that the machine is safe even
+    // without the limit. It prints how many forks succeeded.
+    let script = "import os, time\n\
+                  n = 0\n\
+                  for i in range(200):\n    \
+                  try:\n        \
+                  if os.fork() == 0:\n            os.close(1); os.close(2); time.sleep(5); os._exit(0)\n        \
+                  n += 1\n    \
+                  except OSError:\n        pass\n\
+                  print(n, flush=True)\n\
+                  time.sleep(1)\n";
+    let mut command = Command::new("/usr/bin/python3");
+    command
+        .arg("-c")
+        .arg(script)
+        .current_dir(fixture.submission.path())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    prepared.apply(&mut command);
+    let child = command.spawn().unwrap();
+    let mut most = 0;
+    let start = Instant::now();
+    while start.elapsed() < Duration::from_millis(1500) {
+        most = most.max(processes_of(user.uid));
+        thread::sleep(Duration::from_millis(5));
+    }
+    let output = child.wait_with_output().unwrap();
+    let killed = prepared.kill_survivors().unwrap();
+    let forked: usize = text(&output.stdout)
+        .trim()
+        .parse()
+        .unwrap_or_else(|_| panic!("{} {}", text(&output.stdout), text(&output.stderr)));
+    assert_eq!(forked, 49, "the program and 49 children make 50");
+    assert!(most <= 50, "{most} processes under a limit of 50");
+    assert!(most >= 45, "the count saw the loop reach the limit: {most}");
+    assert!(killed >= 45, "{killed} left sleeping were killed");
+    assert_eq!(processes_of(user.uid), 0);
+}
+
+#[test]
+fn a_double_forked_daemon_is_gone_after_kill_survivors() {
+    let fixture = Fixture::new();
+    let prepared = fixture.sandbox(5).prepare().unwrap();
+    assert_eq!(prepared.protections().survivors, Status::InForce);
+    let marker = fixture.submission.path().join("daemon.pid");
+    // The daemon: a new session, standard streams closed, its parent gone.
+    let left = run(
+        &prepared,
+        fixture.submission.path(),
+        "setsid sh -c 'sleep 300 & echo $! > daemon.pid' </dev/null >/dev/null 2>&1 & wait",
+    );
+    assert!(left.status.success(), "{}", text(&left.stderr));
+    let start = Instant::now();
+    let pid = loop {
+        if let Some(pid) = fs::read_to_string(&marker)
+            .ok()
+            .and_then(|s| s.trim().parse::<i32>().ok())
+        {
+            break pid;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(5),
+            "the daemon started"
+        );
+        thread::sleep(Duration::from_millis(10));
+    };
+    let alive = |pid: i32| {
+        fs::read_to_string(format!("/proc/{pid}/stat"))
+            .is_ok_and(|s| !s.rsplit(')').next().unwrap_or("").trim().starts_with('Z'))
+    };
+    assert!(alive(pid), "the daemon outlived its program");
+    let killed = prepared.kill_survivors().unwrap();
+    assert!(killed >= 1, "{killed}");
+    assert!(!alive(pid), "the daemon is gone");
+    if let Some(user) = prepared.user() {
+        assert_eq!(processes_of(user.uid), 0);
+    }
+    assert_eq!(prepared.kill_survivors(), Ok(0));
+}
+
+#[test]
+fn as_root_the_program_runs_as_the_jobs_user_without_groups() {
+    if !root() {
+        eprintln!("not root: no user switch");
+        return;
+    }
+    let fixture = Fixture::new();
+    let user = User::for_job(TEST_UID, 6);
+    let prepared = fixture.sandbox(6).prepare().unwrap();
+    assert_eq!(prepared.user(), Some(user));
+    let id = run(&prepared, fixture.submission.path(), "id -u; id -g; id -G");
+    let out = text(&id.stdout);
+    let expected = format!("{}\n{}\n{}\n", user.uid, user.gid, user.gid);
+    assert_eq!(out, expected, "{}", text(&id.stderr));
+    // Its files are its own; the scratch directory is private.
+    let meta = fs::metadata(fixture.scratch.path()).unwrap();
+    assert_eq!(meta.permissions().mode() & 0o777, 0o700);
+    use std::os::unix::fs::MetadataExt;
+    assert_eq!(meta.uid(), user.uid);
+}
+
+#[test]
+fn an_honest_program_has_what_it_needs() {
+    let fixture = Fixture::new();
+    let prepared = fixture.sandbox(7).processes(256).prepare().unwrap();
+    let shell = run(&prepared, fixture.submission.path(), "echo ok; ls; pwd");
+    assert!(shell.status.success(), "{}", text(&shell.stderr));
+    assert!(text(&shell.stdout).starts_with("ok\nmain.py\n"));
+    if Path::new("/usr/bin/python3").exists() {
+        let python = run(
+            &prepared,
+            fixture.submission.path(),
+            "/usr/bin/python3 -c 'print(1)' && /usr/bin/python3 main.py && \
+             /usr/bin/python3 -c 'import tempfile, threading; tempfile.TemporaryFile().write(b\"x\"); \
+             t = threading.Thread(target=print, args=(2,)); t.start(); t.join()'",
+        );
+        assert_eq!(
+            text(&python.stdout),
+            "1\n1\n2\n",
+            "{}",
+            text(&python.stderr)
+        );
+    }
+    if Path::new("/usr/lib/jvm").exists() && Path::new("/usr/bin/java").exists() {
+        let java = run(&prepared, fixture.submission.path(), "java -version 2>&1");
+        let out = text(&java.stdout);
+        assert!(java.status.success(), "{out}");
+        assert!(out.contains("version"), "{out}");
+        assert!(!out.contains("Warning") && !out.contains("Error"), "{out}");
+    }
+}
+
+#[test]
+fn a_hidden_path_under_an_allowed_one_is_refused() {
+    let fixture = Fixture::new();
+    let inside = fixture.submission.path().join("grading");
+    fs::create_dir(&inside).unwrap();
+    let refused = Sandbox::new()
+        .write(fixture.submission.path())
+        .hide(&inside)
+        .prepare()
+        .unwrap_err();
+    assert!(
+        matches!(refused, SandboxError::HiddenUnderAllowed { .. }),
+        "{refused}"
+    );
+    let system = Sandbox::new().hide("/usr/share").prepare().unwrap_err();
+    assert!(
+        matches!(system, SandboxError::HiddenUnderAllowed { .. }),
+        "{system}"
+    );
+    assert!(Sandbox::new().hide(fixture.kit.path()).prepare().is_ok());
+}
+
+#[test]
+fn a_missing_path_is_an_error_not_a_hole() {
+    let missing = Sandbox::new().read("/nonexistent/toolchain").prepare();
+    assert!(matches!(missing, Err(SandboxError::Path(..))));
+}
+
+/// The environment variable that tells [`as_an_unprivileged_grader`] it runs as the
+/// unprivileged grader.
+const INNER: &str = "SANDBOX_TEST_UNPRIVILEGED";
+
+/// The namespace path, tested as an instructor's grader that is not root: as root, this runs
+/// [`as_an_unprivileged_grader`] again in a test process of another uid.
+#[test]
+fn without_root_a_user_namespace_does_the_same() {
+    if !root() {
+        return as_an_unprivileged_grader();
+    }
+    let uid = TEST_UID + 100;
+    let test = "process::sandbox::tests::as_an_unprivileged_grader";
+    let output = Command::new(std::env::current_exe().unwrap())
+        .args([
+            test,
+            "--exact",
+            "--ignored",
+            "--nocapture",
+            "--test-threads=1",
+        ])
+        .env(INNER, "1")
+        .env_remove("HOME")
+        .uid(uid)
+        .gid(uid)
+        .output()
+        .unwrap();
+    let (out, err) = (text(&output.stdout), text(&output.stderr));
+    assert!(output.status.success(), "{out}\n{err}");
+    assert!(out.contains("1 passed"), "{out}\n{err}");
+    assert_eq!(processes_of(uid), 0);
+}
+
+/// What [`without_root_a_user_namespace_does_the_same`] runs as an unprivileged grader: every
+/// protection but the user switch is in force, through the job's user namespace.
+#[test]
+#[ignore = "run by without_root_a_user_namespace_does_the_same as another uid"]
+fn as_an_unprivileged_grader() {
+    if root() && std::env::var_os(INNER).is_none() {
+        return;
+    }
+    // This test runs alone in its process: the orphans it makes come back to it, to be reaped.
+    become_subreaper().unwrap();
+    let fixture = Fixture::new();
+    let prepared = fixture.sandbox(0).processes(50).prepare().unwrap();
+    let protections = prepared.protections();
+    assert_eq!(protections.user, Status::Unavailable(Reason::NotRoot));
+    for protection in Protection::ALL.into_iter().skip(1) {
+        assert_eq!(
+            protections.get(protection),
+            &Status::InForce,
+            "{protection}"
+        );
+    }
+    let job = prepared.job().unwrap();
+    assert!(matches!(job, Job::UserNamespace(_)));
+
+    let answer = fixture.kit("case.solution");
+    let stolen = run(
+        &prepared,
+        fixture.submission.path(),
+        &format!("cat {}; echo mine > own.txt; cat own.txt", answer.display()),
+    );
+    assert_eq!(text(&stolen.stdout), "mine\n", "{}", text(&stolen.stderr));
+
+    // The grader cannot be signalled from the sandbox although it is the same uid.
+    let grader = std::process::id();
+    let signal = run(
+        &prepared,
+        fixture.submission.path(),
+        &format!("kill -0 {grader} && echo reached"),
+    );
+    assert!(!text(&signal.stdout).contains("reached"));
+
+    if Path::new("/usr/bin/python3").exists() {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let tried = run(&prepared, fixture.submission.path(), &connect_script(port));
+        assert!(
+            text(&tried.stdout).starts_with("refused"),
+            "{}",
+            text(&tried.stdout)
+        );
+
+        // A fork loop: the limit counts the job's namespace only, not the grader's processes.
+        let script = "import os, time\n\
+                      n = 0\n\
+                      for i in range(200):\n    \
+                      try:\n        \
+                      if os.fork() == 0:\n            os.close(1); os.close(2); time.sleep(5); os._exit(0)\n        \
+                      n += 1\n    \
+                      except OSError:\n        pass\n\
+                      print(n, flush=True)\n";
+        let forked = run(
+            &prepared,
+            fixture.submission.path(),
+            &format!("/usr/bin/python3 -c '{script}'"),
+        );
+        let forked: usize = text(&forked.stdout).trim().parse().unwrap();
+        assert!(
+            (45..=49).contains(&forked),
+            "{forked} forks under a limit of 50"
+        );
+        let left = survivors::live(job).len();
+        assert!(left >= 45, "{left}");
+        assert_eq!(prepared.kill_survivors().unwrap(), left);
+        assert!(survivors::live(job).is_empty());
+        // Reaped, they no longer count against the limit: the job can fork again.
+        let again = run(&prepared, fixture.submission.path(), "sh -c 'echo again'");
+        assert_eq!(text(&again.stdout), "again\n", "{}", text(&again.stderr));
+    }
+
+    // A daemon, also in a nested user namespace if it could make one.
+    let left = run(
+        &prepared,
+        fixture.submission.path(),
+        "unshare -U true && echo nested; \
+         setsid sh -c 'sleep 300 & echo $! > daemon.pid' </dev/null >/dev/null 2>&1 & wait",
+    );
+    assert!(
+        !text(&left.stdout).contains("nested"),
+        "{}",
+        text(&left.stdout)
+    );
+    let start = Instant::now();
+    while !fixture.submission.path().join("daemon.pid").exists() {
+        assert!(
+            start.elapsed() < Duration::from_secs(5),
+            "the daemon started"
+        );
+        thread::sleep(Duration::from_millis(10));
+    }
+    assert!(!survivors::live(job).is_empty());
+    assert!(prepared.kill_survivors().unwrap() >= 1);
+    assert!(survivors::live(job).is_empty());
+}
+
+/// The sandbox's cost: preparing it once per job, and applying it to each process (200 runs of
+/// `/bin/true` with and without it, interleaved). `cargo test -p connect_four_grader --lib
+/// process::sandbox::tests::cost -- --ignored --nocapture`.
+#[test]
+#[ignore = "a measurement, not a check"]
+fn cost() {
+    const RUNS: u32 = 200;
+    let fixture = Fixture::new();
+    let start = Instant::now();
+    let prepared = fixture.sandbox(8).processes(256).prepare().unwrap();
+    let prepare = start.elapsed();
+    // Plain (std spawns with posix_spawn), with an empty pre_exec (std forks: the part of the
+    // cost that any pre_exec brings), sandboxed.
+    let time = |how: u8| {
+        let start = Instant::now();
+        let mut command = Command::new("/bin/true");
+        command.current_dir(fixture.submission.path());
+        match how {
+            0 => {}
+            // SAFETY: does nothing.
+            1 => unsafe {
+                command.pre_exec(|| Ok(()));
+            },
+            _ => prepared.apply(&mut command),
+        }
+        assert!(command.status().unwrap().success());
+        start.elapsed()
+    };
+    let (mut plain, mut forked, mut sandboxed) = (Duration::ZERO, Duration::ZERO, Duration::ZERO);
+    for _ in 0..RUNS {
+        plain += time(0);
+        forked += time(1);
+        sandboxed += time(2);
+    }
+    let start = Instant::now();
+    let killed = prepared.kill_survivors().unwrap();
+    let sweep = start.elapsed();
+    println!(
+        "prepare: {:.2} ms; {RUNS} runs of /bin/true: plain {:.3} ms each, with an empty \
+         pre_exec {:.3} ms, sandboxed {:.3} ms each (+{:.3} ms); an empty sweep: {:.2} ms \
+         ({killed} killed)",
+        prepare.as_secs_f64() * 1e3,
+        plain.as_secs_f64() * 1e3 / f64::from(RUNS),
+        forked.as_secs_f64() * 1e3 / f64::from(RUNS),
+        sandboxed.as_secs_f64() * 1e3 / f64::from(RUNS),
+        (sandboxed.as_secs_f64() - plain.as_secs_f64()) * 1e3 / f64::from(RUNS),
+        sweep.as_secs_f64() * 1e3,
+    );
+}
