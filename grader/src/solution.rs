@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::case::Case;
 use crate::KitError;
-use connect_four::{best_columns, Game, GameConfig};
+use connect_four::{best_columns, Algorithm, Game, GameConfig};
 use connect_four_supplied::protocol::{execute, Command, Response};
 use connect_four_supplied::{Analyze, History, Playable};
 
@@ -53,7 +53,7 @@ pub fn generate(case: &Case) -> Result<Solution, KitError> {
         cols: case.cols,
         depth: case.depth,
         threads: 2,
-        prune: true,
+        algorithm: Algorithm::Pruned,
         seed: Some(0),
     };
     let fail =
