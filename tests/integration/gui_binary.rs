@@ -2,14 +2,13 @@
 //! and looked at with ImageMagick's `import`, as a person (or the screenshot script) would:
 //! the opening dialog, clicks and keys on the board, Undo and Redo by their keys, and closing
 //! the window in the middle of a search or of the computer's game against itself.
-#![cfg(feature = "gui")]
-
-mod support;
 
 use std::io::Read;
 use std::process::{Child, Command, Output, Stdio};
 use std::thread::sleep;
 use std::time::{Duration, Instant};
+
+use crate::display;
 
 /// The longest any wait in these tests may take before it counts as a hang.
 const PATIENCE: Duration = Duration::from_secs(60);
@@ -18,7 +17,7 @@ const CELL: i32 = 75;
 
 #[test]
 fn the_real_window_plays_closes_and_quits() {
-    let Some(display) = support::display(&["xdotool", "import"]) else {
+    let Some(display) = display::display(&["xdotool", "import"]) else {
         return;
     };
     let x = X {

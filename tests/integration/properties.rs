@@ -1,14 +1,13 @@
 //! Property tests: the fast engine (line words, table-driven heuristic, make/unmake, pruning
 //! with a transposition table, the thread pool) against the deliberately simple engine in
-//! `simple/`, on thousands of random positions of many board sizes: cell contents, wins,
+//! `simple`, on thousands of random positions of many board sizes: cell contents, wins,
 //! heuristic values and minimax values; and the pruned search against plain minimax deeper.
-
-mod simple;
 
 use connect_four::{Algorithm, Board, Engine, Game, GameConfig};
 use connect_four_supplied::{Checker, Outcome, Playable, Player, Score};
 use proptest::prelude::*;
-use simple::Grid;
+
+use crate::simple::Grid;
 
 /// A board size and a sequence of column choices (taken modulo the columns, skipping full ones).
 fn position(
