@@ -17,7 +17,8 @@ for want in "$@"; do
                     libxrender-dev libxfixes-dev libfontconfig1-dev libgl-dev libglu1-mesa-dev
                     python3-venv g++ make) ;;
     xvfb) packages+=(xvfb xauth xdotool imagemagick x11-utils) ;;
-    jdk) packages+=(default-jdk-headless) ;;
+    # Any JDK already on PATH will do.
+    jdk) command -v javac >/dev/null && command -v java >/dev/null || packages+=(default-jdk-headless) ;;
   esac
 done
 
