@@ -8,7 +8,7 @@
 
 use std::time::Duration;
 
-use connect_four::{Board, Engine};
+use connect_four::{Algorithm, Board, Engine};
 use connect_four_supplied::{Player, Score};
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
 
@@ -33,9 +33,9 @@ fn moves_valued(board: &mut Board, player: Player, depth: u32) -> u64 {
     count
 }
 
-fn scores(c: &mut Criterion, name: &str, depth: u32, threads: usize, prune: bool) {
+fn scores(c: &mut Criterion, name: &str, depth: u32, threads: usize, algorithm: Algorithm) {
     let board = Board::new(6, 7).expect("6 x 7 is a legal size");
-    let engine = || Engine::new(threads, prune).expect("the threads start");
+    let engine = || Engine::new(threads, algorithm).expect("the threads start");
     c.bench_function(name, |b| {
         b.iter_batched_ref(
             engine,
@@ -55,12 +55,12 @@ fn search(c: &mut Criterion) {
         let count = moves_valued(&mut board, Player::Red, depth);
         println!("plain minimax at depth {depth} values {count} moves");
     }
-    scores(c, "plain depth 8, 1 thread", 8, 1, false);
-    scores(c, "plain depth 8, 2 threads", 8, 2, false);
-    scores(c, "plain depth 9, 1 thread", 9, 1, false);
-    scores(c, "plain depth 9, 2 threads", 9, 2, false);
-    scores(c, "pruned depth 14, 1 thread", 14, 1, true);
-    scores(c, "pruned depth 14, 2 threads", 14, 2, true);
+    scores(c, "plain depth 8, 1 thread", 8, 1, Algorithm::Plain);
+    scores(c, "plain depth 8, 2 threads", 8, 2, Algorithm::Plain);
+    scores(c, "plain depth 9, 1 thread", 9, 1, Algorithm::Plain);
+    scores(c, "plain depth 9, 2 threads", 9, 2, Algorithm::Plain);
+    scores(c, "pruned depth 14, 1 thread", 14, 1, Algorithm::Pruned);
+    scores(c, "pruned depth 14, 2 threads", 14, 2, Algorithm::Pruned);
 }
 
 criterion_group! {

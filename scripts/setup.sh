@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Installs what building and testing need, on Debian or Ubuntu, and says what it does. Sourced
 # by scripts/play and scripts/test; safe to run again (fast when everything is present).
-#   source scripts/setup.sh [gui] [xvfb]
+#   source scripts/setup.sh [gui] [xvfb] [jdk]
 #     gui   the X11 headers and a CMake >= 3.28 that FLTK's bundled build needs
 #     xvfb  a virtual X server for the window tests (Xvfb, xauth, xdotool, ImageMagick)
+#     jdk   javac and java, for the tests of the benchmark's Java baseline (benches/java)
 # Elsewhere: install the same packages by hand (see README, "Other systems").
 
 say() { echo "setup: $*" >&2; }
@@ -16,6 +17,8 @@ for want in "$@"; do
                     libxrender-dev libxfixes-dev libfontconfig1-dev libgl-dev libglu1-mesa-dev
                     python3-venv g++ make) ;;
     xvfb) packages+=(xvfb xauth xdotool imagemagick x11-utils) ;;
+    # Any JDK already on PATH will do.
+    jdk) command -v javac >/dev/null && command -v java >/dev/null || packages+=(default-jdk-headless) ;;
   esac
 done
 

@@ -4,6 +4,7 @@
 use clap::Parser;
 use connect_four_supplied::Arguments;
 
+use crate::engine::Algorithm;
 use crate::game::GameConfig;
 
 /// Connect Four with a minimax computer player searching on a pool of worker threads.
@@ -34,7 +35,7 @@ impl Cli {
             cols: self.game.cols,
             depth: self.game.depth,
             threads: self.game.threads,
-            prune: self.prune,
+            algorithm: Algorithm::pruned_if(self.prune),
             seed: self.seed,
         }
     }
@@ -79,7 +80,10 @@ mod tests {
             (config.rows, config.cols, config.depth, config.threads),
             (4, 5, 0, 1)
         );
-        assert_eq!((config.seed, config.prune), (Some(9), true));
+        assert_eq!(
+            (config.seed, config.algorithm),
+            (Some(9), Algorithm::Pruned)
+        );
     }
 
     #[test]

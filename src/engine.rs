@@ -5,8 +5,8 @@
 //! board) are valued there, the rest become tasks for the pool. With plain minimax a task is a
 //! root column and one reply, so that a 7-column board gives about 49 tasks of similar size
 //! and two or more threads stay busy to the end; each value above them is minus the best reply,
-//! exactly as the recursion computes it. With `prune`, a task is a whole root column searched by
-//! alpha-beta with a full window, which keeps its cut-offs. Either way every value is exact, so
+//! exactly as the recursion computes it. With [`Algorithm::Pruned`], a task is a whole root column
+//! searched by alpha-beta with a full window, which keeps its cut-offs. Either way every value is exact, so
 //! the results are the same for every thread count; with more threads than tasks, the extra
 //! threads wait.
 //!
@@ -26,6 +26,26 @@ use crate::pruned::Pruned;
 use crate::search::{minimax, settled};
 use crate::table::Table;
 
+/// How the computer player searches. Both give exactly the assignment's minimax values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Algorithm {
+    /// The assignment's minimax, every node visited.
+    Plain,
+    /// Alpha-beta with a transposition table (`--prune`): the same values, found faster.
+    Pruned,
+}
+
+impl Algorithm {
+    /// [`Algorithm::Pruned`] when `prune` is set (a `--prune` flag), else [`Algorithm::Plain`].
+    pub fn pruned_if(prune: bool) -> Algorithm {
+        if prune {
+            Algorithm::Pruned
+        } else {
+            Algorithm::Plain
+        }
+    }
+}
+
 /// The computer player: a thread pool and the choice of search.
 #[derive(Debug)]
 pub struct Engine {
@@ -37,9 +57,9 @@ pub struct Engine {
 }
 
 /// Why the computer player gave no values.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Debug)]
 pub enum SearchError {
-    /// A worker thread failed.
+    /// The thread pool failed (its error is the source).
     Pool(PoolError),
     /// The stop signal was raised during the search.
     Stopped,
@@ -48,21 +68,31 @@ pub enum SearchError {
 impl fmt::Display for SearchError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            SearchError::Pool(error) => error.fmt(f),
+            SearchError::Pool(_) => f.write_str("the search failed"),
             SearchError::Stopped => f.write_str("the search was stopped"),
         }
     }
 }
 
-impl std::error::Error for SearchError {}
+impl std::error::Error for SearchError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            SearchError::Pool(error) => Some(error),
+            SearchError::Stopped => None,
+        }
+    }
+}
 
 impl Engine {
-    /// An engine searching on `threads` worker threads; `prune` selects exact alpha-beta.
-    /// Fails if the threads cannot be started.
-    pub fn new(threads: usize, prune: bool) -> Result<Engine, PoolError> {
+    /// An engine searching with `algorithm` on `threads` worker threads. Fails if the threads
+    /// cannot be started.
+    pub fn new(threads: usize, algorithm: Algorithm) -> Result<Engine, PoolError> {
         Ok(Engine {
             pool: Pool::new(threads)?,
-            table: prune.then(|| Arc::new(Table::new())),
+            table: match algorithm {
+                Algorithm::Plain => None,
+                Algorithm::Pruned => Some(Arc::new(Table::new())),
+            },
             stop: StopSignal::new(),
         })
     }
@@ -272,13 +302,23 @@ mod tests {
     }
 
     #[test]
+    fn a_pool_failure_is_the_source_of_the_search_error() {
+        let error = SearchError::Pool(PoolError::Lost);
+        assert!(matches!(
+            std::error::Error::source(&error).and_then(|e| e.downcast_ref::<PoolError>()),
+            Some(PoolError::Lost)
+        ));
+        assert_eq!(error.to_string(), "the search failed");
+    }
+
+    #[test]
     fn plain_and_pruned_agree_on_the_empty_board() {
         let board = Board::new(6, 7).unwrap();
-        let plain = Engine::new(2, false)
+        let plain = Engine::new(2, Algorithm::Plain)
             .unwrap()
             .scores(&board, Player::Red, 4)
             .unwrap();
-        let pruned = Engine::new(2, true)
+        let pruned = Engine::new(2, Algorithm::Pruned)
             .unwrap()
             .scores(&board, Player::Red, 4)
             .unwrap();
@@ -297,7 +337,7 @@ mod tests {
         for col in 1..3 {
             board.drop_checker(col, Player::Red).unwrap();
         }
-        let scores = Engine::new(1, false)
+        let scores = Engine::new(1, Algorithm::Plain)
             .unwrap()
             .scores(&board, Player::Red, 3)
             .unwrap();

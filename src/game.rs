@@ -10,7 +10,8 @@ use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
 use crate::board::{Board, SizeError};
-use crate::engine::Engine;
+use crate::engine::{Algorithm, Engine};
+use crate::error_chain::error_chain;
 use crate::pool::PoolError;
 
 /// Everything a game is set up with, as the command line gives it.
@@ -24,8 +25,8 @@ pub struct GameConfig {
     pub depth: u32,
     /// Worker threads in the search pool.
     pub threads: usize,
-    /// Use the exact alpha-beta search instead of plain minimax (same values, faster).
-    pub prune: bool,
+    /// How the computer player searches (the values are the same either way).
+    pub algorithm: Algorithm,
     /// Seed for the first player and the tie-breaks, for reproducible games; random if `None`.
     pub seed: Option<u64>,
 }
@@ -38,14 +39,14 @@ impl Default for GameConfig {
             cols: 7,
             depth: 5,
             threads: 2,
-            prune: false,
+            algorithm: Algorithm::Plain,
             seed: None,
         }
     }
 }
 
-/// Why a game could not be set up.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// Why a game could not be set up; the error behind it is the source.
+#[derive(Debug)]
 pub enum GameError {
     /// The board size is outside 1 to 32.
     Size(SizeError),
@@ -56,13 +57,20 @@ pub enum GameError {
 impl fmt::Display for GameError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            GameError::Size(error) => error.fmt(f),
-            GameError::Threads(error) => write!(f, "cannot start the computer player: {error}"),
+            GameError::Size(_) => f.write_str("cannot set up the board"),
+            GameError::Threads(_) => f.write_str("cannot start the computer player"),
         }
     }
 }
 
-impl std::error::Error for GameError {}
+impl std::error::Error for GameError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            GameError::Size(error) => Some(error),
+            GameError::Threads(error) => Some(error),
+        }
+    }
+}
 
 /// A game in progress or finished.
 #[derive(Debug)]
@@ -88,7 +96,7 @@ impl Game {
             turn: Player::Red,
             outcome: None,
             depth: config.depth,
-            engine: Engine::new(config.threads, config.prune).map_err(GameError::Threads)?,
+            engine: Engine::new(config.threads, config.algorithm).map_err(GameError::Threads)?,
             rng,
         };
         game.new_game(first);
@@ -152,7 +160,7 @@ impl Playable for Game {
         self.ensure_running()?;
         self.engine
             .choose(&self.board, self.turn, self.depth, &mut self.rng)
-            .map_err(|e| MoveError::EngineFailed(e.to_string()))?
+            .map_err(|e| MoveError::EngineFailed(error_chain(&e)))?
             .ok_or(MoveError::GameOver)
     }
 
@@ -182,7 +190,7 @@ impl Analyze for Game {
         self.ensure_running()?;
         self.engine
             .scores(&self.board, self.turn, depth)
-            .map_err(|e| MoveError::EngineFailed(e.to_string()))
+            .map_err(|e| MoveError::EngineFailed(error_chain(&e)))
     }
 
     fn depth(&self) -> u32 {

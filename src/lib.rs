@@ -22,6 +22,7 @@ pub mod cli;
 
 mod board;
 mod engine;
+mod error_chain;
 mod game;
 mod geometry;
 mod heuristic;
@@ -31,6 +32,7 @@ mod search;
 mod table;
 
 pub use board::{Board, SizeError};
-pub use engine::{best_columns, Engine, SearchError};
+pub use engine::{best_columns, Algorithm, Engine, SearchError};
+pub use error_chain::error_chain;
 pub use game::{Game, GameConfig, GameError};
 pub use pool::{Pool, PoolError};

@@ -9,7 +9,7 @@ use std::process::ExitCode;
 
 use clap::Parser;
 use connect_four::cli::Cli;
-use connect_four::{Game, GameError};
+use connect_four::{error_chain, Game, GameError};
 use connect_four_supplied::launch;
 
 fn main() -> ExitCode {
@@ -17,7 +17,7 @@ fn main() -> ExitCode {
     match Game::new(&cli.game_config(), cli.game.first) {
         Ok(game) => launch::run(game, &cli.game, launch::supplied_window),
         Err(error) => {
-            eprintln!("connect_four: {error}");
+            eprintln!("connect_four: {}", error_chain(&error));
             match error {
                 GameError::Size(_) => ExitCode::from(2),
                 GameError::Threads(_) => ExitCode::FAILURE,

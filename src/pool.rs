@@ -9,6 +9,7 @@
 
 use std::any::Any;
 use std::fmt;
+use std::io;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::{Arc, Condvar, Mutex};
 use std::thread::JoinHandle;
@@ -56,21 +57,50 @@ struct Done {
     panic: Option<String>,
 }
 
-/// The pool could not do its work: a task panicked inside a worker thread, or the operating
-/// system refused to start a worker.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PoolError {
-    /// What went wrong: `a worker thread panicked: ...`, or which thread could not start.
-    pub message: String,
+/// The pool could not do its work.
+#[derive(Debug)]
+pub enum PoolError {
+    /// The operating system refused to start a worker thread (its error is the source).
+    Spawn {
+        /// Which worker, counted from 1.
+        worker: usize,
+        /// How many workers the pool was to have.
+        threads: usize,
+        /// Why the thread could not start.
+        source: io::Error,
+    },
+    /// A task panicked inside a worker thread.
+    Panicked {
+        /// The panic's message, `(no message)` if its payload was not text.
+        message: String,
+    },
+    /// A worker thread ended without reporting its task's result.
+    Lost,
 }
 
 impl fmt::Display for PoolError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
+        match self {
+            PoolError::Spawn {
+                worker, threads, ..
+            } => write!(
+                f,
+                "the operating system refused to start worker thread {worker} of {threads}"
+            ),
+            PoolError::Panicked { message } => write!(f, "a worker thread panicked: {message}"),
+            PoolError::Lost => f.write_str("a worker thread died"),
+        }
     }
 }
 
-impl std::error::Error for PoolError {}
+impl std::error::Error for PoolError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            PoolError::Spawn { source, .. } => Some(source),
+            PoolError::Panicked { .. } | PoolError::Lost => None,
+        }
+    }
+}
 
 /// A fixed set of worker threads, created once, that run tasks handed out one at a time.
 pub struct Pool {
@@ -99,11 +129,10 @@ impl Pool {
             let handle = std::thread::Builder::new()
                 .name(format!("connect-four-worker-{worker}"))
                 .spawn(move || work(worker, &mine, &report))
-                .map_err(|e| PoolError {
-                    message: format!(
-                        "the operating system refused to start worker thread {} of {wanted}: {e}",
-                        worker + 1
-                    ),
+                .map_err(|source| PoolError::Spawn {
+                    worker: worker + 1,
+                    threads: wanted,
+                    source,
                 })?;
             pool.mailboxes.push(mailbox);
             pool.handles.push(handle);
@@ -151,9 +180,7 @@ impl Pool {
             };
             busy -= 1;
             if let Some(message) = done.panic {
-                failure.get_or_insert(PoolError {
-                    message: format!("a worker thread panicked: {message}"),
-                });
+                failure.get_or_insert(PoolError::Panicked { message });
             }
             if failure.is_none() && hand_out(done.worker, &mut pending).is_some() {
                 busy += 1;
@@ -168,11 +195,7 @@ impl Pool {
         }
         slots
             .into_iter()
-            .map(|r| {
-                r.ok_or_else(|| PoolError {
-                    message: "a worker thread died".to_string(),
-                })
-            })
+            .map(|r| r.ok_or(PoolError::Lost))
             .collect()
     }
 }
@@ -262,6 +285,10 @@ mod tests {
                 x
             })
             .unwrap_err();
+        assert!(
+            matches!(&err, PoolError::Panicked { message } if message == "task 3 failed"),
+            "{err:?}"
+        );
         assert_eq!(err.to_string(), "a worker thread panicked: task 3 failed");
         assert_eq!(pool.map(vec![5, 6], |x| x + 1).unwrap(), vec![6, 7]);
     }

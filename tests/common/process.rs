@@ -1,5 +1,6 @@
-//! Running a program with some input and collecting what it did: shared by the reference's
-//! integration tests and the grading kit's (which include this file by path).
+//! Running a program with some input and collecting what it did: a helper of the reference's
+//! integration tests (tests/integration), here because the grading kit's tests include this file
+//! by path too.
 
 use std::ffi::OsStr;
 use std::io::Write;

@@ -16,7 +16,7 @@ use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
 
-use connect_four::{Board, Engine};
+use connect_four::{error_chain, Algorithm, Board, Engine};
 use connect_four_supplied::limits::parse_depth;
 use connect_four_supplied::{MoveError, Player, Score};
 use rand::rngs::StdRng;
@@ -255,8 +255,8 @@ impl Contestant {
     fn new(spec: &Spec, settings: &Settings) -> Result<Contestant, Forfeit> {
         let mut contestant = match spec {
             Spec::Reference { depth, prune } => {
-                let engine = Engine::new(settings.threads, *prune)
-                    .map_err(|e| Forfeit::Engine(Some(e.message)))?;
+                let engine = Engine::new(settings.threads, Algorithm::pruned_if(*prune))
+                    .map_err(|e| Forfeit::Engine(Some(error_chain(&e))))?;
                 return Ok(Contestant::Engine {
                     engine,
                     depth: *depth,

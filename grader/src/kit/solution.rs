@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use super::case::Case;
 use super::KitError;
-use connect_four::{best_columns, Game, GameConfig};
+use connect_four::{best_columns, error_chain, Algorithm, Game, GameConfig};
 use connect_four_supplied::protocol::{execute, Command, Response};
 use connect_four_supplied::{Analyze, History, Playable};
 
@@ -53,12 +53,12 @@ pub fn generate(case: &Case) -> Result<Solution, KitError> {
         cols: case.cols,
         depth: case.depth,
         threads: 2,
-        prune: true,
+        algorithm: Algorithm::Pruned,
         seed: Some(0),
     };
     let fail =
         |line: usize, why: String| KitError(format!("{}:{line}: {why}", case.path.display()));
-    let mut game = Game::new(&config, None).map_err(|e| fail(0, e.to_string()))?;
+    let mut game = Game::new(&config, None).map_err(|e| fail(0, error_chain(&e)))?;
     let mut history = History::new();
     let mut random_since: Option<String> = Some("the program's start".into());
     let mut answer = Vec::new();

@@ -1,12 +1,13 @@
 //! scripts/bench, the side-by-side timing of the reference and the Java baseline, run with
 //! `--quick` (small depths, two rounds): it must build both programs, agree on their values and
 //! print the Markdown table with every row and a number in every cell that should have one.
-//! Without a JDK it runs with `--no-java` and checks the reference's cells only.
+//! Without a JDK it runs with `--no-java` and checks the reference's cells only, except under CI
+//! (`CI` set), where it fails.
 
-mod common;
-
-use common::{has_jdk, run_program};
 use std::path::Path;
+
+use crate::jdk;
+use crate::process::run_program;
 
 /// The longest the quick run may take, in seconds: it builds the release binary first.
 const LIMIT_SECONDS: &str = "1200";
@@ -36,10 +37,11 @@ fn number(cell: &str, unit: &str, row: &str) -> f64 {
 
 #[test]
 fn the_quick_run_prints_every_row_with_numbers() {
-    let java = has_jdk();
+    let java = jdk::found();
     if !java {
-        eprintln!(
-            "javac or java is not on PATH: running scripts/bench --no-java, reference rows only"
+        jdk::missing(
+            "the_quick_run_prints_every_row_with_numbers",
+            "running scripts/bench --no-java, reference rows only",
         );
     }
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/bench");

@@ -1,9 +1,7 @@
 //! The command line, through the real binary: bad arguments name the argument and its range and
 //! exit with code 2; help and version work; the results never depend on THREADS.
 
-mod common;
-
-use common::{protocol, run};
+use crate::binary::{protocol, run};
 
 #[test]
 fn bad_arguments_are_explained_with_exit_code_2() {

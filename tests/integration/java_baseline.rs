@@ -1,14 +1,16 @@
 //! The Java baseline of the benchmark (benches/java) against the reference: scripts/bench times
 //! the two side by side, which is fair only if they do the same work, so here they must give
 //! the same `scores` and `heuristic` answers, the baseline on one thread and on three. When
-//! `javac` or `java` is not on PATH each test says it was skipped and passes.
+//! `javac` or `java` is not on PATH each test says it was skipped and passes, except under CI
+//! (`CI` set), where each fails.
 
-mod common;
-
-use common::{has_jdk, replies, run_program};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
+
+use crate::binary::replies;
+use crate::jdk;
+use crate::process::run_program;
 
 /// The longest one protocol session may take, in seconds, before `timeout` stops it.
 const LIMIT_SECONDS: &str = "120";
@@ -17,14 +19,12 @@ const LIMIT_SECONDS: &str = "120";
 const TIMED_OUT: i32 = 124;
 
 /// Runs `check` with the directory of the baseline's classes (compiled once for this test
-/// binary), or says that `test` was skipped when there is no JDK.
+/// binary), or says that `test` was skipped (fails under CI) when there is no JDK.
 fn with_baseline(test: &str, check: impl FnOnce(&Path)) {
     static CLASSES: OnceLock<Option<PathBuf>> = OnceLock::new();
-    match CLASSES.get_or_init(|| has_jdk().then(compile)) {
+    match CLASSES.get_or_init(|| jdk::found().then(compile)) {
         Some(classes) => check(classes),
-        None => eprintln!(
-            "SKIPPED {test}: javac or java is not on PATH, so the Java baseline was not built"
-        ),
+        None => jdk::missing(test, "SKIPPED, the Java baseline was not built"),
     }
 }
 

@@ -1,11 +1,10 @@
 //! The terminal front end through the real binary: whole games piped into
 //! `connect_four ... --text`, checked by what a person at the terminal would read.
 
-mod common;
-
 use assert_cmd::Command;
-use common::protocol;
 use predicates::prelude::*;
+
+use crate::binary::protocol;
 
 /// `connect_four ROWS COLS 2 1 --text --seed 5 --first red` plus `extra`, fed `typed`.
 fn text_game(size: [&str; 2], extra: &[&str], typed: &str) -> assert_cmd::assert::Assert {

@@ -1,9 +1,7 @@
 //! The grading protocol, driven through the real binary: every command, every refusal, the
 //! framing, and input that must not crash it.
 
-mod common;
-
-use common::{protocol, run};
+use crate::binary::{protocol, run};
 
 #[test]
 fn a_whole_game_through_every_command() {

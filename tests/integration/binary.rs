@@ -1,27 +1,9 @@
-//! Helpers shared by the integration tests that drive the real `connect_four` binary.
+//! Running the real `connect_four` binary built for these tests, and reading its protocol
+//! responses.
 
-#![allow(dead_code)]
+use std::process::Output;
 
-mod process;
-
-pub use process::run_program;
-use std::process::{Command, Output};
-
-/// Whether the JDK's `javac` and `java` can be started from PATH, for the tests of the Java
-/// baseline of the benchmark (benches/java), which are skipped without them.
-pub fn has_jdk() -> bool {
-    ["javac", "java"].iter().all(|tool| {
-        Command::new(tool)
-            .arg("-version")
-            .output()
-            .is_ok_and(|out| out.status.success())
-    })
-}
-
-/// The `connect_four` binary built for these tests.
-pub fn binary() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_connect_four"))
-}
+use crate::process::run_program;
 
 /// Runs `connect_four ARGS` with `input` on standard input and returns what it did.
 pub fn run(args: &[&str], input: &str) -> Output {

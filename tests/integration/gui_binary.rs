@@ -1,15 +1,16 @@
 //! The real `connect_four` binary in a real window under X, driven from outside with `xdotool`
 //! and looked at with ImageMagick's `import`, as a person (or the screenshot script) would:
 //! the opening dialog, clicks and keys on the board, Undo and Redo by their keys, and closing
-//! the window in the middle of a search or of the computer's game against itself.
-#![cfg(feature = "gui")]
-
-mod support;
+//! the window in the middle of a search or of the computer's game against itself. Each test
+//! has a private X server of its own, and they take turns (see [`X::open`]).
 
 use std::io::Read;
 use std::process::{Child, Command, Output, Stdio};
+use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::thread::sleep;
 use std::time::{Duration, Instant};
+
+use crate::display::{self, Display};
 
 /// The longest any wait in these tests may take before it counts as a hang.
 const PATIENCE: Duration = Duration::from_secs(60);
@@ -17,26 +18,17 @@ const PATIENCE: Duration = Duration::from_secs(60);
 const CELL: i32 = 75;
 
 #[test]
-fn the_real_window_plays_closes_and_quits() {
-    let Some(display) = support::display(&["xdotool", "import"]) else {
+fn a_click_drops_a_checker() {
+    let Some(x) = X::open() else {
         return;
     };
-    let x = X {
-        display: display.name.clone(),
-    };
-    a_click_drops_a_checker(&x);
-    keys_drop_take_back_and_play_again(&x);
-    closing_the_window_during_a_search_quits_at_once(&x);
-    closing_the_window_while_the_computer_plays_itself_quits(&x);
-    closing_the_dialog_quits(&x);
-    the_dialog_choice_opens_the_board(&x);
-}
-
-fn a_click_drops_a_checker(x: &X) {
     let mut program = x.start(&["6", "7", "2", "1", "--opponent", "human", "--first", "red"]);
     let window = x.find(&mut program, "6 x 7");
     let bottom_of_column_3 = (3 * CELL + CELL / 2, 5 * CELL + CELL / 2);
-    assert_eq!(x.colour(&window, bottom_of_column_3), "white");
+    // The window is found once it is mapped, which can be before it is first drawn.
+    x.wait_for("the empty board to be drawn", || {
+        x.colour(&window, bottom_of_column_3) == "white"
+    });
     x.click(&window, (3 * CELL + CELL / 2, CELL / 2));
     x.wait_for("a red checker at the bottom of column 3", || {
         x.colour(&window, bottom_of_column_3) == "red"
@@ -45,7 +37,11 @@ fn a_click_drops_a_checker(x: &X) {
     finish(&mut program);
 }
 
-fn keys_drop_take_back_and_play_again(x: &X) {
+#[test]
+fn keys_drop_take_back_and_play_again() {
+    let Some(x) = X::open() else {
+        return;
+    };
     let mut program = x.start(&["6", "7", "2", "1", "--opponent", "human", "--first", "red"]);
     let window = x.find(&mut program, "6 x 7");
     let bottom = |col: i32| (col * CELL + CELL / 2, 5 * CELL + CELL / 2);
@@ -74,7 +70,11 @@ fn keys_drop_take_back_and_play_again(x: &X) {
     finish(&mut program);
 }
 
-fn closing_the_window_during_a_search_quits_at_once(x: &X) {
+#[test]
+fn closing_the_window_during_a_search_quits_at_once() {
+    let Some(x) = X::open() else {
+        return;
+    };
     // Plain minimax 12 plies deep on a 12 x 12 board with one thread takes far longer than
     // the patience of `finish`: the program must not wait for it.
     let mut program = x.start(&[
@@ -92,7 +92,11 @@ fn closing_the_window_during_a_search_quits_at_once(x: &X) {
     finish(&mut program);
 }
 
-fn closing_the_window_while_the_computer_plays_itself_quits(x: &X) {
+#[test]
+fn closing_the_window_while_the_computer_plays_itself_quits() {
+    let Some(x) = X::open() else {
+        return;
+    };
     let mut program = x.start(&["6", "7", "2", "1", "--opponent", "computer-vs-computer"]);
     let window = x.find(&mut program, "6 x 7");
     let bottom_row: Vec<(i32, i32)> = (0..7)
@@ -107,14 +111,22 @@ fn closing_the_window_while_the_computer_plays_itself_quits(x: &X) {
     finish(&mut program);
 }
 
-fn closing_the_dialog_quits(x: &X) {
+#[test]
+fn closing_the_dialog_quits() {
+    let Some(x) = X::open() else {
+        return;
+    };
     let mut program = x.start(&["6", "7", "2", "1"]);
     let dialog = x.find(&mut program, "^Connect Four$");
     x.escape(&dialog);
     finish(&mut program);
 }
 
-fn the_dialog_choice_opens_the_board(x: &X) {
+#[test]
+fn the_dialog_choice_opens_the_board() {
+    let Some(x) = X::open() else {
+        return;
+    };
     let mut program = x.start(&["6", "7", "2", "1", "--first", "red"]);
     let dialog = x.find(&mut program, "^Connect Four$");
     x.click(&dialog, (260, 97));
@@ -164,17 +176,32 @@ fn errors(program: &mut Child) -> String {
     format!("{:?}", text.trim())
 }
 
-/// The X display, and the tools that act on it.
+/// The X display one test has to itself, and the tools that act on it.
 struct X {
-    display: String,
+    display: Display,
+    /// Held until the test ends: the window tests take turns.
+    _turn: MutexGuard<'static, ()>,
 }
 
 impl X {
+    /// A display with `xdotool` and `import`, once no other window test holds one: one at a
+    /// time, the tests do not compete for the processors, nor for the focus where they share
+    /// `$DISPLAY`. A private Xvfb is stopped when the test ends, even by a failure. `None` if
+    /// the test is to be skipped (never under CI, where it fails instead: see [`display`]).
+    fn open() -> Option<X> {
+        static TURN: Mutex<()> = Mutex::new(());
+        let turn = TURN.lock().unwrap_or_else(PoisonError::into_inner);
+        Some(X {
+            display: display::display(&["xdotool", "import"])?,
+            _turn: turn,
+        })
+    }
+
     /// Starts `connect_four` with `args` on this display.
     fn start(&self, args: &[&str]) -> Child {
         Command::new(env!("CARGO_BIN_EXE_connect_four"))
             .args(args)
-            .env("DISPLAY", &self.display)
+            .env("DISPLAY", &self.display.name)
             .stdin(Stdio::null())
             .stderr(Stdio::piped())
             .spawn()
@@ -184,7 +211,7 @@ impl X {
     fn run(&self, program: &str, args: &[&str]) -> Output {
         Command::new(program)
             .args(args)
-            .env("DISPLAY", &self.display)
+            .env("DISPLAY", &self.display.name)
             .output()
             .unwrap_or_else(|e| panic!("cannot run {program}: {e}"))
     }

@@ -1,14 +1,13 @@
 //! Property tests: the fast engine (line words, table-driven heuristic, make/unmake, pruning
 //! with a transposition table, the thread pool) against the deliberately simple engine in
-//! `simple/`, on thousands of random positions of many board sizes: cell contents, wins,
+//! `simple`, on thousands of random positions of many board sizes: cell contents, wins,
 //! heuristic values and minimax values; and the pruned search against plain minimax deeper.
 
-mod simple;
-
-use connect_four::{Board, Engine, Game, GameConfig};
+use connect_four::{Algorithm, Board, Engine, Game, GameConfig};
 use connect_four_supplied::{Checker, Outcome, Playable, Player, Score};
 use proptest::prelude::*;
-use simple::Grid;
+
+use crate::simple::Grid;
 
 /// A board size and a sequence of column choices (taken modulo the columns, skipping full ones).
 fn position(
@@ -113,9 +112,9 @@ proptest! {
         prop_assume!(outcome.is_none());
         let player = game.turn().player().unwrap();
         let expected = grid.scores(player, depth);
-        for prune in [false, true] {
-            let mut engine = Engine::new(threads, prune).unwrap();
-            prop_assert_eq!(engine.scores(game.board(), player, depth).unwrap(), expected.clone(), "prune {}", prune);
+        for algorithm in [Algorithm::Plain, Algorithm::Pruned] {
+            let mut engine = Engine::new(threads, algorithm).unwrap();
+            prop_assert_eq!(engine.scores(game.board(), player, depth).unwrap(), expected.clone(), "{:?}", algorithm);
         }
     }
 }
@@ -132,7 +131,7 @@ proptest! {
         prop_assert_eq!(game.outcome(), outcome);
         if outcome.is_none() {
             let player = game.turn().player().unwrap();
-            let mut engine = Engine::new(2, false).unwrap();
+            let mut engine = Engine::new(2, Algorithm::Plain).unwrap();
             prop_assert_eq!(engine.scores(game.board(), player, 1).unwrap(), grid.scores(player, 1));
         }
     }
@@ -146,8 +145,8 @@ proptest! {
     /// turn, on boards of many shapes.
     #[test]
     fn pruned_agrees_with_plain_through_a_game(rows in 4usize..=7, cols in 4usize..=8, moves in prop::collection::vec(0usize..8, 0..40), depth in 4u32..=6, threads in 1usize..=2) {
-        let mut pruned = Engine::new(threads, true).unwrap();
-        let mut plain = Engine::new(1, false).unwrap();
+        let mut pruned = Engine::new(threads, Algorithm::Pruned).unwrap();
+        let mut plain = Engine::new(1, Algorithm::Plain).unwrap();
         let config = GameConfig { rows, cols, depth, threads: 1, ..GameConfig::default() };
         let mut game = Game::new(&config, Some(Player::Red)).unwrap();
         for col in moves {
@@ -177,20 +176,20 @@ fn plain_and_pruned_agree_deeper_on_every_thread_count() {
             )
             .unwrap();
     }
-    let reference = Engine::new(1, false)
+    let reference = Engine::new(1, Algorithm::Plain)
         .unwrap()
         .scores(&board, Player::Black, 6)
         .unwrap();
     for threads in [2, 4, 8] {
         assert_eq!(
-            Engine::new(threads, false)
+            Engine::new(threads, Algorithm::Plain)
                 .unwrap()
                 .scores(&board, Player::Black, 6)
                 .unwrap(),
             reference
         );
         assert_eq!(
-            Engine::new(threads, true)
+            Engine::new(threads, Algorithm::Pruned)
                 .unwrap()
                 .scores(&board, Player::Black, 6)
                 .unwrap(),
