@@ -81,6 +81,21 @@ struct GradingArgs {
     /// Leave out the speed-up measurement (its points count neither way)
     #[arg(long)]
     skip_timing: bool,
+    /// Run student code without the sandbox, with the grader's own rights (for a system where
+    /// the sandbox cannot be set up; every report says so)
+    ///
+    /// By default each student's build and program run in a sandbox: only their submission and
+    /// a private scratch folder writable, the Rust toolchain readable, nothing else of the
+    /// machine (the kit, the reference, the reports, other students) reachable; no network; a
+    /// process limit the kernel enforces; everything they started killed before their result is
+    /// written; and, when grade runs as root, a user of their own. See grading/README.md.
+    #[arg(long)]
+    no_sandbox: bool,
+    /// When grade runs as root: the uid (and gid) of the first sandbox user; students graded at
+    /// once run as this uid, the next, and so on (--jobs of them). No account is needed, but no
+    /// file or process may belong to these uids
+    #[arg(long, value_name = "UID", default_value_t = connect_four_grader::process::sandbox::BASE_UID)]
+    sandbox_uid: u32,
     /// The course's copy of the supplied crate (default: the kit's ../starter/supplied)
     ///
     /// Each submission's copy (its supplied/ folder, or a folder at most two levels down whose
@@ -247,6 +262,8 @@ impl GradingArgs {
                 self.limit_file_size,
             ],
             report: self.report.clone(),
+            no_sandbox: self.no_sandbox,
+            base_uid: self.sandbox_uid,
         }
     }
 }

@@ -6,7 +6,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-use super::files::{write, Grading};
+use super::files::{become_subreaper, parent, write, Grading};
 use crate::judge::class::{grade_all, submissions, Event};
 use crate::judge::file_stem;
 use crate::kit::KitError;
@@ -30,13 +30,15 @@ pub struct ClassRun {
 
 /// Grades the class and writes its files.
 pub fn run(run: &ClassRun) -> Result<(), KitError> {
-    let kit = run.grading.kit()?;
+    let (kit, dir) = run.grading.kit()?;
+    become_subreaper();
     let students = submissions(&run.submissions, &run.command, run.grading.limits(&kit))?;
     let total = students.len();
     let out = Progress::stderr();
     // How many are graded, and who is being graded.
     let state = Mutex::new((0, Vec::<String>::new()));
-    let results = grade_all(&kit, &students, &run.grading.options(), run.jobs, |event| {
+    let options = run.grading.options(&dir, &[parent(&run.csv)]);
+    let results = grade_all(&kit, &students, &options, run.jobs, |event| {
         let Ok(mut state) = state.lock() else {
             return;
         };

@@ -7,7 +7,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use crate::judge::{BuildCommand, Options};
+use crate::judge::{BuildCommand, Options, Policy};
 use crate::kit::supplied::Course;
 use crate::kit::{Kit, KitError};
 use crate::process::Limits;
@@ -35,12 +35,17 @@ pub struct Grading {
     pub limits: [Option<u64>; 4],
     /// Where the Markdown reports (and build logs) go.
     pub report: Option<PathBuf>,
+    /// Run student code unconfined (`--no-sandbox`).
+    pub no_sandbox: bool,
+    /// The uid of job slot 0's user when the grader is root.
+    pub base_uid: u32,
 }
 
 impl Grading {
     /// The kit, found and loaded, with the course's copy of the supplied crate when it can be
-    /// used (said on standard error when it cannot: submissions' copies are then not compared).
-    pub fn kit(&self) -> Result<Kit, KitError> {
+    /// used (said on standard error when it cannot: submissions' copies are then not compared),
+    /// and its directory.
+    pub fn kit(&self) -> Result<(Kit, PathBuf), KitError> {
         let dir = find_kit(self.kit.as_deref())?;
         let mut kit = Kit::load(&dir)?;
         let course = self
@@ -57,11 +62,27 @@ impl Grading {
                 None
             }
         };
-        Ok(kit)
+        Ok((kit, dir))
     }
 
-    /// The judge's options.
-    pub fn options(&self) -> Options {
+    /// The judge's options; `hidden` are the paths student code must not reach beyond the kit
+    /// and the reports (a results file, a gradebook).
+    pub fn options(&self, kit: &Path, hidden: &[&Path]) -> Options {
+        let policy = Policy {
+            base_uid: self.base_uid,
+            hidden: [kit]
+                .into_iter()
+                .chain(self.report.as_deref())
+                .chain(hidden.iter().copied())
+                .map(Path::to_path_buf)
+                .collect(),
+            // A Rust build's output outside the submission (Gradescope's shared target).
+            writable: env::var_os("CARGO_TARGET_DIR")
+                .map(PathBuf::from)
+                .filter(|dir| dir.is_dir())
+                .into_iter()
+                .collect(),
+        };
         Options {
             skip_timing: self.skip_timing,
             build: self.build.as_ref().map(|(template, timeout)| BuildCommand {
@@ -70,6 +91,7 @@ impl Grading {
                 logs: self.report.clone(),
             }),
             student_deadline: Some(self.student_deadline),
+            sandbox: (!self.no_sandbox).then_some(policy),
         }
     }
 
@@ -127,6 +149,22 @@ pub(crate) fn write(path: &Path, text: &str) -> Result<(), KitError> {
         fs::create_dir_all(parent).map_err(|e| KitError(format!("{}: {e}", parent.display())))?;
     }
     fs::write(path, text).map_err(|e| KitError(format!("{}: cannot write: {e}", path.display())))
+}
+
+/// The folder `path` is in (the working directory for a bare file name).
+pub(crate) fn parent(path: &Path) -> &Path {
+    match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    }
+}
+
+/// Makes the grader the reaper of every orphan its students leave (a double-forked daemon comes
+/// back to it, to be killed and reaped); said on standard error when the system refuses.
+pub(crate) fn become_subreaper() {
+    if let Err(why) = crate::process::sandbox::become_subreaper() {
+        eprintln!("grade: cannot collect the processes students leave behind ({why})");
+    }
 }
 
 #[cfg(test)]

@@ -2,9 +2,9 @@
 //! writes its Markdown report and Gradescope's results.json where asked.
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-use super::files::{write, Grading};
+use super::files::{become_subreaper, parent, write, Grading};
 use crate::judge::{file_stem, grade_student, Student};
 use crate::kit::KitError;
 use crate::report::{gradescope, markdown, terminal};
@@ -24,14 +24,17 @@ pub struct StudentRun {
 
 /// Grades the program, prints its report and writes the files asked for.
 pub fn run(run: &StudentRun) -> Result<(), KitError> {
-    let kit = run.grading.kit()?;
+    let (kit, dir) = run.grading.kit()?;
+    become_subreaper();
     let student = Student {
         name: run.command.clone(),
         command: run.command.clone(),
         dir: None,
         limits: run.grading.limits(&kit),
     };
-    let result = grade_student(&kit, &student, &run.grading.options());
+    let hidden: Vec<&Path> = run.gradescope.iter().map(|p| parent(p)).collect();
+    let options = run.grading.options(&dir, &hidden);
+    let result = grade_student(&kit, &student, &options, 0);
     let text = match run.quiet {
         true => terminal::summary(&kit.rubric, &result),
         false => terminal::full(&kit.rubric, &result),

@@ -11,8 +11,9 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use super::result::NotRun;
-use super::student::Student;
+use super::student::{Job, Student};
 use crate::process::logged::{self, Ended};
+use crate::process::sandbox::Toolchain;
 
 /// How many lines of a build's log the reports show.
 pub const TAIL_LINES: usize = 30;
@@ -61,9 +62,11 @@ impl Build {
 }
 
 impl BuildCommand {
-    /// Builds `student`: runs the command in their directory (else the current one), `{dir}`
-    /// replaced by its absolute path.
-    pub fn run(&self, student: &Student) -> Build {
+    /// Builds the job's student: runs the command in their directory (else the current one),
+    /// `{dir}` replaced by its absolute path, in their sandbox with cargo and rustup pointed at
+    /// the grader's toolchain.
+    pub fn run(&self, job: &Job) -> Build {
+        let student = job.student;
         let started = Instant::now();
         let dir = student
             .dir
@@ -94,7 +97,10 @@ impl BuildCommand {
                 }
             },
         };
-        let ended = logged::run(&command, &dir, &log, self.timeout);
+        let toolchain = Toolchain::here();
+        let env = toolchain.env();
+        let sandbox = job.sandbox.map(|sandbox| (sandbox, env.as_slice()));
+        let ended = logged::run(&command, &dir, &log, self.timeout, sandbox);
         Build {
             tail: tail(&log),
             elapsed: started.elapsed(),
@@ -144,7 +150,11 @@ mod tests {
             dir: Some(dir.path().to_path_buf()),
             limits: Default::default(),
         };
-        (step.run(&student), dir)
+        let job = Job {
+            student: &student,
+            sandbox: None,
+        };
+        (step.run(&job), dir)
     }
 
     #[test]

@@ -1,33 +1,28 @@
-//! One case against one student, by its kind: a script compared with the reference's answers
+//! One case against one job, by its kind: a script compared with the reference's answers
 //! (and, where the answers are random, a look at whether they vary), a script run with several
 //! thread counts that must agree with itself, or the speed-up measured ([`super::speedup`]).
 
 use super::result::{partial_credit, CaseResult, Exchange, Skip, Variety, Verdict};
 use super::script::{exact, run_script, Expect};
 use super::speedup;
-use super::student::Student;
+use super::student::Job;
 use crate::kit::case::{Case, Kind};
 use crate::kit::{Rubric, Solution};
 
 /// Runs one case and scores it.
-pub fn run_case(
-    case: &Case,
-    solution: &Solution,
-    student: &Student,
-    rubric: &Rubric,
-) -> CaseResult {
+pub fn run_case(case: &Case, solution: &Solution, job: &Job, rubric: &Rubric) -> CaseResult {
     let mut result = CaseResult::empty(case);
     match &case.kind {
         Kind::Compare => {
-            let run = run_script(case, case.threads, student, &exact(solution), "");
+            let run = run_script(case, case.threads, job, &exact(solution), "");
             result.variety = case.must_vary.then(|| variety(solution, &run.exchanges));
             result.exchanges = run.exchanges;
         }
         Kind::Consistency(threads) => {
-            result.exchanges = consistency(case, solution, student, threads);
+            result.exchanges = consistency(case, solution, job, threads);
         }
         Kind::Timing(settings) => {
-            let (speedup, exchanges) = speedup::measure(case, solution, student, rubric, settings);
+            let (speedup, exchanges) = speedup::measure(case, solution, job, rubric, settings);
             result.earned = case.points * speedup.credit;
             result.speedup = Some(speedup);
             result.exchanges = exchanges;
@@ -61,12 +56,7 @@ fn variety(solution: &Solution, exchanges: &[Exchange]) -> Variety {
 
 /// Runs the script once per thread count: the first run must have the reference's shapes and
 /// every later run must repeat the first run's answers.
-fn consistency(
-    case: &Case,
-    solution: &Solution,
-    student: &Student,
-    threads: &[usize],
-) -> Vec<Exchange> {
+fn consistency(case: &Case, solution: &Solution, job: &Job, threads: &[usize]) -> Vec<Exchange> {
     let shapes: Vec<Expect> = case
         .script
         .iter()
@@ -77,7 +67,7 @@ fn consistency(
         })
         .collect();
     let label = |n: usize| format!("threads {n}");
-    let first = run_script(case, threads[0], student, &shapes, &label(threads[0]));
+    let first = run_script(case, threads[0], job, &shapes, &label(threads[0]));
     let again: Vec<Expect> = case
         .script
         .iter()
@@ -91,7 +81,7 @@ fn consistency(
         .collect();
     let mut exchanges = first.exchanges;
     for &n in &threads[1..] {
-        exchanges.extend(run_script(case, n, student, &again, &label(n)).exchanges);
+        exchanges.extend(run_script(case, n, job, &again, &label(n)).exchanges);
     }
     exchanges
 }

@@ -3,6 +3,7 @@
 
 use std::time::Duration;
 
+use super::confinement::Confinement;
 use super::result::{CaseResult, Exchange, StudentResult, Verdict};
 use super::script::Expect;
 use crate::kit::Case;
@@ -68,5 +69,6 @@ pub(crate) fn student(name: &str, cases: Vec<CaseResult>, seconds: u64) -> Stude
         elapsed: Duration::from_secs(seconds),
         build: None,
         supplied: None,
+        confinement: Confinement::Off,
     }
 }

@@ -285,7 +285,7 @@ impl Contestant {
                 "{} {} {depth} {} --protocol",
                 settings.rows, settings.cols, settings.threads
             );
-            let mut program = Program::start(command, &arguments, None, &settings.limits)
+            let mut program = Program::start(command, &arguments, None, &settings.limits, None)
                 .map_err(Forfeit::NotStarted)?;
             let new = format!("new {}", first.name());
             expect(&mut program, &new, first.name(), settings.time_limit)?;

@@ -1,12 +1,13 @@
 //! Judging: a student's program against the kit. A case's [`script`] played and each answer
 //! judged, cases of each kind ([`compare`]), the [`speedup`] measured, the [`requirement`]s
-//! between cases, the [`build`] step, one [`student`] graded and a whole [`class`], and the
-//! games of a [`matchup`]. Everything comes out as typed [`result`]s; nothing here is worded for
+//! between cases, the [`build`] step, each student's sandbox ([`confinement`]), one
+//! [`student`] graded and a whole [`class`], and the games of a [`matchup`]. Everything comes out as typed [`result`]s; nothing here is worded for
 //! people, which is the reports' job.
 
 pub mod build;
 pub mod class;
 mod compare;
+pub mod confinement;
 #[cfg(test)]
 pub(crate) mod fixtures;
 pub mod matchup;
@@ -17,7 +18,8 @@ pub mod speedup;
 pub mod student;
 
 pub use build::{Build, BuildCommand};
+pub use confinement::{Confinement, Policy};
 pub use result::{
     CaseResult, CategoryScore, Exchange, Fault, FaultKind, NotRun, Skip, StudentResult, Verdict,
 };
-pub use student::{file_stem, grade_student, Options, Student};
+pub use student::{file_stem, grade_student, Job, Options, Student};

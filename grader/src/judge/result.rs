@@ -6,6 +6,7 @@
 use std::time::Duration;
 
 use super::build::Build;
+use super::confinement::Confinement;
 use super::script::Expect;
 use super::speedup::{Speedup, SpeedupFault};
 use crate::kit::case::Case;
@@ -56,6 +57,8 @@ pub enum NotRun {
     BuildTimedOut(Duration),
     /// The student's overall time ran out before this case.
     OutOfTime(Duration),
+    /// The student's sandbox could not be set up (why), and no student code runs unconfined.
+    NoSandbox(String),
 }
 
 /// The kind of a failure, as a class summary counts them.
@@ -277,6 +280,8 @@ pub struct StudentResult {
     /// The submission's copy of the supplied crate compared with the course's (not scored);
     /// `None` when it has none or the course's copy was not found.
     pub supplied: Option<Comparison>,
+    /// The sandbox the student's processes ran in.
+    pub confinement: Confinement,
 }
 
 impl StudentResult {

@@ -5,7 +5,7 @@
 //! with.
 
 use super::result::{Exchange, Fault, Skip, Verdict};
-use super::student::Student;
+use super::student::Job;
 use crate::kit::case::{Case, ScriptLine};
 use crate::kit::Solution;
 use crate::process::Program;
@@ -83,18 +83,13 @@ fn diverges(step: &ScriptLine, expected: &Expect, got: &str) -> bool {
 pub(crate) fn run_script(
     case: &Case,
     threads: usize,
-    student: &Student,
+    job: &Job,
     expects: &[Expect],
     run: &str,
 ) -> Run {
     let mut exchanges = Vec::new();
     let mut answers = Vec::new();
-    let started = Program::start(
-        &student.command,
-        &case.arguments(threads),
-        student.dir.as_deref(),
-        &student.limits,
-    );
+    let started = job.start(&case.arguments(threads));
     let mut state = match started {
         Ok(program) => State::Running(program),
         Err(failure) => State::Blocked(Skip::NotStarted(failure)),

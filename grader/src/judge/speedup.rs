@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use super::result::Exchange;
 use super::script::{exact, normalize, run_script, Expect};
-use super::student::Student;
+use super::student::Job;
 use crate::kit::case::{Case, SpeedupPlan};
 use crate::kit::{Rubric, Solution};
 use crate::process::{Failure, Program};
@@ -163,18 +163,12 @@ fn fill_columns(
 fn set_up(
     case: &Case,
     threads: usize,
-    student: &Student,
+    job: &Job,
     expects: &[Expect],
     fill: &[usize],
     failed: &mut Vec<Exchange>,
 ) -> Result<Program, SpeedupFault> {
-    let run = run_script(
-        case,
-        threads,
-        student,
-        expects,
-        &format!("threads {threads}"),
-    );
+    let run = run_script(case, threads, job, expects, &format!("threads {threads}"));
     let Some(mut program) = run.program else {
         *failed = run.exchanges;
         return Err(SpeedupFault::Script(threads));
@@ -187,14 +181,14 @@ fn set_up(
 /// same `scores` with `plan.threads`; the answers must agree.
 fn measure_position(
     case: &Case,
-    student: &Student,
+    job: &Job,
     expects: &[Expect],
     plan: &SpeedupPlan,
     fill: &[usize],
     max_depth: u32,
     failed: &mut Vec<Exchange>,
 ) -> Result<Measurement, SpeedupFault> {
-    let mut program = set_up(case, case.threads, student, expects, fill, failed)?;
+    let mut program = set_up(case, case.threads, job, expects, fill, failed)?;
     let mut depth = plan.start_depth;
     let (answer_one, time_one) = loop {
         let (answer, took) = time_scores(&mut program, depth, case, case.threads)?;
@@ -204,7 +198,7 @@ fn measure_position(
         depth += 1;
     };
     drop(program);
-    let mut program = set_up(case, plan.threads, student, expects, fill, failed)?;
+    let mut program = set_up(case, plan.threads, job, expects, fill, failed)?;
     let (answer_many, time_many) = time_scores(&mut program, depth, case, plan.threads)?;
     if answer_one != answer_many || !answer_one.starts_with("= ") {
         return Err(SpeedupFault::Differ {
@@ -227,27 +221,19 @@ fn measure_position(
 pub(crate) fn measure(
     case: &Case,
     solution: &Solution,
-    student: &Student,
+    job: &Job,
     rubric: &Rubric,
     plan: &SpeedupPlan,
 ) -> (Speedup, Vec<Exchange>) {
     let expects = exact(solution);
     let mut failed = Vec::new();
-    let plain = measure_position(
-        case,
-        student,
-        &expects,
-        plan,
-        &[],
-        plan.max_depth,
-        &mut failed,
-    );
+    let plain = measure_position(case, job, &expects, plan, &[], plan.max_depth, &mut failed);
     let credit = plain
         .as_ref()
         .map_or(0.0, |m| rubric.speedup_credit(m.ratio()));
     let uneven = match &plain {
         Ok(measured) if !plan.uneven_columns.is_empty() => {
-            Some(uneven(case, student, &expects, plan, measured.ratio()))
+            Some(uneven(case, job, &expects, plan, measured.ratio()))
         }
         _ => None,
     };
@@ -266,19 +252,13 @@ pub(crate) fn measure(
 }
 
 /// The uneven position measured, and judged against the `plain` speed-up.
-fn uneven(
-    case: &Case,
-    student: &Student,
-    expects: &[Expect],
-    plan: &SpeedupPlan,
-    plain: f64,
-) -> Uneven {
+fn uneven(case: &Case, job: &Job, expects: &[Expect], plan: &SpeedupPlan, plain: f64) -> Uneven {
     let full = &plan.uneven_columns;
     // Fewer open cells: the search may go as deep as the game itself, to take long enough.
     let empty = case.rows * (case.cols - full.len());
     let deepest = plan.max_depth.max(u32::try_from(empty).unwrap_or(u32::MAX));
     let mut ignored = Vec::new();
-    let measured = measure_position(case, student, expects, plan, full, deepest, &mut ignored);
+    let measured = measure_position(case, job, expects, plan, full, deepest, &mut ignored);
     let evenness = match &measured {
         Err(_) => Evenness::Unknown,
         Ok(m) if m.time_one.as_secs_f64() < UNEVEN_LEAST_SHARE * plan.target_seconds => {

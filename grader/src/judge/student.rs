@@ -1,16 +1,19 @@
 //! One student: how to start their program ([`Student`]), what to run beyond the correctness
-//! cases ([`Options`]), and [`grade_student`], which builds them, runs every case one after
-//! another and applies the requirements between cases.
+//! cases and how to confine it ([`Options`]), and [`grade_student`], which sets their sandbox
+//! up, builds them, runs every case one after another, applies the requirements between cases,
+//! and kills whatever they left running before their result is handed on.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use super::build::BuildCommand;
 use super::compare::run_case;
+use super::confinement::{Confinement, Policy, Prison};
 use super::requirement;
 use super::result::{CaseResult, NotRun, StudentResult};
 use crate::kit::Kit;
-use crate::process::Limits;
+use crate::process::sandbox::Prepared;
+use crate::process::{Failure, Limits, Program};
 
 /// How to start one student's program: a shell command (the grader appends
 /// `ROWS COLS DEPTH THREADS --protocol`), the directory to run it in and its resource limits.
@@ -64,20 +67,64 @@ pub struct Options {
     /// The longest one student's cases may take: once it has passed, the cases not yet started
     /// are lost, not run.
     pub student_deadline: Option<Duration>,
+    /// How the student's processes are confined; `None`: not at all (`--no-sandbox`).
+    pub sandbox: Option<Policy>,
+}
+
+/// A student being graded: how their program starts, and the sandbox it runs in.
+#[derive(Clone, Copy, Debug)]
+pub struct Job<'a> {
+    /// The student.
+    pub student: &'a Student,
+    /// Their sandbox, if they have one.
+    pub sandbox: Option<&'a Prepared>,
+}
+
+impl Job<'_> {
+    /// Starts the student's program with `arguments`, in their directory, under their limits,
+    /// in their sandbox.
+    pub fn start(&self, arguments: &str) -> Result<Program, Failure> {
+        let student = self.student;
+        Program::start(
+            &student.command,
+            arguments,
+            student.dir.as_deref(),
+            &student.limits,
+            self.sandbox,
+        )
+    }
 }
 
 /// Builds one student (if `options` say so), grades them on every case of `kit`, one case after
 /// another, and compares their copy of the supplied crate (in their directory, else the
-/// grader's) with the kit's.
-pub fn grade_student(kit: &Kit, student: &Student, options: &Options) -> StudentResult {
+/// grader's) with the kit's. Their processes run in a sandbox of their own for job slot `slot`
+/// (two students graded at once must have different slots); whatever is left of them is killed
+/// before this returns.
+pub fn grade_student(kit: &Kit, student: &Student, options: &Options, slot: u32) -> StudentResult {
     let started = Instant::now();
+    let prison = options
+        .sandbox
+        .as_ref()
+        .map(|policy| Prison::prepare(policy, student, slot));
+    let sandbox = match &prison {
+        Some(Ok(prison)) => Some(&prison.prepared),
+        _ => None,
+    };
+    let job = Job { student, sandbox };
     let dir = student.dir.as_deref().unwrap_or(Path::new("."));
     // A program the kit builds is built with the course's copy of the supplied crate.
     let restored = match (&options.build, &kit.supplied) {
         (Some(_), Some(course)) => course.restore(dir),
         _ => Ok(None),
     };
-    let build = options.build.as_ref().map(|command| command.run(student));
+    let unconfined = match &prison {
+        Some(Err(why)) => Some(NotRun::NoSandbox(why.clone())),
+        _ => None,
+    };
+    let build = match unconfined {
+        None => options.build.as_ref().map(|command| command.run(&job)),
+        Some(_) => None,
+    };
     let graded = Instant::now();
     let mut cases = Vec::new();
     let mut left_out = Vec::new();
@@ -85,15 +132,20 @@ pub fn grade_student(kit: &Kit, student: &Student, options: &Options) -> Student
         let out_of_time = options.student_deadline.filter(|d| graded.elapsed() >= *d);
         if options.skip_timing && case.is_timing() {
             left_out.push(case.name.clone());
-        } else if let Some(why) = build.as_ref().and_then(|b| b.not_run()) {
+        } else if let Some(why) = unconfined.clone().or_else(|| build.as_ref()?.not_run()) {
             cases.push(CaseResult::lost(case, why));
         } else if let Some(deadline) = out_of_time {
             cases.push(CaseResult::lost(case, NotRun::OutOfTime(deadline)));
         } else {
-            cases.push(run_case(case, solution, student, &kit.rubric));
+            cases.push(run_case(case, solution, &job, &kit.rubric));
         }
     }
     requirement::apply(kit.cases.iter().map(|(case, _)| case), &mut cases);
+    let confinement = match &prison {
+        None => Confinement::Off,
+        Some(Err(why)) => Confinement::Failed(why.clone()),
+        Some(Ok(prison)) => prison.release(),
+    };
     StudentResult {
         student: student.name.clone(),
         cases,
@@ -105,6 +157,7 @@ pub fn grade_student(kit: &Kit, student: &Student, options: &Options) -> Student
             // Not restored (no build step, or it could not be): compare what is there.
             _ => kit.supplied.as_ref().and_then(|course| course.compare(dir)),
         },
+        confinement,
     }
 }
 

@@ -10,6 +10,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use super::group::Group;
+use super::sandbox::Prepared;
 
 /// The most a command may write to its log, in bytes: past it the command is stopped.
 pub const MAX_LOG: u64 = 16 << 20;
@@ -33,11 +34,18 @@ pub enum Ended {
     NoLog(String),
 }
 
-/// Runs `sh -c COMMAND` in `dir`, in a new process group, its output into a new log at `log`,
-/// until it ends, `timeout` passes or the log grows past [`MAX_LOG`]; then kills what is left
-/// of it: the whole of a stopped command, and whatever a finished one left running in its group
-/// or below a process still there.
-pub fn run(command: &str, dir: &Path, log: &Path, timeout: Duration) -> Ended {
+/// Runs `sh -c COMMAND` in `dir`, in a new process group (in `sandbox`, if one is given, with
+/// `env` set), its output into a new log at `log`, until it ends, `timeout` passes or the log
+/// grows past [`MAX_LOG`]; then kills what is left of it: the whole of a stopped command,
+/// whatever a finished one left running in its group or below a process still there, and
+/// whatever else of its job is still running in its sandbox.
+pub fn run(
+    command: &str,
+    dir: &Path,
+    log: &Path,
+    timeout: Duration,
+    sandbox: Option<(&Prepared, &[(&str, &Path)])>,
+) -> Ended {
     let (out, err) = match File::create(log).and_then(|f| Ok((f.try_clone()?, f))) {
         Ok(files) => files,
         Err(why) => return Ended::NoLog(why.to_string()),
@@ -50,6 +58,10 @@ pub fn run(command: &str, dir: &Path, log: &Path, timeout: Duration) -> Ended {
         .stdin(Stdio::null())
         .stdout(out)
         .stderr(err);
+    if let Some((sandbox, env)) = sandbox {
+        sandbox.apply(&mut shell);
+        shell.envs(env.iter().copied());
+    }
     let mut group = match Group::start(shell) {
         Ok(group) => group,
         Err(why) => return Ended::NotStarted(why.to_string()),
@@ -69,6 +81,10 @@ pub fn run(command: &str, dir: &Path, log: &Path, timeout: Duration) -> Ended {
     };
     group.kill();
     let waited = group.child().wait();
+    if let Some((sandbox, _)) = sandbox {
+        // The job's last sweep, after its last case, says whether anything survived.
+        let _ = sandbox.kill_survivors();
+    }
     match (stopped, waited) {
         (Some(ended), _) => ended,
         (None, Ok(status)) if status.success() => Ended::Succeeded,
@@ -86,7 +102,13 @@ mod tests {
     fn logged(command: &str, timeout_ms: u64) -> (Ended, String, tempfile::TempDir) {
         let dir = tempfile::tempdir().unwrap();
         let log = dir.path().join("build.log");
-        let ended = run(command, dir.path(), &log, Duration::from_millis(timeout_ms));
+        let ended = run(
+            command,
+            dir.path(),
+            &log,
+            Duration::from_millis(timeout_ms),
+            None,
+        );
         let text = fs::read_to_string(&log).unwrap_or_default();
         (ended, text, dir)
     }
@@ -159,7 +181,7 @@ mod tests {
     fn a_log_that_cannot_be_created_is_said() {
         let dir = tempfile::tempdir().unwrap();
         let log = dir.path().join("missing/build.log");
-        let ended = run("true", dir.path(), &log, Duration::from_secs(5));
+        let ended = run("true", dir.path(), &log, Duration::from_secs(5), None);
         assert!(matches!(ended, Ended::NoLog(_)), "{ended:?}");
     }
 }

@@ -26,6 +26,7 @@ use crossbeam::channel::{bounded, Receiver, RecvTimeoutError};
 use super::group::Group;
 use super::limits::{LimitHit, Limits};
 use super::procfs::holders;
+use super::sandbox::Prepared;
 use super::watch::Watch;
 
 /// The most a program may print in one run, in bytes.
@@ -119,18 +120,21 @@ pub struct Program {
     watch: Option<Watch>,
     /// Whether everything the program started has been killed.
     killed: bool,
-    /// Dropped last: it kills the family again and reaps the leader.
-    group: Group,
+    /// Taken when the program is dropped: it kills the family again and reaps the leader.
+    group: Option<Group>,
+    /// The job's sandbox, swept for survivors once the leader is reaped.
+    sandbox: Option<Prepared>,
 }
 
 impl Program {
     /// Starts `sh -c "COMMAND ARGUMENTS"` (see [`shell_line`]) in `dir`, in a new process group,
-    /// under `limits`.
+    /// under `limits`, in `sandbox` if one is given.
     pub fn start(
         command: &str,
         arguments: &str,
         dir: Option<&Path>,
         limits: &Limits,
+        sandbox: Option<&Prepared>,
     ) -> Result<Program, Failure> {
         let mut shell = Command::new("sh");
         shell
@@ -146,6 +150,9 @@ impl Program {
             shell.current_dir(dir);
         }
         limits.apply(&mut shell);
+        if let Some(sandbox) = sandbox {
+            sandbox.apply(&mut shell);
+        }
         let mut group = Group::start(shell).map_err(|e| Failure::Io(e.to_string()))?;
         let child = group.child();
         let stdin = child.stdin.take();
@@ -174,7 +181,8 @@ impl Program {
         });
         let watch = Watch::start(group.leader(), limits.processes);
         Ok(Program {
-            group,
+            group: Some(group),
+            sandbox: sandbox.cloned(),
             stdin,
             events,
             stderr,
@@ -237,7 +245,7 @@ impl Program {
     /// How the program (its group's leader) ended, if it has. It is left unreaped, so that the
     /// group's id stays its own until [`Drop`] has killed the group.
     fn status(&self) -> Option<ExitStatus> {
-        self.group.status()
+        self.group.as_ref().and_then(Group::status)
     }
 
     /// The failure for a program whose `stream` has closed, or that was seen to exit: if it
@@ -280,7 +288,7 @@ impl Program {
         if std::mem::replace(&mut self.killed, true) {
             return 0;
         }
-        let family = self.group.kill();
+        let family = self.group.as_ref().map(Group::kill).unwrap_or_default();
         let deadline = Instant::now() + OUTPUT_GRACE;
         while self.reading.load(Ordering::SeqCst) > 0 && Instant::now() < deadline {
             // A reader waiting for room in the channel must be able to see the end.
@@ -294,19 +302,27 @@ impl Program {
             .into_iter()
             .filter(|pid| !family.contains(pid))
             .collect();
-        self.group.kill_also(&holders);
+        if let Some(group) = &self.group {
+            group.kill_also(&holders);
+        }
         holders.len()
     }
 }
 
 impl Drop for Program {
-    /// Kills everything the program started (see [`Program::kill`]); the group, dropped after
-    /// this, reaps it.
+    /// Kills everything the program started (see [`Program::kill`]), reaps it, and then kills
+    /// whatever else of its job is still running in its sandbox (a daemon in a session of its
+    /// own that left no pipe behind).
     fn drop(&mut self) {
         self.stdin = None;
         // Stopped first: it must not count a group whose leader has been reaped.
         self.watch = None;
         self.kill();
+        self.group = None;
+        if let Some(sandbox) = &self.sandbox {
+            // The job's last sweep, after its last case, says whether anything survived.
+            let _ = sandbox.kill_survivors();
+        }
     }
 }
 
@@ -403,7 +419,7 @@ mod tests {
         limits: &Limits,
         dir: Option<&Path>,
     ) -> Result<Vec<String>, Failure> {
-        let mut program = Program::start(script, "", dir, limits).unwrap();
+        let mut program = Program::start(script, "", dir, limits, None).unwrap();
         program
             .ask("board", Duration::from_millis(limit_ms))
             .map(|(lines, _)| lines)

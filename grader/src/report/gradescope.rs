@@ -3,13 +3,16 @@
 //! output is the summary, without any case's detail, so that it reveals nothing of a hidden
 //! case. The build, when there was a build step, comes first as a visible test worth no points
 //! (a failed one with the last lines of its log, the compiler's errors, and every case at 0),
-//! then the supplied crate check, when there was one, likewise.
+//! then the supplied crate comparison, when there was one, likewise, and the sandbox the
+//! student's code ran in (failed when any protection was not in force or a process outlived
+//! grading).
 
 use serde_json::{json, Value};
 
 use super::terminal;
 use super::words::{self, rounded};
 use crate::judge::result::StudentResult;
+use crate::judge::Confinement;
 use crate::kit::Rubric;
 
 /// The `results.json` document for `result`.
@@ -34,6 +37,20 @@ pub fn results(rubric: &Rubric, result: &StudentResult) -> Value {
             "visibility": "visible",
         })
     });
+    let safe = match &result.confinement {
+        Confinement::On {
+            protections, swept, ..
+        } => protections.all_in_force() && swept.is_ok(),
+        Confinement::Off | Confinement::Failed(_) => false,
+    };
+    let sandbox = json!({
+        "name": "Sandbox (not scored)",
+        "score": 0.0,
+        "max_score": 0.0,
+        "status": if safe { "passed" } else { "failed" },
+        "output": words::confinement(&result.confinement),
+        "visibility": "visible",
+    });
     let cases = result.cases.iter().map(|case| {
         let detail = terminal::case(case);
         json!({
@@ -45,7 +62,12 @@ pub fn results(rubric: &Rubric, result: &StudentResult) -> Value {
             "visibility": if case.hidden { "after_due_date" } else { "visible" },
         })
     });
-    let tests: Vec<Value> = build.into_iter().chain(supplied).chain(cases).collect();
+    let tests: Vec<Value> = build
+        .into_iter()
+        .chain(supplied)
+        .chain([sandbox])
+        .chain(cases)
+        .collect();
     let (earned, max) = result.total();
     json!({
         "score": rounded(earned),

@@ -63,6 +63,11 @@ pub fn student(rubric: &Rubric, result: &StudentResult) -> String {
     if let Some(comparison) = &result.supplied {
         out.push_str(&supplied_section(comparison));
     }
+    let _ = write!(
+        out,
+        "## Sandbox\n\n{}\n\n",
+        words::confinement(&result.confinement)
+    );
     out.push_str("## Scores\n\n");
     out.push_str(&table(rubric, result, true));
     for note in notes(result) {

@@ -17,6 +17,7 @@ pub fn summary(rubric: &Rubric, result: &StudentResult) -> String {
     if let Some(build) = &result.build {
         let _ = writeln!(out, "\n  {}", words::build_headline(build));
     }
+    let _ = writeln!(out, "\n  {}", words::confinement(&result.confinement));
     if let Some(comparison) = &result.supplied {
         let _ = writeln!(
             out,

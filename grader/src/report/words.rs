@@ -8,9 +8,10 @@ use std::time::Duration;
 use crate::judge::result::{CaseResult, Exchange, Fault, NotRun, Skip, Variety, Verdict, Withheld};
 use crate::judge::script::Expect;
 use crate::judge::speedup::{Evenness, Measurement, Speedup, SpeedupFault, Uneven};
-use crate::judge::Build;
+use crate::judge::{Build, Confinement};
 use crate::kit::supplied::{Change, Comparison};
 use crate::process::logged::{Ended, MAX_LOG};
+use crate::process::sandbox::{Protection, Status};
 use crate::process::{Ending, Evidence, Failure, Limit, LimitHit, Stream, MAX_LINE, MAX_OUTPUT};
 
 /// How a report says that the copy differs, before the details.
@@ -177,6 +178,7 @@ pub fn not_run(why: &NotRun) -> String {
             "not run: the student's overall time limit of {} s ran out",
             limit.as_secs()
         ),
+        NotRun::NoSandbox(why) => format!("not run: the sandbox could not be set up: {why}"),
     }
 }
 
@@ -439,6 +441,69 @@ pub fn verdict(verdict: &Verdict) -> Option<String> {
         Verdict::Fail(why) => Some(fault(why)),
         Verdict::Skip(why) => Some(format!("skipped: {}", skip(why))),
     }
+}
+
+/// What a protection is called in reports.
+fn protection(protection: Protection) -> &'static str {
+    match protection {
+        Protection::User => "own unprivileged user",
+        Protection::Filesystem => "filesystem (only the submission and a scratch folder)",
+        Protection::Network => "no network",
+        Protection::Processes => "process limit (enforced by the kernel)",
+        Protection::Survivors => "nothing outlives grading",
+        Protection::Signals => "no signals or sockets out of the sandbox",
+    }
+}
+
+/// The sandbox a student's code ran in: which protections were in force, which were not and
+/// why, and whether anything outlived the student's last case. One paragraph.
+pub fn confinement(confinement: &Confinement) -> String {
+    let (protections, uid, swept) = match confinement {
+        Confinement::Off => {
+            return "Sandbox: off (--no-sandbox): the student's code ran with the grader's \
+                    rights and could read everything the grader can."
+                .into()
+        }
+        Confinement::Failed(why) => {
+            return format!("Sandbox: could not be set up, so no student code was run: {why}.")
+        }
+        Confinement::On {
+            protections,
+            uid,
+            swept,
+        } => (protections, uid, swept),
+    };
+    let mut on = Vec::new();
+    let mut off = Vec::new();
+    for (which, status) in protections.iter() {
+        let name = match (which, uid) {
+            (Protection::User, Some(uid)) => format!("{} (uid {uid})", protection(which)),
+            _ => protection(which).to_string(),
+        };
+        match status {
+            Status::InForce => on.push(name),
+            Status::Partly(why) => off.push(format!("{name} only in part: {why}")),
+            Status::Unavailable(why) => off.push(format!("{name}: not in force, {why}")),
+            Status::NotRequested => off.push(format!("{name}: not asked for")),
+        }
+    }
+    let mut out = format!("Sandbox: in force: {}.", on.join("; "));
+    if !off.is_empty() {
+        out.push_str(&format!(" Not in force: {}.", off.join("; ")));
+    }
+    match swept {
+        Ok(0) => {}
+        Ok(n) => out.push_str(&format!(
+            " {n} process(es) still running after the last case were killed."
+        )),
+        Err(survivors) => out.push_str(&format!(
+            " WARNING: {} process(es) of the student's outlived grading (ids {:?}): do not \
+             trust this result until they are gone.",
+            survivors.pids.len(),
+            survivors.pids
+        )),
+    }
+    out
 }
 
 #[cfg(test)]

@@ -63,25 +63,6 @@ pub(super) fn existing(paths: &[&str]) -> Vec<PathBuf> {
         .collect()
 }
 
-/// Where the Rust toolchain is, for builds: `$RUSTUP_HOME` (else `~/.rustup`) and
-/// `$CARGO_HOME/bin` (else `~/.cargo/bin`), those that exist. They are to be readable; the
-/// cargo home a build writes (its registry cache and lock) is the caller's to make writable.
-pub fn rust_toolchain() -> Vec<PathBuf> {
-    let home = std::env::var_os("HOME").map(PathBuf::from);
-    let rustup = std::env::var_os("RUSTUP_HOME")
-        .map(PathBuf::from)
-        .or_else(|| home.as_ref().map(|h| h.join(".rustup")));
-    let cargo_bin = std::env::var_os("CARGO_HOME")
-        .map(PathBuf::from)
-        .or_else(|| home.as_ref().map(|h| h.join(".cargo")))
-        .map(|c| c.join("bin"));
-    rustup
-        .into_iter()
-        .chain(cargo_bin)
-        .filter(|p| p.exists())
-        .collect()
-}
-
 /// The kernel's Landlock ABI version, 0 without Landlock. The `landlock` crate keeps its own
 /// query private (it wants programs to ask for rights, not versions), but the report must say
 /// what is missing, so this asks the kernel directly: `landlock_create_ruleset` with

@@ -21,7 +21,7 @@
 //!
 //! Nothing here knows of cases or scores. Its pieces: [`protections`] (the typed report),
 //! `filesystem` (Landlock, system paths), `namespaces` (the job's namespaces), `survivors` (the
-//! sweep).
+//! sweep), `toolchain` (what a Rust build reads).
 
 mod filesystem;
 mod namespaces;
@@ -29,6 +29,7 @@ mod protections;
 mod survivors;
 #[cfg(test)]
 mod tests;
+mod toolchain;
 
 use std::fmt;
 use std::io;
@@ -39,9 +40,10 @@ use std::process::Command;
 use std::sync::Arc;
 use std::time::Duration;
 
-pub use filesystem::{rust_toolchain, DEVICES, SHARED, SYSTEM};
+pub use filesystem::{DEVICES, SHARED, SYSTEM};
 pub use protections::{Protection, Protections, Reason, Status};
 pub use survivors::{become_subreaper, Survivors, DEADLINE};
+pub use toolchain::Toolchain;
 
 use survivors::Job;
 

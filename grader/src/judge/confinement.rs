@@ -1,0 +1,104 @@
+//! Each student's sandbox, from the grader's policy: their submission (and a private scratch
+//! directory) writable, the Rust toolchain readable for a build, everything else of the machine
+//! (the kit and its answers, the reference, the reports, the results, other students' work) out
+//! of reach; their own unprivileged user when the grader is root (one per job slot, so that two
+//! students graded at once never share one); their process limit enforced by the kernel. What
+//! was in force, and whether anything outlived the student's last case, is kept for the reports.
+
+use std::env;
+use std::path::{Path, PathBuf};
+
+use tempfile::TempDir;
+
+use super::student::Student;
+use crate::process::sandbox::{Prepared, Protections, Sandbox, Survivors, Toolchain, User};
+
+/// How student processes are confined in a run of the grader.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Policy {
+    /// The uid of job slot 0's user when the grader is root; slot `n` runs as `base_uid + n`.
+    pub base_uid: u32,
+    /// Paths that must stay out of students' reach (the kit, the reports, the results): a
+    /// student whose writable paths hold one is not graded, rather than graded unsafely.
+    pub hidden: Vec<PathBuf>,
+    /// More paths every job may write: a cargo target directory outside the submission.
+    pub writable: Vec<PathBuf>,
+}
+
+/// What one student's sandbox was.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Confinement {
+    /// The grader was told not to sandbox (`--no-sandbox`).
+    Off,
+    /// The sandbox could not be set up as described (why): no case was run.
+    Failed(String),
+    /// The sandbox was set up.
+    On {
+        /// What was in force.
+        protections: Box<Protections>,
+        /// The uid the student's processes ran as, when they had a user of their own.
+        uid: Option<u32>,
+        /// After the last case: how many of the student's processes were still running and
+        /// were killed, or those that outlived even that.
+        swept: Result<usize, Survivors>,
+    },
+}
+
+/// A student's sandbox, prepared: kept for the whole of their grading.
+pub(crate) struct Prison {
+    /// The prepared sandbox.
+    pub(crate) prepared: Prepared,
+    /// The scratch directory, removed when the prison is dropped.
+    _scratch: TempDir,
+}
+
+impl Prison {
+    /// Prepares `student`'s sandbox for job slot `slot` under `policy`, or says why it cannot be.
+    pub(crate) fn prepare(policy: &Policy, student: &Student, slot: u32) -> Result<Prison, String> {
+        let submission = match &student.dir {
+            Some(dir) => dir.clone(),
+            None => env::current_dir().map_err(|e| format!("no working directory: {e}"))?,
+        };
+        let scratch = tempfile::Builder::new()
+            .prefix("grade-scratch-")
+            .tempdir()
+            .map_err(|e| format!("cannot make a scratch directory: {e}"))?;
+        let mut sandbox = Sandbox::new()
+            .write(&submission)
+            .scratch(scratch.path())
+            .user(User::for_job(policy.base_uid, slot))
+            .processes(student.limits.processes);
+        for path in Toolchain::here().readable() {
+            sandbox = sandbox.read(path);
+        }
+        for path in &policy.writable {
+            sandbox = sandbox.write(path);
+        }
+        for path in &policy.hidden {
+            sandbox = sandbox.hide(absolute(path));
+        }
+        let prepared = sandbox.prepare().map_err(|e| e.to_string())?;
+        Ok(Prison {
+            prepared,
+            _scratch: scratch,
+        })
+    }
+
+    /// Kills whatever the student left running, and says what the sandbox was.
+    pub(crate) fn release(&self) -> Confinement {
+        Confinement::On {
+            protections: Box::new(self.prepared.protections().clone()),
+            uid: self.prepared.user().map(|user| user.uid),
+            swept: self.prepared.kill_survivors(),
+        }
+    }
+}
+
+/// `path` made absolute against the working directory, for the check that it is out of reach.
+fn absolute(path: &Path) -> PathBuf {
+    path.canonicalize().unwrap_or_else(|_| {
+        env::current_dir()
+            .map(|here| here.join(path))
+            .unwrap_or_else(|_| path.to_path_buf())
+    })
+}
