@@ -42,11 +42,12 @@ mod tests {
 
     use super::super::testing::{game, session, session_with};
     use crate::checker::{Checker, Player};
+    use crate::hooked::Hooked;
     use crate::opponent::Opponent;
     use crate::playable::Playable;
     use crate::protocol::board_rows;
     use crate::stop::StopSignal;
-    use crate::tiny_game::{Hooked, TinyGame};
+    use crate::tiny_game::TinyGame;
 
     #[test]
     fn the_computer_answers_each_move() {
