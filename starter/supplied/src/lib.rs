@@ -48,7 +48,7 @@ pub use checker::{Checker, ParsePlayerError, Player};
 pub use cli::Arguments;
 pub use error::MoveError;
 pub use history::History;
-pub use opponent::{sentence, Opponent};
+pub use opponent::Opponent;
 pub use playable::{Analyze, Outcome, Playable};
 pub use score::{ParseScoreError, Score};
 pub use stop::StopSignal;
