@@ -4,7 +4,7 @@
 
 use std::io::{self, BufRead};
 
-/// The longest line accepted; a longer one is read as [`Line::TooLong`].
+/// The longest line accepted; a longer one is read as `Line::TooLong`.
 pub const MAX_LINE: usize = 4096;
 
 /// One line of input.

@@ -33,9 +33,13 @@ mod playable;
 mod score;
 mod stop;
 
-/// The integration tests' small `Playable`, for the unit tests too (it names this crate).
+/// The integration tests' small `Playable` and its hooked searches, for the unit tests too
+/// (they name this crate).
 #[cfg(test)]
 extern crate self as connect_four_supplied;
+#[cfg(test)]
+#[path = "../tests/support/hooked.rs"]
+mod hooked;
 #[cfg(test)]
 #[path = "../tests/support/tiny_game.rs"]
 mod tiny_game;
@@ -44,7 +48,7 @@ pub use checker::{Checker, ParsePlayerError, Player};
 pub use cli::Arguments;
 pub use error::MoveError;
 pub use history::History;
-pub use opponent::{sentence, Opponent};
+pub use opponent::Opponent;
 pub use playable::{Analyze, Outcome, Playable};
 pub use score::{ParseScoreError, Score};
 pub use stop::StopSignal;

@@ -46,7 +46,7 @@ impl Opponent {
 }
 
 /// `text` with its first letter in capitals, to start a sentence.
-pub fn sentence(text: &str) -> String {
+pub(crate) fn sentence(text: &str) -> String {
     let mut letters = text.chars();
     letters.next().map_or_else(String::new, |first| {
         first.to_uppercase().chain(letters).collect()

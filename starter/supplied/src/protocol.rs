@@ -5,8 +5,9 @@
 //! an empty line to end it. Blank lines and lines starting with `#` get no response. The
 //! commands: `new [red|black]`, `turn`, `play COL`, `heuristic COL`, `scores [DEPTH]`,
 //! `genmove`, `board`, `winner`, `quit`, and two that are never graded, `undo` and `redo` (the
-//! server answers them for any game, through a [`History`]). Parsing ([`Command`]), running
-//! ([`execute`]) and framing ([`Response`]) are separate so that the grader can reuse them.
+//! server answers them for any game, through a [`History`]). Parsing (`Command`), running
+//! (`execute`) and framing (`Response`) are separate so that the grader can reuse them; they
+//! are left out of the students' documentation, where [`serve`] is all a game needs.
 
 use std::fmt;
 use std::io::{self, BufRead, Write};
@@ -24,6 +25,8 @@ use crate::score::Score;
 pub use crate::input::MAX_LINE;
 
 /// Every graded command word of the protocol, in the order the documentation lists them.
+// Hidden from the students' documentation: the grader uses it (its cases and its handout test).
+#[doc(hidden)]
 pub const COMMAND_WORDS: [&str; 9] = [
     "new",
     "turn",
@@ -37,9 +40,13 @@ pub const COMMAND_WORDS: [&str; 9] = [
 ];
 
 /// The command words the protocol also answers but grading never sends: optional extras.
+// Hidden from the students' documentation: the grader uses it (its cases and its handout test).
+#[doc(hidden)]
 pub const OPTIONAL_WORDS: [&str; 2] = ["undo", "redo"];
 
 /// One protocol command.
+// Hidden from the students' documentation: the grader uses it (its cases and its stored answers).
+#[doc(hidden)]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Command {
     /// `new [red|black]`: a new game with that first player, random if omitted.
@@ -67,6 +74,8 @@ pub enum Command {
 }
 
 /// Why a line is not a command. Its `Display` is the failure payload.
+// Hidden from the students' documentation: the grader uses it (its cases).
+#[doc(hidden)]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ParseError {
     /// Not a command word, or a command with arguments it does not take.
@@ -136,6 +145,8 @@ impl FromStr for Command {
 }
 
 /// One framed response: `= payload` or `? payload`, more lines, then an empty line.
+// Hidden from the students' documentation: the grader uses it (its stored answers).
+#[doc(hidden)]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Response {
     /// Whether the command succeeded.
@@ -194,6 +205,8 @@ fn refusal(error: &MoveError) -> String {
 
 /// Runs `command` on `game`, whose moves so far `history` holds (it records the moves played
 /// here), and returns the response to send.
+// Hidden from the students' documentation: the grader uses it (its stored answers).
+#[doc(hidden)]
 pub fn execute(game: &mut impl Analyze, history: &mut History, command: &Command) -> Response {
     let answer = |result: Result<String, MoveError>| match result {
         Ok(payload) => Response::success(payload),
@@ -255,7 +268,7 @@ pub(crate) fn value_text(score: Option<Score>) -> String {
 
 /// The board's rows, top first, one letter a cell (`R`, `B` or `.`): the `board` answer, and
 /// the cells of the terminal's picture.
-pub fn board_rows(game: &impl Playable) -> impl Iterator<Item = String> + '_ {
+pub(crate) fn board_rows(game: &impl Playable) -> impl Iterator<Item = String> + '_ {
     (0..game.rows()).map(|r| {
         (0..game.cols())
             .map(|c| game.checker(r, c).letter())

@@ -2,12 +2,24 @@
 //! (`support/tiny_game.rs`): what a student's game gets from it for free (framing, parsing,
 //! refusals, comments, `quit`), whatever their engine does.
 
-#[path = "support/tiny_game.rs"]
-mod tiny_game;
-
 use connect_four_supplied::protocol::serve;
 use connect_four_supplied::Player;
-use tiny_game::TinyGame;
+
+use crate::support::tiny_game::TinyGame;
+use crate::Test;
+
+/// This module's tests, in the order they run.
+pub fn tests() -> Vec<Test> {
+    tests![
+        moves_questions_and_the_board_are_answered_from_the_game,
+        refusals_are_named_as_the_protocol_says,
+        a_finished_game_refuses_moves_and_says_who_won,
+        comments_and_blank_lines_get_no_answer_and_quit_ends_the_session,
+        a_line_too_long_is_refused_and_the_session_goes_on,
+        undo_takes_back_moves_and_redo_plays_them_again_though_neither_is_graded,
+        undo_reopens_a_won_game_and_a_new_game_forgets_the_moves,
+    ]
+}
 
 /// Serves `input` to a fresh 4 x 4 game with red first and returns every response.
 fn session(input: &str) -> Vec<String> {
@@ -22,7 +34,6 @@ fn session(input: &str) -> Vec<String> {
     text.split_terminator("\n\n").map(str::to_string).collect()
 }
 
-#[test]
 fn moves_questions_and_the_board_are_answered_from_the_game() {
     let responses =
         session("new red\nturn\nplay 1\nplay 1\nheuristic 2\nscores 3\ngenmove\nboard\nwinner\n");
@@ -42,7 +53,6 @@ fn moves_questions_and_the_board_are_answered_from_the_game() {
     );
 }
 
-#[test]
 fn refusals_are_named_as_the_protocol_says() {
     let responses = session(
         "new black\nplay 4\nplay x\nplay\nscores 65\nnew blue\nboard 1\ndance\n\
@@ -68,7 +78,6 @@ fn refusals_are_named_as_the_protocol_says() {
     );
 }
 
-#[test]
 fn a_finished_game_refuses_moves_and_says_who_won() {
     let responses = session("new red\nplay 0\nplay 1\nplay 0\nplay 1\nplay 0\nplay 1\nplay 0\nwinner\nturn\nplay 2\ngenmove\nscores\n");
     assert_eq!(responses[7], "= 0", "red's fourth checker lands on top");
@@ -84,20 +93,17 @@ fn a_finished_game_refuses_moves_and_says_who_won() {
     );
 }
 
-#[test]
 fn comments_and_blank_lines_get_no_answer_and_quit_ends_the_session() {
     let responses = session("# a comment\n\n   \nTURN\nquit\nturn\n");
     assert_eq!(responses, ["= red", "="]);
 }
 
-#[test]
 fn a_line_too_long_is_refused_and_the_session_goes_on() {
     let long = "x".repeat(connect_four_supplied::protocol::MAX_LINE + 1);
     let responses = session(&format!("{long}\nturn\n"));
     assert_eq!(responses, ["? line too long", "= red"]);
 }
 
-#[test]
 fn undo_takes_back_moves_and_redo_plays_them_again_though_neither_is_graded() {
     let responses = session(
         "new black\nundo\nplay 1\ngenmove\nundo\nboard\nredo\nboard\nredo\nundo\nundo\nturn\nundo\n\
@@ -126,7 +132,6 @@ fn undo_takes_back_moves_and_redo_plays_them_again_though_neither_is_graded() {
     );
 }
 
-#[test]
 fn undo_reopens_a_won_game_and_a_new_game_forgets_the_moves() {
     let responses = session(
         "new red\nplay 0\nplay 1\nplay 0\nplay 1\nplay 0\nplay 1\nplay 0\nwinner\nundo\nwinner\n\

@@ -15,7 +15,7 @@ use fltk::window::Window;
 use crate::opponent::Opponent;
 
 /// The opponent dialog. [`ask`](Self::ask) shows it and waits for an answer; tests can press
-/// its buttons through a clone, with [`press`](Self::press) from a timeout while `ask` waits.
+/// its buttons through a clone, with `press` from a timeout while `ask` waits.
 #[derive(Clone)]
 pub struct OpponentDialog {
     window: Window,
@@ -79,6 +79,8 @@ impl OpponentDialog {
     }
 
     /// Presses the button for `opponent`, as a click would.
+    // Hidden from the students' documentation: for the window tests (tests/window/).
+    #[doc(hidden)]
     pub fn press(&mut self, opponent: Opponent) {
         match opponent {
             Opponent::Human => self.human.do_callback(),
@@ -88,6 +90,8 @@ impl OpponentDialog {
     }
 
     /// Closes the dialog without an answer, as the window manager's close button would.
+    // Hidden from the students' documentation: for the window tests (tests/window/).
+    #[doc(hidden)]
     pub fn close(&mut self) {
         self.window.hide();
     }

@@ -1,7 +1,7 @@
 //! The FLTK window, the default front end: a grid of 75 x 75 buttons, one per cell, with a
 //! status label and a row of controls under it, after a dialog that asks who plays.
 //!
-//! `window` owns the game and handles every [`Message`](message::Message) in order; `board`
+//! `window` owns the game and handles every `Message` in order; `board`
 //! draws the cells, `bar` holds the label and the controls, `keys` turns board keys into
 //! messages, `animation` lets a checker fall, `worker` runs searches off the GUI thread,
 //! `status` words the label, `dialog` asks for the opponent and `images` embeds the checker
@@ -23,8 +23,12 @@ mod undo;
 mod window;
 mod worker;
 
+// Hidden from the students' documentation: for the window tests (tests/window/).
+#[doc(hidden)]
 pub use bar::Control;
 pub use dialog::OpponentDialog;
+// Hidden from the students' documentation: for the window tests (tests/window/).
+#[doc(hidden)]
 pub use images::CELL;
 pub use window::GameWindow;
 

@@ -142,17 +142,23 @@ impl<G: Analyze + Send + 'static> GameWindow<G> {
 
     /// Clicks the cell at (`row`, `col`) as the mouse would: the click is posted, and handled
     /// by the next [`handle_pending`](Self::handle_pending).
+    // Hidden from the students' documentation: for the window tests (tests/window/).
+    #[doc(hidden)]
     pub fn click(&mut self, row: usize, col: usize) {
         self.board.click(row, col);
     }
 
     /// Presses a control under the board as a click (or its key) would.
+    // Hidden from the students' documentation: for the window tests (tests/window/).
+    #[doc(hidden)]
     pub fn press(&mut self, control: Control) {
         self.bar.press(control);
     }
 
     /// Presses `key` on the board as the keyboard would (digits, arrows, Enter, space; other
     /// keys do nothing here).
+    // Hidden from the students' documentation: for the window tests (tests/window/).
+    #[doc(hidden)]
     pub fn key(&mut self, key: Key) {
         if let Some(message) = keys::message(key, Shortcut::None) {
             self.sender.send(message);
@@ -166,11 +172,15 @@ impl<G: Analyze + Send + 'static> GameWindow<G> {
     }
 
     /// The text of the status label.
+    // Hidden from the students' documentation: for the window tests (tests/window/).
+    #[doc(hidden)]
     pub fn status(&self) -> String {
         self.bar.status()
     }
 
     /// The board's size, rows by columns.
+    // Hidden from the students' documentation: for the window tests (tests/window/).
+    #[doc(hidden)]
     pub fn size(&self) -> (usize, usize) {
         self.board.size()
     }
@@ -181,26 +191,36 @@ impl<G: Analyze + Send + 'static> GameWindow<G> {
     }
 
     /// Whether a checker is falling into place.
+    // Hidden from the students' documentation: for the window tests (tests/window/).
+    #[doc(hidden)]
     pub fn is_falling(&self) -> bool {
         self.animation.current().is_some()
     }
 
     /// The column the keyboard points at, if a board key was pressed since the last click.
+    // Hidden from the students' documentation: for the window tests (tests/window/).
+    #[doc(hidden)]
     pub fn selected(&self) -> Option<usize> {
         self.selected
     }
 
     /// What the hint wrote in each column, left to right (empty where nothing is written).
+    // Hidden from the students' documentation: for the window tests (tests/window/).
+    #[doc(hidden)]
     pub fn hints(&self) -> Vec<String> {
         self.board.notes()
     }
 
     /// The window itself, for reading its title or capturing what it shows.
+    // Hidden from the students' documentation: for the window tests (tests/window/).
+    #[doc(hidden)]
     pub fn window(&self) -> DoubleWindow {
         self.window.clone()
     }
 
     /// The centre of the cell at (`row`, `col`), in window coordinates as currently scrolled.
+    // Hidden from the students' documentation: for the window tests (tests/window/).
+    #[doc(hidden)]
     pub fn cell_center(&self, row: usize, col: usize) -> (i32, i32) {
         self.board.cell_center(row, col)
     }

@@ -2,12 +2,10 @@
 //! plain way (a grid of cells, every line of four checked after each move), a "computer" that
 //! takes the leftmost open column, and made-up numbers for the AI questions. It is not the
 //! reference, and not an answer to the assignment: it only lets the window, the terminal and
-//! the protocol be driven by a `Playable` of somebody else's. [`Hooked`] wraps it for the tests
+//! the protocol be driven by a `Playable` of somebody else's. `hooked.rs` wraps it for the tests
 //! of long and stopped searches.
 
-use connect_four_supplied::{
-    Analyze, Checker, MoveError, Outcome, Playable, Player, Score, StopSignal,
-};
+use connect_four_supplied::{Analyze, Checker, MoveError, Outcome, Playable, Player, Score};
 
 /// A game on a grid of cells, row 0 at the top.
 #[derive(Clone, Debug)]
@@ -146,85 +144,5 @@ impl Analyze for TinyGame {
 
     fn depth(&self) -> u32 {
         self.depth
-    }
-}
-
-/// A [`TinyGame`] whose searches (the computer's move, the minimax values) first call a hook
-/// the test chose, with the game's stop signal if it offers one: the hook makes a search last
-/// as long as the test needs (until a gate opens, or until the signal is raised), counts the
-/// searches, or fails them with its error. Everything else is the tiny game's own.
-#[allow(dead_code, reason = "the protocol tests hook no game")]
-pub struct Hooked {
-    game: TinyGame,
-    stop: Option<StopSignal>,
-    before_search: Box<Hook>,
-}
-
-/// What a [`Hooked`] game calls before each search, with its stop signal.
-type Hook = dyn FnMut(Option<&StopSignal>) -> Result<(), MoveError> + Send;
-
-#[allow(dead_code, reason = "the protocol tests hook no game")]
-impl Hooked {
-    /// `game`, offering `stop` as its stop signal, with `before_search` called before each
-    /// search.
-    pub fn new(
-        game: TinyGame,
-        stop: Option<StopSignal>,
-        before_search: impl FnMut(Option<&StopSignal>) -> Result<(), MoveError> + Send + 'static,
-    ) -> Hooked {
-        Hooked {
-            game,
-            stop,
-            before_search: Box::new(before_search),
-        }
-    }
-
-    /// Calls the hook before a search; its error is the search's.
-    fn hook(&mut self) -> Result<(), MoveError> {
-        (self.before_search)(self.stop.as_ref())
-    }
-}
-
-impl Playable for Hooked {
-    fn rows(&self) -> usize {
-        self.game.rows()
-    }
-    fn cols(&self) -> usize {
-        self.game.cols()
-    }
-    fn checker(&self, row: usize, col: usize) -> Checker {
-        self.game.checker(row, col)
-    }
-    fn turn(&self) -> Checker {
-        self.game.turn()
-    }
-    fn play(&mut self, col: usize) -> Result<usize, MoveError> {
-        self.game.play(col)
-    }
-    fn outcome(&self) -> Option<Outcome> {
-        self.game.outcome()
-    }
-    fn computer_move(&mut self) -> Result<usize, MoveError> {
-        self.hook()?;
-        self.game.computer_move()
-    }
-    fn new_game(&mut self, first: Option<Player>) {
-        self.game.new_game(first)
-    }
-    fn stop_signal(&self) -> Option<StopSignal> {
-        self.stop.clone()
-    }
-}
-
-impl Analyze for Hooked {
-    fn heuristic(&self, col: usize) -> Result<Score, MoveError> {
-        self.game.heuristic(col)
-    }
-    fn scores(&mut self, depth: u32) -> Result<Vec<Option<Score>>, MoveError> {
-        self.hook()?;
-        self.game.scores(depth)
-    }
-    fn depth(&self) -> u32 {
-        self.game.depth()
     }
 }
