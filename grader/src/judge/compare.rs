@@ -16,10 +16,11 @@ pub fn run_case(case: &Case, solution: &Solution, job: &Job, rubric: &Rubric) ->
         Kind::Compare => {
             let run = run_script(case, case.threads, job, &exact(solution), "");
             result.variety = case.must_vary.then(|| variety(solution, &run.exchanges));
+            result.silent = run.silent;
             result.exchanges = run.exchanges;
         }
         Kind::Consistency(threads) => {
-            result.exchanges = consistency(case, solution, job, threads);
+            (result.exchanges, result.silent) = consistency(case, solution, job, threads);
         }
         Kind::Timing(settings) => {
             let (speedup, exchanges) = speedup::measure(case, solution, job, rubric, settings);
@@ -55,8 +56,13 @@ fn variety(solution: &Solution, exchanges: &[Exchange]) -> Variety {
 }
 
 /// Runs the script once per thread count: the first run must have the reference's shapes and
-/// every later run must repeat the first run's answers.
-fn consistency(case: &Case, solution: &Solution, job: &Job, threads: &[usize]) -> Vec<Exchange> {
+/// every later run must repeat the first run's answers. Also says whether every run was silent.
+fn consistency(
+    case: &Case,
+    solution: &Solution,
+    job: &Job,
+    threads: &[usize],
+) -> (Vec<Exchange>, bool) {
     let shapes: Vec<Expect> = case
         .script
         .iter()
@@ -79,9 +85,12 @@ fn consistency(case: &Case, solution: &Solution, job: &Job, threads: &[usize]) -
             (false, _) => shape,
         })
         .collect();
+    let mut silent = first.silent;
     let mut exchanges = first.exchanges;
     for &n in &threads[1..] {
-        exchanges.extend(run_script(case, n, job, &again, &label(n)).exchanges);
+        let run = run_script(case, n, job, &again, &label(n));
+        silent &= run.silent;
+        exchanges.extend(run.exchanges);
     }
-    exchanges
+    (exchanges, silent)
 }

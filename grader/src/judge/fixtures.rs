@@ -57,6 +57,7 @@ pub(crate) fn case_result(name: &str, category: &str, points: f64) -> CaseResult
         speedup: None,
         not_run: None,
         withheld: None,
+        silent: false,
     }
 }
 

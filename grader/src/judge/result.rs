@@ -59,6 +59,8 @@ pub enum NotRun {
     OutOfTime(Duration),
     /// The student's sandbox could not be set up (why), and no student code runs unconfined.
     NoSandbox(String),
+    /// The program answered nothing in this many cases in a row, each of which timed out.
+    Unresponsive(usize),
 }
 
 /// The kind of a failure, as a class summary counts them.
@@ -160,6 +162,8 @@ pub struct CaseResult {
     pub not_run: Option<NotRun>,
     /// Credit withheld because a required case did not pass.
     pub withheld: Option<Withheld>,
+    /// The program answered no command of the case at all, and timed out.
+    pub silent: bool,
 }
 
 impl CaseResult {
@@ -177,6 +181,7 @@ impl CaseResult {
             speedup: None,
             not_run: None,
             withheld: None,
+            silent: false,
         }
     }
 
@@ -398,6 +403,7 @@ mod tests {
                 speedup: None,
                 not_run: None,
                 withheld: None,
+                silent: false,
             }
         };
         let timed_out = Failure::TimedOut {

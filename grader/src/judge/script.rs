@@ -8,7 +8,7 @@ use super::result::{Exchange, Fault, Skip, Verdict};
 use super::student::Job;
 use crate::kit::case::{Case, ScriptLine};
 use crate::kit::Solution;
-use crate::process::Program;
+use crate::process::{Failure, Program};
 use connect_four_supplied::protocol::Command;
 use connect_four_supplied::Score;
 
@@ -31,6 +31,8 @@ pub(crate) struct Run {
     pub(crate) answers: Vec<Option<String>>,
     /// The program, if it is still in step with the script (a timing case goes on with it).
     pub(crate) program: Option<Program>,
+    /// The program answered no command at all, and one of them timed out.
+    pub(crate) silent: bool,
 }
 
 /// Where a run of a script stands.
@@ -89,6 +91,7 @@ pub(crate) fn run_script(
 ) -> Run {
     let mut exchanges = Vec::new();
     let mut answers = Vec::new();
+    let (mut answered, mut timed_out) = (false, false);
     let started = job.start(&case.arguments(threads));
     let mut state = match started {
         Ok(program) => State::Running(program),
@@ -119,10 +122,12 @@ pub(crate) fn run_script(
         let text = [sent.as_slice(), &[step.text.as_str()]].concat().join("\n");
         match live.ask(&text, case.time_limit) {
             Err(failure) => {
+                timed_out |= matches!(failure, Failure::TimedOut { first: None, .. });
                 exchange.verdict = Verdict::Fail(Fault::Program(failure));
                 state = State::Blocked(Skip::AfterFailure(step.line, step.text.clone()));
             }
             Ok((lines, _)) => {
+                answered = true;
                 let got = normalize(&lines.join("\n"));
                 let accepted = match expect {
                     Expect::OneOf(list) => list.iter().any(|e| normalize(e) == got),
@@ -153,6 +158,7 @@ pub(crate) fn run_script(
     Run {
         exchanges,
         answers,
+        silent: timed_out && !answered,
         program: match state {
             State::Running(program) => Some(program),
             State::Blocked(_) => None,

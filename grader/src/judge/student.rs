@@ -15,6 +15,11 @@ use crate::kit::Kit;
 use crate::process::sandbox::Prepared;
 use crate::process::{Failure, Limits, Program};
 
+/// After this many cases in a row in which the program answered nothing and timed out, the
+/// rest are not run: a program that never answers costs the class a few time limits, not one
+/// for every case.
+pub const UNRESPONSIVE_CASES: usize = 3;
+
 /// How to start one student's program: a shell command (the grader appends
 /// `ROWS COLS DEPTH THREADS --protocol`), the directory to run it in and its resource limits.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -128,6 +133,8 @@ pub fn grade_student(kit: &Kit, student: &Student, options: &Options, slot: u32)
     let graded = Instant::now();
     let mut cases = Vec::new();
     let mut left_out = Vec::new();
+    // How many cases in a row the program has answered nothing and timed out.
+    let mut silent = 0;
     for (case, solution) in &kit.cases {
         let out_of_time = options.student_deadline.filter(|d| graded.elapsed() >= *d);
         if options.skip_timing && case.is_timing() {
@@ -136,8 +143,12 @@ pub fn grade_student(kit: &Kit, student: &Student, options: &Options, slot: u32)
             cases.push(CaseResult::lost(case, why));
         } else if let Some(deadline) = out_of_time {
             cases.push(CaseResult::lost(case, NotRun::OutOfTime(deadline)));
+        } else if silent >= UNRESPONSIVE_CASES {
+            cases.push(CaseResult::lost(case, NotRun::Unresponsive(silent)));
         } else {
-            cases.push(run_case(case, solution, &job, &kit.rubric));
+            let result = run_case(case, solution, &job, &kit.rubric);
+            silent = if result.silent { silent + 1 } else { 0 };
+            cases.push(result);
         }
     }
     requirement::apply(kit.cases.iter().map(|(case, _)| case), &mut cases);

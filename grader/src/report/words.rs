@@ -179,6 +179,10 @@ pub fn not_run(why: &NotRun) -> String {
             limit.as_secs()
         ),
         NotRun::NoSandbox(why) => format!("not run: the sandbox could not be set up: {why}"),
+        NotRun::Unresponsive(cases) => format!(
+            "not run: the program answered nothing in {cases} cases in a row, each of which \
+             timed out"
+        ),
     }
 }
 
