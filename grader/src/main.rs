@@ -47,6 +47,9 @@ enum Mode {
     Generate(KitArgs),
     /// Check that every stored .solution file is what the reference says now
     Check(KitArgs),
+    /// Pack the kit students get into a new folder: grade, the rubric and the published cases
+    /// with their answers, and the supplied crate; never the secret seed of the held-out cases
+    Pack(PackArgs),
     /// Play a match between two players, the reference or programs, and sum it up
     ///
     /// GAMES games between A (red) and B (black), the first player alternating; then A's wins,
@@ -68,6 +71,16 @@ struct KitArgs {
     /// grading/ folder of the project this grade binary is in)
     #[arg(long, value_name = "DIR")]
     kit: Option<PathBuf>,
+}
+
+/// `grade pack`'s arguments.
+#[derive(Args, Debug)]
+struct PackArgs {
+    /// The new folder to pack into
+    #[arg(value_name = "DIR")]
+    out: PathBuf,
+    #[command(flatten)]
+    kit: KitArgs,
 }
 
 /// What every grading run takes.
@@ -290,6 +303,9 @@ fn main() -> ExitCode {
         }
         Mode::Check(args) => {
             commands::solutions::run(args.kit.as_deref(), true).map_err(|e| e.to_string())
+        }
+        Mode::Pack(args) => {
+            commands::pack::run(args.kit.kit.as_deref(), &args.out).map_err(|e| e.to_string())
         }
         Mode::Match(args) => {
             let settings = Settings {

@@ -166,8 +166,22 @@ pub fn validate_requirements(cases: &[Case]) -> Result<(), KitError> {
 
 /// Loads and checks one case file; `root` is the `cases/` directory its name is relative to.
 pub fn load(path: &Path, root: &Path) -> Result<Case, KitError> {
+    let text = fs::read_to_string(path)
+        .map_err(|e| KitError(format!("{}: cannot read: {e}", path.display())))?;
+    let name = path
+        .strip_prefix(root)
+        .unwrap_or(path)
+        .with_extension("")
+        .to_string_lossy()
+        .replace('\\', "/");
+    parse(&text, path, name)
+}
+
+/// Checks the text of a case file: `path` is where it is said to be (for messages, and beside
+/// which its solution is stored), `name` what reports call it.
+pub fn parse(text: &str, path: &Path, name: String) -> Result<Case, KitError> {
     let shown = path.display();
-    let (text, spec): (_, CaseFile) = super::read_toml(path)?;
+    let spec: CaseFile = toml::from_str(text).map_err(|e| KitError(format!("{shown}: {e}")))?;
     let fail = |why: String| Err(KitError(format!("{shown}: {why}")));
     let fail_at = |line: usize, why: String| Err(KitError(format!("{shown}:{line}: {why}")));
     if !(MIN_SIZE..=MAX_SIZE).contains(&spec.rows) || !(MIN_SIZE..=MAX_SIZE).contains(&spec.cols) {
@@ -288,12 +302,6 @@ pub fn load(path: &Path, root: &Path) -> Result<Case, KitError> {
     if steps.is_empty() {
         return fail("the script has no commands".into());
     }
-    let name = path
-        .strip_prefix(root)
-        .unwrap_or(path)
-        .with_extension("")
-        .to_string_lossy()
-        .replace('\\', "/");
     Ok(Case {
         name,
         path: path.to_path_buf(),

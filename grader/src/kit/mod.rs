@@ -1,10 +1,12 @@
 //! What the grading is done with, as data: the [`rubric`], the [`case`] files, their stored
-//! answers ([`solution`], computed by the reference library), and the course's copy of the
-//! [`supplied`] crate that submissions' copies are compared with. Everything is loaded and
+//! answers ([`solution`], computed by the reference library), the [`held_out`] cases generated
+//! from the instructor's secret seed, and the course's copy of the [`supplied`] crate that
+//! submissions' copies are compared with. Everything is loaded and
 //! checked against everything else before a student is graded; nothing here starts a process.
 
 pub mod case;
 mod error;
+pub mod held_out;
 pub mod rubric;
 pub mod solution;
 pub mod supplied;
@@ -30,10 +32,28 @@ pub struct Kit {
 }
 
 impl Kit {
+    /// Loads the published kit ([`Kit::load_published`]) and, when the rubric has a
+    /// `[held_out]` table and `DIR/secret.toml` holds the instructor's seed, adds the held-out
+    /// cases with their answers (see [`held_out`]).
+    pub fn load(dir: &Path) -> Result<Kit, KitError> {
+        let mut kit = Kit::load_published(dir)?;
+        if let (Some(table), Some(seed)) = (&kit.rubric.held_out, held_out::seed(dir)?) {
+            held_out::add(table, &kit.rubric, seed, dir, &mut kit.cases)?;
+        }
+        Ok(kit)
+    }
+
+    /// Whether held-out cases are among the cases.
+    pub fn has_held_out(&self) -> bool {
+        self.cases
+            .iter()
+            .any(|(case, _)| held_out::is_held_out(case))
+    }
+
     /// Loads `DIR/rubric.toml` and `DIR/cases/`, validates them against each other and reads
     /// every case's solution (which must match its script). The course's copy of the supplied
     /// crate is not loaded: set [`Kit::supplied`] for that comparison.
-    pub fn load(dir: &Path) -> Result<Kit, KitError> {
+    pub fn load_published(dir: &Path) -> Result<Kit, KitError> {
         let rubric = Rubric::load(&dir.join("rubric.toml"))?;
         let cases = case::load_all(&dir.join("cases"))?;
         rubric.validate_cases(&cases)?;

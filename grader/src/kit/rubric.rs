@@ -8,6 +8,7 @@ use std::path::Path;
 use serde::Deserialize;
 
 use super::case::Case;
+use super::held_out::HeldOut;
 use super::KitError;
 use crate::process::Limits;
 
@@ -115,6 +116,9 @@ pub struct Rubric {
     /// The `[limits]` table: what every student program may use (defaults for those left out).
     #[serde(default)]
     pub limits: Limits,
+    /// The `[held_out]` table: the cases generated at grading time from the instructor's seed.
+    #[serde(default)]
+    pub held_out: Option<HeldOut>,
 }
 
 impl Rubric {
@@ -150,6 +154,11 @@ impl Rubric {
             .limits
             .validate()
             .map_err(|why| KitError(format!("{shown}: {why}")))?;
+        if let Some(table) = &rubric.held_out {
+            table
+                .validate(&rubric)
+                .map_err(|why| KitError(format!("{shown}: {why}")))?;
+        }
         Ok(rubric)
     }
 
