@@ -1,0 +1,386 @@
+//! Students who want the points without the work, graded as the instructor grades them: each
+//! hostile fixture (`tests/fixtures/hostile/`) tries one trick, and the sandbox must refuse it:
+//! running the reference in its place, replaying the published answers, a daemon rewriting
+//! results.json after grading, reading another student's work, writing into the reports,
+//! opening a connection, and the same from a build script. Each is also graded once without the
+//! sandbox (`--no-sandbox`) or the held-out cases, to show that the trick works there: these
+//! tests can fail.
+//!
+//! Every test uses its own sandbox uid (`--sandbox-uid`), since a grader kills whatever runs as
+//! its job's uid at the end, and tests run at once.
+
+mod support;
+
+use std::fs;
+use std::io::Read;
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::Output;
+use std::thread;
+use std::time::{Duration, Instant};
+
+use support::{copy_dir, grade, reference, small_kit};
+use tempfile::TempDir;
+
+/// The hostile fixtures.
+fn hostile() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/hostile")
+}
+
+/// The honest Python student the hostile ones build on.
+fn honest() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/students/connect_four.py")
+}
+
+/// A small kit of a few quick cases, in a folder of its own.
+fn quick_kit() -> TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    small_kit(
+        dir.path(),
+        &[
+            "rules/gravity_4x4",
+            "wins/vertical_top_edge_4x4",
+            "scores/depth1",
+        ],
+    );
+    dir
+}
+
+/// Runs `grade` with `args` in `dir`; its output.
+fn run_grade(dir: &Path, args: &[&str]) -> Output {
+    let output = grade().args(args).current_dir(dir).output().unwrap();
+    assert!(
+        output.status.success(),
+        "grade {args:?}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    output
+}
+
+/// The automatic total a terminal report gives: earned and possible.
+fn total(output: &Output) -> (f64, f64) {
+    let text = String::from_utf8_lossy(&output.stdout);
+    let line = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("Automatic total"))
+        .unwrap_or_else(|| panic!("no total in {text}"));
+    let numbers: Vec<f64> = line
+        .split(|c: char| c == '/' || c.is_whitespace())
+        .filter_map(|w| w.parse().ok())
+        .collect();
+    (numbers[0], numbers[1])
+}
+
+/// A submission folder `name` in `class` holding the honest student and `files` (name, text).
+fn submission(class: &Path, name: &str, files: &[(&str, String)]) -> PathBuf {
+    let dir = class.join(name);
+    fs::create_dir_all(&dir).unwrap();
+    fs::copy(honest(), dir.join("connect_four.py")).unwrap();
+    for (file, text) in files {
+        fs::write(dir.join(file), text).unwrap();
+    }
+    dir
+}
+
+/// The tricks fixture with its targets.
+fn tricks(class: &Path, name: &str, targets: &[(&str, &Path)]) -> PathBuf {
+    let files: Vec<(&str, String)> = [(
+        "run.py",
+        fs::read_to_string(hostile().join("tricks.py")).unwrap(),
+    )]
+    .into_iter()
+    .chain(
+        targets
+            .iter()
+            .map(|(file, path)| (*file, path.display().to_string())),
+    )
+    .collect();
+    submission(class, name, &files)
+}
+
+/// What the tricks fixture says it managed.
+fn done(dir: &Path) -> String {
+    fs::read_to_string(dir.join("done.txt")).unwrap_or_default()
+}
+
+#[test]
+fn a_program_cannot_run_the_reference_in_its_place() {
+    let kit = quick_kit();
+    let student = tempfile::tempdir().unwrap();
+    fs::copy(
+        hostile().join("exec_reference.sh"),
+        student.path().join("run.sh"),
+    )
+    .unwrap();
+    fs::write(
+        student.path().join("reference.txt"),
+        reference().display().to_string(),
+    )
+    .unwrap();
+    let kit_arg = kit.path().to_str().unwrap();
+    let args = [
+        "student",
+        "sh run.sh",
+        "--kit",
+        kit_arg,
+        "--sandbox-uid",
+        "61100",
+    ];
+    let started = Instant::now();
+    let sandboxed = run_grade(student.path(), &args);
+    assert_eq!(
+        total(&sandboxed).0,
+        0.0,
+        "{}",
+        String::from_utf8_lossy(&sandboxed.stdout)
+    );
+    assert!(String::from_utf8_lossy(&sandboxed.stdout).contains("Permission denied"));
+    assert!(
+        started.elapsed() < Duration::from_secs(30),
+        "graded in seconds"
+    );
+    let open = run_grade(student.path(), &[&args[..], &["--no-sandbox"]].concat());
+    let (earned, max) = total(&open);
+    assert_eq!(earned, max, "without the sandbox the trick works");
+}
+
+#[test]
+fn the_published_answers_replayed_lose_the_held_out_points() {
+    let kit = quick_kit();
+    let student = tempfile::tempdir().unwrap();
+    fs::copy(
+        hostile().join("memoriser.py"),
+        student.path().join("run.py"),
+    )
+    .unwrap();
+    // The student copied the published cases and answers into their submission.
+    copy_dir(&kit.path().join("cases"), &student.path().join("cases"));
+    let kit_arg = kit.path().to_str().unwrap();
+    let args = [
+        "student",
+        "python3 run.py",
+        "--kit",
+        kit_arg,
+        "--sandbox-uid",
+        "61110",
+    ];
+    let published = total(&run_grade(student.path(), &args));
+    assert_eq!(
+        published.0, published.1,
+        "the published cases alone: full marks"
+    );
+    let rubric = fs::read_to_string(kit.path().join("rubric.toml")).unwrap();
+    fs::write(
+        kit.path().join("rubric.toml"),
+        format!("{rubric}\n[held_out]\nshare = 0.5\ncases = 3\n[held_out.categories]\n\"Basic gameplay\" = [\"play\", \"winner\"]\nAI = [\"heuristic\", \"scores\"]\n"),
+    )
+    .unwrap();
+    fs::write(kit.path().join("secret.toml"), "seed = 271828\n").unwrap();
+    let held = total(&run_grade(student.path(), &args));
+    assert!(
+        held.0 <= held.1 * 0.5 + 1e-9,
+        "the held-out half is lost: {held:?}"
+    );
+    // An honest program keeps every point, held-out cases included.
+    let honest_student = tempfile::tempdir().unwrap();
+    fs::copy(honest(), honest_student.path().join("run.py")).unwrap();
+    let honest_args = [
+        "student",
+        "python3 run.py",
+        "--kit",
+        kit_arg,
+        "--sandbox-uid",
+        "61111",
+    ];
+    let honest_total = total(&run_grade(honest_student.path(), &honest_args));
+    assert_eq!(honest_total.0, honest_total.1);
+}
+
+#[test]
+fn a_daemon_cannot_rewrite_the_results_after_grading() {
+    let kit = quick_kit();
+    let class = tempfile::tempdir().unwrap();
+    let results = tempfile::tempdir().unwrap();
+    let json = results.path().join("results.json");
+    let student = tricks(class.path(), "daemon", &[("forge.txt", &json)]);
+    let kit_arg = kit.path().to_str().unwrap();
+    let json_arg = json.to_str().unwrap();
+    let args = [
+        "student",
+        "python3 run.py",
+        "--kit",
+        kit_arg,
+        "--gradescope",
+        json_arg,
+        "--sandbox-uid",
+        "61120",
+    ];
+    run_grade(&student, &args);
+    let written = fs::read_to_string(&json).unwrap();
+    thread::sleep(Duration::from_secs(4));
+    assert_eq!(
+        fs::read_to_string(&json).unwrap(),
+        written,
+        "nothing rewrote it"
+    );
+    assert!(!written.contains("75"), "{written}");
+    assert!(
+        done(&student).contains("could not write"),
+        "{}",
+        done(&student)
+    );
+    assert!(
+        written.contains("Sandbox"),
+        "results.json says what was in force"
+    );
+}
+
+#[test]
+fn a_student_cannot_read_another_s_work_or_write_the_reports() {
+    let kit = quick_kit();
+    let class = tempfile::tempdir().unwrap();
+    let reports = tempfile::tempdir().unwrap();
+    let victim = submission(
+        class.path(),
+        "ann",
+        &[
+            ("run.py", fs::read_to_string(honest()).unwrap()),
+            ("secret.txt", "ann's work".into()),
+        ],
+    );
+    let forged = reports.path().join("ann.md");
+    let thief = tricks(
+        class.path(),
+        "zed",
+        &[
+            ("steal.txt", &victim.join("secret.txt")),
+            ("forge.txt", &forged),
+        ],
+    );
+    let csv = reports.path().join("gradebook.csv");
+    run_grade(
+        class.path(),
+        &[
+            "class",
+            class.path().to_str().unwrap(),
+            "--command",
+            "python3 {dir}/run.py",
+            "--kit",
+            kit.path().to_str().unwrap(),
+            "--report",
+            reports.path().to_str().unwrap(),
+            "--csv",
+            csv.to_str().unwrap(),
+            "--jobs",
+            "2",
+            "--sandbox-uid",
+            "61130",
+        ],
+    );
+    assert!(!thief.join("stolen.txt").exists(), "{}", done(&thief));
+    assert!(done(&thief).contains("could not read"), "{}", done(&thief));
+    assert!(done(&thief).contains("could not write"), "{}", done(&thief));
+    let report = fs::read_to_string(&forged).unwrap();
+    assert!(
+        report.starts_with("# ") && !report.contains("75"),
+        "{report}"
+    );
+}
+
+#[test]
+fn a_program_cannot_open_a_connection() {
+    let kit = quick_kit();
+    let class = tempfile::tempdir().unwrap();
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.set_nonblocking(true).unwrap();
+    let port = listener.local_addr().unwrap().port().to_string();
+    let student = submission(
+        class.path(),
+        "net",
+        &[
+            (
+                "run.py",
+                fs::read_to_string(hostile().join("tricks.py")).unwrap(),
+            ),
+            ("port.txt", port),
+        ],
+    );
+    let kit_arg = kit.path().to_str().unwrap();
+    run_grade(
+        &student,
+        &[
+            "student",
+            "python3 run.py",
+            "--kit",
+            kit_arg,
+            "--sandbox-uid",
+            "61140",
+        ],
+    );
+    assert!(listener.accept().is_err(), "nothing connected");
+    assert!(
+        done(&student).contains("could not connect"),
+        "{}",
+        done(&student)
+    );
+    let mut accepted = 0;
+    run_grade(
+        &student,
+        &[
+            "student",
+            "python3 run.py",
+            "--kit",
+            kit_arg,
+            "--no-sandbox",
+        ],
+    );
+    while let Ok((mut stream, _)) = listener.accept() {
+        let mut line = String::new();
+        let _ = stream.read_to_string(&mut line);
+        accepted += usize::from(line.contains("stolen"));
+    }
+    assert!(accepted > 0, "without the sandbox the trick works");
+}
+
+#[test]
+fn a_build_script_is_sandboxed_too() {
+    let kit = quick_kit();
+    let class = tempfile::tempdir().unwrap();
+    let results = tempfile::tempdir().unwrap();
+    let json = results.path().join("results.json");
+    let student = class.path().join("builder");
+    copy_dir(&hostile().join("build_rs"), &student);
+    let answers = kit.path().join("cases/scores/depth1.solution");
+    fs::write(student.join("steal.txt"), answers.display().to_string()).unwrap();
+    fs::write(student.join("forge.txt"), json.display().to_string()).unwrap();
+    let target = student.join("target/debug/build_rs");
+    let kit_arg = kit.path().to_str().unwrap();
+    run_grade(
+        &student,
+        &[
+            "student",
+            target.to_str().unwrap(),
+            "--build",
+            "cargo build --offline",
+            "--kit",
+            kit_arg,
+            "--gradescope",
+            json.to_str().unwrap(),
+            "--sandbox-uid",
+            "61150",
+        ],
+    );
+    let built = fs::read_to_string(student.join("done.txt")).unwrap_or_default();
+    assert!(
+        built.contains("could not read") && built.contains("could not write"),
+        "{built}"
+    );
+    assert!(!student.join("stolen.txt").exists());
+    thread::sleep(Duration::from_secs(4));
+    let written = fs::read_to_string(&json).unwrap();
+    assert!(
+        !written.contains("pwned") && !written.contains("75"),
+        "{written}"
+    );
+    assert!(written.contains("The build succeeded"), "{written}");
+}
