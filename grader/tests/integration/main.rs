@@ -14,6 +14,7 @@ mod gradescope;
 mod handout;
 mod matchup;
 mod robustness;
+mod snapshots;
 mod student_journey;
 mod supplied_check;
 mod support;

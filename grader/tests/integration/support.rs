@@ -149,6 +149,8 @@ pub fn small_kit(dir: &Path, cases: &[&str]) {
 pub struct Graded {
     /// Gradescope's results.
     pub results: serde_json::Value,
+    /// What `grade` printed on standard output: the terminal report.
+    pub stdout: String,
     /// Standard output and error together, for messages.
     pub printed: String,
 }
@@ -163,17 +165,18 @@ pub fn graded(grade: &mut Command) -> Graded {
         .arg(&path)
         .output()
         .expect("grade starts");
-    let printed = format!(
-        "{}{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    );
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    let printed = format!("{stdout}{}", String::from_utf8_lossy(&output.stderr));
     assert!(output.status.success(), "grade failed: {printed}");
     let text = fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("grade wrote no results ({e}): {printed}"));
     let results = serde_json::from_str(&text)
         .unwrap_or_else(|e| panic!("results.json is not JSON ({e}): {text}"));
-    Graded { results, printed }
+    Graded {
+        results,
+        stdout,
+        printed,
+    }
 }
 
 /// Gradescope results' tests (one per case, and notes that score nothing).
