@@ -27,7 +27,7 @@ echo "setup: building the reference and the grader"
 cd "$kit"
 cargo build --release --no-default-features --locked
 # Fail the image build now, not at the first submission, if the kit is inconsistent.
-./target/release/grade --check --kit grading
+./target/release/grade check --kit grading
 
 # The configured build: the first line of the file that is neither blank nor a comment.
 build="$(sed -e 's/^[[:space:]]*//' -e 's/[[:space:]]*$//' grading/gradescope/build \

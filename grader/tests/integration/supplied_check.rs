@@ -7,10 +7,7 @@
 use std::fs;
 use std::path::Path;
 
-use assert_cmd::prelude::*;
-
-mod support;
-use support::{copy_dir, grade, python_submission, starter_supplied};
+use crate::support::{copy_dir, grade, graded, kit, python_submission, rows, starter_supplied};
 
 /// Puts a copy of the course's supplied crate in `dir/supplied` and changes it: one file edited,
 /// one added, one removed.
@@ -25,15 +22,6 @@ fn changed_copy(dir: &Path) {
     fs::remove_file(copy.join("tests/window.rs")).unwrap();
 }
 
-/// The gradebook's rows as cells, header first.
-fn rows(csv: &Path) -> Vec<Vec<String>> {
-    fs::read_to_string(csv)
-        .unwrap()
-        .lines()
-        .map(|l| l.split(',').map(str::to_string).collect())
-        .collect()
-}
-
 #[test]
 fn a_changed_copy_is_reported_in_the_gradebook_reports_and_summary_but_not_scored() {
     let work = tempfile::tempdir().unwrap();
@@ -46,8 +34,10 @@ fn a_changed_copy_is_reported_in_the_gradebook_reports_and_summary_but_not_score
     let csv = work.path().join("grades.csv");
     let reports = work.path().join("reports");
     let output = grade()
-        .arg("--submissions")
+        .arg("class")
         .arg(&class)
+        .arg("--kit")
+        .arg(kit())
         .args(["--command", "sh {dir}/run", "--jobs", "2", "--skip-timing"])
         .arg("--csv")
         .arg(&csv)
@@ -99,16 +89,14 @@ fn a_changed_copy_is_reported_in_the_gradebook_reports_and_summary_but_not_score
 fn gradescope_shows_a_change_as_a_visible_test_worth_nothing() {
     let work = tempfile::tempdir().unwrap();
     changed_copy(work.path());
-    let results = work.path().join("results.json");
     // `false` fails every case at once: only the check is of interest here.
-    grade()
-        .current_dir(work.path())
-        .args(["--student", "false", "--skip-timing", "--gradescope"])
-        .arg(&results)
-        .assert()
-        .success();
-    let results: serde_json::Value =
-        serde_json::from_str(&fs::read_to_string(results).unwrap()).unwrap();
+    let results = graded(
+        grade()
+            .current_dir(work.path())
+            .args(["student", "false", "--skip-timing", "--kit"])
+            .arg(kit()),
+    )
+    .results;
     let test = &results["tests"][0];
     assert_eq!(test["name"], "Supplied crate (not scored)");
     assert_eq!(test["max_score"], 0.0);
@@ -129,8 +117,10 @@ fn no_copy_is_not_flagged_and_a_missing_course_copy_is_said_once() {
     let csv = work.path().join("grades.csv");
     let run = |extra: &[&str]| {
         let output = grade()
-            .arg("--submissions")
+            .arg("class")
             .arg(&class)
+            .arg("--kit")
+            .arg(kit())
             .args(["--command", "false", "--skip-timing", "--csv"])
             .arg(&csv)
             .args(extra)
@@ -168,8 +158,10 @@ fn with_a_build_step_the_course_copy_is_built_and_the_submitted_one_kept() {
     // The "build" records the supplied crate it finds, as a real build would compile it.
     let build = "cp supplied/src/lib.rs built-with.rs";
     let output = grade()
-        .arg("--submissions")
+        .arg("class")
         .arg(student.parent().unwrap())
+        .arg("--kit")
+        .arg(kit())
         .args([
             "--command",
             "sh {dir}/run",

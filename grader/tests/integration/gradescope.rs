@@ -30,8 +30,6 @@
 //! shared target directory, re-runs compile only the submission's own two crates, and the two
 //! Rust scenarios (which run at the same time) never wait for each other's build lock.
 
-#![cfg(unix)]
-
 use std::ffi::OsString;
 use std::fs;
 use std::os::unix::fs::{symlink, PermissionsExt};
@@ -39,8 +37,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Instant;
 
-mod support;
-use support::{copy_dir, repository};
+use crate::support::{
+    build_root, copy_dir, describe, failures, kit_cases, repository, starter_solution, tests,
+};
 
 /// Gradescope's directory for one submission.
 struct Autograder {
@@ -143,8 +142,7 @@ impl Autograder {
 /// simple solution of its `todo!()`s over `src/`.
 fn completed_starter(dir: &Path) {
     copy_dir(&repository().join("starter"), dir);
-    let solution = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/starter_solution");
-    copy_dir(&solution, &dir.join("src"));
+    copy_dir(&starter_solution(), &dir.join("src"));
 }
 
 /// A number at the top of the Gradescope results: `score` or `max_score`.
@@ -154,27 +152,9 @@ fn number(run: &Run, key: &str) -> f64 {
         .unwrap_or_else(|| panic!("no {key} in {}\n{}", run.results, run.printed))
 }
 
-/// The Gradescope results' tests.
-fn tests(run: &Run) -> &[serde_json::Value] {
-    run.results["tests"].as_array().expect("a list of tests")
-}
-
-/// A Gradescope test's name and output, for a message.
-fn describe(test: &serde_json::Value) -> String {
-    format!(
-        "{}\n{}",
-        test["name"],
-        test["output"].as_str().unwrap_or("")
-    )
-}
-
 /// Asserts that every case ran and passed, and the score is the maximum.
 fn assert_every_automatic_point(run: &Run) {
-    let failures: Vec<String> = tests(run)
-        .iter()
-        .filter(|t| t["status"] != "passed")
-        .map(describe)
-        .collect();
+    let failures = failures(&run.results);
     assert!(
         failures.is_empty(),
         "{} test(s) failed:\n\n{}\n{}",
@@ -183,15 +163,15 @@ fn assert_every_automatic_point(run: &Run) {
         run.printed
     );
     // Every case of the kit but the timing one (left out by --skip-timing) is a test.
-    let names: Vec<&str> = tests(run)
+    let names: Vec<&str> = tests(&run.results)
         .iter()
         .filter_map(|t| t["name"].as_str())
         .collect();
-    for (case, timing) in cases() {
+    for case in kit_cases() {
         let ran = names
             .iter()
-            .any(|name| name.ends_with(&format!(": {case}")));
-        assert_eq!(ran, !timing, "{case}:\n{}", run.printed);
+            .any(|name| name.ends_with(&format!(": {}", case.name)));
+        assert_eq!(ran, !case.is_timing(), "{}:\n{}", case.name, run.printed);
     }
     let max_score = number(run, "max_score");
     assert!(max_score > 0.0, "{}", run.printed);
@@ -217,7 +197,7 @@ fn a_syntax_error_scores_zero_and_the_student_sees_the_compilers_error() {
     let run = autograder.run();
 
     assert_eq!(number(&run, "score"), 0.0, "{}", run.printed);
-    let shown = tests(&run)
+    let shown = tests(&run.results)
         .iter()
         .filter(|t| t["visibility"] == "visible")
         .map(describe)
@@ -284,33 +264,12 @@ fn a_grade_that_crashes_still_leaves_results_with_score_zero_and_the_reason() {
         "{output}"
     );
     assert!(
-        tests(&run)
+        tests(&run.results)
             .iter()
             .any(|t| t["visibility"] == "visible" && describe(t).contains("exit status 101")),
         "{:#}",
         run.results
     );
-}
-
-/// The kit's cases, each as `dir/name` and whether it is a timing case (one with `[speedup]`).
-fn cases() -> Vec<(String, bool)> {
-    fn walk(dir: &Path, prefix: &str, cases: &mut Vec<(String, bool)>) {
-        for entry in fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
-            let path = entry.expect("a directory entry").path();
-            let stem = path.file_stem().expect("a name").to_string_lossy();
-            if path.is_dir() {
-                walk(&path, &format!("{prefix}{stem}/"), cases);
-            } else if path.extension().is_some_and(|e| e == "toml") {
-                let text = fs::read_to_string(&path).expect("a readable case");
-                let timing = text.lines().any(|line| line.trim() == "[speedup]");
-                cases.push((format!("{prefix}{stem}"), timing));
-            }
-        }
-    }
-    let mut cases = Vec::new();
-    walk(&support::kit().join("cases"), "", &mut cases);
-    assert!(!cases.is_empty(), "the kit has cases");
-    cases
 }
 
 /// Whether `javac` and `java` can be run. Without them: a note and `false`, or under CI a panic.
@@ -344,12 +303,4 @@ fn path_with_cargo() -> OsString {
     let rest = std::env::var_os("PATH").unwrap_or_default();
     std::env::join_paths(first.into_iter().chain(std::env::split_paths(&rest)))
         .expect("PATH holds no separator")
-}
-
-/// This workspace's build directory: the parent of the integration tests' scratch directory.
-fn build_root() -> PathBuf {
-    Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .parent()
-        .expect("CARGO_TARGET_TMPDIR is inside the build directory")
-        .to_path_buf()
 }

@@ -31,8 +31,10 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-mod support;
-use support::{copy_dir, grade, repository};
+use crate::support::{
+    build_root, copy_dir, describe, failures, grade, graded, kit, repository, starter_solution,
+    tests,
+};
 
 /// The longest the kit may take on the untouched starter, whose program panics at once in every
 /// case: far more than it needs, far less than the 40 cases' time limits added up.
@@ -144,29 +146,20 @@ struct Grading {
 /// student runs it) and collects its Gradescope results and report.
 fn grade_program(project: &Project, program: &Path) -> Grading {
     let out = tempfile::tempdir().expect("a temporary directory");
-    let results = out.path().join("results.json");
     let reports = out.path().join("reports");
     let started = Instant::now();
-    let output = grade()
-        .arg("--student")
-        .arg(program)
-        .arg("--skip-timing")
-        .arg("--gradescope")
-        .arg(&results)
-        .arg("--report")
-        .arg(&reports)
-        .current_dir(&project.root)
-        .output()
-        .expect("grade starts");
-    let took = started.elapsed();
-    let printed = format!(
-        "{}{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
+    let graded = graded(
+        grade()
+            .arg("student")
+            .arg(program)
+            .arg("--kit")
+            .arg(kit())
+            .arg("--skip-timing")
+            .arg("--report")
+            .arg(&reports)
+            .current_dir(&project.root),
     );
-    assert!(output.status.success(), "grade failed: {printed}");
-    let results = fs::read_to_string(&results).expect("grade wrote the Gradescope results");
-    let results: serde_json::Value = serde_json::from_str(&results).expect("valid JSON");
+    let took = started.elapsed();
     let written: Vec<PathBuf> = fs::read_dir(&reports)
         .expect("grade wrote the report directory")
         .map(|entry| entry.expect("a directory entry").path())
@@ -174,9 +167,9 @@ fn grade_program(project: &Project, program: &Path) -> Grading {
     assert_eq!(written.len(), 1, "one report: {written:?}");
     let report = fs::read_to_string(&written[0]).expect("the report is readable");
     Grading {
-        results,
+        results: graded.results,
         report,
-        printed,
+        printed: graded.printed,
         took,
     }
 }
@@ -189,25 +182,6 @@ fn score(results: &serde_json::Value) -> (f64, f64) {
             .unwrap_or_else(|| panic!("no {key} in {results}"))
     };
     (number("score"), number("max_score"))
-}
-
-/// The Gradescope results' tests (one per case, and possibly notes that score nothing).
-fn tests(results: &serde_json::Value) -> &[serde_json::Value] {
-    results["tests"].as_array().expect("a list of tests")
-}
-
-/// Whether a Gradescope test failed.
-fn failed(test: &serde_json::Value) -> bool {
-    test["status"] != "passed"
-}
-
-/// A Gradescope test's name and output, for a message.
-fn describe(test: &serde_json::Value) -> String {
-    format!(
-        "{}\n{}",
-        test["name"],
-        test["output"].as_str().unwrap_or("")
-    )
 }
 
 #[test]
@@ -225,7 +199,7 @@ fn the_untouched_starter_builds_cleanly_and_scores_nothing_because_of_its_todos(
         .collect();
     assert!(scored.len() >= 37, "every case is run: {}", grading.printed);
     for test in scored {
-        assert!(failed(test), "{}", describe(test));
+        assert_ne!(test["status"], "passed", "{}", describe(test));
         assert!(
             describe(test).contains("not yet implemented"),
             "{}",
@@ -251,8 +225,7 @@ fn the_untouched_starter_builds_cleanly_and_scores_nothing_because_of_its_todos(
 #[test]
 fn the_completed_starter_gets_every_automatic_point() {
     let project = Project::copy_starter("completed");
-    let solution = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/starter_solution");
-    copy_dir(&solution, &project.root.join("src"));
+    copy_dir(&starter_solution(), &project.root.join("src"));
     let grading = project.check_and_grade();
 
     assert!(
@@ -260,11 +233,7 @@ fn the_completed_starter_gets_every_automatic_point() {
         "every case is run: {}",
         grading.printed
     );
-    let failures: Vec<String> = tests(&grading.results)
-        .iter()
-        .filter(|t| failed(t))
-        .map(describe)
-        .collect();
+    let failures = failures(&grading.results);
     assert!(
         failures.is_empty(),
         "{} test(s) failed:\n\n{}",
@@ -279,12 +248,4 @@ fn the_completed_starter_gets_every_automatic_point() {
 /// The cargo that runs these tests (cargo sets `CARGO` for them), or the one on the path.
 fn cargo() -> OsString {
     std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into())
-}
-
-/// This workspace's build directory: the parent of the integration tests' scratch directory.
-fn build_root() -> PathBuf {
-    Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .parent()
-        .expect("CARGO_TARGET_TMPDIR is inside the build directory")
-        .to_path_buf()
 }

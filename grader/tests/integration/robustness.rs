@@ -10,8 +10,7 @@ use std::process::Stdio;
 use std::thread;
 use std::time::{Duration, Instant};
 
-mod support;
-use support::{grade, python_submission};
+use crate::support::{grade, kit, python_submission};
 
 /// Each misbehaving fixture and words its report must hold.
 const MISBEHAVING: [(&str, &[&str]); 5] = [
@@ -74,8 +73,10 @@ fn misbehaving_programs_are_graded_in_seconds_with_their_reasons() {
     let output = work.path().join("output.txt");
     let started = Instant::now();
     let mut grading = grade()
-        .arg("--submissions")
+        .arg("class")
         .arg(&class)
+        .arg("--kit")
+        .arg(kit())
         .args(["--command", "sh {dir}/run", "--jobs", "2", "--skip-timing"])
         .args(["--limit-memory", "512", "--limit-processes", "50"])
         .args(["--limit-file-size", "16", "--csv"])

@@ -1,7 +1,8 @@
 //! Keeps `handout.md` true: every example in it is run against the real `connect_four` binary,
 //! the code it shows is compared with the supplied crate, its rubric and threading credit with
 //! the grading kit, and its build and grading commands with the starter and the `grade` program.
-//! The README's examples follow the same conventions and are run the same way.
+//! The README's examples follow the same conventions and are run the same way; the `grade`
+//! command lines of the README and of the kit's guide are checked as the handout's are.
 //!
 //! Students are told that every command and output in the handout comes from the reference, so
 //! this file checks exactly that. The conventions in `handout.md`:
@@ -22,8 +23,11 @@
 //!   space aside) from a file under `starter/supplied/src/`, doc comments and attributes
 //!   included. The handout must show `enum Checker` and `trait Playable` that way.
 //! - Other blocks (```` ```sh ````, ```` ```text ````, ```` ```toml ````) are illustrations and
-//!   are never run, except that every `--option` given to `grade` in a ```` ```sh ```` block must
-//!   be one that `grade --help` lists.
+//!   are never run as they stand, except that every command line of a ```` ```sh ```` block
+//!   that runs `grade` (the word, or a path ending in `/grade`) must parse: it is run with
+//!   `--help` appended (a `for` loop's variable standing for its first value). An inline
+//!   `` `grade WORD ...` `` must name a subcommand of `grade --help`. The README and the kit's
+//!   guide (`grading/README.md`) are held to the same.
 //! - The `## N. Title` headings are numbered 1, 2, 3... and the Contents list links every `## `
 //!   heading, in order, by its GitHub anchor.
 //! - The table under the `## ... rubric` heading lists `| Category | Points | ... |` rows and a
@@ -40,14 +44,13 @@
 //! - The example file header (a block with `//! Name: ...` lines) has the labels that every file
 //!   under `starter/src/` carries.
 
-mod support;
-
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use connect_four_grader::kit::case::{self, Case, Kind};
+use connect_four_grader::kit::case::{Case, Kind};
 use connect_four_grader::kit::Rubric;
-use support::{grade, kit, reference, repository, run_program};
+
+use crate::support::{grade, kit, kit_cases, reference, repository};
 
 /// The protocol's commands, each of which the handout documents and exercises.
 const COMMANDS: [&str; 9] = connect_four_supplied::protocol::COMMAND_WORDS;
@@ -76,16 +79,12 @@ struct Block {
     body: Vec<String>,
 }
 
-fn root() -> PathBuf {
-    repository()
-}
-
 fn read(path: &Path) -> String {
     std::fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
 }
 
 fn handout() -> String {
-    read(&root().join("handout.md"))
+    read(&repository().join("handout.md"))
 }
 
 /// The fenced blocks of `text`, in order.
@@ -255,7 +254,12 @@ fn check_protocol(block: &Block) -> Vec<String> {
         .partition(|l| l.starts_with("> "));
     let input: Vec<String> = input.iter().map(|l| l[2..].to_string()).collect();
     let words: Vec<&str> = args.split_whitespace().collect();
-    let output = run_program(reference(), &words, &as_output(&input));
+    // assert_cmd writes the input on a thread of its own, so a long answer cannot block it.
+    let output = assert_cmd::Command::new(reference())
+        .args(&words)
+        .write_stdin(as_output(&input))
+        .output()
+        .expect("connect_four runs");
     let mut failures = check_framing(block);
     let (actual, want) = (
         String::from_utf8_lossy(&output.stdout),
@@ -304,7 +308,7 @@ fn every_example_matches_the_binary() {
 
 #[test]
 fn every_readme_example_matches_the_binary() {
-    let text = read(&root().join("README.md"));
+    let text = read(&repository().join("README.md"));
     assert!(
         blocks(&text).iter().any(|b| b.lang == "console"),
         "the README should show a command-line example"
@@ -383,14 +387,14 @@ fn rust_files(dir: &Path, found: &mut Vec<PathBuf>) {
 /// repository, lines without trailing white space), sorted by path.
 fn supplied_sources() -> Vec<(String, Vec<String>)> {
     let mut paths = Vec::new();
-    rust_files(&root().join(SUPPLIED_SRC), &mut paths);
+    rust_files(&repository().join(SUPPLIED_SRC), &mut paths);
     paths.sort();
     assert!(!paths.is_empty(), "no sources under {SUPPLIED_SRC}");
     paths
         .iter()
         .map(|path| {
             let shown = path
-                .strip_prefix(root())
+                .strip_prefix(repository())
                 .unwrap_or(path)
                 .display()
                 .to_string();
@@ -551,12 +555,6 @@ fn handout_rubric(text: &str) -> (Vec<(String, i64)>, Option<i64>) {
 fn kit_rubric() -> Rubric {
     let path = kit().join("rubric.toml");
     Rubric::load(&path).unwrap_or_else(|e| panic!("the kit's rubric does not load: {e}"))
-}
-
-/// The kit's cases, read as `grade` reads them.
-fn kit_cases() -> Vec<Case> {
-    case::load_all(&kit().join("cases"))
-        .unwrap_or_else(|e| panic!("the kit's cases do not load: {e}"))
 }
 
 /// Points as the handout writes them: `30`, `1.5`.
@@ -924,7 +922,7 @@ fn command_mismatches(text: &str, manifest_text: &str) -> Vec<String> {
 }
 
 fn starter_manifest() -> String {
-    read(&root().join("starter/Cargo.toml"))
+    read(&repository().join("starter/Cargo.toml"))
 }
 
 #[test]
@@ -932,44 +930,141 @@ fn build_and_grading_commands_match_the_starter() {
     report(command_mismatches(&handout(), &starter_manifest()));
 }
 
-/// Every `--option` given to `grade` (the word `grade`, or a path ending in `/grade`) in the
-/// ```sh blocks of `text`, a `\` at the end of a line continuing its command.
-fn grade_options(text: &str) -> Vec<String> {
-    let mut used = Vec::new();
-    for block in blocks(text).iter().filter(|b| b.lang == "sh") {
-        let joined = block.body.join("\n").replace("\\\n", " ");
-        for line in joined.lines() {
-            let words: Vec<&str> = line.split_whitespace().collect();
-            let Some(start) = words
-                .iter()
-                .position(|w| *w == "grade" || w.ends_with("/grade"))
-            else {
-                continue;
-            };
-            used.extend(
-                words[start..]
-                    .iter()
-                    .take_while(|w| !w.starts_with('#'))
-                    .filter(|w| w.starts_with("--"))
-                    .map(|w| w.to_string()),
-            );
+/// `line` up to its first comment (a `#` starting a word) or shell operator (`;`, `|`, `&`,
+/// `>`), quotes respected.
+fn command_part(line: &str) -> &str {
+    let mut quote = None;
+    let mut previous = ' ';
+    for (i, c) in line.char_indices() {
+        match quote {
+            Some(q) if c == q => quote = None,
+            Some(_) => {}
+            None if c == '\'' || c == '"' => quote = Some(c),
+            None if c == '#' && previous.is_whitespace() => return &line[..i],
+            None if ";|&>".contains(c) => return &line[..i],
+            None => {}
         }
+        previous = c;
     }
-    used
+    line
 }
 
-/// The options of `grade` that `text` uses and `help` (the output of `grade --help`) does not
-/// list.
-fn unknown_grade_options(text: &str, help: &str) -> Vec<String> {
-    grade_options(text)
-        .into_iter()
-        .filter(|option| {
-            !help
-                .split_whitespace()
-                .any(|w| w.trim_end_matches(',') == option)
+/// A command line of a ```sh block that runs `grade`.
+struct GradeLine {
+    /// The block's opening line, for messages.
+    line: usize,
+    /// What follows `grade`.
+    arguments: String,
+    /// Shell assignments that bind the variable of each `for` loop of the block to the loop's
+    /// first value: `a='0'; `.
+    loops: String,
+}
+
+/// Every command line of a ```sh block of `text` that runs `grade` (the word `grade`, or a path
+/// ending in `/grade`), a `\` at the end of a line continuing it.
+fn grade_lines(text: &str) -> Vec<GradeLine> {
+    let mut found = Vec::new();
+    for block in blocks(text).iter().filter(|b| b.lang == "sh") {
+        let joined = block.body.join("\n").replace("\\\n", " ");
+        let words: Vec<&str> = joined.split_whitespace().collect();
+        let loops: String = words
+            .windows(4)
+            .filter(|w| w[0] == "for" && w[2] == "in")
+            .map(|w| format!("{}='{}'; ", w[1], w[3].trim_end_matches(';')))
+            .collect();
+        for line in joined.lines().map(command_part) {
+            let mut start = 0;
+            for word in line.split_whitespace() {
+                let at = start + line[start..].find(word).expect("a word of the line");
+                start = at + word.len();
+                if word == "grade" || word.ends_with("/grade") {
+                    found.push(GradeLine {
+                        line: block.line,
+                        arguments: line[start..].trim().to_string(),
+                        loops: loops.clone(),
+                    });
+                    break;
+                }
+            }
+        }
+    }
+    found
+}
+
+/// `text` without its fenced blocks: the prose and its inline code.
+fn prose(text: &str) -> String {
+    let mut fenced = false;
+    let lines: Vec<&str> = text
+        .lines()
+        .filter(|l| {
+            fenced ^= l.starts_with("```");
+            !fenced && !l.starts_with("```")
         })
-        .map(|option| format!("`grade {option}` is not an option of grade:\n{help}"))
+        .collect();
+    lines.join("\n")
+}
+
+/// The subcommands that `help` (the output of `grade --help`) lists.
+fn subcommands(help: &str) -> Vec<String> {
+    help.lines()
+        .skip_while(|l| !l.starts_with("Commands:"))
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .filter_map(|l| l.split_whitespace().next())
+        .map(str::to_string)
         .collect()
+}
+
+/// How the `grade` commands of `text` differ from the real `grade`: each command line of a
+/// ```sh block must parse (it is run with `--help` appended, which prints the help of its
+/// subcommand once every argument before it has parsed), and each inline `` `grade WORD ...` ``
+/// must name a subcommand that `help` (the output of `grade --help`) lists, or an option.
+fn grade_failures(text: &str, help: &str) -> Vec<String> {
+    let mut failures = Vec::new();
+    let binary = env!("CARGO_BIN_EXE_grade").replace('\'', r"'\''");
+    for GradeLine {
+        line,
+        arguments,
+        loops,
+    } in grade_lines(text)
+    {
+        let output = Command::new("sh")
+            .arg("-c")
+            .arg(format!("{loops}'{binary}' {arguments} --help"))
+            .stdin(Stdio::null())
+            .output()
+            .expect("sh runs");
+        let help = String::from_utf8_lossy(&output.stdout);
+        if !output.status.success() || !help.contains("Usage: grade") {
+            failures.push(format!(
+                "line {line}: `grade {arguments}` does not parse:\n{}",
+                String::from_utf8_lossy(&output.stderr)
+            ));
+        }
+    }
+    let subcommands = subcommands(help);
+    for span in prose(text).split('`').skip(1).step_by(2) {
+        let words: Vec<&str> = span.split_whitespace().collect();
+        let Some(at) = words
+            .iter()
+            .position(|w| *w == "grade" || w.ends_with("/grade"))
+        else {
+            continue;
+        };
+        match words.get(at + 1) {
+            Some(word) if !word.starts_with('-') && !subcommands.iter().any(|s| s == word) => {
+                failures.push(format!(
+                    "`{span}`: `{word}` is not a subcommand of grade ({})",
+                    subcommands.join(", ")
+                ))
+            }
+            Some(option) if option.starts_with('-') && *option != "--help" => failures.push(
+                format!("`{span}`: grade takes a subcommand before any option but --help"),
+            ),
+            _ => {}
+        }
+    }
+    failures
 }
 
 fn grade_help() -> String {
@@ -981,10 +1076,35 @@ fn grade_help() -> String {
 fn every_grade_option_in_the_handout_exists() {
     let text = handout();
     assert!(
-        grade_options(&text).iter().any(|o| o == "--student"),
-        "the handout should show how to run `grade --student`"
+        grade_lines(&text)
+            .iter()
+            .any(|g| g.arguments.contains("student") && g.arguments.contains("--skip-timing")),
+        "the handout should show how to run `grade student ... --skip-timing`"
     );
-    report(unknown_grade_options(&text, &grade_help()));
+    report(grade_failures(&text, &grade_help()));
+}
+
+#[test]
+fn every_grade_command_in_the_readmes_parses() {
+    let help = grade_help();
+    assert_eq!(
+        subcommands(&help),
+        ["student", "class", "generate", "check", "match", "help"],
+        "{help}"
+    );
+    for file in ["README.md", "grading/README.md"] {
+        let text = read(&repository().join(file));
+        assert!(
+            grade_lines(&text).len() >= 3,
+            "{file} should show how to run grade"
+        );
+        let failures = grade_failures(&text, &help);
+        assert!(
+            failures.is_empty(),
+            "{file} is out of date:\n\n{}",
+            failures.join("\n\n")
+        );
+    }
 }
 
 /// The kit's per-command time limits that `text` does not give: `from MIN to MAX seconds` for
@@ -1053,13 +1173,30 @@ fn wrong_commands_options_and_time_limits_are_caught() {
     assert!(!command_mismatches(&text, &renamed).is_empty());
 
     let help = grade_help();
-    assert_eq!(unknown_grade_options(&text, &help), Vec::<String>::new());
-    let misspelt = text.replace("connect_four --skip-timing", "connect_four --no-timing");
-    assert_ne!(
-        misspelt, text,
-        "the handout no longer runs grade with --skip-timing"
-    );
-    assert!(!unknown_grade_options(&misspelt, &help).is_empty());
+    assert_eq!(grade_failures(&text, &help), Vec::<String>::new());
+    for (from, to) in [
+        ("connect_four --skip-timing", "connect_four --no-timing"),
+        // The flags `grade` had before its subcommands.
+        (
+            " student ./target/release/connect_four",
+            " --student ./target/release/connect_four",
+        ),
+        ("`grade match`", "`grade --match`"),
+        ("`grade match`", "`grade matches`"),
+    ] {
+        let changed = text.replacen(from, to, 1);
+        assert_ne!(changed, text, "the handout no longer says {from:?}");
+        assert_eq!(
+            grade_failures(&changed, &help).len(),
+            1,
+            "{from:?} changed to {to:?}"
+        );
+    }
+    // A loop's variable is bound to its first value: without it, the player would not parse.
+    let looped = "```sh\nfor a in 3 4; do\n  grade match reference:$a reference:1\ndone\n```\n";
+    assert_eq!(grade_failures(looped, &help), Vec::<String>::new());
+    let unbound = looped.replace("for a in", "for b in");
+    assert_eq!(grade_failures(&unbound, &help).len(), 1);
 
     let cases = kit_cases();
     assert_eq!(time_limit_mismatches(&text, &cases), Vec::<String>::new());
@@ -1091,7 +1228,7 @@ fn the_starter_files_carry_the_header_the_handout_asks_for() {
         "the handout should show the file header with Name, Course, Project and Date: {labels:?}"
     );
     let mut files = Vec::new();
-    rust_files(&root().join("starter/src"), &mut files);
+    rust_files(&repository().join("starter/src"), &mut files);
     files.sort();
     let mut failures = Vec::new();
     for file in &files {

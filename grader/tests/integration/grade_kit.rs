@@ -8,39 +8,28 @@ use std::fs;
 use assert_cmd::prelude::*;
 use predicates::prelude::*;
 
-mod support;
-use support::{copy_dir, fixtures, grade, kit, reference_command};
+use crate::support::{
+    copy_dir, failures, grade, graded, kit, python, python_submission, reference_command, rows,
+};
 
 const CATEGORIES: [&str; 3] = ["Basic gameplay", "AI", "Threading"];
 
-/// Grades `student` with `extra` arguments and returns the Gradescope results.
+/// Grades `student` on the repository's kit with `extra` arguments and returns the Gradescope
+/// results.
 fn gradescope(student: &str, extra: &[&str]) -> serde_json::Value {
-    let dir = tempfile::tempdir().unwrap();
-    let results = dir.path().join("results.json");
-    grade()
-        .args(["--student", student, "--gradescope"])
-        .arg(&results)
-        .args(extra)
-        .assert()
-        .success();
-    serde_json::from_str(&fs::read_to_string(results).unwrap()).unwrap()
-}
-
-/// The names of the failed tests in Gradescope results.
-fn failed(results: &serde_json::Value) -> Vec<String> {
-    results["tests"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|t| t["status"] != "passed")
-        .map(|t| format!("{}\n{}", t["name"], t["output"].as_str().unwrap_or("")))
-        .collect()
+    graded(
+        grade()
+            .args(["student", student, "--kit"])
+            .arg(kit())
+            .args(extra),
+    )
+    .results
 }
 
 #[test]
 fn the_reference_gets_every_automatic_point() {
     let results = gradescope(&reference_command(), &["--skip-timing"]);
-    assert_eq!(failed(&results), Vec::<String>::new());
+    assert_eq!(failures(&results), Vec::<String>::new());
     assert_eq!(results["score"], 60.0);
     assert_eq!(results["max_score"], 60.0);
     let tests = results["tests"].as_array().unwrap();
@@ -98,7 +87,8 @@ fn the_reference_speedup_is_measured_with_consistent_answers() {
 #[test]
 fn stored_solutions_are_what_the_reference_says_now() {
     grade()
-        .arg("--check")
+        .args(["check", "--kit"])
+        .arg(kit())
         .assert()
         .success()
         .stderr(predicate::str::contains("match the reference"));
@@ -123,7 +113,7 @@ fn a_stale_solution_is_named() {
         "\"= 18\"",
     );
     grade()
-        .args(["--check", "--kit"])
+        .args(["check", "--kit"])
         .arg(copy.path())
         .assert()
         .code(1)
@@ -132,22 +122,37 @@ fn a_stale_solution_is_named() {
 
 #[test]
 fn bad_arguments_and_broken_kits_get_clean_errors() {
+    // No subcommand: the usage, with the subcommands listed.
+    grade().assert().code(2).stderr(
+        predicate::str::contains("Usage: grade <COMMAND>")
+            .and(predicate::str::contains("  student ").and(predicate::str::contains("  class "))),
+    );
+    // The old flags are refused, not taken for something else.
     grade()
+        .args(["--student", "x"])
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("--student"));
+        .stderr(predicate::str::contains("unexpected argument '--student'"));
     grade()
-        .args(["--student", "x", "--jobs", "0"])
+        .args(["class", "class/", "--command", "x", "--jobs", "0"])
         .assert()
-        .code(2);
+        .code(2)
+        .stderr(predicate::str::contains(
+            "invalid value '0' for '--jobs <JOBS>'",
+        ));
     grade()
-        .args(["--student", "x", "--kit", "/nonexistent"])
+        .args(["student", "x", "--jobs", "2"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("unexpected argument '--jobs'"));
+    grade()
+        .args(["student", "x", "--kit", "/nonexistent"])
         .assert()
         .code(1)
-        .stderr(predicate::str::contains("/nonexistent/rubric.toml"));
+        .stderr(predicate::str::contains("/nonexistent: not a kit"));
     let copy = broken_kit("cases/rules/gravity_4x4.toml", "play 2\n", "plya 2\n");
     grade()
-        .args(["--student", "x", "--kit"])
+        .args(["student", "x", "--kit"])
         .arg(copy.path())
         .assert()
         .code(1)
@@ -181,20 +186,15 @@ fn each_mutant_loses_points_in_exactly_its_category() {
     let work = tempfile::tempdir().unwrap();
     let submissions = work.path().join("class");
     for (name, _) in STUDENTS {
-        let dir = submissions.join(name);
-        fs::create_dir_all(&dir).unwrap();
-        let script = fixtures().join(format!("{name}.py"));
-        fs::write(
-            dir.join("run"),
-            format!("exec python3 '{}' \"$@\"\n", script.display()),
-        )
-        .unwrap();
+        python_submission(&submissions.join(name), name);
     }
     let csv = work.path().join("grades.csv");
     let reports = work.path().join("reports");
     grade()
-        .args(["--submissions"])
+        .arg("class")
         .arg(&submissions)
+        .arg("--kit")
+        .arg(kit())
         .args([
             "--command",
             "sh {dir}/run",
@@ -209,13 +209,11 @@ fn each_mutant_loses_points_in_exactly_its_category() {
         .assert()
         .success();
     let text = fs::read_to_string(&csv).unwrap();
-    let mut rows = text.lines();
-    let header: Vec<&str> = rows.next().unwrap().split(',').collect();
-    assert_eq!(header[0], "student");
+    let rows = rows(&csv);
+    assert_eq!(rows[0][0], "student");
     let full = [30.0, 30.0, 0.0];
     let mut problems = Vec::new();
-    for row in rows {
-        let cells: Vec<&str> = row.split(',').collect();
+    for cells in &rows[1..] {
         let (_, expected) = STUDENTS
             .iter()
             .find(|(n, _)| *n == cells[0])
@@ -255,8 +253,7 @@ fn each_mutant_loses_points_in_exactly_its_category() {
 fn values_that_change_with_the_thread_count_forfeit_the_speedup() {
     // Whatever the machine measures, the speed-up earns nothing when the values differ between
     // thread counts: so this timing test does not depend on the load.
-    let script = fixtures().join("thread_dependent.py");
-    let results = gradescope(&format!("python3 '{}'", script.display()), &[]);
+    let results = gradescope(&python("thread_dependent"), &[]);
     let speedup = speedup_test(&results);
     assert_eq!(speedup["score"], 0.0, "{speedup}");
     let output = speedup["output"].as_str().unwrap();

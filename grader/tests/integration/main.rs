@@ -1,0 +1,20 @@
+//! The grading kit's integration tests, one test binary (laid out as ripgrep's): each module
+//! drives the real `grade` binary (and the reference's `connect_four`) for one concern, and
+//! `support` holds what they share. One binary links once, and its tests run in one pool.
+//!
+//! What they need besides Rust: `python3` (the fixture students), `sh` and `bash`, a JDK
+//! (`javac` and `java`, for the Java submission; without one that test is skipped with a note,
+//! but fails when `CI` is set), cargo's `clippy` and `rustfmt` (the starter is checked as a
+//! student's project), the starter's locked crates (fetched by cargo, or already in its
+//! registry), and the reference's binary, which `cargo test --workspace` builds.
+
+mod build_step;
+mod grade_kit;
+mod gradescope;
+mod handout;
+mod matchup;
+mod robustness;
+mod snapshots;
+mod student_journey;
+mod supplied_check;
+mod support;

@@ -1,0 +1,171 @@
+//! Snapshot tests (insta) of what the real `grade` binary shows people, pinned in `snapshots/`
+//! beside this file so that a change of wording is a reviewed change: `grade --help` and each
+//! subcommand's `--help`; for three students graded with `--skip-timing` on a small kit (the
+//! reference, which passes everything; the fixture student `crash`, which crashes on `winner`
+//! mid-game; `weights_123`, whose heuristic gives wrong answers), the terminal report, the
+//! Markdown report and Gradescope's `results.json`; and for the three as a class, what `grade
+//! class` prints (each score table and the class summary) and its gradebook.
+//!
+//! What depends on the machine is masked by insta's filters: times, and a Python traceback up
+//! to its last line (its frames name this checkout's paths, and their layout changes with
+//! Python's version). To accept a deliberate change, review it with `cargo insta review` (or run the
+//! tests with `INSTA_UPDATE=always` and read the diff); under CI (`CI` set) nothing is written
+//! and a difference fails.
+
+use std::fs;
+use std::path::Path;
+
+use crate::support::{
+    copy_dir, grade, graded, python_submission, reference, small_kit, starter_supplied,
+};
+
+/// The small kit: a few cases of each automatic category, a hidden one, the consistency cases
+/// and the timing case (which `--skip-timing` leaves out), so that every part of a report shows.
+const CASES: [&str; 9] = [
+    "rules/gravity_4x4",
+    "wins/diagonal_down_corner_4x4",
+    "heuristic/worked_example",
+    "scores/depth1",
+    "scores/depth6_4x4",
+    "threads/same_scores_5x5",
+    "threads/same_scores_6x7",
+    "threads/same_scores_10x10",
+    "threads/speedup",
+];
+
+/// The students, each a submission started by `sh {dir}/run`.
+const STUDENTS: [&str; 3] = ["reference", "crash", "weights_123"];
+
+/// Regular expressions for what changes from machine to machine, and what replaces them.
+const FILTERS: [(&str, &str); 4] = [
+    // The class summary's grading times, and whose was the longest.
+    (
+        r"mean [0-9.]+ s, median [0-9.]+ s, longest [0-9.]+ s \([^)]*\)",
+        "mean [t] s, median [t] s, longest [t] s ([student])",
+    ),
+    // Gradescope's time.
+    (r#""execution_time": [0-9.]+"#, r#""execution_time": [t]"#),
+    // The gradebook's time (s), the next-to-last column.
+    (r"(?m),[0-9.]+,(yes|no|)$", ",[t],$1"),
+    // The end of a Python traceback up to its last line, in text or in a JSON string: its
+    // frames name this checkout's paths, and its layout changes with Python's version.
+    (
+        r"(?s)standard error ends: .*?(\n|\\n)(\w+Error: )",
+        "standard error ends: [a Python traceback]$1$2",
+    ),
+];
+
+/// Asserts that `text` is the snapshot `name`, once masked.
+fn assert_snapshot(name: &str, text: &str) {
+    let mut settings = insta::Settings::clone_current();
+    settings.set_prepend_module_to_snapshot(false);
+    for (pattern, replacement) in FILTERS {
+        settings.add_filter(pattern, replacement);
+    }
+    settings.bind(|| insta::assert_snapshot!(name, text));
+}
+
+/// Makes `dir` the submission of `student`: the reference's binary (with an unchanged copy of
+/// the supplied crate, as a Rust submission has) or a Python fixture student.
+fn submission(dir: &Path, student: &str) {
+    if student == "reference" {
+        fs::create_dir_all(dir).unwrap();
+        let run = format!("exec '{}' \"$@\"\n", reference().display());
+        fs::write(dir.join("run"), run).unwrap();
+        copy_dir(&starter_supplied(), &dir.join("supplied"));
+    } else {
+        python_submission(dir, student);
+    }
+}
+
+/// `grade COMMAND --help`'s standard output.
+fn help(command: &[&str]) -> String {
+    let output = grade().args(command).arg("--help").output().unwrap();
+    assert!(output.status.success(), "{command:?} --help");
+    String::from_utf8(output.stdout).unwrap()
+}
+
+#[test]
+fn the_help_of_grade_and_of_each_subcommand() {
+    assert_snapshot("help", &help(&[]));
+    for subcommand in ["student", "class", "generate", "check", "match"] {
+        assert_snapshot(&format!("help_{subcommand}"), &help(&[subcommand]));
+    }
+}
+
+/// Grades `student` alone, as `grade student 'sh run'` in its directory on the small kit, and
+/// pins its terminal report, Markdown report and Gradescope results.
+fn student_reports(student: &str) {
+    let work = tempfile::tempdir().unwrap();
+    let (kit, dir, reports) = (
+        work.path().join("kit"),
+        work.path().join(student),
+        work.path().join("reports"),
+    );
+    small_kit(&kit, &CASES);
+    submission(&dir, student);
+    let graded = graded(
+        grade()
+            .current_dir(&dir)
+            .args(["student", "sh run", "--skip-timing", "--kit"])
+            .arg(&kit)
+            .arg("--supplied")
+            .arg(starter_supplied())
+            .arg("--report")
+            .arg(&reports),
+    );
+    assert_snapshot(&format!("{student}_terminal"), &graded.stdout);
+    let report = fs::read_to_string(reports.join("sh_run.md")).unwrap();
+    assert_snapshot(&format!("{student}_report_md"), &report);
+    let results = serde_json::to_string_pretty(&graded.results).unwrap();
+    assert_snapshot(&format!("{student}_results_json"), &results);
+}
+
+#[test]
+fn the_reports_of_a_student_who_passes_everything() {
+    student_reports("reference");
+}
+
+#[test]
+fn the_reports_of_a_student_whose_program_crashes() {
+    student_reports("crash");
+}
+
+#[test]
+fn the_reports_of_a_student_with_wrong_answers() {
+    student_reports("weights_123");
+}
+
+#[test]
+fn the_class_summary_and_gradebook() {
+    let work = tempfile::tempdir().unwrap();
+    let (kit, class, csv) = (
+        work.path().join("kit"),
+        work.path().join("class"),
+        work.path().join("grades.csv"),
+    );
+    small_kit(&kit, &CASES);
+    for student in STUDENTS {
+        submission(&class.join(student), student);
+    }
+    let output = grade()
+        .arg("class")
+        .arg(&class)
+        .args(["--command", "sh {dir}/run", "--skip-timing", "--jobs", "2"])
+        .arg("--kit")
+        .arg(&kit)
+        .arg("--supplied")
+        .arg(starter_supplied())
+        .arg("--csv")
+        .arg(&csv)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    assert!(
+        output.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert_snapshot("class_stdout", &stdout);
+    assert_snapshot("class_gradebook_csv", &fs::read_to_string(&csv).unwrap());
+}

@@ -1,0 +1,220 @@
+//! Helpers shared by the grading kit's integration tests: where the kit, its fixtures and the
+//! two binaries are; submissions and small kits made for a test; and reading what `grade`
+//! wrote (Gradescope's results, the gradebook).
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use connect_four_grader::kit::case::{self, Case};
+
+/// The `grade` binary built for these tests.
+pub fn grade() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_grade"))
+}
+
+/// The reference's `connect_four` binary, built beside `grade` by the same `cargo test
+/// --workspace` (the reference package's own tests need it, so cargo builds it before any test
+/// runs). A clear message if it is missing, rather than a confusing failure later.
+pub fn reference() -> PathBuf {
+    let grade = Path::new(env!("CARGO_BIN_EXE_grade"));
+    let binary = grade.with_file_name(format!("connect_four{}", std::env::consts::EXE_SUFFIX));
+    assert!(
+        binary.is_file(),
+        "{} is missing: run the tests with `cargo test --workspace` (scripts/test does), or \
+         build it first with `cargo build --profile test -p connect_four --no-default-features`",
+        binary.display()
+    );
+    binary
+}
+
+/// The reference's binary as the command of `grade student`.
+pub fn reference_command() -> String {
+    reference().display().to_string()
+}
+
+/// The repository's grading kit: rubric and cases.
+pub fn kit() -> PathBuf {
+    repository().join("grading")
+}
+
+/// The kit's cases, read as `grade` reads them.
+pub fn kit_cases() -> Vec<Case> {
+    case::load_all(&kit().join("cases"))
+        .unwrap_or_else(|e| panic!("the kit's cases do not load: {e}"))
+}
+
+/// The repository's root.
+pub fn repository() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("the grader is a folder of the repository")
+        .to_path_buf()
+}
+
+/// The fixture students (Python programs with one mistake each).
+pub fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/students")
+}
+
+/// The simple solution of the starter's `todo!()`s, to copy over a starter's `src/`.
+pub fn starter_solution() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/starter_solution")
+}
+
+/// The course's copy of the supplied crate, inside the starter project.
+pub fn starter_supplied() -> PathBuf {
+    repository().join("starter/supplied")
+}
+
+/// This workspace's build directory: the parent of the integration tests' scratch directory
+/// (`target/` unless `CARGO_TARGET_DIR` says otherwise).
+pub fn build_root() -> PathBuf {
+    Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .parent()
+        .expect("CARGO_TARGET_TMPDIR is inside the build directory")
+        .to_path_buf()
+}
+
+/// Copies the directory `from` into `to` (created if needed), leaving out any `target`
+/// directory: a copy of sources, as a student makes one, never someone's build output.
+pub fn copy_dir(from: &Path, to: &Path) {
+    fn fail<T>(path: &Path, e: std::io::Error) -> T {
+        panic!("{}: {e}", path.display())
+    }
+    fs::create_dir_all(to).unwrap_or_else(|e| fail(to, e));
+    for entry in fs::read_dir(from).unwrap_or_else(|e| fail(from, e)) {
+        let entry = entry.expect("a directory entry");
+        let (path, target) = (entry.path(), to.join(entry.file_name()));
+        if entry.file_type().expect("a file type").is_dir() {
+            if entry.file_name() != "target" {
+                copy_dir(&path, &target);
+            }
+        } else {
+            fs::copy(&path, &target).unwrap_or_else(|e| fail(&path, e));
+        }
+    }
+}
+
+/// The shell command that starts the fixture student `name` (a Python file of [`fixtures`]).
+pub fn python(name: &str) -> String {
+    let script = fixtures().join(format!("{name}.py"));
+    format!("python3 '{}'", script.display())
+}
+
+/// Makes `dir` a submission that runs the fixture student `name` when started with
+/// `sh {dir}/run`.
+pub fn python_submission(dir: &Path, name: &str) {
+    fs::create_dir_all(dir).unwrap();
+    fs::write(dir.join("run"), format!("exec {} \"$@\"\n", python(name))).unwrap();
+}
+
+/// Makes `dir` a kit of only `cases` (names under the repository kit's `cases/`, copied with
+/// their solutions), with the repository's rubric whose categories keep their checklists and
+/// lose the points of the cases left out: a kit that a test can grade a class with in seconds.
+pub fn small_kit(dir: &Path, cases: &[&str]) {
+    let all = kit_cases();
+    for name in cases {
+        assert!(
+            all.iter().any(|c| c.name == *name),
+            "no case {name} in the kit"
+        );
+        let (from, to) = (kit().join("cases").join(name), dir.join("cases").join(name));
+        fs::create_dir_all(to.parent().expect("a case's folder")).unwrap();
+        for extension in ["toml", "solution"] {
+            fs::copy(from.with_extension(extension), to.with_extension(extension)).unwrap();
+        }
+    }
+    let text = fs::read_to_string(kit().join("rubric.toml")).unwrap();
+    let mut rubric: toml::Table = toml::from_str(&text).unwrap();
+    let categories = rubric["category"].as_array_mut().expect("[[category]]");
+    for category in categories.iter_mut().filter_map(toml::Value::as_table_mut) {
+        let name = category["name"].as_str().expect("a name").to_string();
+        let left_out: f64 = all
+            .iter()
+            .filter(|c| c.category == name && !cases.contains(&c.name.as_str()))
+            .map(|c| c.points)
+            .sum();
+        let points = &category["points"];
+        let points = points
+            .as_float()
+            .or(points.as_integer().map(|p| p as f64))
+            .expect("points");
+        category.insert("points".into(), (points - left_out).into());
+    }
+    fs::write(dir.join("rubric.toml"), toml::to_string(&rubric).unwrap()).unwrap();
+}
+
+/// What one `grade student ... --gradescope` run left.
+pub struct Graded {
+    /// Gradescope's results.
+    pub results: serde_json::Value,
+    /// What `grade` printed on standard output: the terminal report.
+    pub stdout: String,
+    /// Standard output and error together, for messages.
+    pub printed: String,
+}
+
+/// Runs `grade` (a `grade student ...` command) with `--gradescope` and a results file of its
+/// own added; panics with its output unless it succeeds and writes the results.
+pub fn graded(grade: &mut Command) -> Graded {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("results.json");
+    let output = grade
+        .arg("--gradescope")
+        .arg(&path)
+        .output()
+        .expect("grade starts");
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    let printed = format!("{stdout}{}", String::from_utf8_lossy(&output.stderr));
+    assert!(output.status.success(), "grade failed: {printed}");
+    let text = fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("grade wrote no results ({e}): {printed}"));
+    let results = serde_json::from_str(&text)
+        .unwrap_or_else(|e| panic!("results.json is not JSON ({e}): {text}"));
+    Graded {
+        results,
+        stdout,
+        printed,
+    }
+}
+
+/// Gradescope results' tests (one per case, and notes that score nothing).
+pub fn tests(results: &serde_json::Value) -> &[serde_json::Value] {
+    results["tests"].as_array().expect("a list of tests")
+}
+
+/// A Gradescope test's name and output, for a message.
+pub fn describe(test: &serde_json::Value) -> String {
+    format!(
+        "{}\n{}",
+        test["name"],
+        test["output"].as_str().unwrap_or("")
+    )
+}
+
+/// The tests of Gradescope results that did not pass, described.
+pub fn failures(results: &serde_json::Value) -> Vec<String> {
+    tests(results)
+        .iter()
+        .filter(|t| t["status"] != "passed")
+        .map(describe)
+        .collect()
+}
+
+/// The gradebook's rows as cells, header first.
+pub fn rows(csv: &Path) -> Vec<Vec<String>> {
+    fs::read_to_string(csv)
+        .unwrap_or_else(|e| panic!("{}: {e}", csv.display()))
+        .lines()
+        .map(|l| l.split(',').map(str::to_string).collect())
+        .collect()
+}
+
+/// The index of the gradebook column whose header starts with `name`.
+pub fn column(header: &[String], name: &str) -> usize {
+    header
+        .iter()
+        .position(|h| h.starts_with(name))
+        .unwrap_or_else(|| panic!("no column {name}: {header:?}"))
+}
