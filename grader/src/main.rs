@@ -104,9 +104,10 @@ struct GradingArgs {
     /// written; and, when grade runs as root, a user of their own. See grading/README.md.
     #[arg(long)]
     no_sandbox: bool,
-    /// When grade runs as root: the uid (and gid) of the first sandbox user; students graded at
-    /// once run as this uid, the next, and so on (--jobs of them). No account is needed, but no
-    /// file or process may belong to these uids
+    /// When grade runs as root: the first uid (and gid) of the sandbox users; each student runs
+    /// as the first of this uid, the next, and so on, that no other student being graded uses
+    /// (claimed with a lock file, also across runs of grade). No account is needed, but no file
+    /// or process may belong to these uids
     #[arg(long, value_name = "UID", default_value_t = connect_four_grader::process::sandbox::BASE_UID)]
     sandbox_uid: u32,
     /// The course's copy of the supplied crate (default: the kit's ../starter/supplied)

@@ -34,7 +34,7 @@ pub fn run(run: &StudentRun) -> Result<(), KitError> {
     };
     let hidden: Vec<&Path> = run.gradescope.iter().map(|p| parent(p)).collect();
     let options = run.grading.options(&dir, &hidden);
-    let result = grade_student(&kit, &student, &options, 0);
+    let result = grade_student(&kit, &student, &options);
     let text = match run.quiet {
         true => terminal::summary(&kit.rubric, &result),
         false => terminal::full(&kit.rubric, &result),

@@ -1,11 +1,14 @@
 //! Each student's sandbox, from the grader's policy: their submission (and a private scratch
 //! directory) writable, the Rust toolchain readable for a build, everything else of the machine
 //! (the kit and its answers, the reference, the reports, the results, other students' work) out
-//! of reach; their own unprivileged user when the grader is root (one per job slot, so that two
-//! students graded at once never share one); their process limit enforced by the kernel. What
-//! was in force, and whether anything outlived the student's last case, is kept for the reports.
+//! of reach; their own unprivileged user when the grader is root (a uid claimed with a lock
+//! file, so that no two students graded at once share one, even by two runs of the grader);
+//! their process limit enforced by the kernel. What was in force, and whether anything outlived
+//! the student's last case, is kept for the reports.
 
 use std::env;
+use std::fs::{self, File};
+use std::os::fd::AsRawFd;
 use std::path::{Path, PathBuf};
 
 use tempfile::TempDir;
@@ -16,7 +19,8 @@ use crate::process::sandbox::{Prepared, Protections, Sandbox, Survivors, Toolcha
 /// How student processes are confined in a run of the grader.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Policy {
-    /// The uid of job slot 0's user when the grader is root; slot `n` runs as `base_uid + n`.
+    /// The first uid the students' users may have when the grader is root: each student runs as
+    /// the first of `base_uid`, `base_uid + 1`, ... that no other is using.
     pub base_uid: u32,
     /// Paths that must stay out of students' reach (the kit, the reports, the results): a
     /// student whose writable paths hold one is not graded, rather than graded unsafely.
@@ -50,11 +54,13 @@ pub(crate) struct Prison {
     pub(crate) prepared: Prepared,
     /// The scratch directory, removed when the prison is dropped.
     _scratch: TempDir,
+    /// The lock on the uid, held while the student is graded.
+    _claim: File,
 }
 
 impl Prison {
-    /// Prepares `student`'s sandbox for job slot `slot` under `policy`, or says why it cannot be.
-    pub(crate) fn prepare(policy: &Policy, student: &Student, slot: u32) -> Result<Prison, String> {
+    /// Prepares `student`'s sandbox under `policy`, or says why it cannot be.
+    pub(crate) fn prepare(policy: &Policy, student: &Student) -> Result<Prison, String> {
         let submission = match &student.dir {
             Some(dir) => dir.clone(),
             None => env::current_dir().map_err(|e| format!("no working directory: {e}"))?,
@@ -63,10 +69,11 @@ impl Prison {
             .prefix("grade-scratch-")
             .tempdir()
             .map_err(|e| format!("cannot make a scratch directory: {e}"))?;
+        let (offset, claim) = claim_uid(policy.base_uid)?;
         let mut sandbox = Sandbox::new()
             .write(&submission)
             .scratch(scratch.path())
-            .user(User::for_job(policy.base_uid, slot))
+            .user(User::for_job(policy.base_uid, offset))
             .processes(student.limits.processes);
         for path in Toolchain::here().readable() {
             sandbox = sandbox.read(path);
@@ -81,6 +88,7 @@ impl Prison {
         Ok(Prison {
             prepared,
             _scratch: scratch,
+            _claim: claim,
         })
     }
 
@@ -92,6 +100,26 @@ impl Prison {
             swept: self.prepared.kill_survivors(),
         }
     }
+}
+
+/// How many uids from the base a grader may try before giving up.
+const UIDS: u32 = 1000;
+
+/// Claims the first uid from `base` that no one else is using, by an exclusive lock on a file
+/// named after it in the system's temporary folder (out of students' reach); returns its offset
+/// from `base` and the locked file, which holds the claim until it is dropped.
+fn claim_uid(base: u32) -> Result<(u32, File), String> {
+    let dir = env::temp_dir().join("grade-sandbox-uids");
+    fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    for offset in 0..UIDS {
+        let path = dir.join(format!("{}.lock", base + offset));
+        let file = File::create(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        // SAFETY: flock only acts on the descriptor the file owns.
+        if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } == 0 {
+            return Ok((offset, file));
+        }
+    }
+    Err(format!("all {UIDS} sandbox uids from {base} are in use"))
 }
 
 /// `path` made absolute against the working directory, for the check that it is out of reach.

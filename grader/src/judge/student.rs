@@ -102,15 +102,14 @@ impl Job<'_> {
 
 /// Builds one student (if `options` say so), grades them on every case of `kit`, one case after
 /// another, and compares their copy of the supplied crate (in their directory, else the
-/// grader's) with the kit's. Their processes run in a sandbox of their own for job slot `slot`
-/// (two students graded at once must have different slots); whatever is left of them is killed
-/// before this returns.
-pub fn grade_student(kit: &Kit, student: &Student, options: &Options, slot: u32) -> StudentResult {
+/// grader's) with the kit's. Their processes run in a sandbox of their own; whatever is left of
+/// them is killed before this returns.
+pub fn grade_student(kit: &Kit, student: &Student, options: &Options) -> StudentResult {
     let started = Instant::now();
     let prison = options
         .sandbox
         .as_ref()
-        .map(|policy| Prison::prepare(policy, student, slot));
+        .map(|policy| Prison::prepare(policy, student));
     let sandbox = match &prison {
         Some(Ok(prison)) => Some(&prison.prepared),
         _ => None,

@@ -4,31 +4,44 @@
 //! stored solutions against the reference, and the grader's own errors and exit codes.
 
 use std::fs;
+use std::path::Path;
 
 use assert_cmd::prelude::*;
 use predicates::prelude::*;
 
 use crate::support::{
-    copy_dir, failures, grade, graded, kit, python, python_submission, reference_command, rows,
+    copy_dir, failures, grade, graded, kit, python_submission, reference_submission, rows,
 };
 
 const CATEGORIES: [&str; 3] = ["Basic gameplay", "AI", "Threading"];
 
-/// Grades `student` on the repository's kit with `extra` arguments and returns the Gradescope
-/// results.
-fn gradescope(student: &str, extra: &[&str]) -> serde_json::Value {
+/// Grades a new submission, made in a folder of its own by `submission` (which returns the
+/// command that starts it there), with the repository's kit and `extra` options, as
+/// Gradescope's `grade student` does; its results.json.
+fn gradescope(submission: impl FnOnce(&Path) -> String, extra: &[&str]) -> serde_json::Value {
+    let dir = tempfile::tempdir().unwrap();
+    let command = submission(dir.path());
     graded(
         grade()
-            .args(["student", student, "--kit"])
+            .args(["student", &command, "--kit"])
             .arg(kit())
-            .args(extra),
+            .args(extra)
+            .current_dir(dir.path()),
     )
     .results
 }
 
+/// A submission of the fixture student `name`, started by `sh run`.
+fn python_student(name: &str) -> impl FnOnce(&Path) -> String + '_ {
+    move |dir| {
+        python_submission(dir, name);
+        "sh run".into()
+    }
+}
+
 #[test]
 fn the_reference_gets_every_automatic_point() {
-    let results = gradescope(&reference_command(), &["--skip-timing"]);
+    let results = gradescope(reference_submission, &["--skip-timing"]);
     assert_eq!(failures(&results), Vec::<String>::new());
     assert_eq!(results["score"], 60.0);
     assert_eq!(results["max_score"], 60.0);
@@ -67,7 +80,7 @@ fn speedup_test(results: &serde_json::Value) -> serde_json::Value {
 fn the_reference_speedup_is_measured_with_consistent_answers() {
     // The credit depends on the machine's load, so only the measurement itself is asserted:
     // the answers agreed and a speed-up was computed (a failure would say why instead).
-    let results = gradescope(&reference_command(), &[]);
+    let results = gradescope(reference_submission, &[]);
     let speedup = speedup_test(&results);
     let output = results["output"].as_str().unwrap();
     assert!(
@@ -253,7 +266,7 @@ fn each_mutant_loses_points_in_exactly_its_category() {
 fn values_that_change_with_the_thread_count_forfeit_the_speedup() {
     // Whatever the machine measures, the speed-up earns nothing when the values differ between
     // thread counts: so this timing test does not depend on the load.
-    let results = gradescope(&python("thread_dependent"), &[]);
+    let results = gradescope(python_student("thread_dependent"), &[]);
     let speedup = speedup_test(&results);
     assert_eq!(speedup["score"], 0.0, "{speedup}");
     let output = speedup["output"].as_str().unwrap();

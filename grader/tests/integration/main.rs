@@ -12,6 +12,7 @@ mod build_step;
 mod grade_kit;
 mod gradescope;
 mod handout;
+mod hostile;
 mod matchup;
 mod robustness;
 mod snapshots;

@@ -102,11 +102,29 @@ pub fn python(name: &str) -> String {
     format!("python3 '{}'", script.display())
 }
 
-/// Makes `dir` a submission that runs the fixture student `name` when started with
-/// `sh {dir}/run`.
+/// Makes `dir` a submission of the fixture student `name`, its files copied in as a student
+/// hands them in (the program and the honest game it builds on), that runs when started with
+/// `sh {dir}/run`: everything it needs inside, as in the sandbox it must be.
 pub fn python_submission(dir: &Path, name: &str) {
     fs::create_dir_all(dir).unwrap();
-    fs::write(dir.join("run"), format!("exec {} \"$@\"\n", python(name))).unwrap();
+    for file in [name, "connect_four"] {
+        let file = format!("{file}.py");
+        fs::copy(fixtures().join(&file), dir.join(&file)).unwrap();
+    }
+    fs::write(
+        dir.join("run"),
+        format!("exec python3 \"$(dirname \"$0\")/{name}.py\" \"$@\"\n"),
+    )
+    .unwrap();
+}
+
+/// Makes `dir` a submission of the reference's own binary, copied in (the sandbox lets a
+/// program run nothing outside its submission and the system); returns the command that starts
+/// it from `dir`.
+pub fn reference_submission(dir: &Path) -> String {
+    fs::create_dir_all(dir).unwrap();
+    fs::copy(reference(), dir.join("connect_four")).unwrap();
+    "./connect_four".into()
 }
 
 /// Makes `dir` a kit of only `cases` (names under the repository kit's `cases/`, copied with

@@ -9,8 +9,6 @@
 //! Every test uses its own sandbox uid (`--sandbox-uid`), since a grader kills whatever runs as
 //! its job's uid at the end, and tests run at once.
 
-mod support;
-
 use std::fs;
 use std::io::Read;
 use std::net::TcpListener;
@@ -19,7 +17,7 @@ use std::process::Output;
 use std::thread;
 use std::time::{Duration, Instant};
 
-use support::{copy_dir, grade, reference, small_kit};
+use crate::support::{copy_dir, grade, reference, small_kit};
 use tempfile::TempDir;
 
 /// The hostile fixtures.
@@ -169,17 +167,13 @@ fn the_published_answers_replayed_lose_the_held_out_points() {
         published.0, published.1,
         "the published cases alone: full marks"
     );
-    let rubric = fs::read_to_string(kit.path().join("rubric.toml")).unwrap();
-    fs::write(
-        kit.path().join("rubric.toml"),
-        format!("{rubric}\n[held_out]\nshare = 0.5\ncases = 3\n[held_out.categories]\n\"Basic gameplay\" = [\"play\", \"winner\"]\nAI = [\"heuristic\", \"scores\"]\n"),
-    )
-    .unwrap();
+    // The kit's rubric gives the held-out cases 0.4 of Basic gameplay and AI once there is a
+    // secret seed.
     fs::write(kit.path().join("secret.toml"), "seed = 271828\n").unwrap();
     let held = total(&run_grade(student.path(), &args));
     assert!(
-        held.0 <= held.1 * 0.5 + 1e-9,
-        "the held-out half is lost: {held:?}"
+        held.0 <= held.1 * 0.6 + 1e-9,
+        "the held-out share is lost: {held:?}"
     );
     // An honest program keeps every point, held-out cases included.
     let honest_student = tempfile::tempdir().unwrap();
