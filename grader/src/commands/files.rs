@@ -76,10 +76,11 @@ impl Grading {
                 .chain(hidden.iter().copied())
                 .map(Path::to_path_buf)
                 .collect(),
-            // A Rust build's output outside the submission (Gradescope's shared target).
+            // A Rust build's output outside the submission (Gradescope's shared target), made
+            // now if it is not there yet, so that the sandbox can let the build write it.
             writable: env::var_os("CARGO_TARGET_DIR")
                 .map(PathBuf::from)
-                .filter(|dir| dir.is_dir())
+                .filter(|dir| fs::create_dir_all(dir).is_ok())
                 .into_iter()
                 .collect(),
         };

@@ -72,6 +72,16 @@ const MEMORY_WORDS: [&str; 8] = [
     "out of memory",
     "cannot allocate memory",
 ];
+/// Words that say a process or thread could not be started (`RLIMIT_NPROC` makes `fork` and
+/// `clone` fail with `EAGAIN`): `strerror(EAGAIN)` (Python's `BlockingIOError`, C, a shell's
+/// `fork: retry`), and Rust's, Java's and Python's own words for a thread that could not start.
+const PROCESS_WORDS: [&str; 5] = [
+    "resource temporarily unavailable",
+    "fork: retry",
+    "failed to spawn thread",
+    "unable to create native thread",
+    "can't start new thread",
+];
 /// Words that say a write went past the file size limit: `strerror(EFBIG)` (Python and the JVM
 /// ignore `SIGXFSZ` and see this error instead), and a shell's report of `SIGXFSZ`.
 const FILE_SIZE_WORDS: [&str; 2] = ["file too large", "file size limit exceeded"];
@@ -164,6 +174,7 @@ impl Limits {
         for (limit, words) in [
             (Limit::FileSize, &FILE_SIZE_WORDS[..]),
             (Limit::Memory, &MEMORY_WORDS[..]),
+            (Limit::Processes, &PROCESS_WORDS[..]),
         ] {
             let Some(word) = words.iter().find(|w| lower.contains(*w)) else {
                 continue;
@@ -314,6 +325,17 @@ mod tests {
             (
                 Limit::FileSize,
                 stderr("OSError: [Errno 27] File too large")
+            )
+        );
+        assert_eq!(
+            evidence(
+                code(1),
+                0,
+                "BlockingIOError: [Errno 11] Resource temporarily unavailable"
+            ),
+            (
+                Limit::Processes,
+                stderr("BlockingIOError: [Errno 11] Resource temporarily unavailable")
             )
         );
         assert_eq!(l.diagnose(code(1), 0, "IndexError: oops"), None);

@@ -79,7 +79,8 @@ pub fn limit_hit(hit: &LimitHit) -> String {
         Evidence::Stderr { status, line } => {
             let what = match hit.limit {
                 Limit::FileSize => "a write too large",
-                _ => "a failed allocation",
+                Limit::Processes => "a process or thread that could not be started",
+                Limit::Memory | Limit::CpuTime => "a failed allocation",
             };
             format!(
                 "the program probably exceeded its {named}: it ended ({status}) and its standard \
@@ -572,6 +573,46 @@ mod tests {
             failure(&ended),
             "the program exited: exit status: 0; it left 1 process(es) running that held its \
              output, now killed; standard error ends: bye"
+        );
+    }
+
+    #[test]
+    fn the_sandbox_says_what_was_in_force_and_what_survived() {
+        use crate::process::sandbox::{Protections, Reason, Survivors};
+        let protections = Protections {
+            user: Status::Unavailable(Reason::NotRoot),
+            filesystem: Status::InForce,
+            network: Status::InForce,
+            processes: Status::InForce,
+            survivors: Status::InForce,
+            signals: Status::Partly(Reason::NoLandlock),
+        };
+        let on = |swept| Confinement::On {
+            protections: Box::new(protections.clone()),
+            uid: None,
+            swept,
+        };
+        assert_eq!(
+            confinement(&on(Ok(2))),
+            "Sandbox: in force: filesystem (only the submission and a scratch folder); no \
+             network; process limit (enforced by the kernel); nothing outlives grading. Not in \
+             force: own unprivileged user: not in force, the grader does not run as root, so \
+             student code runs as the grader's user; no signals or sockets out of the sandbox \
+             only in part: the kernel has no Landlock (or it is disabled). 2 process(es) still \
+             running after the last case were killed."
+        );
+        let survived = confinement(&on(Err(Survivors { pids: vec![41, 42] })));
+        assert!(
+            survived.ends_with(
+                "WARNING: 2 process(es) of the student's outlived grading (ids \
+                 [41, 42]): do not trust this result until they are gone."
+            ),
+            "{survived}"
+        );
+        assert!(confinement(&Confinement::Off).starts_with("Sandbox: off (--no-sandbox)"));
+        assert_eq!(
+            confinement(&Confinement::Failed("the kit is inside".into())),
+            "Sandbox: could not be set up, so no student code was run: the kit is inside."
         );
     }
 }

@@ -8,7 +8,7 @@ use std::path::Path;
 
 use assert_cmd::prelude::*;
 
-use crate::support::{column, grade, graded, python, rows, small_kit};
+use crate::support::{column, fixtures, grade, graded, rows, small_kit};
 
 /// The cases of the small kit: three of Basic gameplay (two with diagonal wins), two of AI.
 const CASES: [&str; 5] = [
@@ -23,20 +23,27 @@ const CASES: [&str; 5] = [
 /// cases of a program that never answers (5 s each).
 const DEADLINE: &str = "8";
 
-/// A build script that writes `run`, starting `program`, then prints `then` (shell commands).
+/// A build script that writes `run`, starting `program` in the submission's folder, then prints
+/// `then` (shell commands).
 fn build_script(program: &str, then: &str) -> String {
-    format!("cd \"$(dirname \"$0\")\"\necho '   Compiling connect_four v0.1.0'\nprintf '%s\\n' '{program}' > run\n{then}\n")
+    format!("cd \"$(dirname \"$0\")\"\necho '   Compiling connect_four v0.1.0'\nprintf '%s\\n' 'cd \"$(dirname \"$0\")\"' '{program}' > run\n{then}\n")
 }
 
-/// `exec python3 FIXTURE "$@"` for the fixture student `name`.
+/// `exec python3 FIXTURE "$@"` for the fixture student `name`, copied into the submission by
+/// [`submission`].
 fn exec_python(name: &str) -> String {
-    format!("exec {} \"$@\"", python(name))
+    format!("exec python3 {name}.py \"$@\"")
 }
 
-/// A submission directory `dir` whose `build.sh` is `script`.
+/// A submission directory `dir` whose `build.sh` is `script`, with the fixture students' files
+/// (which the scripts that `build.sh` writes start), as a student hands them in.
 fn submission(dir: &Path, script: &str) {
     fs::create_dir_all(dir).unwrap();
     fs::write(dir.join("build.sh"), script).unwrap();
+    for entry in fs::read_dir(fixtures()).unwrap() {
+        let path = entry.unwrap().path();
+        fs::copy(&path, dir.join(path.file_name().unwrap())).unwrap();
+    }
 }
 
 /// A failing compiler's output: 40 lines of notes, then errors on standard error.
@@ -216,15 +223,16 @@ fn a_class_is_built_graded_within_its_deadline_and_summed_up() {
     );
 }
 
-/// Grades the submission in `dir` as the Gradescope wrapper does and returns its results.
-fn gradescope(dir: &Path, kit: &Path) -> serde_json::Value {
+/// Grades the submission in `dir` as the Gradescope wrapper does (its reports out of the
+/// submission's reach, in `reports`) and returns its results.
+fn gradescope(dir: &Path, kit: &Path, reports: &Path) -> serde_json::Value {
     graded(
         grade()
             .current_dir(dir)
             .args(["student", "sh run", "--kit"])
             .arg(kit)
             .args(["--build", "sh build.sh", "--skip-timing", "--report"])
-            .arg(dir.join("results/report")),
+            .arg(reports),
     )
     .results
 }
@@ -239,7 +247,8 @@ fn gradescope_shows_a_failed_build_to_the_student_and_scores_it_0() {
         &broken,
         &build_script(&exec_python("connect_four"), COMPILER_ERRORS),
     );
-    let results = gradescope(&broken, &kit);
+    let reports = work.path().join("broken-results");
+    let results = gradescope(&broken, &kit, &reports);
     assert_eq!(
         (results["score"].as_f64(), results["max_score"].as_f64()),
         (Some(0.0), Some(9.0))
@@ -261,7 +270,7 @@ fn gradescope_shows_a_failed_build_to_the_student_and_scores_it_0() {
         log.contains("The last lines of its log:") && log.contains("error[E0425]"),
         "{log}"
     );
-    assert!(broken.join("results/report").read_dir().unwrap().any(|e| {
+    assert!(reports.read_dir().unwrap().any(|e| {
         e.unwrap()
             .file_name()
             .to_string_lossy()
@@ -270,7 +279,7 @@ fn gradescope_shows_a_failed_build_to_the_student_and_scores_it_0() {
 
     let good = work.path().join("good");
     submission(&good, &build_script(&exec_python("connect_four"), ""));
-    let results = gradescope(&good, &kit);
+    let results = gradescope(&good, &kit, &work.path().join("good-results"));
     assert_eq!(results["score"].as_f64(), Some(9.0), "{results:#}");
     assert_eq!(results["tests"][0]["status"], "passed");
 }

@@ -157,7 +157,10 @@ fn grade_program(project: &Project, program: &Path) -> Grading {
             .arg("--skip-timing")
             .arg("--report")
             .arg(&reports)
-            .current_dir(&project.root),
+            .current_dir(&project.root)
+            // The student's own build directory, which the sandbox must let the program be run
+            // from, as grade finds it in the student's environment.
+            .env("CARGO_TARGET_DIR", &project.target),
     );
     let took = started.elapsed();
     let written: Vec<PathBuf> = fs::read_dir(&reports)
