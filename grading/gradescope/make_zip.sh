@@ -15,6 +15,14 @@ trap 'rm -rf "$work"' EXIT
 git -C "$root" archive --format=tar HEAD | tar -x -C "$work"
 cp "$here"/* "$work/grading/gradescope/"
 cp "$here/setup.sh" "$here/run_autograder" "$work/"
+# The instructor's seed of the held-out cases is git-ignored, so not in the archive: the
+# autograder (which students never see) gets it here.
+if [ -f "$root/grading/secret.toml" ]; then
+  cp "$root/grading/secret.toml" "$work/grading/"
+  echo "make_zip: held-out cases: the secret seed is in the zip"
+else
+  echo "make_zip: no grading/secret.toml: no held-out cases will be graded (see grading/README.md)" >&2
+fi
 rm -f "$out"
 (cd "$work" && zip -qr "$out" .)
 echo "make_zip: wrote $out"

@@ -2,7 +2,8 @@
 # Gradescope runs this once, as root, when it builds the autograder image from the kit unpacked
 # in /autograder/source. It installs the toolchains a submission may need (C/C++, curl,
 # Python 3, a JDK, and Rust with rustup), builds the reference and the grader without the GUI,
-# checks the kit's stored answers, and warms the cargo cache: it builds a copy of the starter
+# checks the kit's stored answers, lets the sandbox's users reach the Rust toolchain (not the
+# kit), and warms the cargo cache: it builds a copy of the starter
 # project once with the configured build (grading/gradescope/build) into the cargo target
 # directory that run_autograder builds every submission in, so that the starter's locked
 # dependencies are downloaded and compiled here, not for every submission.
@@ -22,6 +23,14 @@ echo "setup: installing Rust (rustup, stable, minimal profile)"
 curl --proto '=https' --tlsv1.2 -sSf https://sh.rustup.rs | sh -s -- -y --profile minimal
 # shellcheck disable=SC1091
 source "$HOME/.cargo/env"
+
+# The sandbox runs each student's build and program as an unprivileged uid of its own, which
+# must reach the Rust toolchain that rustup put under /root: let others pass through /root (not
+# list it); everything else there stays out of reach, and Landlock confines them anyway.
+chmod o+x /root
+# The kit, its answers, the secret seed and the reference: root's alone, a second wall behind
+# the sandbox's rules.
+chmod 700 "$kit"
 
 echo "setup: building the reference and the grader"
 cd "$kit"

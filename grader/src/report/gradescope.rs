@@ -55,7 +55,7 @@ pub fn results(rubric: &Rubric, result: &StudentResult) -> Value {
         json!({
             "name": format!("{}: {}", case.category, case.name),
             "score": rounded(case.earned),
-            "max_score": case.points,
+            "max_score": rounded(case.points),
             "status": if case.passed() { "passed" } else { "failed" },
             "output": if case.description.is_empty() { detail } else { format!("{}\n{detail}", case.description) },
             "visibility": if case.hidden { "after_due_date" } else { "visible" },
@@ -70,7 +70,7 @@ pub fn results(rubric: &Rubric, result: &StudentResult) -> Value {
     let (earned, max) = result.total();
     json!({
         "score": rounded(earned),
-        "max_score": max,
+        "max_score": rounded(max),
         "execution_time": result.elapsed.as_secs_f64().round(),
         "output": terminal::summary(rubric, result),
         "tests": tests,

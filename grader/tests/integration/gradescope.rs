@@ -23,6 +23,11 @@
 //!   fails.
 //! - **A broken autograder** (a `grade` that crashes) still leaves a `results.json`: score 0,
 //!   with the reason the student is shown.
+//! - **Hostile students** (`tests/fixtures/hostile/`), with the instructor's secret seed in the
+//!   kit: one that runs the reference in its place (the reference's binary where `setup.sh`
+//!   leaves it) scores 0; one that replays the published answers loses the held-out cases,
+//!   which Gradescope shows only after the due date; one that leaves a daemon to rewrite
+//!   results.json finds it untouched after grading.
 //!
 //! The Rust builds go to `target/gradescope/<scenario>` in this workspace's build directory (the
 //! parent of `CARGO_TARGET_TMPDIR`), passed as `CARGO_TARGET_DIR`, which `run_autograder`
@@ -38,7 +43,8 @@ use std::process::{Command, Stdio};
 use std::time::Instant;
 
 use crate::support::{
-    build_root, copy_dir, describe, failures, kit_cases, repository, starter_solution, tests,
+    build_root, copy_dir, describe, failures, fixtures, kit_cases, reference, repository,
+    starter_solution, tests,
 };
 
 /// Gradescope's directory for one submission.
@@ -303,4 +309,93 @@ fn path_with_cargo() -> OsString {
     let rest = std::env::var_os("PATH").unwrap_or_default();
     std::env::join_paths(first.into_iter().chain(std::env::split_paths(&rest)))
         .expect("PATH holds no separator")
+}
+
+/// An autograder for a Python submission (no build) with the instructor's secret seed in the
+/// kit, as the course runs it: held-out cases included.
+fn hostile_autograder(scenario: &'static str) -> Autograder {
+    let autograder = Autograder::new(scenario);
+    autograder.configure("build", "none");
+    autograder.configure("command", "python3 {dir}/run.py");
+    fs::write(
+        autograder.root.join("source/grading/secret.toml"),
+        "seed = 31415\n",
+    )
+    .expect("a secret");
+    fs::copy(
+        fixtures().join("connect_four.py"),
+        autograder.submission().join("connect_four.py"),
+    )
+    .expect("the honest game");
+    autograder
+}
+
+/// The hostile fixture `name`.
+fn hostile(name: &str) -> PathBuf {
+    fixtures().join("../hostile").join(name)
+}
+
+#[test]
+fn a_program_that_runs_the_reference_in_its_place_scores_nothing() {
+    let autograder = hostile_autograder("exec-reference");
+    // The reference where setup.sh builds it, and a student who knows the path.
+    let program = autograder.root.join("source/target/release/connect_four");
+    fs::copy(reference(), &program).expect("the reference");
+    let submission = autograder.submission();
+    fs::copy(hostile("exec_reference.sh"), submission.join("run.sh")).expect("the fixture");
+    fs::write(
+        submission.join("reference.txt"),
+        program.display().to_string(),
+    )
+    .unwrap();
+    autograder.configure("command", "sh {dir}/run.sh");
+    let run = autograder.run();
+    assert_eq!(number(&run, "score"), 0.0, "{}", run.printed);
+}
+
+#[test]
+fn replaying_the_published_answers_loses_the_held_out_cases() {
+    let autograder = hostile_autograder("memoriser");
+    let submission = autograder.submission();
+    fs::copy(hostile("memoriser.py"), submission.join("run.py")).expect("the fixture");
+    copy_dir(
+        &repository().join("grading/cases"),
+        &submission.join("cases"),
+    );
+    let run = autograder.run();
+    let held: Vec<&serde_json::Value> = tests(&run.results)
+        .iter()
+        .filter(|t| t["name"].as_str().is_some_and(|n| n.contains("held_out/")))
+        .collect();
+    assert_eq!(held.len(), 12, "{}", run.printed);
+    for test in &held {
+        assert_eq!(test["visibility"], "after_due_date", "{}", describe(test));
+        assert_eq!(test["score"], 0.0, "{}", describe(test));
+    }
+    let (score, max) = (number(&run, "score"), number(&run, "max_score"));
+    assert!(
+        score <= 0.6 * max + 1e-9,
+        "{score} of {max}\n{}",
+        run.printed
+    );
+}
+
+#[test]
+fn a_daemon_cannot_rewrite_results_json_after_grading() {
+    let autograder = hostile_autograder("daemon");
+    let submission = autograder.submission();
+    fs::copy(hostile("tricks.py"), submission.join("run.py")).expect("the fixture");
+    let results = autograder.root.join("results/results.json");
+    fs::write(submission.join("forge.txt"), results.display().to_string()).unwrap();
+    let run = autograder.run();
+    let written = fs::read_to_string(&results).unwrap();
+    std::thread::sleep(std::time::Duration::from_secs(4));
+    assert_eq!(fs::read_to_string(&results).unwrap(), written);
+    assert!(!written.contains("\"score\": 75"), "{written}");
+    assert_eq!(
+        number(&run, "score"),
+        number(&run, "max_score"),
+        "{}",
+        run.printed
+    );
 }
