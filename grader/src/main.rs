@@ -25,7 +25,8 @@ use connect_four_supplied::limits::{parse_size, parse_threads};
 #[command(
     name = "grade",
     version,
-    after_help = "Examples:\n  grade student ./target/release/connect_four\n  grade student 'java -cp build ConnectFour' --report reports\n  grade class submissions/ --command 'python3 {dir}/connect_four.py' --jobs 2 --csv grades.csv\n  grade check\n  grade match reference:2 'cmd:5:java -cp build ConnectFour' --games 20\n\nEach subcommand has its own --help."
+    max_term_width = 100,
+    after_help = "Examples:\n  grade student ./target/release/connect_four\n  grade student 'java -cp build ConnectFour' --report ~/grade-report\n  grade class submissions/ --command 'python3 {dir}/connect_four.py' --jobs 2 --csv grades.csv\n  grade check\n  grade match reference:2 'cmd:5:java -cp build ConnectFour' --games 20\n\nEach subcommand has its own --help."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -52,14 +53,15 @@ enum Mode {
     Pack(PackArgs),
     /// Play a match between two players, the reference or programs, and sum it up
     ///
-    /// GAMES games between A (red) and B (black), the first player alternating; then A's wins,
+    /// The games (--games of them) between A (red) and B (black), the first player alternating;
+    /// then A's wins,
     /// losses, ties and score with a 95% interval.
     #[command(after_help = MATCH_HELP)]
     Match(MatchArgs),
 }
 
 /// Examples after `grade student --help`.
-const STUDENT_HELP: &str = "Examples:\n  grade student ./target/release/connect_four\n  grade student 'java -cp build ConnectFour' --report reports\n  In a student's directory, built first, for Gradescope:\n  grade student ./target/release/connect_four \\\n    --build 'cargo build --release --no-default-features --locked' --gradescope results.json";
+const STUDENT_HELP: &str = "Examples:\n  grade student ./target/release/connect_four\n  grade student 'java -cp build ConnectFour' --report ~/grade-report\n  In a student's directory, built first, for Gradescope:\n  grade student ./target/release/connect_four \\\n    --build 'cargo build --release --no-default-features --locked' --gradescope ~/results.json";
 
 /// Examples after `grade class --help`.
 const CLASS_HELP: &str = "Building first (--build), per language:\n  Rust:   grade class submissions/ --build 'cargo build --release --no-default-features --locked' \\\n            --command '{dir}/target/release/connect_four' --report reports\n  Java:   grade class submissions/ --build 'javac -d build *.java' --command 'java -cp {dir}/build ConnectFour'\n  Python: grade class submissions/ --command 'python3 {dir}/connect_four.py'   (nothing to build)";
@@ -67,8 +69,8 @@ const CLASS_HELP: &str = "Building first (--build), per language:\n  Rust:   gra
 /// Where the kit is.
 #[derive(Args, Debug)]
 struct KitArgs {
-    /// The kit: a directory with rubric.toml and cases/ (default: ./grading, else the
-    /// grading/ folder of the project this grade binary is in)
+    /// The kit: a directory with rubric.toml and cases/ (default: ./grading or . when it holds
+    /// rubric.toml, else a grading/ folder beside the grade binary or beside any folder above it)
     #[arg(long, value_name = "DIR")]
     kit: Option<PathBuf>,
 }
@@ -113,7 +115,7 @@ struct GradingArgs {
     /// The course's copy of the supplied crate (default: the kit's ../starter/supplied)
     ///
     /// Each submission's copy (its supplied/ folder, or a folder at most two levels down whose
-    /// Cargo.toml names connect_four_supplied; with --student, in the directory grade runs in) is
+    /// Cargo.toml names connect_four_supplied; with `student`, in the directory grade runs in) is
     /// compared with it byte for byte: Cargo.toml, src/, images/ and tests/. Every file changed,
     /// added or removed is listed in the summary, the report, the gradebook's supplied_changed
     /// column and Gradescope's results. It is not scored. With --build, a changed copy is
@@ -283,7 +285,13 @@ impl GradingArgs {
 }
 
 fn main() -> ExitCode {
-    let done = match Cli::parse().mode {
+    let mode = Cli::parse().mode;
+    // An error is said after the command that failed: `grade match: ...`, else `grade: ...`.
+    let name = match mode {
+        Mode::Match(_) => "grade match",
+        _ => "grade",
+    };
+    let done = match mode {
         Mode::Student(args) => commands::student::run(&StudentRun {
             command: args.command,
             grading: args.grading.settings(),
@@ -319,13 +327,12 @@ fn main() -> ExitCode {
                 limits: Limits::default(),
             };
             commands::matchup::run(&[args.a, args.b], &settings)
-                .map_err(|why| format!("match: {why}"))
         }
     };
     match done {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
-            eprintln!("grade: {error}");
+            eprintln!("{name}: {error}");
             ExitCode::FAILURE
         }
     }

@@ -44,7 +44,7 @@ pub enum Spec {
         prune: bool,
     },
     /// `cmd:DEPTH:COMMAND`: a program that speaks the grading protocol, started for each game
-    /// as `COMMAND ROWS COLS DEPTH THREADS --protocol` (as `grade --student` starts it).
+    /// as `COMMAND ROWS COLS DEPTH THREADS --protocol` (as `grade student` starts it).
     Program {
         /// The DEPTH it is started with.
         depth: u32,

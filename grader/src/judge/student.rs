@@ -50,7 +50,8 @@ impl Student {
 /// A name for the files of the student named `name`: letters, digits and `-_.` kept, anything
 /// else made `_`.
 pub fn file_stem(name: &str) -> String {
-    name.chars()
+    let safe: String = name
+        .chars()
         .map(|c| {
             if c.is_alphanumeric() || "-_.".contains(c) {
                 c
@@ -58,7 +59,12 @@ pub fn file_stem(name: &str) -> String {
                 '_'
             }
         })
-        .collect()
+        .collect();
+    // A leading dot would hide the file (`./target/...` makes `._target...`).
+    match safe.trim_start_matches(['.', '_']) {
+        "" => "student".into(),
+        stem => stem.into(),
+    }
 }
 
 /// What to run beyond the correctness cases, and for how long.
@@ -178,6 +184,11 @@ mod tests {
     #[test]
     fn file_stems_keep_only_safe_characters() {
         assert_eq!(file_stem("ann lee/../x"), "ann_lee_.._x");
+        assert_eq!(
+            file_stem("./target/release/connect_four"),
+            "target_release_connect_four"
+        );
+        assert_eq!(file_stem("../.."), "student");
         assert_eq!(file_stem("Zoë-2.b_c"), "Zoë-2.b_c");
         assert_eq!(
             Student::with_dir("cd {dir} && {dir}/run", Path::new("/s")),

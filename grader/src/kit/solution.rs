@@ -1,4 +1,4 @@
-//! The reference's answers: `grade --generate` plays every case's script on the reference
+//! The reference's answers: `grade generate` plays every case's script on the reference
 //! library and writes the accepted answers to a `.solution` file beside the case, so that no
 //! expected answer is typed by hand and a test can check that none has gone stale.
 
@@ -119,7 +119,7 @@ pub fn generate(case: &Case) -> Result<Solution, KitError> {
 pub fn to_text(case: &Case, solution: &Solution) -> String {
     let body = toml::to_string_pretty(solution).expect("a solution is plain data");
     format!(
-        "# The reference's answers to {}.toml, written by `grade --generate`. Do not edit.\n\n{body}",
+        "# The reference's answers to {}.toml, written by `grade generate`. Do not edit.\n\n{body}",
         case.name
     )
 }
@@ -135,11 +135,8 @@ pub fn write(case: &Case, solution: &Solution) -> Result<(), KitError> {
 pub fn read(case: &Case) -> Result<Solution, KitError> {
     let path = path(case);
     let shown = path.display();
-    let text = fs::read_to_string(&path).map_err(|e| {
-        KitError(format!(
-            "{shown}: cannot read ({e}); run `grade --generate`"
-        ))
-    })?;
+    let text = fs::read_to_string(&path)
+        .map_err(|e| KitError(format!("{shown}: cannot read ({e}); run `grade generate`")))?;
     let solution: Solution =
         toml::from_str(&text).map_err(|e| KitError(format!("{shown}: {e}")))?;
     let matches = solution.answer.len() == case.script.len()
@@ -150,7 +147,7 @@ pub fn read(case: &Case) -> Result<Solution, KitError> {
             .all(|(a, s)| a.line == s.line && a.command == s.text && !a.accept.is_empty());
     if !matches {
         return Err(KitError(format!(
-            "{shown}: does not match its case's script; run `grade --generate`"
+            "{shown}: does not match its case's script; run `grade generate`"
         )));
     }
     Ok(solution)

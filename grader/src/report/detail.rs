@@ -29,9 +29,10 @@ pub(super) fn table(rubric: &Rubric, result: &StudentResult, markdown: bool) -> 
     let (earned, max) = result.total();
     row(&mut out, "Automatic total", &points(earned), &points(max));
     if !result.left_out.is_empty() {
+        let indent = if markdown { "" } else { "  " };
         let _ = writeln!(
             out,
-            "\n  Not run (--skip-timing), not counted: {}",
+            "\n{indent}Not run (--skip-timing), not counted: {}",
             result.left_out.join(", ")
         );
     }

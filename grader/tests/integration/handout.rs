@@ -1010,6 +1010,9 @@ fn subcommands(help: &str) -> Vec<String> {
         .skip_while(|l| !l.starts_with("Commands:"))
         .skip(1)
         .take_while(|l| l.starts_with("  "))
+        // A subcommand's line starts with two spaces and its name; a wrapped description's
+        // continuation starts further in.
+        .filter(|l| !l.starts_with("   "))
         .filter_map(|l| l.split_whitespace().next())
         .map(str::to_string)
         .collect()

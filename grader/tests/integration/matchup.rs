@@ -166,7 +166,7 @@ fn a_player_that_cannot_start_stops_the_match_with_exit_1() {
     assert!(stdout.is_empty(), "{stdout}");
     assert!(
         stderr.starts_with(
-            "grade: match: player B (cmd:2:/nowhere/connect_four) cannot start: `new red`: the \
+            "grade match: player B (cmd:2:/nowhere/connect_four) cannot start: `new red`: the \
              program exited: exit status: 127"
         ),
         "{stderr}"
