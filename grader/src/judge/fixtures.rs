@@ -46,18 +46,8 @@ pub(crate) fn exchange(
 /// A case result of `category` worth `points`, with nothing judged.
 pub(crate) fn case_result(name: &str, category: &str, points: f64) -> CaseResult {
     CaseResult {
-        name: name.into(),
-        category: category.into(),
         description: format!("what {name} tests"),
-        hidden: false,
-        points,
-        earned: 0.0,
-        exchanges: Vec::new(),
-        variety: None,
-        speedup: None,
-        not_run: None,
-        withheld: None,
-        silent: false,
+        ..CaseResult::named(name, category, points)
     }
 }
 

@@ -170,11 +170,21 @@ impl CaseResult {
     /// `case` with nothing judged yet and nothing earned.
     pub fn empty(case: &Case) -> CaseResult {
         CaseResult {
-            name: case.name.clone(),
-            category: case.category.clone(),
             description: case.description.clone(),
             hidden: case.hidden,
-            points: case.points,
+            ..CaseResult::named(&case.name, &case.category, case.points)
+        }
+    }
+
+    /// A case called `name` of `category` worth `points`, with nothing judged yet and nothing
+    /// earned (no description, not hidden).
+    pub fn named(name: &str, category: &str, points: f64) -> CaseResult {
+        CaseResult {
+            name: name.into(),
+            category: category.into(),
+            description: String::new(),
+            hidden: false,
+            points,
             earned: 0.0,
             exchanges: Vec::new(),
             variety: None,
@@ -391,20 +401,7 @@ mod tests {
     fn a_failure_keeps_its_kind() {
         let case = |verdict| CaseResult {
             exchanges: vec![exchange(verdict, 1.0)],
-            ..CaseResult {
-                name: "c".into(),
-                category: "Rules".into(),
-                description: String::new(),
-                hidden: false,
-                points: 1.0,
-                earned: 0.0,
-                exchanges: Vec::new(),
-                variety: None,
-                speedup: None,
-                not_run: None,
-                withheld: None,
-                silent: false,
-            }
+            ..CaseResult::named("c", "Rules", 1.0)
         };
         let timed_out = Failure::TimedOut {
             limit: Duration::from_secs(1),

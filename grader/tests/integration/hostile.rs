@@ -6,8 +6,7 @@
 //! sandbox (`--no-sandbox`) or the held-out cases, to show that the trick works there: these
 //! tests can fail.
 //!
-//! Every test uses its own sandbox uid (`--sandbox-uid`), since a grader kills whatever runs as
-//! its job's uid at the end, and tests run at once.
+//! The tests run at once, as two graders may: each student claims a sandbox uid of their own.
 
 use std::fs;
 use std::io::Read;
@@ -53,6 +52,12 @@ fn run_grade(dir: &Path, args: &[&str]) -> Output {
         String::from_utf8_lossy(&output.stderr)
     );
     output
+}
+
+/// Runs `grade student COMMAND --kit KIT EXTRA...` in the submission `dir`; its output.
+fn grade_student(dir: &Path, command: &str, kit: &Path, extra: &[&str]) -> Output {
+    let kit = kit.to_str().unwrap();
+    run_grade(dir, &[&["student", command, "--kit", kit], extra].concat())
 }
 
 /// The automatic total a terminal report gives: earned and possible.
@@ -115,17 +120,8 @@ fn a_program_cannot_run_the_reference_in_its_place() {
         reference().display().to_string(),
     )
     .unwrap();
-    let kit_arg = kit.path().to_str().unwrap();
-    let args = [
-        "student",
-        "sh run.sh",
-        "--kit",
-        kit_arg,
-        "--sandbox-uid",
-        "61100",
-    ];
     let started = Instant::now();
-    let sandboxed = run_grade(student.path(), &args);
+    let sandboxed = grade_student(student.path(), "sh run.sh", kit.path(), &[]);
     assert_eq!(
         total(&sandboxed).0,
         0.0,
@@ -137,7 +133,7 @@ fn a_program_cannot_run_the_reference_in_its_place() {
         started.elapsed() < Duration::from_secs(30),
         "graded in seconds"
     );
-    let open = run_grade(student.path(), &[&args[..], &["--no-sandbox"]].concat());
+    let open = grade_student(student.path(), "sh run.sh", kit.path(), &["--no-sandbox"]);
     let (earned, max) = total(&open);
     assert_eq!(earned, max, "without the sandbox the trick works");
 }
@@ -153,16 +149,15 @@ fn the_published_answers_replayed_lose_the_held_out_points() {
     .unwrap();
     // The student copied the published cases and answers into their submission.
     copy_dir(&kit.path().join("cases"), &student.path().join("cases"));
-    let kit_arg = kit.path().to_str().unwrap();
-    let args = [
-        "student",
-        "python3 run.py",
-        "--kit",
-        kit_arg,
-        "--sandbox-uid",
-        "61110",
-    ];
-    let published = total(&run_grade(student.path(), &args));
+    let replay = || {
+        total(&grade_student(
+            student.path(),
+            "python3 run.py",
+            kit.path(),
+            &[],
+        ))
+    };
+    let published = replay();
     assert_eq!(
         published.0, published.1,
         "the published cases alone: full marks"
@@ -170,7 +165,7 @@ fn the_published_answers_replayed_lose_the_held_out_points() {
     // The kit's rubric gives the held-out cases 0.4 of Basic gameplay and AI once there is a
     // secret seed.
     fs::write(kit.path().join("secret.toml"), "seed = 271828\n").unwrap();
-    let held = total(&run_grade(student.path(), &args));
+    let held = replay();
     assert!(
         held.0 <= held.1 * 0.6 + 1e-9,
         "the held-out share is lost: {held:?}"
@@ -178,15 +173,12 @@ fn the_published_answers_replayed_lose_the_held_out_points() {
     // An honest program keeps every point, held-out cases included.
     let honest_student = tempfile::tempdir().unwrap();
     fs::copy(honest(), honest_student.path().join("run.py")).unwrap();
-    let honest_args = [
-        "student",
+    let honest_total = total(&grade_student(
+        honest_student.path(),
         "python3 run.py",
-        "--kit",
-        kit_arg,
-        "--sandbox-uid",
-        "61111",
-    ];
-    let honest_total = total(&run_grade(honest_student.path(), &honest_args));
+        kit.path(),
+        &[],
+    ));
     assert_eq!(honest_total.0, honest_total.1);
 }
 
@@ -197,19 +189,13 @@ fn a_daemon_cannot_rewrite_the_results_after_grading() {
     let results = tempfile::tempdir().unwrap();
     let json = results.path().join("results.json");
     let student = tricks(class.path(), "daemon", &[("forge.txt", &json)]);
-    let kit_arg = kit.path().to_str().unwrap();
     let json_arg = json.to_str().unwrap();
-    let args = [
-        "student",
+    grade_student(
+        &student,
         "python3 run.py",
-        "--kit",
-        kit_arg,
-        "--gradescope",
-        json_arg,
-        "--sandbox-uid",
-        "61120",
-    ];
-    run_grade(&student, &args);
+        kit.path(),
+        &["--gradescope", json_arg],
+    );
     let written = fs::read_to_string(&json).unwrap();
     thread::sleep(Duration::from_secs(4));
     assert_eq!(
@@ -267,8 +253,6 @@ fn a_student_cannot_read_another_s_work_or_write_the_reports() {
             csv.to_str().unwrap(),
             "--jobs",
             "2",
-            "--sandbox-uid",
-            "61130",
         ],
     );
     assert!(!thief.join("stolen.txt").exists(), "{}", done(&thief));
@@ -299,18 +283,7 @@ fn a_program_cannot_open_a_connection() {
             ("port.txt", port),
         ],
     );
-    let kit_arg = kit.path().to_str().unwrap();
-    run_grade(
-        &student,
-        &[
-            "student",
-            "python3 run.py",
-            "--kit",
-            kit_arg,
-            "--sandbox-uid",
-            "61140",
-        ],
-    );
+    grade_student(&student, "python3 run.py", kit.path(), &[]);
     assert!(listener.accept().is_err(), "nothing connected");
     assert!(
         done(&student).contains("could not connect"),
@@ -318,16 +291,7 @@ fn a_program_cannot_open_a_connection() {
         done(&student)
     );
     let mut accepted = 0;
-    run_grade(
-        &student,
-        &[
-            "student",
-            "python3 run.py",
-            "--kit",
-            kit_arg,
-            "--no-sandbox",
-        ],
-    );
+    grade_student(&student, "python3 run.py", kit.path(), &["--no-sandbox"]);
     while let Ok((mut stream, _)) = listener.accept() {
         let mut line = String::new();
         let _ = stream.read_to_string(&mut line);
@@ -348,22 +312,13 @@ fn a_build_script_is_sandboxed_too() {
     fs::write(student.join("steal.txt"), answers.display().to_string()).unwrap();
     fs::write(student.join("forge.txt"), json.display().to_string()).unwrap();
     let target = student.join("target/debug/build_rs");
-    let kit_arg = kit.path().to_str().unwrap();
-    run_grade(
-        &student,
-        &[
-            "student",
-            target.to_str().unwrap(),
-            "--build",
-            "cargo build --offline",
-            "--kit",
-            kit_arg,
-            "--gradescope",
-            json.to_str().unwrap(),
-            "--sandbox-uid",
-            "61150",
-        ],
-    );
+    let build = [
+        "--build",
+        "cargo build --offline",
+        "--gradescope",
+        json.to_str().unwrap(),
+    ];
+    grade_student(&student, target.to_str().unwrap(), kit.path(), &build);
     let built = fs::read_to_string(student.join("done.txt")).unwrap_or_default();
     assert!(
         built.contains("could not read") && built.contains("could not write"),
