@@ -10,13 +10,11 @@ use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use super::result::NotRun;
-use super::student::{Job, Student};
+use super::job::{Job, Student};
+use super::result::build::{Build, TAIL_LINES};
 use crate::process::logged::{self, Ended};
 use crate::process::sandbox::Toolchain;
 
-/// How many lines of a build's log the reports show.
-pub const TAIL_LINES: usize = 30;
 /// How much of the end of a log is read for its last lines, in bytes.
 const TAIL_BYTES: u64 = 16 << 10;
 
@@ -30,35 +28,6 @@ pub struct BuildCommand {
     /// Where each log is kept, as `<student>.build.log` (the report directory); `None` writes
     /// it to a temporary directory, removed once its last lines are read.
     pub logs: Option<PathBuf>,
-}
-
-/// One student's build.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Build {
-    /// How it ended.
-    pub ended: Ended,
-    /// How long it took.
-    pub elapsed: Duration,
-    /// The last [`TAIL_LINES`] lines of its log.
-    pub tail: String,
-    /// The log, when it is kept.
-    pub log: Option<PathBuf>,
-}
-
-impl Build {
-    /// Whether it succeeded.
-    pub fn succeeded(&self) -> bool {
-        self.ended == Ended::Succeeded
-    }
-
-    /// Why the cases are not run, if the build failed.
-    pub fn not_run(&self) -> Option<NotRun> {
-        match self.ended {
-            Ended::Succeeded => None,
-            Ended::TimedOut(limit) => Some(NotRun::BuildTimedOut(limit)),
-            _ => Some(NotRun::BuildFailed),
-        }
-    }
 }
 
 impl BuildCommand {
@@ -133,6 +102,7 @@ fn last_lines(text: &str, count: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::judge::result::NotRun;
     use std::fs;
 
     /// Builds `ann lee` with `command` in a fresh directory, the log kept in `logs/` there if

@@ -8,8 +8,9 @@ use std::sync::Mutex;
 
 use crossbeam::channel::unbounded;
 
+use super::job::Student;
 use super::result::StudentResult;
-use super::student::{grade_student, Options, Student};
+use super::student::{grade_student, Options};
 use crate::kit::{Kit, KitError};
 use crate::process::Limits;
 

@@ -2,10 +2,10 @@
 //! (and, where the answers are random, a look at whether they vary), a script run with several
 //! thread counts that must agree with itself, or the speed-up measured ([`super::speedup`]).
 
-use super::result::{partial_credit, CaseResult, Exchange, Skip, Variety, Verdict};
-use super::script::{exact, run_script, Expect};
+use super::job::Job;
+use super::result::{partial_credit, CaseResult, Exchange, Expect, Skip, Variety, Verdict};
+use super::script::{exact, run_script};
 use super::speedup;
-use super::student::Job;
 use crate::kit::case::{Case, Kind};
 use crate::kit::{Rubric, Solution};
 

@@ -13,8 +13,9 @@ use std::path::{Path, PathBuf};
 
 use tempfile::TempDir;
 
-use super::student::Student;
-use crate::process::sandbox::{Prepared, Protections, Sandbox, Survivors, Toolchain, User};
+use super::job::Student;
+use super::result::confinement::Confinement;
+use crate::process::sandbox::{Prepared, Sandbox, Toolchain, User};
 
 /// How student processes are confined in a run of the grader.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -27,25 +28,6 @@ pub struct Policy {
     pub hidden: Vec<PathBuf>,
     /// More paths every job may write: a cargo target directory outside the submission.
     pub writable: Vec<PathBuf>,
-}
-
-/// What one student's sandbox was.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Confinement {
-    /// The grader was told not to sandbox (`--no-sandbox`).
-    Off,
-    /// The sandbox could not be set up as described (why): no case was run.
-    Failed(String),
-    /// The sandbox was set up.
-    On {
-        /// What was in force.
-        protections: Box<Protections>,
-        /// The uid the student's processes ran as, when they had a user of their own.
-        uid: Option<u32>,
-        /// After the last case: how many of the student's processes were still running and
-        /// were killed, or those that outlived even that.
-        swept: Result<usize, Survivors>,
-    },
 }
 
 /// A student's sandbox, prepared: kept for the whole of their grading.

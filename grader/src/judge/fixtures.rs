@@ -3,9 +3,9 @@
 
 use std::time::Duration;
 
-use super::confinement::Confinement;
-use super::result::{CaseResult, Exchange, StudentResult, Verdict};
-use super::script::Expect;
+use super::result::confinement::Confinement;
+use super::result::{CaseResult, Exchange, Expect, StudentResult, Verdict};
+
 use crate::kit::Case;
 
 /// A case `name` of the Threading category, requiring `requires`, loaded from a case file

@@ -10,6 +10,7 @@ mod compare;
 pub mod confinement;
 #[cfg(test)]
 pub(crate) mod fixtures;
+pub mod job;
 pub mod matchup;
 mod requirement;
 pub mod result;
@@ -17,9 +18,12 @@ pub mod script;
 pub mod speedup;
 pub mod student;
 
-pub use build::{Build, BuildCommand};
-pub use confinement::{Confinement, Policy};
+pub use build::BuildCommand;
+pub use confinement::Policy;
+pub use job::{file_stem, Job, Student};
+pub use result::build::Build;
+pub use result::confinement::Confinement;
 pub use result::{
     CaseResult, CategoryScore, Exchange, Fault, FaultKind, NotRun, Skip, StudentResult, Verdict,
 };
-pub use student::{file_stem, grade_student, Job, Options, Student};
+pub use student::{grade_student, Options};

@@ -4,24 +4,13 @@
 //! skipped. The program is handed back while it is still in step, for the speed-up to go on
 //! with.
 
-use super::result::{Exchange, Fault, Skip, Verdict};
-use super::student::Job;
+use super::job::Job;
+use super::result::{Exchange, Expect, Fault, Skip, Verdict};
 use crate::kit::case::{Case, ScriptLine};
 use crate::kit::Solution;
 use crate::process::{Failure, Program};
 use connect_four_supplied::protocol::Command;
 use connect_four_supplied::Score;
-
-/// What one command's answer is judged against.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Expect {
-    /// Any of these answers (compared after [`normalize`]).
-    OneOf(Vec<String>),
-    /// Anything of this answer's shape: the same mark, words on the first line, and lines.
-    Shape(String),
-    /// Nothing to compare with; the answer is not judged, for this reason.
-    Nothing(Skip),
-}
 
 /// One run of a script.
 pub(crate) struct Run {

@@ -3,69 +3,22 @@
 //! up, builds them, runs every case one after another, applies the requirements between cases,
 //! and kills whatever they left running before their result is handed on.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 use super::build::BuildCommand;
 use super::compare::run_case;
-use super::confinement::{Confinement, Policy, Prison};
+use super::confinement::{Policy, Prison};
+use super::job::{Job, Student};
 use super::requirement;
+use super::result::confinement::Confinement;
 use super::result::{CaseResult, NotRun, StudentResult};
 use crate::kit::Kit;
-use crate::process::sandbox::Prepared;
-use crate::process::{Failure, Limits, Program};
 
 /// After this many cases in a row in which the program answered nothing and timed out, the
 /// rest are not run: a program that never answers costs the class a few time limits, not one
 /// for every case.
 pub const UNRESPONSIVE_CASES: usize = 3;
-
-/// How to start one student's program: a shell command (the grader appends
-/// `ROWS COLS DEPTH THREADS --protocol`), the directory to run it in and its resource limits.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Student {
-    /// A name for reports: the submission directory's name, or the command.
-    pub name: String,
-    /// The shell command that starts the program.
-    pub command: String,
-    /// The working directory, if not the grader's own.
-    pub dir: Option<PathBuf>,
-    /// The limits every run of the program is under: the kit's, or the command line's.
-    pub limits: Limits,
-}
-
-impl Student {
-    /// A name for this student's files (`<stem>.md`, `<stem>.build.log`): letters, digits and
-    /// `-_.` kept, anything else made `_`.
-    pub fn file_stem(&self) -> String {
-        file_stem(&self.name)
-    }
-
-    /// `template` with `{dir}` replaced by `dir`.
-    pub fn with_dir(template: &str, dir: &Path) -> String {
-        template.replace("{dir}", &dir.to_string_lossy())
-    }
-}
-
-/// A name for the files of the student named `name`: letters, digits and `-_.` kept, anything
-/// else made `_`.
-pub fn file_stem(name: &str) -> String {
-    let safe: String = name
-        .chars()
-        .map(|c| {
-            if c.is_alphanumeric() || "-_.".contains(c) {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    // A leading dot would hide the file (`./target/...` makes `._target...`).
-    match safe.trim_start_matches(['.', '_']) {
-        "" => "student".into(),
-        stem => stem.into(),
-    }
-}
 
 /// What to run beyond the correctness cases, and for how long.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
@@ -80,30 +33,6 @@ pub struct Options {
     pub student_deadline: Option<Duration>,
     /// How the student's processes are confined; `None`: not at all (`--no-sandbox`).
     pub sandbox: Option<Policy>,
-}
-
-/// A student being graded: how their program starts, and the sandbox it runs in.
-#[derive(Clone, Copy, Debug)]
-pub struct Job<'a> {
-    /// The student.
-    pub student: &'a Student,
-    /// Their sandbox, if they have one.
-    pub sandbox: Option<&'a Prepared>,
-}
-
-impl Job<'_> {
-    /// Starts the student's program with `arguments`, in their directory, under their limits,
-    /// in their sandbox.
-    pub fn start(&self, arguments: &str) -> Result<Program, Failure> {
-        let student = self.student;
-        Program::start(
-            &student.command,
-            arguments,
-            student.dir.as_deref(),
-            &student.limits,
-            self.sandbox,
-        )
-    }
 }
 
 /// Builds one student (if `options` say so), grades them on every case of `kit`, one case after
@@ -174,25 +103,5 @@ pub fn grade_student(kit: &Kit, student: &Student, options: &Options) -> Student
             _ => kit.supplied.as_ref().and_then(|course| course.compare(dir)),
         },
         confinement,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn file_stems_keep_only_safe_characters() {
-        assert_eq!(file_stem("ann lee/../x"), "ann_lee_.._x");
-        assert_eq!(
-            file_stem("./target/release/connect_four"),
-            "target_release_connect_four"
-        );
-        assert_eq!(file_stem("../.."), "student");
-        assert_eq!(file_stem("Zoë-2.b_c"), "Zoë-2.b_c");
-        assert_eq!(
-            Student::with_dir("cd {dir} && {dir}/run", Path::new("/s")),
-            "cd /s && /s/run"
-        );
     }
 }

@@ -6,7 +6,6 @@
 //! reference as for any case. They carry the table's share of each such category's automatic
 //! points, the published cases the rest, and they are hidden until after the due date.
 
-use std::collections::BTreeMap;
 use std::fmt::Write;
 use std::path::Path;
 
@@ -17,7 +16,7 @@ use rand::{RngExt, SeedableRng};
 use serde::Deserialize;
 
 use super::case::{self, Case};
-use super::rubric::Rubric;
+use super::rubric::{HeldOut, Question, Rubric};
 use super::solution::{self, Solution};
 use super::KitError;
 
@@ -32,59 +31,11 @@ const MAX_DEPTH: u32 = 3;
 /// The time limit of each command of a held-out case, in seconds.
 const TIME_LIMIT: f64 = 10.0;
 
-/// What a held-out case asks about its position.
-#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq, PartialOrd, Ord)]
-#[serde(rename_all = "lowercase")]
-pub enum Question {
-    /// Three more moves (one of them perhaps into a full column), then the board.
-    Play,
-    /// Moves to the end of a game, then the winner.
-    Winner,
-    /// The heuristic of every column.
-    Heuristic,
-    /// The minimax values of every column, at a depth of 1 to 3.
-    Scores,
-}
-
-/// The rubric's `[held_out]` table.
-#[derive(Clone, Debug, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields)]
-pub struct HeldOut {
-    /// The share of each listed category's automatic points the held-out cases carry, over 0
-    /// and under 1.
-    pub share: f64,
-    /// How many cases each listed category gets.
-    pub cases: usize,
-    /// The questions each category's cases ask, taken in turn.
-    pub categories: BTreeMap<String, Vec<Question>>,
-}
-
 /// The secret file.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Secret {
     seed: u64,
-}
-
-impl HeldOut {
-    /// Validates the table against the rubric's categories.
-    pub fn validate(&self, rubric: &Rubric) -> Result<(), String> {
-        if !(self.share > 0.0 && self.share < 1.0) || self.cases == 0 {
-            return Err("held_out: share must be over 0 and under 1, cases at least 1".into());
-        }
-        for (name, questions) in &self.categories {
-            let automatic = rubric
-                .categories
-                .iter()
-                .any(|c| &c.name == name && c.is_automatic());
-            if !automatic || questions.is_empty() {
-                return Err(format!(
-                    "held_out: `{name}` must be a category the cases score, with questions"
-                ));
-            }
-        }
-        Ok(())
-    }
 }
 
 /// Whether `case` is a held-out case.

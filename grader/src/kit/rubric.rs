@@ -1,6 +1,7 @@
 //! The rubric, `grading/rubric.toml`: the assignment's categories and points, which of them are
-//! graded by hand (with their checklists), the credit a measured speed-up earns, and the
-//! resource limits student programs run under.
+//! graded by hand (with their checklists), the credit a measured speed-up earns, the held-out
+//! cases' table (their share of the points and what they ask), and the resource limits student
+//! programs run under.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -8,7 +9,6 @@ use std::path::Path;
 use serde::Deserialize;
 
 use super::case::Case;
-use super::held_out::HeldOut;
 use super::KitError;
 use crate::process::Limits;
 
@@ -203,6 +203,54 @@ impl Rubric {
                     category.name,
                     category.automatic_points()
                 )));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// What a held-out case asks about its position.
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq, PartialOrd, Ord)]
+#[serde(rename_all = "lowercase")]
+pub enum Question {
+    /// Three more moves (one of them perhaps into a full column), then the board.
+    Play,
+    /// Moves to the end of a game, then the winner.
+    Winner,
+    /// The heuristic of every column.
+    Heuristic,
+    /// The minimax values of every column, at a depth of 1 to 3.
+    Scores,
+}
+
+/// The rubric's `[held_out]` table.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct HeldOut {
+    /// The share of each listed category's automatic points the held-out cases carry, over 0
+    /// and under 1.
+    pub share: f64,
+    /// How many cases each listed category gets.
+    pub cases: usize,
+    /// The questions each category's cases ask, taken in turn.
+    pub categories: BTreeMap<String, Vec<Question>>,
+}
+
+impl HeldOut {
+    /// Validates the table against the rubric's categories.
+    pub fn validate(&self, rubric: &Rubric) -> Result<(), String> {
+        if !(self.share > 0.0 && self.share < 1.0) || self.cases == 0 {
+            return Err("held_out: share must be over 0 and under 1, cases at least 1".into());
+        }
+        for (name, questions) in &self.categories {
+            let automatic = rubric
+                .categories
+                .iter()
+                .any(|c| &c.name == name && c.is_automatic());
+            if !automatic || questions.is_empty() {
+                return Err(format!(
+                    "held_out: `{name}` must be a category the cases score, with questions"
+                ));
             }
         }
         Ok(())

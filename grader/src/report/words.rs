@@ -5,9 +5,10 @@
 
 use std::time::Duration;
 
-use crate::judge::result::{CaseResult, Exchange, Fault, NotRun, Skip, Variety, Verdict, Withheld};
-use crate::judge::script::Expect;
-use crate::judge::speedup::{Evenness, Measurement, Speedup, SpeedupFault, Uneven};
+use crate::judge::result::speedup::{Evenness, Measurement, Speedup, SpeedupFault, Uneven};
+use crate::judge::result::{
+    CaseResult, Exchange, Expect, Fault, NotRun, Skip, Variety, Verdict, Withheld,
+};
 use crate::judge::{Build, Confinement};
 use crate::kit::supplied::{Change, Comparison};
 use crate::process::logged::{Ended, MAX_LOG};

@@ -333,3 +333,51 @@ fn a_build_script_is_sandboxed_too() {
     );
     assert!(written.contains("The build succeeded"), "{written}");
 }
+
+#[test]
+fn the_students_kit_never_holds_the_secret_seed() {
+    let work = tempfile::tempdir().unwrap();
+    let kit = work.path().join("course/grading");
+    copy_dir(&crate::support::kit(), &kit);
+    copy_dir(
+        &crate::support::starter_supplied(),
+        &work.path().join("course/starter/supplied"),
+    );
+    let seed = "8675309123";
+    fs::write(kit.join("secret.toml"), format!("seed = {seed}\n")).unwrap();
+    let out = work.path().join("kit-for-students");
+    run_grade(
+        work.path(),
+        &[
+            "pack",
+            out.to_str().unwrap(),
+            "--kit",
+            kit.to_str().unwrap(),
+        ],
+    );
+    for part in [
+        "grade",
+        "grading/rubric.toml",
+        "starter/supplied/Cargo.toml",
+    ] {
+        assert!(out.join(part).is_file(), "{part} is in the kit");
+    }
+    let mut files = vec![out.clone()];
+    let mut seen = 0;
+    while let Some(path) = files.pop() {
+        if path.is_dir() {
+            files.extend(fs::read_dir(&path).unwrap().map(|e| e.unwrap().path()));
+            continue;
+        }
+        seen += 1;
+        assert_ne!(path.file_name().unwrap(), "secret.toml");
+        let bytes = fs::read(&path).unwrap();
+        assert!(
+            !bytes.windows(seed.len()).any(|w| w == seed.as_bytes()),
+            "{} holds the seed",
+            path.display()
+        );
+    }
+    assert!(seen > 90, "{seen} files packed");
+    assert!(!out.join("grading/gradescope").exists());
+}

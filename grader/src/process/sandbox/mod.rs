@@ -31,6 +31,7 @@ mod survivors;
 mod tests;
 mod toolchain;
 
+use std::ffi::{OsStr, OsString};
 use std::fmt;
 use std::io;
 use std::os::fd::{AsRawFd, OwnedFd};
@@ -162,6 +163,23 @@ impl Sandbox {
     pub fn network(mut self, allowed: bool) -> Sandbox {
         self.network = allowed;
         self
+    }
+
+    /// The grader's `PATH` with only the folders the job may reach: a shell stops at the first
+    /// program of a name it finds, so one it may not run (a Python under `/root/.pyenv`) must not
+    /// hide the system's (`/usr/bin/python3`).
+    fn search_path(&self, path: &OsStr) -> Option<OsString> {
+        let reachable = |dir: &Path| {
+            self.system
+                .iter()
+                .chain(&self.readable)
+                .chain(self.all_writable())
+                .any(|allowed| dir.starts_with(allowed))
+        };
+        let kept: Vec<PathBuf> = std::env::split_paths(path)
+            .filter(|dir| reachable(dir))
+            .collect();
+        std::env::join_paths(kept).ok()
     }
 
     /// Everything a job may write: the writable paths and the scratch directory.
@@ -320,6 +338,7 @@ impl Sandbox {
             netns,
             processes: processes_limit,
             scratch: self.scratch.clone(),
+            path: std::env::var_os("PATH").and_then(|path| self.search_path(&path)),
             protections,
         })))
     }
@@ -392,6 +411,8 @@ struct Inner {
     /// `RLIMIT_NPROC`, only when it counts the job's processes alone.
     processes: Option<u64>,
     scratch: Option<PathBuf>,
+    /// `PATH` with only the folders the job may reach.
+    path: Option<OsString>,
     protections: Protections,
 }
 
@@ -410,11 +431,15 @@ impl Prepared {
     }
 
     /// Sets `command` up to run in the sandbox: `HOME` and `TMPDIR` to the scratch directory,
-    /// and, between fork and exec, the steps of this module's description. A step that fails in
-    /// the child (none is expected: each was prepared) makes the spawn fail with its error.
+    /// `PATH` to the folders of the grader's it may reach, and, between fork and exec, the steps
+    /// of this module's description. A step that fails in the child (none is expected: each was
+    /// prepared) makes the spawn fail with its error.
     pub fn apply(&self, command: &mut Command) {
         if let Some(scratch) = &self.0.scratch {
             command.env("HOME", scratch).env("TMPDIR", scratch);
+        }
+        if let Some(path) = &self.0.path {
+            command.env("PATH", path);
         }
         let inner = Arc::clone(&self.0);
         // SAFETY: `enter` only makes system calls (setns, setrlimit, setgroups, setresgid,

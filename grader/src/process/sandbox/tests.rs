@@ -607,3 +607,25 @@ fn cost() {
         sweep.as_secs_f64() * 1e3,
     );
 }
+
+#[test]
+fn the_search_path_keeps_only_folders_the_job_may_reach() {
+    let fixture = Fixture::new();
+    let sandbox = Sandbox::new().write(fixture.submission.path());
+    let hidden = fixture.kit.path().join("bin");
+    let path = std::env::join_paths([
+        hidden.as_path(),
+        Path::new("/usr/bin"),
+        &fixture.submission.path().join("bin"),
+    ])
+    .unwrap();
+    let kept = sandbox.search_path(&path).unwrap();
+    let kept: Vec<PathBuf> = std::env::split_paths(&kept).collect();
+    assert_eq!(
+        kept,
+        [
+            PathBuf::from("/usr/bin"),
+            fixture.submission.path().join("bin")
+        ]
+    );
+}

@@ -5,14 +5,28 @@
 
 use std::time::Duration;
 
-use super::build::Build;
-use super::confinement::Confinement;
-use super::script::Expect;
-use super::speedup::{Speedup, SpeedupFault};
+pub mod build;
+pub mod confinement;
+pub mod speedup;
+
 use crate::kit::case::Case;
 use crate::kit::supplied::Comparison;
 use crate::kit::Rubric;
 use crate::process::Failure;
+use build::Build;
+use confinement::Confinement;
+use speedup::{Speedup, SpeedupFault};
+
+/// What one command's answer is judged against.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Expect {
+    /// Any of these answers (compared after [`normalize`]).
+    OneOf(Vec<String>),
+    /// Anything of this answer's shape: the same mark, words on the first line, and lines.
+    Shape(String),
+    /// Nothing to compare with; the answer is not judged, for this reason.
+    Nothing(Skip),
+}
 
 /// The verdict on one answer.
 #[derive(Clone, Debug, PartialEq)]

@@ -1,0 +1,98 @@
+//! A student as the judge runs them: how their program starts ([`Student`]), and a [`Job`]: the
+//! student with the sandbox their processes run in, which starts their program.
+
+use std::path::{Path, PathBuf};
+
+use crate::process::sandbox::Prepared;
+use crate::process::{Failure, Limits, Program};
+
+/// How to start one student's program: a shell command (the grader appends
+/// `ROWS COLS DEPTH THREADS --protocol`), the directory to run it in and its resource limits.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Student {
+    /// A name for reports: the submission directory's name, or the command.
+    pub name: String,
+    /// The shell command that starts the program.
+    pub command: String,
+    /// The working directory, if not the grader's own.
+    pub dir: Option<PathBuf>,
+    /// The limits every run of the program is under: the kit's, or the command line's.
+    pub limits: Limits,
+}
+
+impl Student {
+    /// A name for this student's files (`<stem>.md`, `<stem>.build.log`): letters, digits and
+    /// `-_.` kept, anything else made `_`.
+    pub fn file_stem(&self) -> String {
+        file_stem(&self.name)
+    }
+
+    /// `template` with `{dir}` replaced by `dir`.
+    pub fn with_dir(template: &str, dir: &Path) -> String {
+        template.replace("{dir}", &dir.to_string_lossy())
+    }
+}
+
+/// A name for the files of the student named `name`: letters, digits and `-_.` kept, anything
+/// else made `_`.
+pub fn file_stem(name: &str) -> String {
+    let safe: String = name
+        .chars()
+        .map(|c| {
+            if c.is_alphanumeric() || "-_.".contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    // A leading dot would hide the file (`./target/...` makes `._target...`).
+    match safe.trim_start_matches(['.', '_']) {
+        "" => "student".into(),
+        stem => stem.into(),
+    }
+}
+
+/// A student being graded: how their program starts, and the sandbox it runs in.
+#[derive(Clone, Copy, Debug)]
+pub struct Job<'a> {
+    /// The student.
+    pub student: &'a Student,
+    /// Their sandbox, if they have one.
+    pub sandbox: Option<&'a Prepared>,
+}
+
+impl Job<'_> {
+    /// Starts the student's program with `arguments`, in their directory, under their limits,
+    /// in their sandbox.
+    pub fn start(&self, arguments: &str) -> Result<Program, Failure> {
+        let student = self.student;
+        Program::start(
+            &student.command,
+            arguments,
+            student.dir.as_deref(),
+            &student.limits,
+            self.sandbox,
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn file_stems_keep_only_safe_characters() {
+        assert_eq!(file_stem("ann lee/../x"), "ann_lee_.._x");
+        assert_eq!(
+            file_stem("./target/release/connect_four"),
+            "target_release_connect_four"
+        );
+        assert_eq!(file_stem("../.."), "student");
+        assert_eq!(file_stem("Zoë-2.b_c"), "Zoë-2.b_c");
+        assert_eq!(
+            Student::with_dir("cd {dir} && {dir}/run", Path::new("/s")),
+            "cd /s && /s/run"
+        );
+    }
+}

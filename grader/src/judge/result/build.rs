@@ -1,0 +1,40 @@
+//! How a student's build went: how it ended, how long it took, the end of its log, and why no
+//! case is run after a failed one.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use super::NotRun;
+use crate::process::logged::Ended;
+
+/// How many lines of a build's log the reports show.
+pub const TAIL_LINES: usize = 30;
+
+/// One student's build.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Build {
+    /// How it ended.
+    pub ended: Ended,
+    /// How long it took.
+    pub elapsed: Duration,
+    /// The last [`TAIL_LINES`] lines of its log.
+    pub tail: String,
+    /// The log, when it is kept.
+    pub log: Option<PathBuf>,
+}
+
+impl Build {
+    /// Whether it succeeded.
+    pub fn succeeded(&self) -> bool {
+        self.ended == Ended::Succeeded
+    }
+
+    /// Why the cases are not run, if the build failed.
+    pub fn not_run(&self) -> Option<NotRun> {
+        match self.ended {
+            Ended::Succeeded => None,
+            Ended::TimedOut(limit) => Some(NotRun::BuildTimedOut(limit)),
+            _ => Some(NotRun::BuildFailed),
+        }
+    }
+}
