@@ -63,7 +63,7 @@ pub fn run(run: &ClassRun) -> Result<(), KitError> {
         let _ = writeln!(
             std::io::stdout().lock(),
             "{}",
-            terminal::summary(&kit.rubric, result)
+            terminal::brief(&kit.rubric, result)
         );
         if let Some(reports) = &run.grading.report {
             let path = reports.join(format!("{}.md", file_stem(&result.student)));

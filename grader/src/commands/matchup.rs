@@ -1,5 +1,5 @@
 //! `grade match A B`: plays the match with its progress on standard error (a bar on a terminal,
-//! with any forfeit on a line above it; elsewhere one line per game) and prints its summary.
+//! with any forfeit on a line above it; elsewhere one line per game) and prints its standings.
 
 use std::io::Write;
 
@@ -12,18 +12,18 @@ use crate::report::progress::Progress;
 pub fn run(specs: &[Spec; 2], settings: &Settings) -> Result<(), String> {
     let out = Progress::stderr();
     out.status(&bar(0, settings.games));
-    let summary = play(specs, settings, |record| {
+    let standings = play(specs, settings, |record| {
         if !out.live() || record.forfeit.is_some() {
             out.line(&game(record, specs, settings.games));
         }
         out.status(&bar(record.number, settings.games));
     });
     out.finish();
-    let summary = summary.map_err(|why| error(&why, specs))?;
+    let standings = standings.map_err(|why| error(&why, specs))?;
     let _ = write!(
         std::io::stdout().lock(),
         "{}",
-        text(specs, settings, &summary)
+        text(specs, settings, &standings)
     );
     Ok(())
 }

@@ -18,7 +18,7 @@ pub struct StudentRun {
     pub grading: Grading,
     /// Where to write Gradescope's results.json.
     pub gradescope: Option<PathBuf>,
-    /// Print only the summary, not the failed cases.
+    /// Print only the brief report, not the failed cases.
     pub quiet: bool,
 }
 
@@ -36,7 +36,7 @@ pub fn run(run: &StudentRun) -> Result<(), KitError> {
     let options = run.grading.options(&dir, &hidden);
     let result = grade_student(&kit, &student, &options);
     let text = match run.quiet {
-        true => terminal::summary(&kit.rubric, &result),
+        true => terminal::brief(&kit.rubric, &result),
         false => terminal::full(&kit.rubric, &result),
     };
     // A closed pipe (`| head`) only means nobody reads the rest.

@@ -211,12 +211,12 @@ impl Tally {
 
 /// A whole match's result.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Summary {
+pub struct Standings {
     /// The games A moved first in, and those B moved first in.
     pub by_first: [Tally; 2],
 }
 
-impl Summary {
+impl Standings {
     /// Every game.
     pub fn total(&self) -> Tally {
         self.by_first[0].plus(self.by_first[1])
@@ -429,7 +429,7 @@ pub fn play(
     specs: &[Spec; 2],
     settings: &Settings,
     mut each: impl FnMut(&GameRecord),
-) -> Result<Summary, MatchError> {
+) -> Result<Standings, MatchError> {
     let empty =
         Board::new(settings.rows, settings.cols).map_err(|e| MatchError::Board(e.to_string()))?;
     let start = |side: usize| {
@@ -437,7 +437,7 @@ pub fn play(
     };
     let mut contestants = [start(0)?, start(1)?];
     let mut rng = StdRng::seed_from_u64(settings.seed);
-    let mut summary = Summary {
+    let mut standings = Standings {
         by_first: [Tally::default(); 2],
     };
     for number in 1..=settings.games {
@@ -445,10 +445,10 @@ pub fn play(
         for contestant in &mut contestants {
             contestant.end();
         }
-        summary.by_first[record.first].add(&record);
+        standings.by_first[record.first].add(&record);
         each(&record);
     }
-    Ok(summary)
+    Ok(standings)
 }
 
 #[cfg(test)]

@@ -72,7 +72,7 @@ pub fn results(rubric: &Rubric, result: &StudentResult) -> Value {
         "score": rounded(earned),
         "max_score": rounded(max),
         "execution_time": result.elapsed.as_secs_f64().round(),
-        "output": terminal::summary(rubric, result),
+        "output": terminal::brief(rubric, result),
         "tests": tests,
     })
 }

@@ -1,11 +1,11 @@
 //! `grade match` in words: one line per game for a log, why a player forfeited, a progress bar,
-//! and the summary table with A's score and its 95% interval.
+//! and the standings table with A's score and its 95% interval.
 
 use std::fmt::Write;
 
 use super::words;
 use crate::judge::matchup::{
-    wilson, Forfeit, GameRecord, MatchError, Settings, Spec, Summary, NAMES,
+    wilson, Forfeit, GameRecord, MatchError, Settings, Spec, Standings, NAMES,
 };
 
 /// How wide the progress bar is, in characters.
@@ -80,9 +80,9 @@ pub fn bar(done: u32, total: u32) -> String {
     )
 }
 
-/// The summary for people: the players, the settings, a table of the games by first player and
+/// The standings for people: the players, the settings, a table of the games by first player and
 /// in all, with A's score and its interval, and the games lost by failing.
-pub fn text(specs: &[Spec; 2], settings: &Settings, summary: &Summary) -> String {
+pub fn text(specs: &[Spec; 2], settings: &Settings, standings: &Standings) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "A (red):   {}", specs[0]);
     let _ = writeln!(out, "B (black): {}", specs[1]);
@@ -97,9 +97,9 @@ pub fn text(specs: &[Spec; 2], settings: &Settings, summary: &Summary) -> String
         "", "games", "A wins", "B wins", "ties", "A's score"
     );
     let rows = [
-        ("A first", summary.by_first[0]),
-        ("B first", summary.by_first[1]),
-        ("all", summary.total()),
+        ("A first", standings.by_first[0]),
+        ("B first", standings.by_first[1]),
+        ("all", standings.total()),
     ];
     for (name, tally) in rows {
         let score = tally.score();
@@ -115,7 +115,7 @@ pub fn text(specs: &[Spec; 2], settings: &Settings, summary: &Summary) -> String
         "\nA's score is (A wins + ties / 2) / games; the interval is the 95% Wilson score \
          interval, a tie counted as half a win."
     );
-    let failures = summary.total().failures;
+    let failures = standings.total().failures;
     if failures != [0, 0] {
         let _ = writeln!(
             out,

@@ -1,4 +1,4 @@
-//! The terminal report: the summary (a score table, the build, the supplied crate comparison
+//! The terminal report: in brief (a score table, the build, the supplied crate comparison
 //! and the speed-up measured) and, in full, every failed case with what was sent, expected and
 //! received, or the last lines of a failed build's log.
 
@@ -11,7 +11,7 @@ use crate::kit::Rubric;
 
 /// The score table, the build, the supplied crate comparison and the measurements, without any
 /// case's detail.
-pub fn summary(rubric: &Rubric, result: &StudentResult) -> String {
+pub fn brief(rubric: &Rubric, result: &StudentResult) -> String {
     let mut out = format!("{}: {}\n\n", rubric.title, result.student);
     out.push_str(&table(rubric, result, false));
     if let Some(build) = &result.build {
@@ -40,10 +40,10 @@ pub fn case(case: &CaseResult) -> String {
     }
 }
 
-/// The whole terminal report: the summary and every failed case, or the last lines of a failed
+/// The whole terminal report: the brief one and every failed case, or the last lines of a failed
 /// build.
 pub fn full(rubric: &Rubric, result: &StudentResult) -> String {
-    let mut out = summary(rubric, result);
+    let mut out = brief(rubric, result);
     if let Some(build) = result.failed_build() {
         let _ = writeln!(
             out,
