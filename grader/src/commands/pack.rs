@@ -1,11 +1,14 @@
-//! `grade pack DIR`: the kit students get, in one folder: the `grade` binary, the rubric and the
-//! published cases with their answers, and the course's copy of the supplied crate, laid out as
-//! the handout shows (`DIR/grade`, `DIR/grading/`, `DIR/starter/supplied/`). Never the
-//! instructor's secret seed (so never the held-out cases), nor the Gradescope configuration.
+//! `grade pack DIR`: the kit students get, in one folder: the students' `grade` binary, the
+//! rubric and the published cases with their answers, and the course's copy of the supplied
+//! crate, laid out as the handout shows (`DIR/grade`, `DIR/grading/`, `DIR/starter/supplied/`).
+//! Never the instructor's secret seed (so never the held-out cases), nor the Gradescope
+//! configuration, nor the reference engine: the students' `grade` is built without it, so that a
+//! copy carried in a submission cannot answer a case it has not seen.
 
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
 
 use super::files::find_kit;
 use crate::kit::held_out::SECRET;
@@ -14,8 +17,9 @@ use crate::kit::{Kit, KitError};
 /// What is left out of the kit's folder: the secret, and the autograder's configuration.
 const LEFT_OUT: [&str; 2] = [SECRET, "gradescope"];
 
-/// Packs the kit at `kit` (else the one found) into `out`, which must not exist or be empty.
-pub fn run(kit: Option<&Path>, out: &Path) -> Result<(), KitError> {
+/// Packs the kit at `kit` (else the one found) into `out`, which must not exist or be empty,
+/// with `grade` (else one built from the course's repository) as the students' `grade`.
+pub fn run(kit: Option<&Path>, grade: Option<&Path>, out: &Path) -> Result<(), KitError> {
     let dir = find_kit(kit)?;
     // Only a kit that loads is packed: what students get must work.
     Kit::load_published(&dir)?;
@@ -26,8 +30,12 @@ pub fn run(kit: Option<&Path>, out: &Path) -> Result<(), KitError> {
             out.display()
         )));
     }
+    let binary = match grade {
+        Some(given) => given.to_path_buf(),
+        None => build(&dir)?,
+    };
+    check_students(&binary)?;
     fs::create_dir_all(out).map_err(|e| fail(out, e))?;
-    let binary = std::env::current_exe().map_err(|e| fail(Path::new("grade"), e))?;
     let grade = out.join("grade");
     fs::copy(&binary, &grade).map_err(|e| fail(&grade, e))?;
     fs::set_permissions(&grade, fs::Permissions::from_mode(0o755)).map_err(|e| fail(&grade, e))?;
@@ -37,10 +45,75 @@ pub fn run(kit: Option<&Path>, out: &Path) -> Result<(), KitError> {
         copy(&supplied, &out.join("starter/supplied"), &["target"])?;
     }
     eprintln!(
-        "grade: packed the students' kit into {} (grade, grading/ without {SECRET}, \
-         starter/supplied/)",
+        "grade: packed the students' kit into {} (grade without the reference engine, grading/ \
+         without {SECRET}, starter/supplied/)",
         out.display()
     );
+    Ok(())
+}
+
+/// Builds the students' `grade` from the course's repository, the kit's parent folder, into its
+/// `target/students-kit/`, and says where it is.
+fn build(kit: &Path) -> Result<PathBuf, KitError> {
+    let repo = kit.join("..");
+    let manifest = repo.join("grader/Cargo.toml");
+    if !manifest.is_file() {
+        return Err(KitError(format!(
+            "{}: not found, so there is no course repository beside the kit to build the \
+             students' grade from; pass --grade PATH, a grade built with `cargo build --release \
+             --no-default-features -p connect_four_grader`",
+            manifest.display()
+        )));
+    }
+    let target = repo.join("target/students-kit");
+    eprintln!(
+        "grade: building the students' grade (no reference engine) into {}",
+        target.display()
+    );
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let status = Command::new(&cargo)
+        .args([
+            "build",
+            "--release",
+            "--locked",
+            "--no-default-features",
+            "--manifest-path",
+        ])
+        .arg(&manifest)
+        .arg("--target-dir")
+        .arg(&target)
+        .status()
+        .map_err(|e| KitError(format!("cannot run {}: {e}", Path::new(&cargo).display())))?;
+    if !status.success() {
+        return Err(KitError(format!(
+            "building the students' grade failed ({status}); see cargo's messages above"
+        )));
+    }
+    Ok(target.join("release/grade"))
+}
+
+/// Checks that `grade` is a students' `grade`: it runs, and it has no `generate` (which the
+/// reference engine's answers come out of).
+fn check_students(grade: &Path) -> Result<(), KitError> {
+    let shown = grade.display();
+    let run = |args: &[&str]| {
+        Command::new(grade)
+            .args(args)
+            .stdin(Stdio::null())
+            .output()
+            .map_err(|e| KitError(format!("{shown}: cannot run: {e}")))
+    };
+    let version = run(&["--version"])?;
+    if !version.status.success() || !version.stdout.starts_with(b"grade ") {
+        return Err(KitError(format!("{shown}: not a grade program")));
+    }
+    if run(&["generate", "--help"])?.status.success() {
+        return Err(KitError(format!(
+            "{shown}: the course's grade, with the reference engine, which students must not \
+             get; give a students' build (cargo build --release --no-default-features -p \
+             connect_four_grader)"
+        )));
+    }
     Ok(())
 }
 

@@ -1,7 +1,7 @@
 //! `grade generate` and `grade check`: write every case's stored answers from the reference, or
 //! check that the stored ones are still what the reference says.
 
-use crate::kit::{case, solution, KitError};
+use crate::kit::{case, reference, solution, KitError};
 
 use super::files::find_kit;
 
@@ -12,7 +12,7 @@ pub fn run(kit: Option<&std::path::Path>, check_only: bool) -> Result<(), KitErr
     let cases = case::load_all(&dir.join("cases"))?;
     let mut stale = Vec::new();
     for case in &cases {
-        let fresh = solution::generate(case)?;
+        let fresh = reference::solve(case)?;
         if check_only {
             if solution::read(case).ok().as_ref() != Some(&fresh) {
                 stale.push(solution::path(case).display().to_string());

@@ -1,8 +1,9 @@
 //! Judging: a student's program against the kit. A case's [`script`] played and each answer
 //! judged, cases of each kind ([`compare`]), the [`speedup`] measured, the [`requirement`]s
 //! between cases, the [`build`] step, each student's sandbox ([`confinement`]), one
-//! [`student`] graded and a whole [`class`], and the games of a [`matchup`]. Everything comes out as typed [`result`]s; nothing here is worded for
-//! people, which is the reports' job.
+//! [`student`] graded and a whole [`class`], and the games of a [`matchup`] (the course's
+//! `grade` only). Everything comes out as typed [`result`]s; nothing here is worded for people,
+//! which is the reports' job.
 
 pub mod build;
 pub mod class;
@@ -11,6 +12,7 @@ pub mod confinement;
 #[cfg(test)]
 pub(crate) mod fixtures;
 pub mod job;
+#[cfg(feature = "reference")]
 pub mod matchup;
 mod requirement;
 pub mod result;

@@ -1,12 +1,15 @@
 //! What the grading is done with, as data: the [`rubric`], the [`case`] files, their stored
-//! answers ([`solution`], computed by the reference library), the [`held_out`] cases generated
-//! from the instructor's secret seed, and the course's copy of the [`supplied`] crate that
-//! submissions' copies are compared with. Everything is loaded and
-//! checked against everything else before a student is graded; nothing here starts a process.
+//! answers ([`solution`]), the [`held_out`] cases generated from the instructor's secret seed,
+//! and the course's copy of the [`supplied`] crate that submissions' copies are compared with.
+//! Everything is loaded and checked against everything else before a student is graded;
+//! nothing here starts a process. Only the course's `grade` (the `reference` feature) computes
+//! answers ([`reference`]) and so can make held-out cases; the students' kit cannot.
 
 pub mod case;
 mod error;
 pub mod held_out;
+#[cfg(feature = "reference")]
+pub mod reference;
 pub mod rubric;
 pub mod solution;
 pub mod supplied;
@@ -34,13 +37,25 @@ pub struct Kit {
 impl Kit {
     /// Loads the published kit ([`Kit::load_published`]) and, when the rubric has a
     /// `[held_out]` table and `DIR/secret.toml` holds the instructor's seed, adds the held-out
-    /// cases with their answers (see [`held_out`]).
+    /// cases with their answers (see [`held_out`]). The students' `grade` refuses such a kit
+    /// rather than grade without its held-out cases.
     pub fn load(dir: &Path) -> Result<Kit, KitError> {
-        let mut kit = Kit::load_published(dir)?;
-        if let (Some(table), Some(seed)) = (&kit.rubric.held_out, held_out::seed(dir)?) {
-            held_out::add(table, &kit.rubric, seed, dir, &mut kit.cases)?;
+        let kit = Kit::load_published(dir)?;
+        let seed = match kit.rubric.held_out {
+            Some(_) => held_out::seed(dir)?,
+            None => None,
+        };
+        match seed {
+            None => Ok(kit),
+            #[cfg(feature = "reference")]
+            Some(seed) => held_out::generate::add(kit, seed, dir),
+            #[cfg(not(feature = "reference"))]
+            Some(_) => Err(KitError(format!(
+                "{}: held-out cases need the course's grade, which has the reference engine; \
+                 this grade is the students' kit's",
+                dir.join(held_out::SECRET).display()
+            ))),
         }
-        Ok(kit)
     }
 
     /// Whether held-out cases are among the cases.

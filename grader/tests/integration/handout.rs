@@ -1184,8 +1184,8 @@ fn wrong_commands_options_and_time_limits_are_caught() {
             " student ./target/release/connect_four",
             " --student ./target/release/connect_four",
         ),
-        ("`grade match`", "`grade --match`"),
-        ("`grade match`", "`grade matches`"),
+        ("`grade class`", "`grade --class`"),
+        ("`grade class`", "`grade classes`"),
     ] {
         let changed = text.replacen(from, to, 1);
         assert_ne!(changed, text, "the handout no longer says {from:?}");

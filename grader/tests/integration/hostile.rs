@@ -16,7 +16,7 @@ use std::process::Output;
 use std::thread;
 use std::time::{Duration, Instant};
 
-use crate::support::{copy_dir, grade, reference, small_kit};
+use crate::support::{copy_dir, grade, reference, small_kit, students_kit};
 use tempfile::TempDir;
 
 /// The hostile fixtures.
@@ -346,6 +346,7 @@ fn the_students_kit_never_holds_the_secret_seed() {
     let seed = "8675309123";
     fs::write(kit.join("secret.toml"), format!("seed = {seed}\n")).unwrap();
     let out = work.path().join("kit-for-students");
+    let students_grade = students_kit().join("grade");
     run_grade(
         work.path(),
         &[
@@ -353,6 +354,8 @@ fn the_students_kit_never_holds_the_secret_seed() {
             out.to_str().unwrap(),
             "--kit",
             kit.to_str().unwrap(),
+            "--grade",
+            students_grade.to_str().unwrap(),
         ],
     );
     for part in [
@@ -380,4 +383,85 @@ fn the_students_kit_never_holds_the_secret_seed() {
     }
     assert!(seen > 90, "{seen} files packed");
     assert!(!out.join("grading/gradescope").exists());
+}
+
+/// The mangled path of the reference library's items (`connect_four::...`) in a binary's symbols:
+/// present wherever the engine is linked in.
+const ENGINE_SYMBOL: &[u8] = b"12connect_four";
+
+/// Whether the file at `path` holds `needle`.
+fn holds(path: &Path, needle: &[u8]) -> bool {
+    let bytes = fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    bytes.windows(needle.len()).any(|w| w == needle)
+}
+
+#[test]
+fn the_students_grade_carries_no_engine_and_computes_no_answer() {
+    let kit = students_kit();
+    let students = kit.join("grade");
+    assert!(holds(Path::new(env!("CARGO_BIN_EXE_grade")), ENGINE_SYMBOL));
+    assert!(!holds(&students, ENGINE_SYMBOL), "the engine is in the kit");
+    let run = |args: &[&str]| {
+        std::process::Command::new(&students)
+            .args(args)
+            .current_dir(kit)
+            .output()
+            .unwrap()
+    };
+    let help = String::from_utf8_lossy(&run(&["--help"]).stdout).into_owned();
+    assert!(help.contains("student") && help.contains("class"), "{help}");
+    for course in ["generate", "check", "pack", "match"] {
+        let refused = run(&[course, "--help"]);
+        assert_eq!(refused.status.code(), Some(2), "{course}");
+        assert!(
+            String::from_utf8_lossy(&refused.stderr).contains("unrecognized subcommand"),
+            "{course}"
+        );
+    }
+    // Given the instructor's secret, it refuses to grade rather than leave out held-out cases.
+    let work = tempfile::tempdir().unwrap();
+    let secret_kit = work.path().join("grading");
+    copy_dir(&kit.join("grading"), &secret_kit);
+    fs::write(secret_kit.join("secret.toml"), "seed = 1\n").unwrap();
+    let refused = run(&["student", "true", "--kit", secret_kit.to_str().unwrap()]);
+    assert_eq!(refused.status.code(), Some(1));
+    let said = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        said.contains("held-out cases need the course's grade"),
+        "{said}"
+    );
+}
+
+#[test]
+fn pack_hands_out_only_a_students_grade() {
+    let work = tempfile::tempdir().unwrap();
+    let kit = work.path().join("grading");
+    copy_dir(&crate::support::kit(), &kit);
+    let course = env!("CARGO_BIN_EXE_grade");
+    let out = work.path().join("out");
+    let pack = |extra: &[&str]| {
+        grade()
+            .args([
+                "pack",
+                out.to_str().unwrap(),
+                "--kit",
+                kit.to_str().unwrap(),
+            ])
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let refused = pack(&["--grade", course]);
+    assert_eq!(refused.status.code(), Some(1));
+    let said = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        said.contains("the course's grade, with the reference engine"),
+        "{said}"
+    );
+    assert!(!out.exists(), "nothing packed");
+    // A kit with no course repository around it: nothing to build the students' grade from.
+    let refused = pack(&[]);
+    assert_eq!(refused.status.code(), Some(1));
+    let said = String::from_utf8_lossy(&refused.stderr);
+    assert!(said.contains("pass --grade PATH"), "{said}");
 }

@@ -14,9 +14,11 @@
 
 use std::fs;
 use std::path::Path;
+use std::process::Command;
 
 use crate::support::{
     copy_dir, grade, graded, python_submission, reference_submission, small_kit, starter_supplied,
+    students_kit,
 };
 
 /// The small kit: a few cases of each automatic category, a hidden one, the consistency cases
@@ -88,18 +90,20 @@ fn submission(dir: &Path, student: &str) {
 }
 
 /// `grade COMMAND --help`'s standard output.
-fn help(command: &[&str]) -> String {
-    let output = grade().args(command).arg("--help").output().unwrap();
+fn help(mut grade: Command, command: &[&str]) -> String {
+    let output = grade.args(command).arg("--help").output().unwrap();
     assert!(output.status.success(), "{command:?} --help");
     String::from_utf8(output.stdout).unwrap()
 }
 
 #[test]
 fn the_help_of_grade_and_of_each_subcommand() {
-    assert_snapshot("help", &help(&[]));
-    for subcommand in ["student", "class", "generate", "check", "match"] {
-        assert_snapshot(&format!("help_{subcommand}"), &help(&[subcommand]));
+    assert_snapshot("help", &help(grade(), &[]));
+    for subcommand in ["student", "class", "generate", "check", "pack", "match"] {
+        assert_snapshot(&format!("help_{subcommand}"), &help(grade(), &[subcommand]));
     }
+    let students = || Command::new(students_kit().join("grade"));
+    assert_snapshot("help_students_kit", &help(students(), &[]));
 }
 
 /// Grades `student` alone, as `grade student 'sh run'` in its directory on the small kit, and

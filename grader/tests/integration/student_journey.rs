@@ -13,9 +13,13 @@
 //!   same build, clippy (all targets) and rustfmt are clean, and the kit gives every automatic
 //!   point. So the starter, the supplied crate and the grading kit fit together: what the handout
 //!   asks for, written against the starter's API, earns full marks.
+//! - Both are graded as a student grades them: with the kit students get (`grade pack`'s, its
+//!   `grade` built without the reference engine), run by its path with no `--kit`, so that it
+//!   finds its `grading/` and the course's supplied crate beside itself.
 //!
 //! The copies are made in fresh temporary directories outside the repository, as a student
-//! copies `starter/` into an empty directory: the repository's workspace does not apply there. Their builds go to `target/student-journey/untouched` and
+//! copies `starter/` into an empty directory: the repository's workspace does not apply there.
+//! Their builds go to `target/student-journey/untouched` and
 //! `target/student-journey/completed` in this workspace's build directory (the parent of
 //! `CARGO_TARGET_TMPDIR`, so `target/` unless `CARGO_TARGET_DIR` says otherwise): the registry
 //! dependencies are compiled once and re-runs rebuild only the two local crates, and each
@@ -32,7 +36,7 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use crate::support::{
-    build_root, copy_dir, describe, failures, grade, graded, kit, repository, starter_solution,
+    build_root, copy_dir, describe, failures, graded, repository, starter_solution, students_kit,
     tests,
 };
 
@@ -142,18 +146,16 @@ struct Grading {
     took: Duration,
 }
 
-/// Grades `program` with the real `grade` binary (from inside the student's project, as a
+/// Grades `program` with the students' kit's `grade` (from inside the student's project, as a
 /// student runs it) and collects its Gradescope results and report.
 fn grade_program(project: &Project, program: &Path) -> Grading {
     let out = tempfile::tempdir().expect("a temporary directory");
     let reports = out.path().join("reports");
     let started = Instant::now();
     let graded = graded(
-        grade()
+        Command::new(students_kit().join("grade"))
             .arg("student")
             .arg(program)
-            .arg("--kit")
-            .arg(kit())
             .arg("--skip-timing")
             .arg("--report")
             .arg(&reports)

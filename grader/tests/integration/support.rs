@@ -5,12 +5,39 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::OnceLock;
 
 use connect_four_grader::kit::case::{self, Case};
 
 /// The `grade` binary built for these tests.
 pub fn grade() -> Command {
     Command::new(env!("CARGO_BIN_EXE_grade"))
+}
+
+/// The kit students get, packed once for these tests by the course's `grade pack` from this
+/// repository's kit: the students' `grade` (built without the reference engine into
+/// `target/students-kit/`), `grading/` and `starter/supplied/`.
+pub fn students_kit() -> &'static Path {
+    static KIT: OnceLock<PathBuf> = OnceLock::new();
+    KIT.get_or_init(|| {
+        let out = build_root().join("students-kit-for-tests");
+        if out.exists() {
+            fs::remove_dir_all(&out).unwrap_or_else(|e| panic!("{}: {e}", out.display()));
+        }
+        let packed = grade()
+            .arg("pack")
+            .arg(&out)
+            .arg("--kit")
+            .arg(kit())
+            .output()
+            .expect("grade pack runs");
+        assert!(
+            packed.status.success(),
+            "grade pack failed: {}",
+            String::from_utf8_lossy(&packed.stderr)
+        );
+        out
+    })
 }
 
 /// The reference's `connect_four` binary, built beside `grade` by the same `cargo test

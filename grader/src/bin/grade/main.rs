@@ -1,8 +1,8 @@
 //! `grade`: the grading kit's command line, one subcommand per job. `grade student COMMAND`
 //! grades one program; `grade class DIR --command TEMPLATE` a folder of submissions, with a
-//! gradebook and a class summary; `grade generate` and `grade check` write or check the stored
-//! answers; `grade match A B` plays a match. Each parses into its settings and calls one
-//! function of the library's commands layer, as ripgrep's main does.
+//! gradebook and a class summary. The course's `grade` (the `reference` feature) adds the
+//! subcommands of [`course`]: `generate`, `check`, `pack` and `match`. Each parses into its
+//! settings and calls one function of the library's commands layer, as ripgrep's main does.
 //!
 //! Exit codes: 0 after grading or a match, 1 when the kit's files are missing or malformed (the
 //! message names the file and line), a report cannot be written or a match's player cannot
@@ -16,17 +16,32 @@ use clap::{Args, Parser, Subcommand};
 use connect_four_grader::commands::class::ClassRun;
 use connect_four_grader::commands::student::StudentRun;
 use connect_four_grader::commands::{self, Grading};
-use connect_four_grader::judge::matchup::{Settings, Spec};
-use connect_four_grader::process::Limits;
-use connect_four_supplied::limits::{parse_size, parse_threads};
+
+#[cfg(feature = "reference")]
+mod course;
+
+/// What `grade --version` says: which of the two builds this is.
+#[cfg(feature = "reference")]
+const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (the course's, with the reference)"
+);
+#[cfg(not(feature = "reference"))]
+const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (the students' kit's)");
+
+/// Examples after `grade --help`.
+#[cfg(feature = "reference")]
+const EXAMPLES: &str = "Examples:\n  grade student ./target/release/connect_four\n  grade student 'java -cp build ConnectFour' --report ~/grade-report\n  grade class submissions/ --command 'python3 {dir}/connect_four.py' --jobs 2 --csv grades.csv\n  grade check\n  grade match reference:2 'cmd:5:java -cp build ConnectFour' --games 20\n\nEach subcommand has its own --help.";
+#[cfg(not(feature = "reference"))]
+const EXAMPLES: &str = "Examples:\n  grade student ./target/release/connect_four\n  grade student 'java -cp build ConnectFour' --report ~/grade-report\n\nEach subcommand has its own --help.";
 
 /// Grades Connect Four programs in any language through the grading protocol.
 #[derive(Parser, Debug)]
 #[command(
     name = "grade",
-    version,
+    version = VERSION,
     max_term_width = 100,
-    after_help = "Examples:\n  grade student ./target/release/connect_four\n  grade student 'java -cp build ConnectFour' --report ~/grade-report\n  grade class submissions/ --command 'python3 {dir}/connect_four.py' --jobs 2 --csv grades.csv\n  grade check\n  grade match reference:2 'cmd:5:java -cp build ConnectFour' --games 20\n\nEach subcommand has its own --help."
+    after_help = EXAMPLES
 )]
 struct Cli {
     #[command(subcommand)]
@@ -44,20 +59,9 @@ enum Mode {
     /// summary
     #[command(after_help = CLASS_HELP)]
     Class(ClassArgs),
-    /// Write every case's .solution file from the reference
-    Generate(KitArgs),
-    /// Check that every stored .solution file is what the reference says now
-    Check(KitArgs),
-    /// Pack the kit students get into a new folder: grade, the rubric and the published cases
-    /// with their answers, and the supplied crate; never the secret seed of the held-out cases
-    Pack(PackArgs),
-    /// Play a match between two players, the reference or programs, and sum it up
-    ///
-    /// The games (--games of them) between A (red) and B (black), the first player alternating;
-    /// then A's wins,
-    /// losses, ties and score with a 95% interval.
-    #[command(after_help = MATCH_HELP)]
-    Match(MatchArgs),
+    #[cfg(feature = "reference")]
+    #[command(flatten)]
+    Course(course::Course),
 }
 
 /// Examples after `grade student --help`.
@@ -73,16 +77,6 @@ struct KitArgs {
     /// rubric.toml, else a grading/ folder beside the grade binary or beside any folder above it)
     #[arg(long, value_name = "DIR")]
     kit: Option<PathBuf>,
-}
-
-/// `grade pack`'s arguments.
-#[derive(Args, Debug)]
-struct PackArgs {
-    /// The new folder to pack into
-    #[arg(value_name = "DIR")]
-    out: PathBuf,
-    #[command(flatten)]
-    kit: KitArgs,
 }
 
 /// What every grading run takes.
@@ -207,58 +201,6 @@ struct ClassArgs {
     grading: GradingArgs,
 }
 
-/// The players' syntax and examples, after `grade match --help`.
-const MATCH_HELP: &str = concat!(
-    "Players:\n",
-    "  reference:DEPTH        the reference engine, in this process, searching DEPTH plies\n",
-    "  reference:DEPTH:prune  the same with exact alpha-beta: the same moves, found faster\n",
-    "  cmd:DEPTH:COMMAND      a program that speaks the grading protocol, started for each game as\n",
-    "                         COMMAND ROWS COLS DEPTH THREADS --protocol (as grade student does)\n",
-    "\n",
-    "Each game the runner keeps the board and judges it; a program is asked `genmove` for its\n",
-    "moves and told its opponent's with `play COL`. A program that chooses a column that cannot be\n",
-    "played, crashes, times out, breaks a resource limit (the grader's defaults) or answers\n",
-    "garbage loses that game, and the match goes on. With the same --seed, a match between\n",
-    "reference engines ends the same way every time.\n",
-    "\n",
-    "Exit codes: 0 after the match, 1 if a player cannot start (each is tried before the first\n",
-    "game), 2 for bad arguments.\n",
-    "\n",
-    "Examples:\n",
-    "  grade match reference:1 reference:4 --games 10 --seed 1\n",
-    "  grade match 'cmd:5:./target/release/connect_four' reference:5:prune --time-limit 30\n",
-    "  grade match 'cmd:4:java -cp build ConnectFour' reference:4 --games 40 --threads 2"
-);
-
-/// `grade match`'s arguments.
-#[derive(clap::Args, Debug)]
-struct MatchArgs {
-    /// Player A, red: reference:DEPTH, reference:DEPTH:prune or cmd:DEPTH:COMMAND
-    #[arg(value_name = "A")]
-    a: Spec,
-    /// Player B, black: the same forms
-    #[arg(value_name = "B")]
-    b: Spec,
-    /// Games to play; A moves first in the odd-numbered ones
-    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=100_000))]
-    games: u32,
-    /// The board's rows
-    #[arg(long, default_value_t = 6, value_parser = parse_size)]
-    rows: usize,
-    /// The board's columns
-    #[arg(long, default_value_t = 7, value_parser = parse_size)]
-    cols: usize,
-    /// Worker threads of each reference engine, and the THREADS programs are started with
-    #[arg(long, default_value_t = 1, value_parser = parse_threads)]
-    threads: usize,
-    /// Seed for the reference engines' tie-breaks (random if not given; the summary prints it)
-    #[arg(long, value_name = "N")]
-    seed: Option<u64>,
-    /// The longest a program may take to answer one command (`new`, `genmove`, `play`)
-    #[arg(long, value_name = "SECONDS", default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..))]
-    time_limit: u64,
-}
-
 impl GradingArgs {
     /// The settings the commands layer takes.
     fn settings(&self) -> Grading {
@@ -287,10 +229,13 @@ impl GradingArgs {
 fn main() -> ExitCode {
     let mode = Cli::parse().mode;
     // An error is said after the command that failed: `grade match: ...`, else `grade: ...`.
-    let name = match mode {
-        Mode::Match(_) => "grade match",
+    #[cfg(feature = "reference")]
+    let name = match &mode {
+        Mode::Course(course) => course.name(),
         _ => "grade",
     };
+    #[cfg(not(feature = "reference"))]
+    let name = "grade";
     let done = match mode {
         Mode::Student(args) => commands::student::run(&StudentRun {
             command: args.command,
@@ -307,27 +252,8 @@ fn main() -> ExitCode {
             grading: args.grading.settings(),
         })
         .map_err(|e| e.to_string()),
-        Mode::Generate(args) => {
-            commands::solutions::run(args.kit.as_deref(), false).map_err(|e| e.to_string())
-        }
-        Mode::Check(args) => {
-            commands::solutions::run(args.kit.as_deref(), true).map_err(|e| e.to_string())
-        }
-        Mode::Pack(args) => {
-            commands::pack::run(args.kit.kit.as_deref(), &args.out).map_err(|e| e.to_string())
-        }
-        Mode::Match(args) => {
-            let settings = Settings {
-                rows: args.rows,
-                cols: args.cols,
-                games: args.games,
-                threads: args.threads,
-                seed: args.seed.unwrap_or_else(rand::random),
-                time_limit: Duration::from_secs(args.time_limit),
-                limits: Limits::default(),
-            };
-            commands::matchup::run(&[args.a, args.b], &settings)
-        }
+        #[cfg(feature = "reference")]
+        Mode::Course(course) => course.run(),
     };
     match done {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,10 +1,8 @@
-//! Held-out cases: generated at grading time from a seed that only the instructor has
-//! (`grading/secret.toml`, never in the kit students get), so that a program that memorised the
-//! published cases' answers gains nothing on them. Each is a random board size and a random
-//! position reached by legal moves, then `play`, `winner`, `heuristic` or `scores` (small
-//! depths) as the rubric's `[held_out]` table asks per category; the answers are computed by the
-//! reference as for any case. They carry the table's share of each such category's automatic
-//! points, the published cases the rest, and they are hidden until after the due date.
+//! The held-out cases themselves: each a random board size and a random position reached by
+//! legal moves, then `play`, `winner`, `heuristic` or `scores` (small depths) as the rubric's
+//! `[held_out]` table asks per category, answered by the reference as any case is. They carry
+//! the table's share of each such category's automatic points, the published cases the rest,
+//! and they are hidden until after the due date.
 
 use std::fmt::Write;
 use std::path::Path;
@@ -13,17 +11,13 @@ use connect_four::Board;
 use connect_four_supplied::{Player, Score};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
-use serde::Deserialize;
 
-use super::case::{self, Case};
-use super::rubric::{HeldOut, Question, Rubric};
-use super::solution::{self, Solution};
-use super::KitError;
+use super::FOLDER;
+use crate::kit::case;
+use crate::kit::reference;
+use crate::kit::rubric::Question;
+use crate::kit::{Kit, KitError};
 
-/// The file beside the rubric that holds the instructor's seed.
-pub const SECRET: &str = "secret.toml";
-/// The folder name held-out cases are reported under.
-const FOLDER: &str = "held_out";
 /// The smallest and largest side of a held-out board.
 const SIDES: (usize, usize) = (4, 9);
 /// The deepest `scores` a held-out case asks for.
@@ -31,47 +25,27 @@ const MAX_DEPTH: u32 = 3;
 /// The time limit of each command of a held-out case, in seconds.
 const TIME_LIMIT: f64 = 10.0;
 
-/// The secret file.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Secret {
-    seed: u64,
-}
-
-/// Whether `case` is a held-out case.
-pub fn is_held_out(case: &Case) -> bool {
-    case.name.starts_with(&format!("{FOLDER}/"))
-}
-
-/// The instructor's seed from `dir/secret.toml`; `None` when there is no such file (a
-/// student's kit).
-pub fn seed(dir: &Path) -> Result<Option<u64>, KitError> {
-    let path = dir.join(SECRET);
-    if !path.exists() {
-        return Ok(None);
-    }
-    let (_, secret): (_, Secret) = super::read_toml(&path)?;
-    Ok(Some(secret.seed))
-}
-
-/// Adds the held-out cases of `table`, generated from `seed` with their answers, to `cases`,
-/// whose points in each listed category are scaled down to leave the held-out cases their share.
+/// Adds the held-out cases of the rubric's `[held_out]` table, generated from `seed` with their
+/// answers, to `kit`, whose cases' points in each listed category are scaled down to leave the
+/// held-out cases their share.
 /// `dir` is the kit's directory (the cases' notional home).
-pub fn add(
-    table: &HeldOut,
-    rubric: &Rubric,
-    seed: u64,
-    dir: &Path,
-    cases: &mut Vec<(Case, Solution)>,
-) -> Result<(), KitError> {
+pub fn add(mut kit: Kit, seed: u64, dir: &Path) -> Result<Kit, KitError> {
+    let Some(table) = kit.rubric.held_out.clone() else {
+        return Ok(kit);
+    };
     let mut rng = StdRng::seed_from_u64(seed);
     for (category, questions) in &table.categories {
-        let total = rubric
+        let total = kit
+            .rubric
             .categories
             .iter()
             .find(|c| &c.name == category)
             .map_or(0.0, |c| c.automatic_points());
-        for (case, _) in cases.iter_mut().filter(|(c, _)| &c.category == category) {
+        for (case, _) in kit
+            .cases
+            .iter_mut()
+            .filter(|(c, _)| &c.category == category)
+        {
             case.points *= 1.0 - table.share;
         }
         let points = total * table.share / table.cases as f64;
@@ -81,11 +55,11 @@ pub fn add(
             let text = case_file(&mut rng, category, points, question);
             let path = dir.join("cases").join(format!("{name}.toml"));
             let case = case::parse(&text, &path, name)?;
-            let answers = solution::generate(&case)?;
-            cases.push((case, answers));
+            let answers = reference::solve(&case)?;
+            kit.cases.push((case, answers));
         }
     }
-    Ok(())
+    Ok(kit)
 }
 
 /// A category's name as part of a case name: `basic_gameplay`.
@@ -184,6 +158,8 @@ fn any_move(rng: &mut StdRng, board: &Board) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::kit::rubric::{HeldOut, Rubric};
+    use crate::kit::{Case, Solution};
 
     fn table() -> HeldOut {
         toml::from_str(
@@ -193,56 +169,51 @@ mod tests {
         .unwrap()
     }
 
-    fn kit() -> (Rubric, Vec<(Case, Solution)>) {
+    /// The published kit, its rubric asking for [`table`]'s held-out cases.
+    fn kit() -> Kit {
         let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../grading");
-        let kit = super::super::Kit::load_published(&dir).unwrap();
-        (kit.rubric, kit.cases)
+        let mut kit = Kit::load_published(&dir).unwrap();
+        kit.rubric.held_out = Some(table());
+        kit
     }
 
     #[test]
     fn the_same_seed_gives_the_same_cases_and_the_points_add_up() {
-        let (rubric, published) = kit();
+        let published = kit().cases.len();
         let dir = Path::new("/kit");
-        let mut first = published.clone();
-        add(&table(), &rubric, 7, dir, &mut first).unwrap();
-        let mut again = published.clone();
-        add(&table(), &rubric, 7, dir, &mut again).unwrap();
-        assert_eq!(first, again);
-        let mut other = published.clone();
-        add(&table(), &rubric, 8, dir, &mut other).unwrap();
-        assert_ne!(first, other, "another seed, other cases");
+        let first = add(kit(), 7, dir).unwrap().cases;
+        assert_eq!(first, add(kit(), 7, dir).unwrap().cases);
+        assert_ne!(
+            first,
+            add(kit(), 8, dir).unwrap().cases,
+            "another seed, other cases"
+        );
         for category in ["Basic gameplay", "AI"] {
-            let sum = |cases: &[(Case, Solution)], held: bool| -> f64 {
-                cases
+            let sum = |held: bool| -> f64 {
+                first
                     .iter()
                     .filter(|(c, _)| c.category == category && c.name.starts_with(FOLDER) == held)
                     .map(|(c, _)| c.points)
                     .sum()
             };
-            assert!((sum(&first, false) + sum(&first, true) - 30.0).abs() < 1e-9);
-            assert!(
-                (sum(&first, true) - 12.0).abs() < 1e-9,
-                "{}",
-                sum(&first, true)
-            );
+            assert!((sum(false) + sum(true) - 30.0).abs() < 1e-9);
+            assert!((sum(true) - 12.0).abs() < 1e-9, "{}", sum(true));
         }
-        let held: Vec<&Case> = first[published.len()..].iter().map(|(c, _)| c).collect();
+        let held: Vec<&Case> = first[published..].iter().map(|(c, _)| c).collect();
         assert_eq!(held.len(), 8);
         assert!(held.iter().all(|c| c.hidden));
     }
 
     #[test]
     fn many_seeds_give_cases_the_reference_can_answer() {
-        let (rubric, published) = kit();
         for seed in 0..40 {
-            let mut cases = published.clone();
-            add(&table(), &rubric, seed, Path::new("/kit"), &mut cases).unwrap();
+            add(kit(), seed, Path::new("/kit")).unwrap();
         }
     }
 
     #[test]
     fn a_bad_table_is_refused() {
-        let (rubric, _) = kit();
+        let rubric: Rubric = kit().rubric;
         let mut bad = table();
         bad.share = 1.0;
         assert!(bad.validate(&rubric).is_err());
@@ -250,5 +221,13 @@ mod tests {
         bad.categories.insert("GUI".into(), vec![Question::Play]);
         assert!(bad.validate(&rubric).is_err());
         assert!(table().validate(&rubric).is_ok());
+    }
+
+    #[test]
+    fn a_rubric_without_a_table_gets_no_held_out_case() {
+        let mut plain = kit();
+        plain.rubric.held_out = None;
+        let cases: Vec<(Case, Solution)> = plain.cases.clone();
+        assert_eq!(add(plain, 7, Path::new("/kit")).unwrap().cases, cases);
     }
 }

@@ -1,0 +1,139 @@
+//! The course's own subcommands, in the `grade` built with the `reference` feature only:
+//! `generate` and `check` (the stored answers), `pack` (the students' kit) and `match`. Each
+//! uses the reference engine, or hands out a `grade` without it; the students' `grade` has
+//! none of them, so a copy of it carried in a submission can answer nothing.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::{Args, Subcommand};
+use connect_four_grader::commands;
+use connect_four_grader::judge::matchup::{Settings, Spec};
+use connect_four_grader::process::Limits;
+use connect_four_supplied::limits::{parse_size, parse_threads};
+
+use super::KitArgs;
+
+/// The course's subcommands, listed after `student` and `class`.
+#[derive(Subcommand, Debug)]
+pub enum Course {
+    /// Write every case's .solution file from the reference
+    Generate(KitArgs),
+    /// Check that every stored .solution file is what the reference says now
+    Check(KitArgs),
+    /// Pack the kit students get into a new folder: a grade without the reference engine, the
+    /// rubric and the published cases with their answers, and the supplied crate; never the
+    /// secret seed of the held-out cases
+    Pack(PackArgs),
+    /// Play a match between two players, the reference or programs, and sum it up
+    ///
+    /// The games (--games of them) between A (red) and B (black), the first player alternating;
+    /// then A's wins, losses, ties and score with a 95% interval.
+    #[command(after_help = MATCH_HELP)]
+    Match(MatchArgs),
+}
+
+/// `grade pack`'s arguments.
+#[derive(Args, Debug)]
+pub struct PackArgs {
+    /// The new folder to pack into
+    #[arg(value_name = "DIR")]
+    out: PathBuf,
+    /// The students' grade to put in the kit (default: built from the course's repository, the
+    /// kit's parent folder, with `cargo build --release --locked --no-default-features` into its
+    /// target/students-kit/); it must be a students' build, which has no reference engine
+    #[arg(long, value_name = "PATH")]
+    grade: Option<PathBuf>,
+    #[command(flatten)]
+    kit: KitArgs,
+}
+
+/// The players' syntax and examples, after `grade match --help`.
+const MATCH_HELP: &str = concat!(
+    "Players:\n",
+    "  reference:DEPTH        the reference engine, in this process, searching DEPTH plies\n",
+    "  reference:DEPTH:prune  the same with exact alpha-beta: the same moves, found faster\n",
+    "  cmd:DEPTH:COMMAND      a program that speaks the grading protocol, started for each game as\n",
+    "                         COMMAND ROWS COLS DEPTH THREADS --protocol (as grade student does)\n",
+    "\n",
+    "Each game the runner keeps the board and judges it; a program is asked `genmove` for its\n",
+    "moves and told its opponent's with `play COL`. A program that chooses a column that cannot be\n",
+    "played, crashes, times out, breaks a resource limit (the grader's defaults) or answers\n",
+    "garbage loses that game, and the match goes on. With the same --seed, a match between\n",
+    "reference engines ends the same way every time.\n",
+    "\n",
+    "Exit codes: 0 after the match, 1 if a player cannot start (each is tried before the first\n",
+    "game), 2 for bad arguments.\n",
+    "\n",
+    "Examples:\n",
+    "  grade match reference:1 reference:4 --games 10 --seed 1\n",
+    "  grade match 'cmd:5:./target/release/connect_four' reference:5:prune --time-limit 30\n",
+    "  grade match 'cmd:4:java -cp build ConnectFour' reference:4 --games 40 --threads 2"
+);
+
+/// `grade match`'s arguments.
+#[derive(clap::Args, Debug)]
+pub struct MatchArgs {
+    /// Player A, red: reference:DEPTH, reference:DEPTH:prune or cmd:DEPTH:COMMAND
+    #[arg(value_name = "A")]
+    a: Spec,
+    /// Player B, black: the same forms
+    #[arg(value_name = "B")]
+    b: Spec,
+    /// Games to play; A moves first in the odd-numbered ones
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    games: u32,
+    /// The board's rows
+    #[arg(long, default_value_t = 6, value_parser = parse_size)]
+    rows: usize,
+    /// The board's columns
+    #[arg(long, default_value_t = 7, value_parser = parse_size)]
+    cols: usize,
+    /// Worker threads of each reference engine, and the THREADS programs are started with
+    #[arg(long, default_value_t = 1, value_parser = parse_threads)]
+    threads: usize,
+    /// Seed for the reference engines' tie-breaks (random if not given; the summary prints it)
+    #[arg(long, value_name = "N")]
+    seed: Option<u64>,
+    /// The longest a program may take to answer one command (`new`, `genmove`, `play`)
+    #[arg(long, value_name = "SECONDS", default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..))]
+    time_limit: u64,
+}
+
+impl Course {
+    /// How an error of this subcommand starts: `grade match: ...`, else `grade: ...`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Course::Match(_) => "grade match",
+            _ => "grade",
+        }
+    }
+
+    /// Runs the subcommand.
+    pub fn run(self) -> Result<(), String> {
+        match self {
+            Course::Generate(args) => {
+                commands::solutions::run(args.kit.as_deref(), false).map_err(|e| e.to_string())
+            }
+            Course::Check(args) => {
+                commands::solutions::run(args.kit.as_deref(), true).map_err(|e| e.to_string())
+            }
+            Course::Pack(args) => {
+                commands::pack::run(args.kit.kit.as_deref(), args.grade.as_deref(), &args.out)
+                    .map_err(|e| e.to_string())
+            }
+            Course::Match(args) => {
+                let settings = Settings {
+                    rows: args.rows,
+                    cols: args.cols,
+                    games: args.games,
+                    threads: args.threads,
+                    seed: args.seed.unwrap_or_else(rand::random),
+                    time_limit: Duration::from_secs(args.time_limit),
+                    limits: Limits::default(),
+                };
+                commands::matchup::run(&[args.a, args.b], &settings)
+            }
+        }
+    }
+}
