@@ -2,15 +2,15 @@
 //! `main.rs` and doing its whole job: find and load the kit, judge, render and write. `student`
 //! grades one program, `class` a folder of submissions, `solutions` writes or checks the stored
 //! answers, `pack` makes the kit students get, `matchup` plays a match. The last three are the
-//! course's alone (the `reference` feature): the students' `grade` only grades.
+//! course's alone: the students' `grade` (the `students-kit` feature) only grades.
 
 pub mod class;
 mod files;
-#[cfg(feature = "reference")]
+#[cfg(not(feature = "students-kit"))]
 pub mod matchup;
-#[cfg(feature = "reference")]
+#[cfg(not(feature = "students-kit"))]
 pub mod pack;
-#[cfg(feature = "reference")]
+#[cfg(not(feature = "students-kit"))]
 pub mod solutions;
 pub mod student;
 

@@ -14,6 +14,9 @@ use super::files::find_kit;
 use crate::kit::held_out::SECRET;
 use crate::kit::{Kit, KitError};
 
+/// How to build the students' `grade` by hand.
+const BUILD: &str = "`cargo build --release -p connect_four_grader --features students-kit`";
+
 /// What is left out of the kit's folder: the secret, and the autograder's configuration.
 const LEFT_OUT: [&str; 2] = [SECRET, "gradescope"];
 
@@ -60,8 +63,7 @@ fn build(kit: &Path) -> Result<PathBuf, KitError> {
     if !manifest.is_file() {
         return Err(KitError(format!(
             "{}: not found, so there is no course repository beside the kit to build the \
-             students' grade from; pass --grade PATH, a grade built with `cargo build --release \
-             --no-default-features -p connect_four_grader`",
+             students' grade from; pass --grade PATH, a grade built with {BUILD}",
             manifest.display()
         )));
     }
@@ -76,9 +78,10 @@ fn build(kit: &Path) -> Result<PathBuf, KitError> {
             "build",
             "--release",
             "--locked",
-            "--no-default-features",
-            "--manifest-path",
+            "--features",
+            "students-kit",
         ])
+        .arg("--manifest-path")
         .arg(&manifest)
         .arg("--target-dir")
         .arg(&target)
@@ -110,8 +113,7 @@ fn check_students(grade: &Path) -> Result<(), KitError> {
     if run(&["generate", "--help"])?.status.success() {
         return Err(KitError(format!(
             "{shown}: the course's grade, with the reference engine, which students must not \
-             get; give a students' build (cargo build --release --no-default-features -p \
-             connect_four_grader)"
+             get; give a students' build ({BUILD})"
         )));
     }
     Ok(())

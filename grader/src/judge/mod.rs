@@ -12,7 +12,7 @@ pub mod confinement;
 #[cfg(test)]
 pub(crate) mod fixtures;
 pub mod job;
-#[cfg(feature = "reference")]
+#[cfg(not(feature = "students-kit"))]
 pub mod matchup;
 mod requirement;
 pub mod result;

@@ -2,13 +2,13 @@
 //! answers ([`solution`]), the [`held_out`] cases generated from the instructor's secret seed,
 //! and the course's copy of the [`supplied`] crate that submissions' copies are compared with.
 //! Everything is loaded and checked against everything else before a student is graded;
-//! nothing here starts a process. Only the course's `grade` (the `reference` feature) computes
-//! answers ([`reference`]) and so can make held-out cases; the students' kit cannot.
+//! nothing here starts a process. Only the course's `grade` computes answers ([`reference`]) and so
+//! can make held-out cases; the students' (the `students-kit` feature) cannot.
 
 pub mod case;
 mod error;
 pub mod held_out;
-#[cfg(feature = "reference")]
+#[cfg(not(feature = "students-kit"))]
 pub mod reference;
 pub mod rubric;
 pub mod solution;
@@ -47,9 +47,9 @@ impl Kit {
         };
         match seed {
             None => Ok(kit),
-            #[cfg(feature = "reference")]
+            #[cfg(not(feature = "students-kit"))]
             Some(seed) => held_out::generate::add(kit, seed, dir),
-            #[cfg(not(feature = "reference"))]
+            #[cfg(feature = "students-kit")]
             Some(_) => Err(KitError(format!(
                 "{}: held-out cases need the course's grade, which has the reference engine; \
                  this grade is the students' kit's",

@@ -1,6 +1,7 @@
 //! The reference's answers to a case: its script played on the reference library, every
-//! accepted answer kept. Only the course's `grade` has it (the `reference` feature): the kit
-//! students get holds the answers to the published cases and nothing that could answer others.
+//! accepted answer kept. Only the course's `grade` has it (not the one built with the
+//! `students-kit` feature): the kit students get holds the answers to the published cases and
+//! nothing that could answer others.
 
 use super::case::Case;
 use super::solution::{Answer, Solution};

@@ -8,7 +8,7 @@ mod detail;
 pub mod gradebook;
 pub mod gradescope;
 pub mod markdown;
-#[cfg(feature = "reference")]
+#[cfg(not(feature = "students-kit"))]
 pub mod matchup;
 pub mod progress;
 pub mod terminal;

@@ -1,7 +1,7 @@
-//! The course's own subcommands, in the `grade` built with the `reference` feature only:
-//! `generate` and `check` (the stored answers), `pack` (the students' kit) and `match`. Each
-//! uses the reference engine, or hands out a `grade` without it; the students' `grade` has
-//! none of them, so a copy of it carried in a submission can answer nothing.
+//! The course's own subcommands, left out of the students' `grade` (the `students-kit`
+//! feature): `generate` and `check` (the stored answers), `pack` (the students' kit) and
+//! `match`. Each uses the reference engine, or hands out a `grade` without it; the students'
+//! `grade` has none of them, so a copy of it carried in a submission can answer nothing.
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -40,8 +40,8 @@ pub struct PackArgs {
     #[arg(value_name = "DIR")]
     out: PathBuf,
     /// The students' grade to put in the kit (default: built from the course's repository, the
-    /// kit's parent folder, with `cargo build --release --locked --no-default-features` into its
-    /// target/students-kit/); it must be a students' build, which has no reference engine
+    /// kit's parent folder, with `cargo build --release --locked --features students-kit` into
+    /// its target/students-kit/); it must be a students' build, which has no reference engine
     #[arg(long, value_name = "PATH")]
     grade: Option<PathBuf>,
     #[command(flatten)]

@@ -1,8 +1,9 @@
 //! `grade`: the grading kit's command line, one subcommand per job. `grade student COMMAND`
 //! grades one program; `grade class DIR --command TEMPLATE` a folder of submissions, with a
-//! gradebook and a class summary. The course's `grade` (the `reference` feature) adds the
-//! subcommands of [`course`]: `generate`, `check`, `pack` and `match`. Each parses into its
-//! settings and calls one function of the library's commands layer, as ripgrep's main does.
+//! gradebook and a class summary. The course's `grade` adds the subcommands of [`course`]
+//! (`generate`, `check`, `pack` and `match`), which the students' (built with the
+//! `students-kit` feature) has not. Each parses into its settings and calls one function of the
+//! library's commands layer, as ripgrep's main does.
 //!
 //! Exit codes: 0 after grading or a match, 1 when the kit's files are missing or malformed (the
 //! message names the file and line), a report cannot be written or a match's player cannot
@@ -17,22 +18,22 @@ use connect_four_grader::commands::class::ClassRun;
 use connect_four_grader::commands::student::StudentRun;
 use connect_four_grader::commands::{self, Grading};
 
-#[cfg(feature = "reference")]
+#[cfg(not(feature = "students-kit"))]
 mod course;
 
 /// What `grade --version` says: which of the two builds this is.
-#[cfg(feature = "reference")]
+#[cfg(not(feature = "students-kit"))]
 const VERSION: &str = concat!(
     env!("CARGO_PKG_VERSION"),
     " (the course's, with the reference)"
 );
-#[cfg(not(feature = "reference"))]
+#[cfg(feature = "students-kit")]
 const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (the students' kit's)");
 
 /// Examples after `grade --help`.
-#[cfg(feature = "reference")]
+#[cfg(not(feature = "students-kit"))]
 const EXAMPLES: &str = "Examples:\n  grade student ./target/release/connect_four\n  grade student 'java -cp build ConnectFour' --report ~/grade-report\n  grade class submissions/ --command 'python3 {dir}/connect_four.py' --jobs 2 --csv grades.csv\n  grade check\n  grade match reference:2 'cmd:5:java -cp build ConnectFour' --games 20\n\nEach subcommand has its own --help.";
-#[cfg(not(feature = "reference"))]
+#[cfg(feature = "students-kit")]
 const EXAMPLES: &str = "Examples:\n  grade student ./target/release/connect_four\n  grade student 'java -cp build ConnectFour' --report ~/grade-report\n\nEach subcommand has its own --help.";
 
 /// Grades Connect Four programs in any language through the grading protocol.
@@ -59,7 +60,7 @@ enum Mode {
     /// summary
     #[command(after_help = CLASS_HELP)]
     Class(ClassArgs),
-    #[cfg(feature = "reference")]
+    #[cfg(not(feature = "students-kit"))]
     #[command(flatten)]
     Course(course::Course),
 }
@@ -229,12 +230,12 @@ impl GradingArgs {
 fn main() -> ExitCode {
     let mode = Cli::parse().mode;
     // An error is said after the command that failed: `grade match: ...`, else `grade: ...`.
-    #[cfg(feature = "reference")]
+    #[cfg(not(feature = "students-kit"))]
     let name = match &mode {
         Mode::Course(course) => course.name(),
         _ => "grade",
     };
-    #[cfg(not(feature = "reference"))]
+    #[cfg(feature = "students-kit")]
     let name = "grade";
     let done = match mode {
         Mode::Student(args) => commands::student::run(&StudentRun {
@@ -252,7 +253,7 @@ fn main() -> ExitCode {
             grading: args.grading.settings(),
         })
         .map_err(|e| e.to_string()),
-        #[cfg(feature = "reference")]
+        #[cfg(not(feature = "students-kit"))]
         Mode::Course(course) => course.run(),
     };
     match done {
