@@ -62,6 +62,7 @@ impl BuildCommand {
                         elapsed: started.elapsed(),
                         tail: String::new(),
                         log: None,
+                        offline: false,
                     }
                 }
             },
@@ -70,8 +71,12 @@ impl BuildCommand {
         let env = toolchain.env();
         let sandbox = job.sandbox.map(|sandbox| (sandbox, env.as_slice()));
         let ended = logged::run(&command, &dir, &log, self.timeout, sandbox);
+        let tail = tail(&log);
         Build {
-            tail: tail(&log),
+            // Cargo's words whenever offline mode stopped it: "you're using offline mode
+            // (--offline)", "... but --offline was specified".
+            offline: ended != Ended::Succeeded && tail.contains("--offline"),
+            tail,
             elapsed: started.elapsed(),
             log: self.logs.is_some().then_some(log),
             ended,
@@ -151,6 +156,16 @@ mod tests {
         assert_eq!(lines[0], "72");
         assert_eq!(lines[TAIL_LINES - 1], "error[E0425]: cannot find value `x`");
         assert_eq!(built.not_run(), Some(NotRun::BuildFailed));
+        assert!(!built.offline);
+    }
+
+    #[test]
+    fn a_build_stopped_by_cargo_s_offline_mode_is_said_to_be() {
+        let said = "echo \"error: no matching package named \\`itoa\\` found\"; echo \"As a \
+             reminder, you're using offline mode (--offline)\"; exit 101";
+        assert!(build(said, false).0.offline);
+        let (passed, _dir) = build("echo '--offline'", false);
+        assert!(!passed.offline, "only a failed build");
     }
 
     #[test]

@@ -3,6 +3,7 @@
 //! cannot keep the grader waiting; a log that grows past its cap stops the command, and when it
 //! ends (or is stopped) whatever it left running in its group or below is killed.
 
+use std::ffi::OsStr;
 use std::fs::{self, File};
 use std::path::Path;
 use std::process::{Command, ExitStatus, Stdio};
@@ -44,7 +45,7 @@ pub fn run(
     dir: &Path,
     log: &Path,
     timeout: Duration,
-    sandbox: Option<(&Prepared, &[(&str, &Path)])>,
+    sandbox: Option<(&Prepared, &[(&str, &OsStr)])>,
 ) -> Ended {
     let (out, err) = match File::create(log).and_then(|f| Ok((f.try_clone()?, f))) {
         Ok(files) => files,

@@ -285,6 +285,7 @@ mod tests {
                 elapsed: Duration::from_secs(1),
                 tail: String::new(),
                 log: None,
+                offline: false,
             }),
             ..fixtures::student(name, cases, seconds)
         }

@@ -382,8 +382,17 @@ pub fn build_headline(build: &Build) -> String {
         Ended::NotStarted(why) => format!("it could not be started: {why}"),
         Ended::NoLog(why) => format!("its log cannot be written: {why}"),
     };
-    format!("The build failed ({how}) after {took}: {COST}.")
+    let offline = if build.offline {
+        format!(" {OFFLINE}")
+    } else {
+        String::new()
+    };
+    format!("The build failed ({how}) after {took}: {COST}.{offline}")
 }
+
+/// Said after a build that cargo stopped for want of a crate it could not download.
+const OFFLINE: &str = "The build runs offline, in the sandbox: the grading machine has the \
+     crates of the course's starter, at the versions its Cargo.lock locks, and no others.";
 
 /// The build as plain text: how it went and, if it failed, the last lines of its log.
 pub fn build(build: &Build) -> String {

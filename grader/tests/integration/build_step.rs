@@ -283,3 +283,34 @@ fn gradescope_shows_a_failed_build_to_the_student_and_scores_it_0() {
     assert_eq!(results["score"].as_f64(), Some(9.0), "{results:#}");
     assert_eq!(results["tests"][0]["status"], "passed");
 }
+
+#[test]
+fn a_crate_the_grading_machine_has_not_got_fails_the_build_at_once_and_says_why() {
+    let work = tempfile::tempdir().unwrap();
+    let kit = work.path().join("kit");
+    small_kit(&kit, &CASES);
+    let project = work.path().join("student");
+    fs::create_dir_all(project.join("src")).unwrap();
+    fs::write(
+        project.join("Cargo.toml"),
+        "[package]\nname = \"connect_four\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n\
+         [dependencies]\nno-such-crate-on-this-machine = \"1\"\n",
+    )
+    .unwrap();
+    fs::write(project.join("src/main.rs"), "fn main() {}\n").unwrap();
+    let graded = graded(
+        grade()
+            .current_dir(&project)
+            .args(["student", "./target/release/connect_four", "--kit"])
+            .arg(&kit)
+            .args(["--build", "cargo build --release", "--skip-timing"]),
+    );
+    let build = &graded.results["tests"][0];
+    assert_eq!(build["status"], "failed", "{:#}", graded.results);
+    let said = build["output"].as_str().unwrap();
+    assert!(
+        said.contains("The build runs offline, in the sandbox")
+            && said.contains("no-such-crate-on-this-machine"),
+        "{said}"
+    );
+}

@@ -21,6 +21,9 @@ pub struct Build {
     pub tail: String,
     /// The log, when it is kept.
     pub log: Option<PathBuf>,
+    /// Whether cargo failed for want of a crate it could not download: a sandboxed build is
+    /// offline, with only the crates already on the grading machine.
+    pub offline: bool,
 }
 
 impl Build {

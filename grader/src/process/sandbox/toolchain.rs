@@ -1,10 +1,11 @@
 //! The Rust toolchain as a sandboxed build sees it: rustup's toolchains, cargo's programs and
 //! the registry and git sources already downloaded, all read-only (a build runs offline, with the
 //! crates the course's starter locks), and the environment that points cargo and rustup at them
-//! once `HOME` is the job's scratch directory.
+//! once `HOME` is the job's scratch directory and tells cargo it is offline.
 
 use std::env;
-use std::path::{Path, PathBuf};
+use std::ffi::OsStr;
+use std::path::PathBuf;
 
 /// Where rustup and cargo keep what they have: `RUSTUP_HOME` and `CARGO_HOME`, else their
 /// defaults under `HOME`.
@@ -46,10 +47,22 @@ impl Toolchain {
             .collect()
     }
 
-    /// The variables that point cargo and rustup at their homes, whatever `HOME` is.
-    pub fn env(&self) -> Vec<(&'static str, &Path)> {
-        let rustup = self.rustup_home.as_deref().map(|p| ("RUSTUP_HOME", p));
-        let cargo = self.cargo_home.as_deref().map(|p| ("CARGO_HOME", p));
-        rustup.into_iter().chain(cargo).collect()
+    /// The variables that point cargo and rustup at their homes, whatever `HOME` is, and make
+    /// cargo work offline: the sandbox has no network, and cargo then says at once that a crate
+    /// it has not got cannot be downloaded rather than try.
+    pub fn env(&self) -> Vec<(&'static str, &OsStr)> {
+        let rustup = self
+            .rustup_home
+            .as_deref()
+            .map(|p| ("RUSTUP_HOME", p.as_os_str()));
+        let cargo = self
+            .cargo_home
+            .as_deref()
+            .map(|p| ("CARGO_HOME", p.as_os_str()));
+        rustup
+            .into_iter()
+            .chain(cargo)
+            .chain([("CARGO_NET_OFFLINE", OsStr::new("true"))])
+            .collect()
     }
 }
