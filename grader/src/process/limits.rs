@@ -1,10 +1,11 @@
 //! The resource limits a student's program runs under: memory, processes, CPU time and file
 //! size, set in `rubric.toml`'s `[limits]` table or on the command line. Three are the kernel's
-//! own (`setrlimit` in the child before it runs the program); the process limit is a watch that
-//! counts the program's processes in `/proc`, because `RLIMIT_NPROC` counts every process of
-//! the user (the grader's own and other students' among them) and does not apply to root at
-//! all (see [`super::watch`]). Also here: how a limit that was hit is recognised from the way the
-//! program ended, as a [`LimitHit`] that the reports put in words.
+//! own (`setrlimit` in the child before it runs the program). The process limit is the kernel's
+//! too in the sandbox, whose uid or user namespace is the job's alone (see [`super::sandbox`]);
+//! everywhere it is also a watch that counts the program's processes in `/proc` (see
+//! [`super::watch`]), since outside a sandbox `RLIMIT_NPROC` would count every process of the
+//! grader's user and not apply to root at all. Also here: how a limit that was hit is recognised
+//! from the way the program ended, as a [`LimitHit`] that the reports put in words.
 
 use std::io;
 use std::os::unix::process::{CommandExt, ExitStatusExt};

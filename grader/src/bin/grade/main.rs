@@ -153,8 +153,9 @@ struct GradingArgs {
     /// A student program may run this many processes at once (default: processes in
     /// rubric.toml's [limits])
     ///
-    /// Its process group and everything started from it, counted in /proc ten times a second;
-    /// when there are more, all are killed.
+    /// Its processes and threads. In the sandbox the kernel enforces it (RLIMIT_NPROC): a fork
+    /// or a new thread past it fails. Everywhere, its process group and everything started from
+    /// it are also counted in /proc ten times a second; when there are more, all are killed.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     limit_processes: Option<u64>,
     /// Each process of a student program may use this much CPU time, in seconds, all its
