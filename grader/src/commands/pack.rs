@@ -59,6 +59,7 @@ pub fn run(kit: Option<&Path>, grade: Option<&Path>, out: &Path) -> Result<(), K
 /// `target/students-kit/`, and says where it is.
 fn build(kit: &Path) -> Result<PathBuf, KitError> {
     let repo = kit.join("..");
+    let repo = fs::canonicalize(&repo).unwrap_or(repo);
     let manifest = repo.join("grader/Cargo.toml");
     if !manifest.is_file() {
         return Err(KitError(format!(
