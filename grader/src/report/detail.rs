@@ -83,6 +83,8 @@ fn exchange_detail(exchange: &Exchange, indent: &str) -> String {
     let Some(why) = words::verdict(&exchange.verdict) else {
         return String::new();
     };
+    // A reason of several lines (a program's last words) keeps to the detail's indentation.
+    let why = why.replace('\n', &format!("\n{indent}    "));
     let mut out = format!(
         "{indent}line {}: sent `{}`{run} -- {why}\n",
         exchange.line,

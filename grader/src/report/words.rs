@@ -229,7 +229,7 @@ pub fn variety(case: &CaseResult, variety: &Variety) -> Option<Finding> {
     let always = variety.always.as_ref()?;
     Some(Finding {
         sent: format!("the {} random choices of {}", variety.count, case.name),
-        expected: vec!["both answers, each sometimes".into()],
+        expected: vec!["the accepted answers, not always the same one".into()],
         got: Some(format!("{always}, every time")),
         why: "the answer never changes: it is not random".into(),
     })

@@ -173,7 +173,7 @@ fn bad_arguments_and_broken_kits_get_clean_errors() {
 }
 
 /// Each fixture and the categories in which it must lose points (and nowhere else).
-const STUDENTS: [(&str, &[&str]); 16] = [
+const STUDENTS: [(&str, &[&str]); 17] = [
     ("connect_four", &[]),
     ("no_diagonal", &["Basic gameplay"]),
     ("one_diagonal", &["Basic gameplay"]),
@@ -189,6 +189,7 @@ const STUDENTS: [(&str, &[&str]); 16] = [
     ("depth_off_by_one", &["AI"]),
     ("hang", &["AI"]),
     ("tie_is_inf", &["AI"]),
+    ("leftmost_best", &["AI"]),
     // Its Threading cases fail but are worth nothing by themselves: they take the speed-up's
     // points away (see `values_that_change_with_the_thread_count_forfeit_the_speedup`).
     ("thread_dependent", &[]),
@@ -247,6 +248,10 @@ fn each_mutant_loses_points_in_exactly_its_category() {
         ("hang", "no answer within the time limit"),
         ("garbage", "not a protocol response"),
         ("always_red", "not random"),
+        (
+            "leftmost_best",
+            "the 12 random choices of genmove/random_among_best",
+        ),
         ("no_diagonal", "skipped: depends on line"),
         ("full_column", "? column full"),
         ("tie_is_inf", "scores/board_filling_move"),

@@ -58,8 +58,8 @@ const FILTERS: [(&str, &str); 5] = [
     // The end of a Python traceback up to its last line, in text or in a JSON string: its
     // frames name this checkout's paths, and its layout changes with Python's version.
     (
-        r"(?s)standard error ends: .*?(\n|\\n)(\w+Error: )",
-        "standard error ends: [a Python traceback]$1$2",
+        r"(?s)standard error ends: .*?(\n|\\n)( *)(\w+Error: )",
+        "standard error ends: [a Python traceback]$1$2$3",
     ),
 ];
 
