@@ -72,8 +72,8 @@ impl Analyze for Game {
 
     fn scores(&mut self, depth: u32) -> Result<Vec<Option<Score>>, MoveError> {
         todo!(
-            "the minimax value of every column at depth {depth}, on {} threads",
-            self.pool.threads()
+            "the minimax value of every column at depth {depth}, on the threads of {:?}",
+            self.pool
         )
     }
 

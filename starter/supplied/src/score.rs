@@ -18,6 +18,15 @@ impl Score {
     pub const LOSS: Score = Score(-i32::MAX);
 }
 
+/// A value for the other player: `-Score::WIN` is `Score::LOSS`, `-Score(4)` is `Score(-4)`.
+impl std::ops::Neg for Score {
+    type Output = Score;
+
+    fn neg(self) -> Score {
+        Score(self.0.saturating_neg())
+    }
+}
+
 impl fmt::Display for Score {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
@@ -83,5 +92,14 @@ mod tests {
     #[test]
     fn a_win_outranks_everything_and_a_loss_nothing() {
         assert!(Score::WIN > Score(1_000_000) && Score::LOSS < Score(-1_000_000));
+    }
+
+    #[test]
+    fn negation_turns_a_value_into_the_other_player_s() {
+        assert_eq!(-Score::WIN, Score::LOSS);
+        assert_eq!(-Score::LOSS, Score::WIN);
+        assert_eq!(-Score(4), Score(-4));
+        assert_eq!(-Score(0), Score(0));
+        assert_eq!(-Score(i32::MIN), Score::WIN, "no overflow");
     }
 }
