@@ -7,12 +7,13 @@
 //! Project: Connect Four on many cores
 //! Date: THE DATE
 
-use connect_four_supplied::{launch, Opponent, Player};
+use connect_four_supplied::{launch, Arguments};
 
 use crate::game::Game;
 
-/// Plays `game` in a window until it is closed, against `opponent` (asked for in a dialog if
-/// `None`); `first` moves first in every game (random if `None`).
-pub fn run(game: Game, opponent: Option<Opponent>, first: Option<Player>) -> Result<(), String> {
-    launch::supplied_window(game, opponent, first)
+/// Plays `game` in a window until it is closed, against `args.opponent` (asked for in a dialog
+/// if `None`); `args.first` moves first in every game (random if `None`); the computer playing
+/// itself pauses `args.pause` between moves.
+pub fn run(game: Game, args: &Arguments) -> Result<(), String> {
+    launch::supplied_window(game, args)
 }

@@ -112,6 +112,40 @@ fn closing_the_window_while_the_computer_plays_itself_quits() {
 }
 
 #[test]
+fn the_computer_playing_itself_pauses_as_the_command_line_says() {
+    let Some(x) = X::open() else {
+        return;
+    };
+    let mut program = x.start(&[
+        "4",
+        "7",
+        "0",
+        "1",
+        "--opponent",
+        "computer-vs-computer",
+        "--pause",
+        "60",
+    ]);
+    // Seven columns: a narrower board would be centred in the window, away from these places.
+    let window = x.find(&mut program, "4 x 7");
+    let cells: Vec<(i32, i32)> = (0..4)
+        .flat_map(|row| (0..7).map(move |col| (col * CELL + CELL / 2, row * CELL + CELL / 2)))
+        .collect();
+    let checkers = || {
+        cells
+            .iter()
+            .filter(|&&place| x.colour(&window, place) != "white")
+            .count()
+    };
+    x.wait_for("the first move", || checkers() > 0);
+    // The window's own pause was half a second: in three seconds it would have played on.
+    sleep(Duration::from_secs(3));
+    assert_eq!(checkers(), 1, "the next move waits out --pause 60");
+    x.escape(&window);
+    finish(&mut program);
+}
+
+#[test]
 fn closing_the_dialog_quits() {
     let Some(x) = X::open() else {
         return;

@@ -8,18 +8,17 @@
 use std::io::{self, ErrorKind};
 use std::process::ExitCode;
 
-use crate::checker::Player;
 use crate::cli::{Arguments, FrontEnd};
-use crate::opponent::Opponent;
 use crate::playable::Analyze;
 use crate::{protocol, text};
 
 /// Runs `game` on the front end that `args` asks for; `window` is the window front end (the
-/// supplied one is [`supplied_window`]). Messages go to standard error, prefixed `connect_four:`.
+/// supplied one is [`supplied_window`]), given the command line for its options (`opponent`,
+/// `first`, `pause`). Messages go to standard error, prefixed `connect_four:`.
 pub fn run<G: Analyze + Send + 'static>(
     mut game: G,
     args: &Arguments,
-    window: impl FnOnce(G, Option<Opponent>, Option<Player>) -> Result<(), String>,
+    window: impl FnOnce(G, &Arguments) -> Result<(), String>,
 ) -> ExitCode {
     let result = match args.front_end() {
         FrontEnd::Protocol => protocol::serve(&mut game, io::stdin().lock(), io::stdout().lock()),
@@ -31,7 +30,7 @@ pub fn run<G: Analyze + Send + 'static>(
             io::BufReader::new(io::stdin()),
             io::stdout().lock(),
         ),
-        FrontEnd::Window => window(game, args.opponent, args.first).map_err(io::Error::other),
+        FrontEnd::Window => window(game, args).map_err(io::Error::other),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -44,24 +43,20 @@ pub fn run<G: Analyze + Send + 'static>(
     }
 }
 
-/// The supplied window: asks for the opponent unless it is given, then plays until the window
-/// is closed; `first` moves first in every game (random if `None`).
+/// The supplied window: asks for the opponent unless `args` gives it (`--opponent`), then
+/// plays until the window is closed; `args.first` moves first in every game (random if `None`),
+/// and the computer playing itself pauses `args.pause` between moves.
 #[cfg(feature = "gui")]
 pub fn supplied_window<G: Analyze + Send + 'static>(
     game: G,
-    opponent: Option<Opponent>,
-    first: Option<Player>,
+    args: &Arguments,
 ) -> Result<(), String> {
-    crate::gui::run(game, opponent, first)
+    crate::gui::run(game, args.opponent, args.first, args.pause)
 }
 
 /// Without the `gui` feature there is no window: the error says what to use instead.
 #[cfg(not(feature = "gui"))]
-pub fn supplied_window<G>(
-    _game: G,
-    _opponent: Option<Opponent>,
-    _first: Option<Player>,
-) -> Result<(), String> {
+pub fn supplied_window<G>(_game: G, _args: &Arguments) -> Result<(), String> {
     Err(
         "this build has no window (it was built without the `gui` feature); \
          use --text to play in the terminal or --protocol for the grading protocol"

@@ -32,6 +32,8 @@ pub use dialog::OpponentDialog;
 pub use images::CELL;
 pub use window::GameWindow;
 
+use std::time::Duration;
+
 use fltk::app;
 
 use crate::checker::Player;
@@ -43,13 +45,15 @@ use crate::playable::Analyze;
 pub const NO_ANIMATION: &str = "CONNECT_FOUR_NO_ANIMATION";
 
 /// Asks for the opponent unless `opponent` is given, then runs the game until the window is
-/// closed; `first` moves first in each new game (random if `None`). Closing the dialog, or the
+/// closed; `first` moves first in each new game (random if `None`), and the computer playing
+/// itself pauses `pause` between moves. Closing the dialog, or the
 /// window during a search, ends the program at once: the search thread is left to die with the
 /// process, never waited for.
 pub fn run<G: Analyze + Send + 'static>(
     game: G,
     opponent: Option<Opponent>,
     first: Option<Player>,
+    pause: Duration,
 ) -> Result<(), String> {
     let app = app::App::default();
     let opponent = match opponent {
@@ -60,6 +64,7 @@ pub fn run<G: Analyze + Send + 'static>(
         },
     };
     let mut window = GameWindow::new(game, opponent, first)?;
+    window.set_pause(pause);
     if std::env::var_os(NO_ANIMATION).is_some_and(|value| !value.is_empty()) {
         window.set_animation(false);
     }

@@ -35,7 +35,8 @@ use crate::score::Score;
 const SCREEN_MARGIN: i32 = 120;
 /// How often the clock on a long search is updated.
 const TICK: Duration = Duration::from_secs(1);
-/// The pause between moves when the computer plays itself, so that people can follow.
+/// The pause between moves when the computer plays itself, so that people can follow, until
+/// [`GameWindow::set_pause`] sets another (`--pause`).
 const PAUSE: Duration = Duration::from_millis(500);
 
 /// The window and the game it shows. Build it with [`new`](Self::new), [`show`](Self::show)
@@ -58,6 +59,8 @@ pub struct GameWindow<G> {
     paused: bool,
     /// The pause before the computers' next move, by number.
     pause: Option<u64>,
+    /// How long that pause lasts.
+    between_moves: Duration,
     /// What to do once the worker hands the game back.
     pending: Option<Action>,
     refusal: Option<Refusal>,
@@ -114,6 +117,7 @@ impl<G: Analyze + Send + 'static> GameWindow<G> {
             stuck: false,
             paused: false,
             pause: None,
+            between_moves: PAUSE,
             pending: None,
             refusal: None,
             selected: None,
@@ -163,6 +167,11 @@ impl<G: Analyze + Send + 'static> GameWindow<G> {
         if let Some(message) = keys::message(key, Shortcut::None) {
             self.sender.send(message);
         }
+    }
+
+    /// Sets the pause between moves when the computer plays itself.
+    pub fn set_pause(&mut self, pause: Duration) {
+        self.between_moves = pause;
     }
 
     /// Turns the falling of checkers on or off, as the Animate box does.
@@ -444,7 +453,11 @@ impl<G: Analyze + Send + 'static> GameWindow<G> {
         if self.watching() && !self.history.moves().is_empty() {
             self.started += 1;
             self.pause = Some(self.started);
-            post_after(PAUSE, self.sender, Message::Resume(self.started));
+            post_after(
+                self.between_moves,
+                self.sender,
+                Message::Resume(self.started),
+            );
         } else {
             self.start(Job::Move);
         }
