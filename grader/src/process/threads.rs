@@ -1,7 +1,7 @@
 //! A program's threads seen at work: a [`ThreadWatch`] looks at every thread of every process
 //! of the program (`/proc/PID/task/TID/stat`) while it answers a command, and says which threads
-//! it saw, how much CPU time each used meanwhile, and which were already there at its first
-//! look. Whether a program starts its threads once or for every search shows in their ids.
+//! it saw and how much CPU time each used meanwhile. Whether a program starts its threads once
+//! or for every search shows in their ids.
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -23,8 +23,6 @@ pub struct ThreadUse {
     /// The CPU time it used while watched (since it started, if it started meanwhile), as
     /// last seen.
     pub used: Duration,
-    /// Whether it was there at the watch's first look.
-    pub from_start: bool,
 }
 
 /// Looks at a program's threads until it is stopped.
@@ -62,7 +60,6 @@ impl ThreadWatch {
                     } else {
                         last
                     },
-                    from_start,
                 })
                 .collect()
         });
@@ -155,7 +152,6 @@ mod tests {
         let _ = child.wait();
         assert_eq!(seen.len(), 1, "{seen:?}");
         assert_eq!(seen[0].id, child.id() as i32);
-        assert!(seen[0].from_start);
         assert!(seen[0].used >= Duration::from_millis(100), "{seen:?}");
     }
 }
