@@ -536,13 +536,13 @@ pub fn design_word(design: Design) -> &'static str {
 }
 
 /// The gradebook's words for the speed-up: `1.89x of 1.93x`, `failed`, `not judged: 1 CPU`, or
-/// `machine busy: grade again`.
+/// `machine busy` (the reports say to grade again).
 pub fn speedup_word(speedup: &Speedup) -> String {
     match &speedup.outcome {
         Outcome::Judged(_, judged) => format!("{:.2}x of {:.2}x", judged.speedup, judged.ceiling),
         Outcome::Failed(_) => "failed".into(),
         Outcome::TooFewCpus => format!("not judged: {}", cpu_count(speedup.cpus.usable())),
-        Outcome::Busy(..) => "machine busy: grade again".into(),
+        Outcome::Busy(..) => "machine busy".into(),
     }
 }
 
