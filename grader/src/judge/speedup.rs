@@ -18,7 +18,7 @@ use super::design::{classify, watched};
 use super::job::Job;
 use super::result::design::{Design, Unseen};
 use super::result::speedup::{
-    median, Busy, Evenness, Judged, Measurement, Outcome, Speedup, SpeedupFault, Uneven,
+    as_seconds, median, Busy, Evenness, Judged, Measurement, Outcome, Speedup, SpeedupFault, Uneven,
 };
 use super::result::{Exchange, Expect};
 use super::script::{exact, normalize, run_script};
@@ -77,7 +77,7 @@ pub(crate) fn measure(
 /// timings spread too much or its own gain fell short; otherwise the speed-up's gain against
 /// the ceiling earns its credit.
 pub fn judge(measurement: Measurement, threads: usize, rule: &SpeedupRule) -> Outcome {
-    let spread = measurement.spread();
+    let spread = measurement.spread(threads);
     if spread > rule.busy_spread {
         return Outcome::Busy(measurement, Busy::Spread(spread));
     }
@@ -144,7 +144,7 @@ impl Bench<'_> {
         let measured = self.uneven_rounds(deepest);
         let evenness = match &measured {
             Err(_) => Evenness::Unknown,
-            Ok(m) if median(&m.one) < UNEVEN_LEAST_SHARE * plan.target_seconds => {
+            Ok(m) if median(&as_seconds(&m.one)) < UNEVEN_LEAST_SHARE * plan.target_seconds => {
                 Evenness::TooQuick
             }
             Ok(m) if m.speedup() < UNEVEN_FLAG_SHARE * plain => Evenness::Flagged,

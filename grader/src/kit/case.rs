@@ -34,9 +34,9 @@ pub struct SpeedupPlan {
     pub max_depth: u32,
     /// The depth is raised until one thread needs at least this long.
     pub target_seconds: f64,
-    /// How many times the one-thread run, the many-thread run and the machine's ceiling (a
-    /// one-thread run on as many copies of the program at once) take turns: their medians
-    /// count. At least 3.
+    /// How many rounds of the one-thread run, the many-thread run and the machine's ceiling (a
+    /// one-thread run on as many copies of the program at once): the medians of the rounds'
+    /// ratios count. At least 3.
     pub rounds: usize,
     /// Moves played after the script (columns) for a second measurement that is only reported:
     /// they fill some columns so that the open ones would all go to one thread of a division of

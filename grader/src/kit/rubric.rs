@@ -107,7 +107,7 @@ pub struct SpeedupRule {
     /// The machine's own gain, `(ceiling - 1) / (threads - 1)`, below which it was too busy to
     /// judge by.
     pub busy_ceiling: f64,
-    /// The spread of a series of timings of one search (the middle half of them, over their
+    /// The spread of the rounds' speed-ups or ceilings (the middle half of them, over their
     /// median) above which the machine was too busy to judge by.
     pub busy_spread: f64,
 }

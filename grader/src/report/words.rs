@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use crate::judge::result::design::{Design, Unseen};
 use crate::judge::result::speedup::{
-    median, Busy, Evenness, Measurement, Outcome, Speedup, SpeedupFault, Uneven,
+    as_seconds, median, Busy, Evenness, Measurement, Outcome, Speedup, SpeedupFault, Uneven,
 };
 use crate::judge::result::{
     CaseResult, Exchange, Expect, Fault, NotRun, Skip, Variety, Verdict, Withheld,
@@ -274,17 +274,18 @@ fn threads(count: usize) -> String {
     }
 }
 
-/// One position's timings: "`scores 8`: 0.36 s on 1 thread, 0.19 s on 2 threads (medians of 5
-/// rounds): speed-up 1.89x".
+/// One position's timings: "`scores 8` in 7 rounds: 0.36 s on 1 thread, 0.19 s on 2 threads
+/// (medians); speed-up 1.89x (the median of the rounds')".
 fn measurement(m: &Measurement, (one, many): (usize, usize)) -> String {
     format!(
-        "`scores {}`: {:.2} s on {}, {:.2} s on {} (medians of {} rounds): speed-up {:.2}x",
+        "`scores {}` in {} rounds: {:.2} s on {}, {:.2} s on {} (medians); speed-up {:.2}x (the \
+         median of the rounds')",
         m.depth,
-        median(&m.one),
-        threads(one),
-        median(&m.many),
-        threads(many),
         m.one.len(),
+        median(&as_seconds(&m.one)),
+        threads(one),
+        median(&as_seconds(&m.many)),
+        threads(many),
         m.speedup()
     )
 }
@@ -429,7 +430,8 @@ fn outcome_note(speedup: &Speedup) -> Option<String> {
         Outcome::Busy(m, busy) => {
             let why = match busy {
                 Busy::Spread(spread) => format!(
-                    "the times of one search varied by {}% from round to round",
+                    "the rounds disagreed: the middle half of their speed-ups or ceilings spread \
+                     over {}% of the median",
                     percent(*spread)
                 ),
                 Busy::Ceiling(ceiling) => format!(
@@ -813,9 +815,10 @@ mod tests {
         assert_eq!(
             notes,
             [
-                "`scores 8`: 0.35 s on 1 thread, 0.20 s on 2 threads (medians of 3 rounds): \
-                 speed-up 1.75x. 2 one-thread copies at once: 1.94x, the most 2 threads can give \
-                 on this machine now; the program gained 80% of that: 100% credit.",
+                "`scores 8` in 3 rounds: 0.35 s on 1 thread, 0.20 s on 2 threads (medians); \
+                 speed-up 1.75x (the median of the rounds'). 2 one-thread copies at once: 1.94x, \
+                 the most 2 threads can give on this machine now; the program gained 80% of \
+                 that: 100% credit.",
                 "Each round, in seconds: on 1 thread 0.350 0.350 0.350; on 2 threads 0.200 \
                  0.200 0.200; 2 one-thread copies at once 0.360 0.360 0.360.",
                 "Thread design seen (for the hand grader): a pool: the same 2 threads searched \
@@ -836,10 +839,13 @@ mod tests {
             Some("the machine was busy: grade again")
         );
         assert!(speedup_notes(&busy)[0].starts_with(
-            "Not counted: the machine was busy: grade again. `scores 8`: 0.35 s on 1 thread"
+            "Not counted: the machine was busy: grade again. `scores 8` in 3 rounds: 0.35 s on 1 \
+             thread"
         ));
-        assert!(speedup_notes(&busy)[0]
-            .ends_with("the times of one search varied by 23% from round to round."));
+        assert!(speedup_notes(&busy)[0].ends_with(
+            "the rounds disagreed: the middle half of their speed-ups or ceilings spread over 23% \
+             of the median."
+        ));
         let low = speedup(Outcome::Busy(measured(), Busy::Ceiling(1.21)));
         assert!(speedup_notes(&low)[0].contains(
             "2 one-thread copies of the program at once did only 1.21x the work of one alone"

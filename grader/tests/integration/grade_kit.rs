@@ -91,7 +91,8 @@ fn the_reference_speedup_is_measured_with_consistent_answers() {
     let judged = output.contains("% credit.");
     if judged {
         assert!(
-            output.contains("on 2 threads (medians of 5 rounds): speed-up")
+            output.contains("in 7 rounds: ")
+                && output.contains("speed-up")
                 && output.contains("With columns 1, 3 and 5 full (not scored): `scores"),
             "{output}"
         );

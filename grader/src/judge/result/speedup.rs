@@ -10,7 +10,8 @@ use crate::process::{Cpus, Failure};
 
 /// One `scores DEPTH` timed round after round: alone on one thread, on many threads, and (for
 /// the plain position) on one thread in as many copies of the program at once, all with the
-/// same answer.
+/// same answer. Each round's times are taken close together, so its ratios are judged, not the
+/// ratio of times taken seconds apart while the machine's speed drifted.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Measurement {
     /// The depth searched.
@@ -25,33 +26,52 @@ pub struct Measurement {
 }
 
 impl Measurement {
-    /// The median one-thread time over the median many-thread time.
+    /// Each round's speed-up: its one-thread time over its many-thread time.
+    pub fn speedups(&self) -> Vec<f64> {
+        ratios(&self.one, &self.many, 1.0)
+    }
+
+    /// Each round's ceiling, the most `copies` threads could give on this machine: that many
+    /// one-thread runs at once did `copies` times the work of one alone in their time; none if
+    /// not measured.
+    pub fn ceilings(&self, copies: usize) -> Vec<f64> {
+        ratios(&self.one, &self.together, copies as f64)
+    }
+
+    /// The median of the rounds' speed-ups.
     pub fn speedup(&self) -> f64 {
-        median(&self.one) / median(&self.many).max(1e-6)
+        median(&self.speedups())
     }
 
-    /// The most `copies` threads could give on this machine: that many one-thread runs at once
-    /// did `copies` times the work of one in the median time `together`; `None` if not
-    /// measured.
+    /// The median of the rounds' ceilings, if it was measured.
     pub fn ceiling(&self, copies: usize) -> Option<f64> {
-        (!self.together.is_empty())
-            .then(|| copies as f64 * median(&self.one) / median(&self.together).max(1e-6))
+        let ceilings = self.ceilings(copies);
+        (!ceilings.is_empty()).then(|| median(&ceilings))
     }
 
-    /// The widest spread of the series: the middle half of a series' times (between its lower
-    /// and upper quartiles) over its median.
-    pub fn spread(&self) -> f64 {
-        [&self.one, &self.many, &self.together]
-            .into_iter()
-            .filter(|series| !series.is_empty())
-            .map(|series| spread(series))
-            .fold(0.0, f64::max)
+    /// How far the rounds disagree: the wider spread of their speed-ups and their ceilings.
+    pub fn spread(&self, copies: usize) -> f64 {
+        spread(&self.speedups()).max(spread(&self.ceilings(copies)))
     }
 }
 
-/// The median of `times` in seconds (0 for none).
-pub fn median(times: &[Duration]) -> f64 {
-    let sorted = sorted(times);
+/// `factor` times each of `times` over the same round's `over` (none where `over` is empty).
+fn ratios(times: &[Duration], over: &[Duration], factor: f64) -> Vec<f64> {
+    times
+        .iter()
+        .zip(over)
+        .map(|(t, o)| factor * t.as_secs_f64() / o.as_secs_f64().max(1e-6))
+        .collect()
+}
+
+/// The seconds of `times`.
+pub fn as_seconds(times: &[Duration]) -> Vec<f64> {
+    times.iter().map(Duration::as_secs_f64).collect()
+}
+
+/// The median of `values` (0 for none).
+pub fn median(values: &[f64]) -> f64 {
+    let sorted = sorted(values);
     match sorted.len() {
         0 => 0.0,
         n if n % 2 == 0 => (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0,
@@ -59,19 +79,21 @@ pub fn median(times: &[Duration]) -> f64 {
     }
 }
 
-/// `times` in seconds, in order.
-fn sorted(times: &[Duration]) -> Vec<f64> {
-    let mut seconds: Vec<f64> = times.iter().map(Duration::as_secs_f64).collect();
-    seconds.sort_by(f64::total_cmp);
-    seconds
+/// `values` in order.
+fn sorted(values: &[f64]) -> Vec<f64> {
+    let mut sorted = values.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    sorted
 }
 
-/// The middle half of `times` (lower to upper quartile) over their median.
-fn spread(times: &[Duration]) -> f64 {
-    let sorted = sorted(times);
+/// The middle half of `values` (lower to upper quartile) over their median; 0 for none.
+fn spread(values: &[f64]) -> f64 {
+    let sorted = sorted(values);
+    let Some(last) = sorted.len().checked_sub(1) else {
+        return 0.0;
+    };
     let quarter = sorted.len() / 4;
-    let (low, high) = (sorted[quarter], sorted[sorted.len() - 1 - quarter]);
-    (high - low) / median(times).max(1e-6)
+    (sorted[last - quarter] - sorted[quarter]) / median(values).max(1e-6)
 }
 
 /// Why a position could not be measured.
@@ -203,26 +225,28 @@ mod tests {
     }
 
     #[test]
-    fn medians_make_the_speedup_and_the_ceiling() {
+    fn each_rounds_ratios_make_the_speedup_and_the_ceiling() {
+        // The machine slowed down in the last rounds: each round's ratios hold.
         let m = Measurement {
             depth: 8,
-            one: ms(&[400, 410, 900, 405, 395]),
-            many: ms(&[230, 220, 225, 600, 228]),
-            together: ms(&[420, 415, 430, 418, 425]),
+            one: ms(&[400, 400, 400, 600, 600]),
+            many: ms(&[230, 220, 230, 345, 330]),
+            together: ms(&[420, 410, 420, 630, 620]),
         };
-        assert!((m.speedup() - 405.0 / 228.0).abs() < 1e-9);
-        assert!((m.ceiling(2).unwrap() - 2.0 * 405.0 / 420.0).abs() < 1e-9);
-        // One outlier in five leaves the middle half alone.
-        assert!(m.spread() < 0.06, "{}", m.spread());
+        assert!((m.speedup() - 400.0 / 230.0).abs() < 1e-9);
+        assert!((m.ceiling(2).unwrap() - 2.0 * 400.0 / 420.0).abs() < 1e-9);
+        assert!(m.spread(2) < 0.05, "{}", m.spread(2));
+        // Something came and went: the rounds disagree.
         let busy = Measurement {
-            one: ms(&[400, 520, 610, 405, 395]),
+            many: ms(&[230, 330, 230, 500, 230]),
             ..m.clone()
         };
-        assert!(busy.spread() > 0.25, "{}", busy.spread());
+        assert!(busy.spread(2) > 0.25, "{}", busy.spread(2));
         let no_ceiling = Measurement {
             together: Vec::new(),
             ..m
         };
         assert_eq!(no_ceiling.ceiling(2), None);
+        assert!(no_ceiling.spread(2) < 0.05);
     }
 }
