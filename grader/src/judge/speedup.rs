@@ -411,6 +411,56 @@ mod tests {
         assert!(judged.gain > rule().full_gain + 0.15, "{judged:?}");
     }
 
+    /// Rounds (milliseconds on one thread, on two, and two one-thread copies at once) recorded
+    /// on this project's two-CPU virtual machine, load average under 0.7, grading the
+    /// reference four times and the completed starter twice in a row (2026-11-23).
+    const RECORDED: [[[u64; 7]; 3]; 6] = [
+        [
+            [484, 364, 361, 391, 354, 396, 385],
+            [264, 240, 251, 229, 251, 238, 246],
+            [519, 419, 520, 400, 360, 410, 404],
+        ],
+        [
+            [509, 525, 530, 561, 458, 374, 354],
+            [272, 310, 247, 281, 289, 236, 318],
+            [525, 484, 551, 558, 525, 405, 704],
+        ],
+        [
+            [401, 414, 529, 523, 376, 357, 345],
+            [242, 283, 283, 282, 315, 222, 229],
+            [436, 513, 539, 493, 580, 388, 432],
+        ],
+        [
+            [488, 339, 483, 434, 360, 491, 511],
+            [267, 225, 219, 277, 227, 251, 285],
+            [416, 406, 426, 422, 436, 435, 508],
+        ],
+        [
+            [464, 480, 480, 391, 500, 481, 320],
+            [213, 271, 273, 194, 283, 233, 208],
+            [391, 494, 488, 383, 499, 417, 334],
+        ],
+        [
+            [467, 283, 499, 489, 493, 489, 281],
+            [241, 223, 289, 280, 280, 243, 195],
+            [516, 401, 496, 463, 475, 362, 347],
+        ],
+    ];
+
+    #[test]
+    fn the_same_program_graded_again_and_again_earns_the_same_credit() {
+        // The machine's speed drifted between two levels from round to round in all of these
+        // (a one-thread search took 0.28 s or 0.49 s); the credit did not. The former rule (the
+        // better of two runs each, steps at 1.5x, 1.3x and 1.15x) gave the last one 3 of 10.
+        for [one, many, together] in RECORDED {
+            assert_eq!(
+                credit(rounds(&one, &many, &together)),
+                Some(1.0),
+                "{one:?} {many:?} {together:?}"
+            );
+        }
+    }
+
     #[test]
     fn no_threads_earn_nothing() {
         let m = rounds(
