@@ -171,8 +171,8 @@ pub enum Evenness {
     Even,
     /// Well below the plain speed-up: flagged for the hand grader.
     Flagged,
-    /// One thread needed less than the case's target time there even at the deepest search:
-    /// not judged.
+    /// One thread needed less than half the case's target time there even at the deepest
+    /// search: not judged.
     TooQuick,
     /// Not measured.
     Unknown,
