@@ -1,7 +1,7 @@
 //! The gradebook: a CSV file with one row per student, one column per category part, and
-//! columns for the automatic total, the build, the speed-up measured and the thread design seen
-//! (for the grader of the pool), the time grading took and the supplied crate comparison, for a
-//! spreadsheet or a learning platform's import.
+//! columns for the automatic total, the build, the time grading took, the supplied crate
+//! comparison, the speed-up measured and the thread design seen (for the grader of the pool),
+//! for a spreadsheet or a learning platform's import.
 
 use super::words::{self, points};
 use crate::judge::result::StudentResult;
@@ -18,11 +18,12 @@ fn field(text: &str) -> String {
 
 /// The gradebook: a header, then per student each category's points (blank for the categories
 /// graded by hand), the automatic total, how their build went (`ok`, `failed`, `timed out`;
-/// blank without a build step), the speed-up (`1.89x of 1.93x`: theirs and the machine's
-/// ceiling; or why it was not judged; `left out` with `--skip-timing`) and the thread design
-/// seen (`pool`, `new threads per search`, `one worker`), how long grading them took in
-/// seconds, and whether their copy of the supplied crate was changed (`yes` or `no`; blank when
-/// they have none or it was not checked).
+/// blank without a build step), how long grading them took in seconds, whether their copy of
+/// the supplied crate was changed (`yes` or `no`; blank when they have none or it was not
+/// checked), and, last so that the older columns keep their places, the speed-up (`1.89x of
+/// 1.93x`: theirs and the machine's ceiling; or why it was not judged; `left out` with
+/// `--skip-timing`) and the thread design seen (`pool`, `new threads per search`, `one
+/// worker`).
 pub fn csv(rubric: &Rubric, results: &[StudentResult]) -> String {
     let mut header = vec!["student".to_string()];
     header.extend(
@@ -34,10 +35,10 @@ pub fn csv(rubric: &Rubric, results: &[StudentResult]) -> String {
     );
     header.push("automatic total".into());
     header.push("build".into());
-    header.push("speed-up".into());
-    header.push("thread design".into());
     header.push("time (s)".into());
     header.push("supplied_changed".into());
+    header.push("speed-up".into());
+    header.push("thread design".into());
     let mut out = header
         .iter()
         .map(|h| field(h))
@@ -54,13 +55,6 @@ pub fn csv(rubric: &Rubric, results: &[StudentResult]) -> String {
         );
         row.push(points(result.total().0));
         row.push(result.build.as_ref().map_or("", words::build_word).into());
-        let speedup = result.cases.iter().find_map(|c| c.speedup.as_ref());
-        row.push(match speedup {
-            Some(speedup) => field(&words::speedup_word(speedup)),
-            None if !result.left_out.is_empty() => "left out".into(),
-            None => String::new(),
-        });
-        row.push(speedup.map_or("", |s| words::design_word(s.design)).into());
         row.push(format!("{:.1}", result.elapsed.as_secs_f64()));
         row.push(
             match result.supplied.as_ref().map(|c| c.changed()) {
@@ -70,6 +64,13 @@ pub fn csv(rubric: &Rubric, results: &[StudentResult]) -> String {
             }
             .into(),
         );
+        let speedup = result.cases.iter().find_map(|c| c.speedup.as_ref());
+        row.push(match speedup {
+            Some(speedup) => field(&words::speedup_word(speedup)),
+            None if !result.left_out.is_empty() => "left out".into(),
+            None => String::new(),
+        });
+        row.push(speedup.map_or("", |s| words::design_word(s.design)).into());
         out.push_str(&row.join(","));
         out.push('\n');
     }
