@@ -22,9 +22,9 @@ pub fn run_case(case: &Case, solution: &Solution, job: &Job, rubric: &Rubric) ->
         Kind::Consistency(threads) => {
             (result.exchanges, result.silent) = consistency(case, solution, job, threads);
         }
-        Kind::Timing(settings) => {
-            let (speedup, exchanges) = speedup::measure(case, solution, job, rubric, settings);
-            result.earned = case.points * speedup.credit;
+        Kind::Timing(plan) => {
+            let (speedup, exchanges) = speedup::measure(case, solution, job, &rubric.speedup, plan);
+            result.earned = case.points * speedup.credit().unwrap_or(0.0);
             result.speedup = Some(speedup);
             result.exchanges = exchanges;
             return result;

@@ -7,7 +7,8 @@ use crate::kit::Case;
 
 /// Takes the points away from every result whose case requires a case that did not pass in
 /// full, and records why (also when it had earned nothing anyway, so the reason is never a
-/// mystery). `cases` are the kit's cases; `results` those that ran.
+/// mystery), unless the case was not run at all, which says why itself. `cases` are the kit's
+/// cases; `results` those that ran.
 pub fn apply<'a>(cases: impl IntoIterator<Item = &'a Case>, results: &mut [CaseResult]) {
     for case in cases {
         let failed: Vec<String> = case
@@ -16,7 +17,10 @@ pub fn apply<'a>(cases: impl IntoIterator<Item = &'a Case>, results: &mut [CaseR
             .filter(|name| results.iter().any(|r| &&r.name == name && !r.passed()))
             .cloned()
             .collect();
-        let Some(result) = results.iter_mut().find(|r| r.name == case.name) else {
+        let Some(result) = results
+            .iter_mut()
+            .find(|r| r.name == case.name && r.not_run.is_none())
+        else {
             continue;
         };
         if !failed.is_empty() {
@@ -33,7 +37,7 @@ pub fn apply<'a>(cases: impl IntoIterator<Item = &'a Case>, results: &mut [CaseR
 mod tests {
     use super::*;
     use crate::judge::fixtures;
-    use crate::judge::result::{Fault, Verdict};
+    use crate::judge::result::{Fault, NotRun, Verdict};
 
     /// The result of case `name` worth `points`, earning `earned`, with one exchange judged
     /// `verdict`.
@@ -68,6 +72,20 @@ mod tests {
             })
         );
         assert!(!results[1].passed(), "a failed 0-point case has not passed");
+    }
+
+    #[test]
+    fn a_case_not_run_says_why_itself_not_that_its_requirements_failed() {
+        let cases = [
+            fixtures::case("speedup", &["same"]),
+            fixtures::case("same", &[]),
+        ];
+        let mut results = vec![
+            CaseResult::lost(&cases[0], NotRun::BuildFailed),
+            CaseResult::lost(&cases[1], NotRun::BuildFailed),
+        ];
+        apply(&cases, &mut results);
+        assert_eq!(results[0].withheld, None);
     }
 
     #[test]

@@ -34,11 +34,27 @@ pub struct SpeedupPlan {
     pub max_depth: u32,
     /// The depth is raised until one thread needs at least this long.
     pub target_seconds: f64,
-    /// Columns filled to the top, after the script, for a second measurement that is only
-    /// reported: the root columns then cost very different amounts, which idles a thread of a
-    /// fixed division of the columns but not a pool's.
+    /// How many rounds of the one-thread run, the many-thread run and the machine's ceiling (a
+    /// one-thread run on as many copies of the program at once): the medians of the rounds'
+    /// ratios count. At least 3.
+    pub rounds: usize,
+    /// Moves played after the script (columns) for a second measurement that is only reported:
+    /// they fill some columns so that the open ones would all go to one thread of a division of
+    /// the columns fixed in advance (column `c` to thread `c % THREADS`), which then idles the
+    /// others, while a pool keeps every thread busy.
     #[serde(default)]
-    pub uneven_columns: Vec<usize>,
+    pub uneven_moves: Vec<usize>,
+}
+
+impl SpeedupPlan {
+    /// The columns that [`SpeedupPlan::uneven_moves`] fill to the top on a board of `rows`.
+    pub fn filled(&self, rows: usize) -> Vec<usize> {
+        let mut columns: Vec<usize> = self.uneven_moves.clone();
+        columns.sort_unstable();
+        columns.dedup();
+        columns.retain(|c| self.uneven_moves.iter().filter(|m| *m == c).count() >= rows);
+        columns
+    }
 }
 
 /// A case file as written.
@@ -202,14 +218,15 @@ pub fn parse(text: &str, path: &Path, name: String) -> Result<Case, KitError> {
         (Threads::One(n), Some(speedup))
             if n >= 1
                 && speedup.threads >= 2
-                && speedup.uneven_columns.iter().all(|&c| c < spec.cols) =>
+                && speedup.rounds >= 3
+                && speedup.uneven_moves.iter().all(|&c| c < spec.cols) =>
         {
             (Kind::Timing(speedup), n)
         }
         (_, Some(_)) => {
             return fail(
-                "a speedup case needs one `threads`, speedup.threads >= 2 and uneven_columns \
-                 on the board"
+                "a speedup case needs one `threads`, speedup.threads >= 2, rounds >= 3 and \
+                 uneven_moves on the board"
                     .into(),
             )
         }

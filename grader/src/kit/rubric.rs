@@ -92,14 +92,51 @@ fn item_points(item: &str) -> Option<f64> {
     number.trim().parse().ok()
 }
 
-/// A speed-up threshold and the fraction of a timing case's points it earns.
+/// How a measured speed-up earns credit, and when a measurement is not to be trusted. The
+/// speed-up is judged against the machine's own ceiling, measured in the same run (as many
+/// one-thread runs at once as the speed-up has threads): its *gain* is `(speed-up - 1) /
+/// (ceiling - 1)`, the share of what more threads could gain there that the program gained.
 #[derive(Clone, Debug, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
-pub struct Threshold {
-    /// The least speed-up (one-thread time over many-thread time).
-    pub at_least: f64,
-    /// The fraction of the points it earns, 0 to 1.
-    pub credit: f64,
+pub struct SpeedupRule {
+    /// The gain that earns full credit.
+    pub full_gain: f64,
+    /// The gain at or below which it earns nothing; in between, credit in proportion, so that
+    /// a little noise moves the credit a little.
+    pub no_gain: f64,
+    /// The machine's own gain, `(ceiling - 1) / (threads - 1)`, below which it was too busy to
+    /// judge by.
+    pub busy_ceiling: f64,
+    /// The spread of the rounds' speed-ups or ceilings (the middle half of them, over their
+    /// median) above which the machine was too busy to judge by.
+    pub busy_spread: f64,
+}
+
+impl SpeedupRule {
+    /// The fraction of a timing case's points that `gain` earns: 0 at or below
+    /// [`SpeedupRule::no_gain`], 1 from [`SpeedupRule::full_gain`], in proportion between.
+    pub fn credit(&self, gain: f64) -> f64 {
+        ((gain - self.no_gain) / (self.full_gain - self.no_gain)).clamp(0.0, 1.0)
+    }
+
+    /// Why the rule cannot be used, if it cannot.
+    fn check(&self) -> Result<(), String> {
+        let share = |x: f64| (0.0..=1.0).contains(&x);
+        if share(self.no_gain)
+            && share(self.full_gain)
+            && self.no_gain < self.full_gain
+            && share(self.busy_ceiling)
+            && self.busy_spread > 0.0
+        {
+            Ok(())
+        } else {
+            Err(
+                "speedup: no_gain < full_gain and busy_ceiling must be 0 to 1, busy_spread \
+                 over 0"
+                    .into(),
+            )
+        }
+    }
 }
 
 /// The whole rubric.
@@ -111,8 +148,8 @@ pub struct Rubric {
     /// The categories, in report order.
     #[serde(rename = "category")]
     pub categories: Vec<Category>,
-    /// Speed-up thresholds, any order.
-    pub speedup: Vec<Threshold>,
+    /// The `[speedup]` table: how a measured speed-up earns credit.
+    pub speedup: SpeedupRule,
     /// The `[limits]` table: what every student program may use (defaults for those left out).
     #[serde(default)]
     pub limits: Limits,
@@ -143,13 +180,10 @@ impl Rubric {
                 )));
             }
         }
-        if rubric
+        rubric
             .speedup
-            .iter()
-            .any(|t| !(0.0..=1.0).contains(&t.credit))
-        {
-            return Err(KitError(format!("{shown}: speedup credit must be 0 to 1")));
-        }
+            .check()
+            .map_err(|why| KitError(format!("{shown}: {why}")))?;
         rubric
             .limits
             .validate()
@@ -160,16 +194,6 @@ impl Rubric {
                 .map_err(|why| KitError(format!("{shown}: {why}")))?;
         }
         Ok(rubric)
-    }
-
-    /// The fraction of a timing case's points that `speedup` earns: the credit of the highest
-    /// threshold it reaches, or 0.
-    pub fn speedup_credit(&self, speedup: f64) -> f64 {
-        self.speedup
-            .iter()
-            .filter(|t| speedup >= t.at_least)
-            .map(|t| t.credit)
-            .fold(0.0, f64::max)
     }
 
     /// Checks that every case names a category the cases score, and that each such category's
@@ -257,25 +281,40 @@ impl HeldOut {
     }
 }
 
+/// A `[speedup]` table for the tests' rubrics: full credit from a gain of 0.6, none at 0.2.
+#[cfg(test)]
+pub(crate) const TEST_SPEEDUP: &str =
+    "[speedup]\nfull_gain = 0.6\nno_gain = 0.2\nbusy_ceiling = 0.5\nbusy_spread = 0.15\n";
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn rubric() -> Rubric {
-        toml::from_str(
-            "title = \"t\"\n[[category]]\nname = \"AI\"\npoints = 2\n\
-             [[category]]\nname = \"GUI\"\npoints = 1\nmanual = [\"(1) draws\"]\n\
-             [[speedup]]\nat_least = 1.5\ncredit = 1.0\n[[speedup]]\nat_least = 1.2\ncredit = 0.5\n",
-        )
-        .unwrap()
+        let text = "title = \"t\"\n[[category]]\nname = \"AI\"\npoints = 2\n\
+             [[category]]\nname = \"GUI\"\npoints = 1\nmanual = [\"(1) draws\"]\n";
+        toml::from_str(&format!("{text}{TEST_SPEEDUP}")).unwrap()
     }
 
     #[test]
-    fn speedup_earns_the_highest_threshold_reached() {
-        let r = rubric();
-        assert_eq!(r.speedup_credit(1.9), 1.0);
-        assert_eq!(r.speedup_credit(1.3), 0.5);
-        assert_eq!(r.speedup_credit(1.0), 0.0);
+    fn the_credit_grows_in_proportion_to_the_gain_between_the_thresholds() {
+        let rule = rubric().speedup;
+        assert_eq!(rule.credit(0.9), 1.0);
+        assert_eq!(rule.credit(0.6), 1.0);
+        assert!((rule.credit(0.4) - 0.5).abs() < 1e-9);
+        assert_eq!(rule.credit(0.2), 0.0);
+        assert_eq!(rule.credit(-0.5), 0.0);
+    }
+
+    #[test]
+    fn a_rule_whose_thresholds_are_out_of_order_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("rubric.toml");
+        let text = "title = \"t\"\n[[category]]\nname = \"AI\"\npoints = 1\n";
+        let swapped = TEST_SPEEDUP.replace("no_gain = 0.2", "no_gain = 0.7");
+        std::fs::write(&path, format!("{text}{swapped}")).unwrap();
+        let error = Rubric::load(&path).unwrap_err().0;
+        assert!(error.contains("no_gain < full_gain"), "{error}");
     }
 
     #[test]
@@ -287,10 +326,10 @@ mod tests {
 
     #[test]
     fn a_category_can_be_part_cases_part_checklist() {
-        let mixed: Rubric = toml::from_str(
-            "title = \"t\"\nspeedup = []\n[[category]]\nname = \"Threading\"\npoints = 15\n\
-             manual = [\"(5) a pool\"]\n",
-        )
+        let mixed: Rubric = toml::from_str(&format!(
+            "title = \"t\"\n[[category]]\nname = \"Threading\"\npoints = 15\n\
+                 manual = [\"(5) a pool\"]\n{TEST_SPEEDUP}"
+        ))
         .unwrap();
         let threading = &mixed.categories[0];
         assert_eq!(
@@ -319,8 +358,10 @@ mod tests {
         let path = dir.path().join("rubric.toml");
         std::fs::write(
             &path,
-            "title = \"t\"\nspeedup = []\n[[category]]\nname = \"GUI\"\npoints = 2\n\
-             manual = [\"draws\"]\n",
+            format!(
+                "title = \"t\"\n[[category]]\nname = \"GUI\"\npoints = 2\n\
+                 manual = [\"draws\"]\n{TEST_SPEEDUP}"
+            ),
         )
         .unwrap();
         let error = Rubric::load(&path).unwrap_err().0;
@@ -340,8 +381,9 @@ mod tests {
         assert_eq!(Rubric::load(&kit).unwrap().limits, Limits::default());
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("rubric.toml");
-        let text = "title = \"t\"\nspeedup = []\n[[category]]\nname = \"AI\"\npoints = 1\n";
-        std::fs::write(&path, text).unwrap();
+        let text =
+            format!("title = \"t\"\n{TEST_SPEEDUP}[[category]]\nname = \"AI\"\npoints = 1\n");
+        std::fs::write(&path, &text).unwrap();
         assert_eq!(Rubric::load(&path).unwrap().limits, Limits::default());
         std::fs::write(&path, format!("{text}[limits]\ncpu_seconds = 0\n")).unwrap();
         let error = Rubric::load(&path).unwrap_err().0;

@@ -1,16 +1,21 @@
 //! The bottom layer: running a program under limits and in a sandbox. A process [`group`] for a
 //! build and for a student's program alike, the resource [`limits`], the process-count
 //! [`watch`], what `/proc` tells ([`procfs`]), the [`sandbox`] every student process runs in,
-//! the protocol conversation with a running [`program`], and a command run to a log file
-//! ([`logged`]). It knows nothing of cases, students or scores. Linux only.
+//! the protocol conversation with a running [`program`], a command run to a log file
+//! ([`logged`]), the [`cpus`] a program may use and its [`threads`] seen at work. It knows
+//! nothing of cases, students or scores. Linux only.
 
+pub mod cpus;
 pub mod group;
 pub mod limits;
 pub mod logged;
 pub mod procfs;
 pub mod program;
 pub mod sandbox;
+pub mod threads;
 mod watch;
 
+pub use cpus::Cpus;
 pub use limits::{Evidence, Limit, LimitHit, Limits};
 pub use program::{Ending, Failure, Program, Stream, MAX_LINE, MAX_OUTPUT};
+pub use threads::{ThreadUse, ThreadWatch};

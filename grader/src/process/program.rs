@@ -242,6 +242,12 @@ impl Program {
         }
     }
 
+    /// The process id of the program's group leader (the group's id too), while it has not been
+    /// reaped: to watch its threads.
+    pub fn leader(&self) -> Option<i32> {
+        self.group.as_ref().map(Group::leader)
+    }
+
     /// How the program (its group's leader) ended, if it has. It is left unreaped, so that the
     /// group's id stays its own until [`Drop`] has killed the group.
     fn status(&self) -> Option<ExitStatus> {

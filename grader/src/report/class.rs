@@ -255,17 +255,18 @@ mod tests {
     use super::*;
     use crate::judge::fixtures;
     use crate::judge::{Build, CaseResult};
+    use crate::kit::rubric::TEST_SPEEDUP;
     use crate::process::logged::Ended;
     use std::os::unix::process::ExitStatusExt;
     use std::process::ExitStatus;
     use std::time::Duration;
 
     fn rubric() -> Rubric {
-        toml::from_str(
-            "title = \"Four\"\nspeedup = []\n\
+        toml::from_str(&format!(
+            "title = \"Four\"\n{TEST_SPEEDUP}\
              [[category]]\nname = \"Rules\"\npoints = 10\n\
              [[category]]\nname = \"Style\"\npoints = 5\nmanual = [\"(5) tidy\"]\n",
-        )
+        ))
         .unwrap()
     }
 

@@ -28,13 +28,18 @@ pub(super) fn table(rubric: &Rubric, result: &StudentResult, markdown: bool) -> 
     }
     let (earned, max) = result.total();
     row(&mut out, "Automatic total", &points(earned), &points(max));
+    let indent = if markdown { "" } else { "  " };
     if !result.left_out.is_empty() {
-        let indent = if markdown { "" } else { "  " };
         let _ = writeln!(
             out,
             "\n{indent}Not run (--skip-timing), not counted: {}",
             result.left_out.join(", ")
         );
+    }
+    for case in &result.cases {
+        if let Some(why) = case.speedup.as_ref().and_then(words::not_counted) {
+            let _ = writeln!(out, "\n{indent}Not counted: {} ({why})", case.name);
+        }
     }
     out
 }

@@ -1,6 +1,7 @@
 //! The gradebook: a CSV file with one row per student, one column per category part, and
-//! columns for the automatic total, the build, the time grading took and the supplied crate
-//! comparison, for a spreadsheet or a learning platform's import.
+//! columns for the automatic total, the build, the time grading took, the supplied crate
+//! comparison, the speed-up measured and the thread design seen (for the grader of the pool),
+//! for a spreadsheet or a learning platform's import.
 
 use super::words::{self, points};
 use crate::judge::result::StudentResult;
@@ -17,9 +18,12 @@ fn field(text: &str) -> String {
 
 /// The gradebook: a header, then per student each category's points (blank for the categories
 /// graded by hand), the automatic total, how their build went (`ok`, `failed`, `timed out`;
-/// blank without a build step), how long grading them took in seconds, and whether their copy
-/// of the supplied crate was changed (`yes` or `no`; blank when they have none or it was not
-/// checked).
+/// blank without a build step), how long grading them took in seconds, whether their copy of
+/// the supplied crate was changed (`yes` or `no`; blank when they have none or it was not
+/// checked), and, last so that the older columns keep their places, the speed-up (`1.89x of
+/// 1.93x`: theirs and the machine's ceiling; or why it was not judged; `left out` with
+/// `--skip-timing`) and the thread design seen (`pool`, `new threads per search`, `one
+/// worker`).
 pub fn csv(rubric: &Rubric, results: &[StudentResult]) -> String {
     let mut header = vec!["student".to_string()];
     header.extend(
@@ -33,6 +37,8 @@ pub fn csv(rubric: &Rubric, results: &[StudentResult]) -> String {
     header.push("build".into());
     header.push("time (s)".into());
     header.push("supplied_changed".into());
+    header.push("speed-up".into());
+    header.push("thread design".into());
     let mut out = header
         .iter()
         .map(|h| field(h))
@@ -58,6 +64,13 @@ pub fn csv(rubric: &Rubric, results: &[StudentResult]) -> String {
             }
             .into(),
         );
+        let speedup = result.cases.iter().find_map(|c| c.speedup.as_ref());
+        row.push(match speedup {
+            Some(speedup) => field(&words::speedup_word(speedup)),
+            None if !result.left_out.is_empty() => "left out".into(),
+            None => String::new(),
+        });
+        row.push(speedup.map_or("", |s| words::design_word(s.design)).into());
         out.push_str(&row.join(","));
         out.push('\n');
     }

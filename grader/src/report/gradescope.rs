@@ -1,5 +1,6 @@
 //! Gradescope's `results.json`: the automatic score, one test per case with its failures as
-//! output, and each case's visibility (hidden cases show only after the due date). The overall
+//! output (a speed-up the machine could not judge worth nothing either way, with why), and
+//! each case's visibility (hidden cases show only after the due date). The overall
 //! output is the summary, without any case's detail, so that it reveals nothing of a hidden
 //! case. The build, when there was a build step, comes first as a visible test worth no points
 //! (a failed one with the last lines of its log, the compiler's errors, and every case at 0),
@@ -55,7 +56,7 @@ pub fn results(rubric: &Rubric, result: &StudentResult) -> Value {
         json!({
             "name": format!("{}: {}", case.category, case.name),
             "score": rounded(case.earned),
-            "max_score": rounded(case.points),
+            "max_score": if case.counted() { rounded(case.points) } else { 0.0 },
             "status": if case.passed() { "passed" } else { "failed" },
             "output": if case.description.is_empty() { detail } else { format!("{}\n{detail}", case.description) },
             "visibility": if case.hidden { "after_due_date" } else { "visible" },

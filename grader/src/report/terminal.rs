@@ -31,13 +31,21 @@ pub fn brief(rubric: &Rubric, result: &StudentResult) -> String {
     out
 }
 
-/// One case's detail on its own: its failures, or that it passed.
+/// One case's detail on its own: its failures, or that it passed, and what a speed-up case
+/// measured (or why it is not counted).
 pub fn case(case: &CaseResult) -> String {
-    if case.passed() {
-        "Passed.".to_string()
-    } else {
-        case_detail(case, "")
+    let mut out = match (case.passed(), case.counted()) {
+        (false, _) => case_detail(case, ""),
+        (true, true) => "Passed.".to_string(),
+        (true, false) => String::new(),
+    };
+    for note in case.speedup.iter().flat_map(words::speedup_notes) {
+        if !out.is_empty() && !out.ends_with('\n') {
+            out.push('\n');
+        }
+        out.push_str(&note);
     }
+    out
 }
 
 /// The whole terminal report: the brief one and every failed case, or the last lines of a failed

@@ -1,11 +1,15 @@
 //! The words every report uses for the judge's typed results: why a program failed, which limit
 //! it hit, why an answer was skipped or a case not run, how a build went, what was measured of
-//! the speed-up, and points and seconds as reports print them. One place, so that the terminal,
+//! the speed-up (or why it is not counted: the CPUs, a busy machine), the thread design seen,
+//! and points and seconds as reports print them. One place, so that the terminal,
 //! the Markdown report, the gradebook and Gradescope say the same thing the same way.
 
 use std::time::Duration;
 
-use crate::judge::result::speedup::{Evenness, Measurement, Speedup, SpeedupFault, Uneven};
+use crate::judge::result::design::{Design, Unseen};
+use crate::judge::result::speedup::{
+    as_seconds, median, Busy, Evenness, Measurement, Outcome, Speedup, SpeedupFault, Uneven,
+};
 use crate::judge::result::{
     CaseResult, Exchange, Expect, Fault, NotRun, Skip, Variety, Verdict, Withheld,
 };
@@ -13,7 +17,9 @@ use crate::judge::{Build, Confinement};
 use crate::kit::supplied::{Change, Comparison};
 use crate::process::logged::{Ended, MAX_LOG};
 use crate::process::sandbox::{Protection, Status};
-use crate::process::{Ending, Evidence, Failure, Limit, LimitHit, Stream, MAX_LINE, MAX_OUTPUT};
+use crate::process::{
+    Cpus, Ending, Evidence, Failure, Limit, LimitHit, Stream, MAX_LINE, MAX_OUTPUT,
+};
 
 /// How a report says that the copy differs, before the details.
 pub const SUPPLIED_CHANGED: &str = "The supplied crate was changed";
@@ -235,43 +241,122 @@ pub fn variety(case: &CaseResult, variety: &Variety) -> Option<Finding> {
     })
 }
 
-/// One position's measurement: "`scores 7`: 1.00 s with 1 thread(s), 0.52 s with 2: speed-up
-/// 1.92x".
+/// CPUs as reports write them: `1 CPU`, `1.5 CPUs`.
+fn cpu_count(count: f64) -> String {
+    match points(count).as_str() {
+        "1" => "1 CPU".into(),
+        shown => format!("{shown} CPUs"),
+    }
+}
+
+/// What limits the CPUs the program could use, in words: "1 CPU (1 of the machine's 2, by the
+/// grader's CPU affinity)".
+pub fn cpus(cpus: &Cpus) -> String {
+    let usable = cpu_count(cpus.usable());
+    match cpus.quota {
+        Some(quota) if quota < cpus.affinity as f64 => format!(
+            "{usable} (the CPU quota of the grader's cgroup, on a machine with {})",
+            cpu_count(cpus.online as f64)
+        ),
+        _ if cpus.affinity < cpus.online => format!(
+            "{usable} ({} of the machine's {}, by the grader's CPU affinity)",
+            cpus.affinity, cpus.online
+        ),
+        _ => format!("{usable} (all the machine has)"),
+    }
+}
+
+/// `1 thread`, `2 threads`.
+fn threads(count: usize) -> String {
+    match count {
+        1 => "1 thread".into(),
+        n => format!("{n} threads"),
+    }
+}
+
+/// One position's timings: "`scores 8` in 7 rounds: 0.36 s on 1 thread, 0.19 s on 2 threads
+/// (medians); speed-up 1.89x (the median of the rounds')".
 fn measurement(m: &Measurement, (one, many): (usize, usize)) -> String {
     format!(
-        "`scores {}`: {} with {one} thread(s), {} with {many}: speed-up {:.2}x",
+        "`scores {}` in {} rounds: {:.2} s on {}, {:.2} s on {} (medians); speed-up {:.2}x (the \
+         median of the rounds')",
         m.depth,
-        seconds(m.time_one),
-        seconds(m.time_many),
-        m.ratio()
+        m.one.len(),
+        median(&as_seconds(&m.one)),
+        threads(one),
+        median(&as_seconds(&m.many)),
+        threads(many),
+        m.speedup()
     )
 }
 
+/// Every round's times, so that the noise shows: "Each round, in seconds: on 1 thread 0.361
+/// 0.352; on 2 threads 0.190 0.201; 2 one-thread copies at once 0.370 0.381."
+fn rounds(m: &Measurement, (one, many): (usize, usize)) -> String {
+    let series = |times: &[Duration]| {
+        let shown: Vec<String> = times
+            .iter()
+            .map(|t| format!("{:.3}", t.as_secs_f64()))
+            .collect();
+        shown.join(" ")
+    };
+    let mut text = format!(
+        "Each round, in seconds: on {} {}; on {} {}",
+        threads(one),
+        series(&m.one),
+        threads(many),
+        series(&m.many)
+    );
+    if !m.together.is_empty() {
+        text.push_str(&format!(
+            "; {many} one-thread copies at once {}",
+            series(&m.together)
+        ));
+    }
+    text.push('.');
+    text
+}
+
+/// `1, 3 and 5`.
+fn spoken_list(numbers: &[usize]) -> String {
+    let words: Vec<String> = numbers.iter().map(usize::to_string).collect();
+    match words.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => words.join(""),
+    }
+}
+
 /// What a measurement that failed was doing, and why it failed.
-fn speedup_fault(fault: &SpeedupFault, threads: (usize, usize)) -> (String, String) {
+fn speedup_fault(fault: &SpeedupFault) -> (String, String) {
     match fault {
         SpeedupFault::Script(n) => (
-            format!("the script with {n} thread(s)"),
+            format!("the script with {}", threads(*n)),
             "the script did not get through".into(),
         ),
         SpeedupFault::Program {
             command,
-            threads,
+            threads: n,
             failure: f,
         } => (
-            format!("{command} with {threads} thread(s)"),
+            format!("{command} with {}", threads(*n)),
             format!("`{command}`: {}", failure(f)),
         ),
         SpeedupFault::Refused(command, answer) => (
             command.clone(),
             format!("`{command}` was refused: {answer:?}"),
         ),
-        SpeedupFault::Differ { depth, one, many } => (
+        SpeedupFault::Differ {
+            depth,
+            one,
+            other,
+            threads: n,
+        } => (
+            format!("scores {depth} with {}", threads(*n)),
             format!(
-                "scores {depth} with {} and {} threads",
-                threads.0, threads.1
+                "the answer differs from the first one on 1 thread: {one:?} then {other:?} with \
+                 {}",
+                threads(*n)
             ),
-            format!("the answers differ or failed: {one:?} with 1 thread, {many:?} with more"),
         ),
     }
 }
@@ -279,48 +364,117 @@ fn speedup_fault(fault: &SpeedupFault, threads: (usize, usize)) -> (String, Stri
 /// The speed-up's finding when it earned less than full credit (for a measurement that failed
 /// because the script did not get through, the script's exchanges say why instead).
 pub fn speedup_finding(speedup: &Speedup) -> Option<Finding> {
-    let expected = vec![format!("a speed-up of at least {}x", speedup.best)];
-    match &speedup.plain {
-        Err(SpeedupFault::Script(_)) => None,
-        Err(fault) => {
-            let (sent, why) = speedup_fault(fault, speedup.threads);
+    let (one, many) = speedup.threads;
+    match &speedup.outcome {
+        Outcome::Failed(SpeedupFault::Script(_)) => None,
+        Outcome::Failed(fault) => {
+            let (sent, why) = speedup_fault(fault);
             let got = match fault {
-                SpeedupFault::Differ { many, .. } => Some(many.clone()),
+                SpeedupFault::Differ { other, .. } => Some(other.clone()),
                 _ => None,
             };
             Some(Finding {
                 sent,
-                expected,
+                expected: vec!["the same values on any number of threads".into()],
                 got,
                 why,
             })
         }
-        Ok(m) if speedup.credit < 1.0 => Some(Finding {
-            sent: format!(
-                "scores {} with {} and {} threads",
-                m.depth, speedup.threads.0, speedup.threads.1
+        Outcome::Judged(m, judged) if judged.credit < 1.0 => Some(Finding {
+            sent: format!("scores {} with {one} and {many} threads", m.depth),
+            expected: vec![format!(
+                "a speed-up of {:.2}x, which earns full credit where {many} threads can give \
+                 {:.2}x",
+                judged.full_at, judged.ceiling
+            )],
+            got: Some(format!("{:.2}x", judged.speedup)),
+            why: format!(
+                "speed-up {:.2}x: {}% of what {many} threads can gain here",
+                judged.speedup,
+                percent(judged.gain)
             ),
-            expected,
-            got: Some(format!("{:.2}x", m.ratio())),
-            why: format!("speed-up {:.2}x", m.ratio()),
         }),
-        Ok(_) => None,
+        _ => None,
     }
 }
 
-/// The speed-up's measurements, one line each: the plain position with its credit, and the
-/// uneven one (not scored) with its flag.
-pub fn speedup_notes(speedup: &Speedup) -> Vec<String> {
-    let Ok(plain) = &speedup.plain else {
-        return Vec::new();
+/// A share as a whole percentage.
+fn percent(share: f64) -> f64 {
+    (share * 100.0).round() + 0.0
+}
+
+/// Why a speed-up is not counted, in a few words for the score table; `None` when it counts.
+pub fn not_counted(speedup: &Speedup) -> Option<String> {
+    match &speedup.outcome {
+        Outcome::TooFewCpus => Some(format!(
+            "not judged on {}",
+            cpu_count(speedup.cpus.usable())
+        )),
+        Outcome::Busy(..) => Some("the machine was busy: grade again".into()),
+        Outcome::Failed(_) | Outcome::Judged(..) => None,
+    }
+}
+
+/// The plain position's line: what was measured and what it earned, or why it is not counted.
+fn outcome_note(speedup: &Speedup) -> Option<String> {
+    let threads = speedup.threads;
+    let many = threads.1;
+    let note = match &speedup.outcome {
+        Outcome::Failed(_) => return None,
+        Outcome::TooFewCpus => format!(
+            "Not judged, and not counted either way: the program could use {}, and the \
+             speed-up needs {many}. Grade on a machine with {many} CPUs or more (on Gradescope: \
+             see the kit's guide).",
+            cpus(&speedup.cpus)
+        ),
+        Outcome::Busy(m, busy) => {
+            let why = match busy {
+                Busy::Spread(spread) => format!(
+                    "the rounds disagreed: the middle half of their speed-ups or ceilings spread \
+                     over {}% of the median",
+                    percent(*spread)
+                ),
+                Busy::Ceiling(ceiling) => format!(
+                    "{many} one-thread copies of the program at once did only {ceiling:.2}x the \
+                     work of one alone, where an idle machine with {many} CPUs does nearly \
+                     {many}x (a program that uses more than one thread with THREADS 1 shows the \
+                     same)"
+                ),
+            };
+            format!(
+                "Not counted: the machine was busy: grade again. {}; {why}.",
+                measurement(m, threads)
+            )
+        }
+        Outcome::Judged(m, judged) => {
+            let gained = match percent(judged.gain) {
+                share if share > 0.0 => format!("the program gained {share}% of that"),
+                _ => "the program gained nothing".into(),
+            };
+            format!(
+                "{}. {many} one-thread copies at once: {:.2}x, the most {many} threads can give \
+                 on this machine now; {gained}: {}% credit.",
+                measurement(m, threads),
+                judged.ceiling,
+                percent(judged.credit)
+            )
+        }
     };
-    let mut notes = vec![format!(
-        "{}, {}% credit",
-        measurement(plain, speedup.threads),
-        (speedup.credit * 100.0).round()
-    )];
-    if let Some(uneven) = &speedup.uneven {
-        notes.push(uneven_note(uneven, plain.ratio(), speedup.threads));
+    Some(note)
+}
+
+/// The speed-up's notes, one line each: the plain position with its credit or why it is not
+/// counted, the uneven one (not scored) with its flag, and the thread design seen.
+pub fn speedup_notes(speedup: &Speedup) -> Vec<String> {
+    let mut notes: Vec<String> = outcome_note(speedup).into_iter().collect();
+    if let Outcome::Judged(m, _) | Outcome::Busy(m, _) = &speedup.outcome {
+        notes.push(rounds(m, speedup.threads));
+    }
+    if let (Some(uneven), Outcome::Judged(_, judged)) = (&speedup.uneven, &speedup.outcome) {
+        notes.push(uneven_note(uneven, judged.speedup, speedup.threads));
+    }
+    if let Some(seen) = design(speedup.design, speedup.threads.1) {
+        notes.push(format!("Thread design seen (for the hand grader): {seen}."));
     }
     notes
 }
@@ -330,7 +484,7 @@ fn uneven_note(uneven: &Uneven, plain: f64, threads: (usize, usize)) -> String {
     let text = match &uneven.measured {
         Ok(m) => measurement(m, threads),
         Err(fault) => {
-            let (sent, why) = speedup_fault(fault, threads);
+            let (sent, why) = speedup_fault(fault);
             format!("not measured: {sent}: {why}")
         }
     };
@@ -340,14 +494,58 @@ fn uneven_note(uneven: &Uneven, plain: f64, threads: (usize, usize)) -> String {
         }
         Evenness::Flagged => format!(
             " FLAG for the hand grader: well below the plain {plain:.2}x, as when the columns \
-             are divided among the threads in advance instead of handed out by a pool"
+             are divided among the threads in advance instead of handed out by a pool."
         ),
         Evenness::Even | Evenness::Unknown => String::new(),
     };
     format!(
-        "With columns {:?} full (not scored): {text}.{flag}",
-        uneven.columns
+        "With columns {} full (not scored): {text}.{flag}",
+        spoken_list(&uneven.columns)
     )
+}
+
+/// How a program used `threads` threads, in the handout's words; `None` when it did not get
+/// as far as searching on them.
+pub fn design(design: Design, threads: usize) -> Option<String> {
+    Some(match design {
+        Design::Pool { workers } => format!(
+            "a pool: the same {workers} threads searched both times, created once and reused"
+        ),
+        Design::PerSearch { workers, new } => format!(
+            "new threads for every search ({new} of the {workers} that searched the second \
+             time were new), as with a fixed division or threads started per move: not a pool"
+        ),
+        Design::OneWorker => {
+            format!("one thread did all the work with THREADS {threads}, as with no threads")
+        }
+        Design::Unseen(Unseen::TooQuick) => {
+            "not seen: the searches were too short to tell the threads apart".into()
+        }
+        Design::Unseen(Unseen::NotSearched) => return None,
+    })
+}
+
+/// The gradebook's word for the thread design: `pool`, `new threads per search`, `one worker`,
+/// `not seen`, or nothing when the program did not search on several threads.
+pub fn design_word(design: Design) -> &'static str {
+    match design {
+        Design::Pool { .. } => "pool",
+        Design::PerSearch { .. } => "new threads per search",
+        Design::OneWorker => "one worker",
+        Design::Unseen(Unseen::TooQuick) => "not seen",
+        Design::Unseen(Unseen::NotSearched) => "",
+    }
+}
+
+/// The gradebook's words for the speed-up: `1.89x of 1.93x`, `failed`, `not judged: 1 CPU`, or
+/// `machine busy` (the reports say to grade again).
+pub fn speedup_word(speedup: &Speedup) -> String {
+    match &speedup.outcome {
+        Outcome::Judged(_, judged) => format!("{:.2}x of {:.2}x", judged.speedup, judged.ceiling),
+        Outcome::Failed(_) => "failed".into(),
+        Outcome::TooFewCpus => format!("not judged: {}", cpu_count(speedup.cpus.usable())),
+        Outcome::Busy(..) => "machine busy".into(),
+    }
 }
 
 /// Why a case's credit was withheld.
@@ -524,6 +722,7 @@ pub fn confinement(confinement: &Confinement) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::judge::result::speedup::Judged;
     use std::os::unix::process::ExitStatusExt;
     use std::process::ExitStatus;
 
@@ -584,6 +783,118 @@ mod tests {
             "the program exited: exit status: 0; it left 1 process(es) running that held its \
              output, now killed; standard error ends: bye"
         );
+    }
+
+    /// A speed-up on 2 threads with `outcome`, the pool seen, on a machine of 2 CPUs.
+    fn speedup(outcome: Outcome) -> Speedup {
+        Speedup {
+            threads: (1, 2),
+            cpus: Cpus {
+                online: 2,
+                affinity: 2,
+                quota: None,
+            },
+            outcome,
+            uneven: None,
+            design: Design::Pool { workers: 2 },
+        }
+    }
+
+    /// Rounds of 0.35 s on one thread, 0.2 s on two and 0.36 s for two copies at once.
+    fn measured() -> Measurement {
+        let times = |ms: u64| vec![Duration::from_millis(ms); 3];
+        Measurement {
+            depth: 8,
+            one: times(350),
+            many: times(200),
+            together: times(360),
+        }
+    }
+
+    #[test]
+    fn a_judged_speedup_says_what_it_measured_and_earned() {
+        let judged = Judged {
+            speedup: 1.75,
+            ceiling: 1.94,
+            gain: 0.8,
+            full_at: 1.52,
+            credit: 1.0,
+        };
+        let notes = speedup_notes(&speedup(Outcome::Judged(measured(), judged)));
+        assert_eq!(
+            notes,
+            [
+                "`scores 8` in 3 rounds: 0.35 s on 1 thread, 0.20 s on 2 threads (medians); \
+                 speed-up 1.75x (the median of the rounds'). 2 one-thread copies at once: 1.94x, \
+                 the most 2 threads can give on this machine now; the program gained 80% of \
+                 that: 100% credit.",
+                "Each round, in seconds: on 1 thread 0.350 0.350 0.350; on 2 threads 0.200 \
+                 0.200 0.200; 2 one-thread copies at once 0.360 0.360 0.360.",
+                "Thread design seen (for the hand grader): a pool: the same 2 threads searched \
+                 both times, created once and reused.",
+            ]
+        );
+        assert_eq!(
+            speedup_word(&speedup(Outcome::Judged(measured(), judged))),
+            "1.75x of 1.94x"
+        );
+    }
+
+    #[test]
+    fn a_speedup_not_counted_says_why() {
+        let busy = speedup(Outcome::Busy(measured(), Busy::Spread(0.23)));
+        assert_eq!(
+            not_counted(&busy).as_deref(),
+            Some("the machine was busy: grade again")
+        );
+        assert!(speedup_notes(&busy)[0].starts_with(
+            "Not counted: the machine was busy: grade again. `scores 8` in 3 rounds: 0.35 s on 1 \
+             thread"
+        ));
+        assert!(speedup_notes(&busy)[0].ends_with(
+            "the rounds disagreed: the middle half of their speed-ups or ceilings spread over 23% \
+             of the median."
+        ));
+        let low = speedup(Outcome::Busy(measured(), Busy::Ceiling(1.21)));
+        assert!(speedup_notes(&low)[0].contains(
+            "2 one-thread copies of the program at once did only 1.21x the work of one alone"
+        ));
+        let quota = Speedup {
+            cpus: Cpus {
+                online: 4,
+                affinity: 4,
+                quota: Some(1.5),
+            },
+            ..speedup(Outcome::TooFewCpus)
+        };
+        assert_eq!(
+            cpus(&quota.cpus),
+            "1.5 CPUs (the CPU quota of the grader's cgroup, on a machine with 4 CPUs)"
+        );
+        assert_eq!(speedup_word(&quota), "not judged: 1.5 CPUs");
+        assert_eq!(
+            not_counted(&quota).as_deref(),
+            Some("not judged on 1.5 CPUs")
+        );
+    }
+
+    #[test]
+    fn the_thread_designs_are_named_as_the_handout_names_them() {
+        let per_search = Design::PerSearch { workers: 2, new: 2 };
+        assert_eq!(
+            design(per_search, 2).as_deref(),
+            Some(
+                "new threads for every search (2 of the 2 that searched the second time were \
+                 new), as with a fixed division or threads started per move: not a pool"
+            )
+        );
+        assert_eq!(
+            design(Design::OneWorker, 2).as_deref(),
+            Some("one thread did all the work with THREADS 2, as with no threads")
+        );
+        assert_eq!(design(Design::Unseen(Unseen::NotSearched), 2), None);
+        assert_eq!(design_word(per_search), "new threads per search");
+        assert_eq!(design_word(Design::OneWorker), "one worker");
     }
 
     #[test]

@@ -78,23 +78,36 @@ fn speedup_test(results: &serde_json::Value) -> serde_json::Value {
 
 #[test]
 fn the_reference_speedup_is_measured_with_consistent_answers() {
-    // The credit depends on the machine's load, so only the measurement itself is asserted:
-    // the answers agreed and a speed-up was computed (a failure would say why instead).
+    // The credit depends on the machine's load, so only the measurement itself is asserted: the
+    // answers agreed, the pool was seen, and the speed-up was either judged (with the uneven
+    // position measured for the hand grader) or not counted with the reason said.
     let results = gradescope(reference_submission, &[]);
     let speedup = speedup_test(&results);
     let output = results["output"].as_str().unwrap();
     assert!(
-        output.contains("speed-up") && output.contains("with 2"),
-        "{output}\n{speedup}"
+        output.contains("Thread design seen (for the hand grader): a pool: the same 2 threads"),
+        "{output}"
     );
-    assert!(
-        output.contains("With columns [0, 2, 4, 6] full (not scored): `scores"),
-        "the uneven position is measured for the hand grader: {output}"
-    );
+    let judged = output.contains("% credit.");
+    if judged {
+        assert!(
+            output.contains("in 7 rounds: ")
+                && output.contains("speed-up")
+                && output.contains("With columns 1, 3 and 5 full (not scored): `scores"),
+            "{output}"
+        );
+    } else {
+        assert!(
+            output.contains("the machine was busy: grade again") || output.contains("1 CPU"),
+            "{output}"
+        );
+    }
     assert_eq!(
         results["score"].as_f64().unwrap() - speedup["score"].as_f64().unwrap(),
         60.0
     );
+    let max = if judged { 70.0 } else { 60.0 };
+    assert_eq!(results["max_score"], max, "{output}");
 }
 
 #[test]

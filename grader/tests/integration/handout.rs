@@ -35,8 +35,9 @@
 //!   same section quotes every hand-graded checklist item as a `- ITEM` line.
 //! - What threading earns is stated only between `<!-- BEGIN threading credit` and
 //!   `<!-- END threading credit` lines: the points of the consistency and speed-up cases, their
-//!   thread counts, how the depth is chosen and every speed-up threshold with its credit, as the
-//!   kit has them. No threshold appears anywhere else.
+//!   thread counts, how the depth is chosen, how many rounds are timed, the columns the uneven
+//!   position fills, and the gains that earn full credit and none, as the kit has them. The
+//!   full-credit gain appears nowhere else.
 //! - The commands that the starter's `Cargo.toml` gives for building and grading appear in the
 //!   handout, the autograder's build command in a ```` ```sh ```` block of the Submitting
 //!   section, and the per-command time limits of the kit's cases in the words
@@ -664,8 +665,10 @@ fn credit_mismatches(text: &str, rubric: &Rubric, cases: &[Case]) -> Vec<String>
             "`{CREDIT_BEGIN}` and `{CREDIT_END}` must each appear once, in that order"
         )];
     }
-    let inside = &text[begin..end];
-    let outside = format!("{}{}", &text[..begin], &text[end..]);
+    // Phrases are looked for across line breaks.
+    let flat = |part: &str| part.split_whitespace().collect::<Vec<_>>().join(" ");
+    let inside = flat(&text[begin..end]);
+    let outside = flat(&format!("{}{}", &text[..begin], &text[end..]));
     let mut wanted = Vec::new();
     let threading: Vec<&Case> = cases
         .iter()
@@ -711,40 +714,39 @@ fn credit_mismatches(text: &str, rubric: &Rubric, cases: &[Case]) -> Vec<String>
     }
     for case in &timing {
         if let Kind::Timing(speedup) = &case.kind {
-            if !speedup.uneven_columns.is_empty() {
-                let columns: Vec<usize> = speedup.uneven_columns.clone();
-                wanted.push(format!("columns {} are full", spoken_list(&columns)));
+            let filled = speedup.filled(case.rows);
+            if !filled.is_empty() {
+                wanted.push(format!("columns {} are full", spoken_list(&filled)));
             }
             wanted.push(format!("from depth {}", speedup.start_depth));
             wanted.push(format!("{} second", speedup.target_seconds));
             wanted.push(format!(
-                "with {} and with {} threads",
-                case.threads, speedup.threads
+                "with {} and with {} threads, {} times each",
+                case.threads, speedup.threads, speedup.rounds
             ));
         }
     }
-    for threshold in &rubric.speedup {
-        wanted.push(format!("{}x", threshold.at_least));
-        if threshold.credit >= 1.0 {
-            wanted.push(format!("all {} points", points(timing_points)));
-        } else {
-            wanted.push(format!("{}%", (threshold.credit * 100.0).round()));
-        }
-    }
+    let rule = &rubric.speedup;
+    let full = format!("at least {}%", percent(rule.full_gain));
+    wanted.push(format!("{full} earns all {} points", points(timing_points)));
+    wanted.push(format!("{}% or less earns nothing", percent(rule.no_gain)));
+    wanted.push("in proportion".into());
     let mut failures: Vec<String> = wanted
         .iter()
         .filter(|w| !inside.contains(w.as_str()))
         .map(|w| format!("the threading credit does not say `{w}`, as the kit has it"))
         .collect();
-    for threshold in &rubric.speedup {
-        let shown = format!("{}x", threshold.at_least);
-        if outside.contains(&shown) {
-            failures.push(format!(
-                "the speed-up threshold `{shown}` appears outside the threading credit section"
-            ));
-        }
+    if outside.contains(&format!("gain of {full}")) {
+        failures.push(format!(
+            "the full-credit gain `{full}` appears outside the threading credit section"
+        ));
     }
     failures
+}
+
+/// A share as a percentage, as the handout writes it: `55` for 0.55, `32.5` for 0.325.
+fn percent(share: f64) -> String {
+    points((share * 1000.0).round() / 10.0)
 }
 
 #[test]
@@ -760,16 +762,12 @@ fn a_wrong_threading_credit_is_caught() {
         credit_mismatches(&text, &rubric, &cases),
         Vec::<String>::new()
     );
-    let threshold = rubric
-        .speedup
-        .iter()
-        .find(|t| t.credit < 1.0)
-        .expect("a partial-credit threshold");
-    let percent = format!("{}%", (threshold.credit * 100.0).round());
-    let changed = text.replacen(&percent, "45%", 1);
+    let nothing = format!("{}% or less", percent(rubric.speedup.no_gain));
+    let changed = text.replacen(&nothing, "45% or less", 1);
     assert_ne!(changed, text);
     assert!(!credit_mismatches(&changed, &rubric, &cases).is_empty());
-    let elsewhere = format!("{text}\nA speed-up of {}x is plenty.\n", threshold.at_least);
+    let full = percent(rubric.speedup.full_gain);
+    let elsewhere = format!("{text}\nA gain of at least {full}% is plenty.\n");
     assert!(!credit_mismatches(&elsewhere, &rubric, &cases).is_empty());
     let undelimited = text.replacen(CREDIT_END, "<!-- end -->", 1);
     assert!(!credit_mismatches(&undelimited, &rubric, &cases).is_empty());

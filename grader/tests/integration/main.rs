@@ -19,3 +19,4 @@ mod snapshots;
 mod student_journey;
 mod supplied_check;
 mod support;
+mod threading;

@@ -3,11 +3,12 @@
 //! subcommand's `--help`; for three students graded with `--skip-timing` on a small kit (the
 //! reference, which passes everything; the fixture student `crash`, which crashes on `winner`
 //! mid-game; `weights_123`, whose heuristic gives wrong answers), the terminal report, the
-//! Markdown report and Gradescope's `results.json`; and for the three as a class, what `grade
-//! class` prints (each score table and the class summary) and its gradebook.
+//! Markdown report and Gradescope's `results.json`; the same for the reference graded with the
+//! speed-up case on one CPU (`taskset -c 0`), where it is not judged; and for the three as a
+//! class, what `grade class` prints (each score table and the class summary) and its gradebook.
 //!
-//! What depends on the machine is masked by insta's filters: times, and a Python traceback up
-//! to its last line (its frames name this checkout's paths, and their layout changes with
+//! What depends on the machine is masked by insta's filters: times, the machine's CPUs, and a
+//! Python traceback up to its last line (its frames name this checkout's paths, and their layout changes with
 //! Python's version). To accept a deliberate change, review it with `cargo insta review` (or run the
 //! tests with `INSTA_UPDATE=always` and read the diff); under CI (`CI` set) nothing is written
 //! and a difference fails.
@@ -39,7 +40,12 @@ const CASES: [&str; 9] = [
 const STUDENTS: [&str; 3] = ["reference", "crash", "weights_123"];
 
 /// Regular expressions for what changes from machine to machine, and what replaces them.
-const FILTERS: [(&str, &str); 5] = [
+const FILTERS: [(&str, &str); 6] = [
+    // Why the grader had one CPU: its affinity on a larger machine, or the machine's size.
+    (
+        r"1 CPU \((1 of the machine's \d+, by the grader's CPU affinity|all the machine has)\)",
+        "1 CPU ([why])",
+    ),
     // What the sandbox had in force: it depends on the kernel and on whether grade runs as
     // root (report/words.rs pins its wording).
     (
@@ -53,8 +59,11 @@ const FILTERS: [(&str, &str); 5] = [
     ),
     // Gradescope's time.
     (r#""execution_time": [0-9.]+"#, r#""execution_time": [t]"#),
-    // The gradebook's time (s), the next-to-last column.
-    (r"(?m),[0-9.]+,(yes|no|)$", ",[t],$1"),
+    // The gradebook's time (s), before supplied_changed, speed-up and thread design.
+    (
+        r"(?m),[0-9.]+,(yes|no|),([^,\n]*),([^,\n]*)$",
+        ",[t],$1,$2,$3",
+    ),
     // The end of a Python traceback up to its last line, in text or in a JSON string: its
     // frames name this checkout's paths, and its layout changes with Python's version.
     (
@@ -106,9 +115,18 @@ fn the_help_of_grade_and_of_each_subcommand() {
     assert_snapshot("help_students_kit", &help(students(), &[]));
 }
 
-/// Grades `student` alone, as `grade student 'sh run'` in its directory on the small kit, and
-/// pins its terminal report, Markdown report and Gradescope results.
+/// Grades `student` alone, as `grade student 'sh run' --skip-timing` in its directory on the
+/// small kit, and pins its terminal report, Markdown report and Gradescope results.
 fn student_reports(student: &str) {
+    let mut command = grade();
+    command.arg("student").arg("sh run").arg("--skip-timing");
+    pinned_reports(student, &format!("{student}_"), command);
+}
+
+/// Runs `command` (a `grade student` command line) on the small kit in `student`'s submission
+/// directory, and pins its terminal report, Markdown report and Gradescope results as
+/// `{prefix}terminal` and so on.
+fn pinned_reports(student: &str, prefix: &str, mut command: Command) {
     let work = tempfile::tempdir().unwrap();
     let (kit, dir, reports) = (
         work.path().join("kit"),
@@ -118,25 +136,36 @@ fn student_reports(student: &str) {
     small_kit(&kit, &CASES);
     submission(&dir, student);
     let graded = graded(
-        grade()
+        command
             .current_dir(&dir)
-            .args(["student", "sh run", "--skip-timing", "--kit"])
+            .arg("--kit")
             .arg(&kit)
             .arg("--supplied")
             .arg(starter_supplied())
             .arg("--report")
             .arg(&reports),
     );
-    assert_snapshot(&format!("{student}_terminal"), &graded.stdout);
+    assert_snapshot(&format!("{prefix}terminal"), &graded.stdout);
     let report = fs::read_to_string(reports.join("sh_run.md")).unwrap();
-    assert_snapshot(&format!("{student}_report_md"), &report);
+    assert_snapshot(&format!("{prefix}report_md"), &report);
     let results = serde_json::to_string_pretty(&graded.results).unwrap();
-    assert_snapshot(&format!("{student}_results_json"), &results);
+    assert_snapshot(&format!("{prefix}results_json"), &results);
 }
 
 #[test]
 fn the_reports_of_a_student_who_passes_everything() {
     student_reports("reference");
+}
+
+#[test]
+fn the_reports_of_a_speedup_that_one_cpu_cannot_judge() {
+    // Under `taskset -c 0` nothing is timed: the reports say why and what threads were seen.
+    let mut command = Command::new("taskset");
+    command
+        .args(["-c", "0"])
+        .arg(env!("CARGO_BIN_EXE_grade"))
+        .args(["student", "sh run"]);
+    pinned_reports("reference", "reference_one_cpu_", command);
 }
 
 #[test]

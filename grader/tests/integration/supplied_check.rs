@@ -7,7 +7,9 @@
 use std::fs;
 use std::path::Path;
 
-use crate::support::{copy_dir, grade, graded, kit, python_submission, rows, starter_supplied};
+use crate::support::{
+    column, copy_dir, grade, graded, kit, python_submission, rows, starter_supplied,
+};
 
 /// Puts a copy of the course's supplied crate in `dir/supplied` and changes it: one file edited,
 /// one added, one removed.
@@ -127,9 +129,11 @@ fn no_copy_is_not_flagged_and_a_missing_course_copy_is_said_once() {
             .output()
             .unwrap();
         assert!(output.status.success());
-        let flags: Vec<String> = rows(&csv)[1..]
+        let rows = rows(&csv);
+        let changed = column(&rows[0], "supplied_changed");
+        let flags: Vec<String> = rows[1..]
             .iter()
-            .map(|r| format!("{} {}", r[0], r.last().unwrap()))
+            .map(|r| format!("{} {}", r[0], r[changed]))
             .collect();
         let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
         let stderr = String::from_utf8_lossy(&output.stderr).into_owned();

@@ -7,6 +7,7 @@ use std::time::Duration;
 
 pub mod build;
 pub mod confinement;
+pub mod design;
 pub mod speedup;
 
 use crate::kit::case::Case;
@@ -15,7 +16,7 @@ use crate::kit::Rubric;
 use crate::process::Failure;
 use build::Build;
 use confinement::Confinement;
-use speedup::{Speedup, SpeedupFault};
+use speedup::{Outcome, Speedup, SpeedupFault};
 
 /// What one command's answer is judged against.
 #[derive(Clone, Debug, PartialEq)]
@@ -222,10 +223,17 @@ impl CaseResult {
         self.exchanges.iter().any(|e| e.verdict != Verdict::Pass) || !self.kinds().is_empty()
     }
 
-    /// Whether the case earned all its points; a case worth nothing (a requirement of another)
-    /// passes only if nothing of it failed.
+    /// Whether the case counts towards the score: all but a speed-up that the machine could
+    /// not judge (too few CPUs, busy), which counts neither way.
+    pub fn counted(&self) -> bool {
+        self.speedup.as_ref().is_none_or(|s| s.credit().is_some())
+    }
+
+    /// Whether the case earned all its points, or does not count; a case worth nothing (a
+    /// requirement of another) passes only if nothing of it failed.
     pub fn passed(&self) -> bool {
-        self.earned >= self.points - 1e-9 && (self.points > 0.0 || !self.failed_anything())
+        !self.counted()
+            || (self.earned >= self.points - 1e-9 && (self.points > 0.0 || !self.failed_anything()))
     }
 
     /// The kinds of every failure in the case, each once, in order of [`FaultKind`].
@@ -246,14 +254,16 @@ impl CaseResult {
         if self.variety.as_ref().is_some_and(|v| v.always.is_some()) {
             kinds.push(FaultKind::Measured);
         }
-        match self.speedup.as_ref().map(|s| &s.plain) {
-            Some(Err(SpeedupFault::Program { failure, .. })) => kinds.push(FaultKind::of(failure)),
-            Some(Err(SpeedupFault::Script(_))) | None => {}
-            Some(Err(_)) => kinds.push(FaultKind::WrongAnswer),
-            Some(Ok(_)) if self.speedup.as_ref().is_some_and(|s| s.credit < 1.0) => {
+        match self.speedup.as_ref().map(|s| &s.outcome) {
+            Some(Outcome::Failed(SpeedupFault::Program { failure, .. })) => {
+                kinds.push(FaultKind::of(failure))
+            }
+            Some(Outcome::Failed(SpeedupFault::Script(_))) => {}
+            Some(Outcome::Failed(_)) => kinds.push(FaultKind::WrongAnswer),
+            Some(Outcome::Judged(_, judged)) if judged.credit < 1.0 => {
                 kinds.push(FaultKind::Measured)
             }
-            Some(Ok(_)) => {}
+            _ => {}
         }
         kinds.sort();
         kinds.dedup();
@@ -358,10 +368,11 @@ impl StudentResult {
     }
 }
 
-/// The points earned and possible of `cases`.
+/// The points earned and possible of those of `cases` that count.
 fn sum<'a>(cases: impl IntoIterator<Item = &'a CaseResult>) -> (f64, f64) {
     cases
         .into_iter()
+        .filter(|c| c.counted())
         .fold((0.0, 0.0), |(e, m), c| (e + c.earned, m + c.points))
 }
 

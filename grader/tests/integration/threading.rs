@@ -1,0 +1,129 @@
+//! The speed-up case where the machine decides nothing: under `taskset -c 0` the grader, and so
+//! every program it starts, may use one CPU, so the speed-up is not timed and counts neither
+//! way, and the thread design is still seen. The reference loses no point there and its report
+//! says why; three Python students with the same values (one thread, a pool of threads created
+//! once, new threads for every search) are told apart in the gradebook.
+
+use std::fs;
+use std::path::Path;
+use std::process::Command;
+
+use crate::support::{
+    column, graded, kit, python_submission, reference_submission, rows, small_kit, tests,
+};
+
+/// `grade ARGS` run under `taskset -c 0`: on the first CPU only.
+fn on_one_cpu() -> Command {
+    let mut command = Command::new("taskset");
+    command.args(["-c", "0"]).arg(env!("CARGO_BIN_EXE_grade"));
+    command
+}
+
+#[test]
+fn under_one_cpu_the_reference_loses_no_point_and_the_report_says_why() {
+    let dir = tempfile::tempdir().unwrap();
+    let program = reference_submission(dir.path());
+    let graded = graded(
+        on_one_cpu()
+            .args(["student", &program, "--kit"])
+            .arg(kit())
+            .current_dir(dir.path()),
+    );
+    let results = &graded.results;
+    assert_eq!(results["score"], 60.0, "{}", graded.printed);
+    assert_eq!(results["max_score"], 60.0, "{}", graded.printed);
+    let speedup = tests(results)
+        .iter()
+        .find(|t| t["name"] == "Threading: threads/speedup")
+        .expect("the timing case is a test");
+    assert_eq!(
+        (&speedup["score"], &speedup["max_score"], &speedup["status"]),
+        (&0.0.into(), &0.0.into(), &"passed".into()),
+        "{speedup}"
+    );
+    let output = results["output"].as_str().unwrap();
+    for said in [
+        "Not counted: threads/speedup (not judged on 1 CPU)",
+        "Not judged, and not counted either way: the program could use 1 CPU",
+        "Grade on a machine with 2 CPUs or more",
+        "Thread design seen (for the hand grader): a pool",
+    ] {
+        assert!(output.contains(said), "{said:?} in {output}");
+    }
+}
+
+#[test]
+fn one_worker_a_pool_and_threads_per_search_are_told_apart() {
+    let work = tempfile::tempdir().unwrap();
+    let (kit, class, csv) = (
+        work.path().join("kit"),
+        work.path().join("class"),
+        work.path().join("grades.csv"),
+    );
+    speedup_kit(&kit);
+    let students = [
+        ("connect_four", "one worker"),
+        ("thread_pool", "pool"),
+        ("threads_per_search", "new threads per search"),
+    ];
+    for (name, _) in students {
+        python_submission(&class.join(name), name);
+    }
+    let output = on_one_cpu()
+        .arg("class")
+        .arg(&class)
+        .args(["--command", "sh {dir}/run", "--kit"])
+        .arg(&kit)
+        .arg("--csv")
+        .arg(&csv)
+        .output()
+        .unwrap();
+    let printed = String::from_utf8_lossy(&output.stdout);
+    let errors = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{printed}{errors}");
+    let rows = rows(&csv);
+    let (design, speedup) = (
+        column(&rows[0], "thread design"),
+        column(&rows[0], "speed-up"),
+    );
+    for (name, seen) in students {
+        let row = rows.iter().find(|r| r[0] == name).expect("a row each");
+        assert_eq!(
+            (row[design].as_str(), row[speedup].as_str()),
+            (seen, "not judged: 1 CPU"),
+            "{name}: {printed}"
+        );
+    }
+    assert!(
+        printed.contains("new threads for every search (2 of the 2 that searched the second time"),
+        "{printed}"
+    );
+}
+
+/// Makes `dir` a kit of the speed-up case without its requirements, starting at depth 3 (where
+/// a Python student needs about a quarter of a second on one thread), and a quick case of each
+/// other automatic category.
+fn speedup_kit(dir: &Path) {
+    small_kit(
+        dir,
+        &[
+            "rules/gravity_4x4",
+            "heuristic/worked_example",
+            "threads/speedup",
+        ],
+    );
+    let path = dir.join("cases/threads/speedup.toml");
+    let text = fs::read_to_string(&path).unwrap();
+    // The same lines, so that the stored answers' line numbers still hold.
+    let text: Vec<String> = text
+        .lines()
+        .map(|line| match line {
+            l if l.starts_with("requires = ") => "requires = []".into(),
+            "start_depth = 5" => "start_depth = 3".into(),
+            l => l.into(),
+        })
+        .collect();
+    let text = text.join("\n");
+    assert!(text.contains("start_depth = 3"), "{text}");
+    fs::write(&path, text).unwrap();
+}
