@@ -8,6 +8,7 @@ use std::fs;
 use std::os::unix::process::ExitStatusExt;
 use std::path::PathBuf;
 use std::process::ExitStatus;
+use std::str::SplitWhitespace;
 
 /// One process, as `/proc/PID/stat` describes it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -30,14 +31,20 @@ pub(crate) fn processes() -> Vec<Process> {
         .filter_map(|entry| entry.file_name().to_str()?.parse::<i32>().ok())
         .filter_map(|pid| {
             let stat = fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-            // `PID (COMMAND) STATE PPID PGRP ...`: the command may hold spaces and parentheses.
-            let (_, rest) = stat.rsplit_once(')')?;
-            let mut fields = rest.split_whitespace().skip(1);
+            // `PID (COMMAND) STATE PPID PGRP ...`
+            let mut fields = stat_fields(&stat)?.skip(1);
             let parent = fields.next()?.parse().ok()?;
             let group = fields.next()?.parse().ok()?;
             Some(Process { pid, parent, group })
         })
         .collect()
+}
+
+/// The fields of a `/proc/.../stat` line after its command, from the state (the third field)
+/// on. The command may hold spaces and parentheses, so it ends at the last `)`.
+pub(crate) fn stat_fields(stat: &str) -> Option<SplitWhitespace<'_>> {
+    stat.rsplit_once(')')
+        .map(|(_, rest)| rest.split_whitespace())
 }
 
 /// The program led by `leader` (its process group's id): the leader, the members of its group,

@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use crossbeam::channel::{bounded, RecvTimeoutError, Sender};
 
-use super::procfs::{family, processes};
+use super::procfs::{family, processes, stat_fields};
 
 /// How often the watch looks.
 const LOOK: Duration = Duration::from_millis(5);
@@ -115,10 +115,9 @@ fn thread_times(leader: i32) -> Vec<(i32, Duration)> {
 
 /// The user and system CPU time in a `stat` line, in clock ticks.
 fn cpu_ticks(stat: &str) -> Option<u64> {
-    // `PID (COMMAND) STATE ...`: the command may hold spaces and parentheses; utime and stime
-    // are the 14th and 15th fields, the 12th and 13th after it.
-    let (_, rest) = stat.rsplit_once(')')?;
-    let mut fields = rest.split_whitespace().skip(11);
+    // `PID (COMMAND) STATE ...`: utime and stime are the 14th and 15th fields, the 12th and
+    // 13th from the state.
+    let mut fields = stat_fields(stat)?.skip(11);
     let user: u64 = fields.next()?.parse().ok()?;
     let system: u64 = fields.next()?.parse().ok()?;
     Some(user + system)
