@@ -138,8 +138,8 @@ pub struct Case {
     pub description: String,
     /// Hidden from students until after the due date (Gradescope).
     pub hidden: bool,
-    /// The answers to commands with several accepted answers (a bare `new`) must not all be
-    /// the same.
+    /// The answers to commands with several accepted answers (a bare `new`, a tied `genmove`)
+    /// must not all be the same.
     pub must_vary: bool,
     /// How the case is judged.
     pub kind: Kind,
