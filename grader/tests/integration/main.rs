@@ -6,7 +6,8 @@
 //! (`javac` and `java`, for the Java submission; without one that test is skipped with a note,
 //! but fails when `CI` is set), cargo's `clippy` and `rustfmt` (the starter is checked as a
 //! student's project), the starter's locked crates (fetched by cargo, or already in its
-//! registry), and the reference's binary, which `cargo test --workspace` builds.
+//! registry), and the reference's binary, which `cargo test --workspace` builds. The timed
+//! tests ([`timed`]) are `#[ignore]`d: `scripts/test` runs them alone, after the rest.
 
 mod build_step;
 mod grade_kit;
@@ -20,3 +21,4 @@ mod student_journey;
 mod supplied_check;
 mod support;
 mod threading;
+mod timed;

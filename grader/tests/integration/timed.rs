@@ -1,0 +1,239 @@
+//! The tests whose verdicts are timings: programs on two CPUs, whose speed-up is judged. They
+//! are `#[ignore]`d, so that the plain `cargo test`, which runs the other tests all at once and
+//! keeps both CPUs busy, leaves them out; `scripts/test` runs them afterwards, one at a time, on
+//! a machine doing nothing else (`cargo test -- --ignored --test-threads=1`), as an instructor
+//! grades. A busy machine fails them: the grader would say "grade again", and so do they.
+//!
+//! - The reference graded three times gets the same Threading credit each time, all of it.
+//! - Java students with the same search, built from source: the fixture's pool gets every point
+//!   of the speed-up; one worker whatever THREADS says, and one board shared by every thread
+//!   behind one lock, get none of them; columns divided among the threads in advance are
+//!   flagged for the hand grader on the uneven position. Each mistake is made in a copy of the
+//!   Java fixture by replacing its exact lines, so a change to the fixture that would quietly
+//!   undo one fails here instead.
+
+use std::fs;
+use std::path::Path;
+
+use crate::support::{
+    column, grade, graded, java_available, java_sources, reference_submission, rows, speedup_kit,
+    tests,
+};
+
+#[test]
+#[ignore = "timed: scripts/test runs it alone, after the rest"]
+fn the_reference_graded_three_times_gets_the_same_threading_credit() {
+    let work = tempfile::tempdir().unwrap();
+    let kit = work.path().join("kit");
+    speedup_kit(&kit);
+    let student = work.path().join("student");
+    let program = reference_submission(&student);
+    let mut credits = Vec::new();
+    for _ in 0..3 {
+        let graded = graded(
+            grade()
+                .args(["student", &program, "--kit"])
+                .arg(&kit)
+                .current_dir(&student),
+        );
+        let speedup = tests(&graded.results)
+            .iter()
+            .find(|t| t["name"] == "Threading: threads/speedup")
+            .expect("the timing case is a test")
+            .clone();
+        let output = speedup["output"].as_str().unwrap_or_default().to_string();
+        assert!(output.contains("% credit."), "judged: {output}");
+        credits.push((
+            speedup["score"].clone(),
+            speedup["max_score"].clone(),
+            output,
+        ));
+    }
+    for (score, max, output) in &credits {
+        assert_eq!((score, max), (&10.0.into(), &10.0.into()), "{output}");
+    }
+}
+
+/// A mistake made in the Java fixture: each edit is a file, the fixture's exact text and what
+/// replaces it.
+struct Mistake {
+    name: &'static str,
+    edits: &'static [(&'static str, &'static str, &'static str)],
+}
+
+/// The pool handed one thread, whatever THREADS says.
+const ONE_WORKER: Mistake = Mistake {
+    name: "one_worker",
+    edits: &[(
+        "Game.java",
+        "this.pool = new WorkerPool(threads);",
+        "this.pool = new WorkerPool(1);",
+    )],
+};
+
+/// Every task searches the game's own board, taking turns behind its lock.
+const SHARED_BOARD: Mistake = Mistake {
+    name: "shared_board",
+    edits: &[(
+        "Game.java",
+        "            Board copy = board.copy();
+            copy.place(row, col, turn);
+            int c = col;
+            open.add(col);
+            jobs.add(() -> Search.value(copy, row, c, depth));",
+        "            Board shared = board;
+            char who = turn;
+            int c = col;
+            open.add(col);
+            jobs.add(() -> {
+                synchronized (shared) {
+                    shared.place(row, c, who);
+                    int value = Search.value(shared, row, c, depth);
+                    shared.clear(row, c);
+                    return value;
+                }
+            });",
+    )],
+};
+
+/// Thread k of the pool is given columns k, k + THREADS, ... before the search starts.
+const FIXED_DIVISION: Mistake = Mistake {
+    name: "fixed_division",
+    edits: &[
+        (
+            "Game.java",
+            "    private final WorkerPool pool;",
+            "    private final WorkerPool pool;
+    private final int threads;",
+        ),
+        (
+            "Game.java",
+            "        this.pool = new WorkerPool(threads);",
+            "        this.pool = new WorkerPool(threads);
+        this.threads = threads;",
+        ),
+        (
+            "Game.java",
+            "        List<Integer> open = new ArrayList<>();
+        List<Callable<Integer>> jobs = new ArrayList<>();
+        for (int col = 0; col < cols; col++) {
+            int row = board.landingRow(col);
+            if (row < 0) {
+                continue;
+            }
+            Board copy = board.copy();
+            copy.place(row, col, turn);
+            int c = col;
+            open.add(col);
+            jobs.add(() -> Search.value(copy, row, c, depth));
+        }
+        List<Integer> values = pool.runAll(jobs);
+        Integer[] scores = new Integer[cols];
+        for (int i = 0; i < open.size(); i++) {
+            scores[open.get(i)] = values.get(i);
+        }
+        return scores;",
+            "        Integer[] scores = new Integer[cols];
+        List<Callable<Integer>> jobs = new ArrayList<>();
+        for (int first = 0; first < threads; first++) {
+            int start = first;
+            jobs.add(() -> {
+                for (int col = start; col < cols; col += threads) {
+                    int row = board.landingRow(col);
+                    if (row >= 0) {
+                        Board copy = board.copy();
+                        copy.place(row, col, turn);
+                        scores[col] = Search.value(copy, row, col, depth);
+                    }
+                }
+                return 0;
+            });
+        }
+        pool.runAll(jobs);
+        return scores;",
+        ),
+    ],
+};
+
+/// Makes `dir` a Java submission: the fixture's sources, with `mistake`'s edits made.
+fn java_submission(dir: &Path, mistake: Option<&Mistake>) {
+    java_sources(dir);
+    for (file, from, to) in mistake.map_or(&[][..], |m| m.edits) {
+        let path = dir.join(file);
+        let text = fs::read_to_string(&path).unwrap();
+        assert_eq!(
+            text.matches(from).count(),
+            1,
+            "{file} of the Java fixture has changed: update the mistake that edits {from:?}"
+        );
+        fs::write(&path, text.replacen(from, to, 1)).unwrap();
+    }
+}
+
+#[test]
+#[ignore = "timed: scripts/test runs it alone, after the rest"]
+fn java_threading_mistakes_cost_the_speedup_or_are_flagged_for_the_hand_grader() {
+    assert!(java_available(), "the timed tests need javac and java");
+    let work = tempfile::tempdir().unwrap();
+    let (kit, class, csv, reports) = (
+        work.path().join("kit"),
+        work.path().join("class"),
+        work.path().join("grades.csv"),
+        work.path().join("reports"),
+    );
+    speedup_kit(&kit);
+    java_submission(&class.join("pool"), None);
+    for mistake in [ONE_WORKER, SHARED_BOARD, FIXED_DIVISION] {
+        java_submission(&class.join(mistake.name), Some(&mistake));
+    }
+    let output = grade()
+        .arg("class")
+        .arg(&class)
+        .args([
+            "--build",
+            "javac -d build *.java",
+            "--command",
+            "java -cp {dir}/build ConnectFour",
+            "--kit",
+        ])
+        .arg(&kit)
+        .arg("--csv")
+        .arg(&csv)
+        .arg("--report")
+        .arg(&reports)
+        .output()
+        .unwrap();
+    let printed = format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(output.status.success(), "{printed}");
+    let rows = rows(&csv);
+    let (threading, design) = (
+        column(&rows[0], "Threading"),
+        column(&rows[0], "thread design"),
+    );
+    let report = |name: &str| fs::read_to_string(reports.join(format!("{name}.md"))).unwrap();
+    for (name, credit, seen) in [
+        ("pool", "10", "pool"),
+        ("one_worker", "0", "one worker"),
+        ("shared_board", "0", "pool"),
+        ("fixed_division", "", "pool"),
+    ] {
+        let row = rows.iter().find(|r| r[0] == name).expect("a row each");
+        let report = report(name);
+        assert!(report.contains("% credit."), "{name} judged: {report}");
+        if !credit.is_empty() {
+            assert_eq!(row[threading], credit, "{name}: {report}");
+        }
+        assert_eq!(row[design], seen, "{name}: {report}");
+    }
+    let flag = "well below";
+    assert!(
+        report("fixed_division").contains(flag),
+        "{}",
+        report("fixed_division")
+    );
+    assert!(!report("pool").contains(flag), "{}", report("pool"));
+}
