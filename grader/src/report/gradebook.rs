@@ -64,7 +64,7 @@ pub fn csv(rubric: &Rubric, results: &[StudentResult]) -> String {
             }
             .into(),
         );
-        let speedup = result.cases.iter().find_map(|c| c.speedup.as_ref());
+        let speedup = result.speedup();
         row.push(match speedup {
             Some(speedup) => field(&words::speedup_word(speedup)),
             None if !result.left_out.is_empty() => "left out".into(),
