@@ -17,6 +17,7 @@ mod matchup;
 mod robustness;
 mod snapshots;
 mod student_journey;
+mod style;
 mod supplied_check;
 mod support;
 mod threading;
