@@ -153,6 +153,19 @@ mod tests {
     }
 
     #[test]
+    fn the_guide_s_table_is_the_defaults() {
+        let guide = include_str!("../../../grading/README.md");
+        let start = guide
+            .find("```toml\n[style]")
+            .expect("the guide shows [style]")
+            + 8;
+        let table = &guide[start..][..guide[start..].find("```").unwrap()];
+        let parsed: toml::Table = toml::from_str(table).unwrap();
+        let style: Style = parsed["style"].clone().try_into().unwrap();
+        assert_eq!(style, Style::default());
+    }
+
+    #[test]
     fn bad_tables_are_refused() {
         let zero: Style = toml::from_str("longest = 0").unwrap();
         assert!(zero.validate().unwrap_err().contains("longest"));
