@@ -64,6 +64,7 @@ fn unreadable(why: &Unreadable) -> String {
     match why {
         Unreadable::TooLarge(bytes) => format!("larger than {} KiB", bytes >> 10),
         Unreadable::NotText => "not UTF-8 text".into(),
+        Unreadable::NotAFile => "no longer a plain file".into(),
         Unreadable::Io(why) => why.clone(),
         Unreadable::Unparsed(why) => {
             format!("it does not parse ({why}): its functions are not measured")

@@ -72,6 +72,8 @@ pub enum Unreadable {
     TooLarge(u64),
     /// It is not UTF-8 text.
     NotText,
+    /// It is no longer a plain file (it became a link while the submission was read).
+    NotAFile,
     /// The system's reason.
     Io(String),
     /// Rust that does not parse (syn's message and line): its functions are not measured.

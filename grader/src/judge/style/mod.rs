@@ -146,7 +146,7 @@ fn read(
     let full = dir.join(path);
     let meta = fs::symlink_metadata(&full).map_err(|e| Unreadable::Io(e.to_string()))?;
     if !meta.is_file() {
-        return Err(Unreadable::Io("not a file".into()));
+        return Err(Unreadable::NotAFile);
     }
     if meta.len() > MAX_FILE_BYTES {
         return Err(Unreadable::TooLarge(MAX_FILE_BYTES));
