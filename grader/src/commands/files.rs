@@ -7,7 +7,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use crate::judge::{BuildCommand, Options, Policy};
+use crate::judge::{BuildCommand, Options, Policy, StyleCheck};
 use crate::kit::supplied::Course;
 use crate::kit::{Kit, KitError};
 use crate::process::Limits;
@@ -39,6 +39,8 @@ pub struct Grading {
     pub no_sandbox: bool,
     /// The uid of job slot 0's user when the grader is root.
     pub base_uid: u32,
+    /// Gather the style facts (`--style`).
+    pub style: bool,
 }
 
 impl Grading {
@@ -93,6 +95,9 @@ impl Grading {
             }),
             student_deadline: Some(self.student_deadline),
             sandbox: (!self.no_sandbox).then_some(policy),
+            style: self.style.then(|| StyleCheck {
+                logs: self.report.clone(),
+            }),
         }
     }
 

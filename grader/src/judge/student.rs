@@ -13,6 +13,7 @@ use super::job::{Job, Student};
 use super::requirement;
 use super::result::confinement::Confinement;
 use super::result::{CaseResult, NotRun, StudentResult};
+use super::style::{self, StyleCheck};
 use crate::kit::Kit;
 
 /// After this many cases in a row in which the program answered nothing and timed out, the
@@ -33,6 +34,8 @@ pub struct Options {
     pub student_deadline: Option<Duration>,
     /// How the student's processes are confined; `None`: not at all (`--no-sandbox`).
     pub sandbox: Option<Policy>,
+    /// Gather the style facts (`--style`), by the rubric's `[style]` table.
+    pub style: Option<StyleCheck>,
 }
 
 /// Builds one student (if `options` say so), grades them on every case of `kit`, one case after
@@ -86,6 +89,14 @@ pub fn grade_student(kit: &Kit, student: &Student, options: &Options) -> Student
         }
     }
     requirement::apply(kit.cases.iter().map(|(case, _)| case), &mut cases);
+    let why = match &unconfined {
+        Some(NotRun::NoSandbox(why)) => Some(why.as_str()),
+        _ => None,
+    };
+    let style = options
+        .style
+        .as_ref()
+        .map(|check| style::gather(&kit.rubric.style, check, &job, dir, why));
     let confinement = match &prison {
         None => Confinement::Off,
         Some(Err(why)) => Confinement::Failed(why.clone()),
@@ -103,5 +114,6 @@ pub fn grade_student(kit: &Kit, student: &Student, options: &Options) -> Student
             _ => kit.supplied.as_ref().and_then(|course| course.compare(dir)),
         },
         confinement,
+        style,
     }
 }

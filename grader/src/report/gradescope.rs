@@ -4,13 +4,15 @@
 //! output is the summary, without any case's detail, so that it reveals nothing of a hidden
 //! case. The build, when there was a build step, comes first as a visible test worth no points
 //! (a failed one with the last lines of its log, the compiler's errors, and every case at 0),
-//! then the supplied crate comparison, when there was one, likewise, and the sandbox the
-//! student's code ran in (failed when it could not be set up or a process outlived grading).
+//! then the supplied crate comparison, when there was one, likewise, the sandbox the
+//! student's code ran in (failed when it could not be set up or a process outlived grading),
+//! and the style facts when gathered, in the Programming style category (failed when a header
+//! lacks an item or a lint did not come out clean).
 
 use serde_json::{json, Value};
 
-use super::terminal;
 use super::words::{self, rounded};
+use super::{style, terminal};
 use crate::judge::result::StudentResult;
 use crate::judge::Confinement;
 use crate::kit::Rubric;
@@ -51,6 +53,16 @@ pub fn results(rubric: &Rubric, result: &StudentResult) -> Value {
         "output": words::confinement(&result.confinement),
         "visibility": "visible",
     });
+    let facts = result.style.as_ref().map(|facts| {
+        json!({
+            "name": "Programming style: facts (not scored)",
+            "score": 0.0,
+            "max_score": 0.0,
+            "status": if style::clean(facts) { "passed" } else { "failed" },
+            "output": style::text(facts, result),
+            "visibility": "visible",
+        })
+    });
     let cases = result.cases.iter().map(|case| {
         let detail = terminal::case(case);
         json!({
@@ -67,6 +79,7 @@ pub fn results(rubric: &Rubric, result: &StudentResult) -> Value {
         .chain(supplied)
         .chain([sandbox])
         .chain(cases)
+        .chain(facts)
         .collect();
     let (earned, max) = result.total();
     json!({

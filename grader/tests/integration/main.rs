@@ -18,6 +18,7 @@ mod matchup;
 mod robustness;
 mod snapshots;
 mod student_journey;
+mod style;
 mod supplied_check;
 mod support;
 mod threading;

@@ -9,6 +9,7 @@ pub mod build;
 pub mod confinement;
 pub mod design;
 pub mod speedup;
+pub mod style;
 
 use crate::kit::case::Case;
 use crate::kit::supplied::Comparison;
@@ -17,6 +18,7 @@ use crate::process::Failure;
 use build::Build;
 use confinement::Confinement;
 use speedup::{Outcome, Speedup, SpeedupFault};
+use style::Style;
 
 /// What one command's answer is judged against.
 #[derive(Clone, Debug, PartialEq)]
@@ -321,6 +323,8 @@ pub struct StudentResult {
     pub supplied: Option<Comparison>,
     /// The sandbox the student's processes ran in.
     pub confinement: Confinement,
+    /// The style facts, when asked for (`--style`).
+    pub style: Option<Style>,
 }
 
 impl StudentResult {
@@ -360,6 +364,11 @@ impl StudentResult {
     /// The cases that lost points, in order.
     pub fn failed(&self) -> Vec<&CaseResult> {
         self.cases.iter().filter(|c| !c.passed()).collect()
+    }
+
+    /// The speed-up measured, if a timing case ran.
+    pub fn speedup(&self) -> Option<&Speedup> {
+        self.cases.iter().find_map(|c| c.speedup.as_ref())
     }
 
     /// The build, if there was one and it failed.
