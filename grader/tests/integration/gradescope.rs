@@ -43,8 +43,8 @@ use std::process::{Command, Stdio};
 use std::time::Instant;
 
 use crate::support::{
-    build_root, copy_dir, describe, failures, fixtures, java_available, java_sources, kit_cases,
-    reference, repository, starter_solution, tests,
+    build_root, completed_starter, copy_dir, describe, failures, fixtures, java_available,
+    java_sources, kit_cases, reference, repository, tests,
 };
 
 /// Gradescope's directory for one submission.
@@ -142,13 +142,6 @@ impl Autograder {
             .unwrap_or_else(|e| panic!("results.json is not JSON: {e}\n{text}"));
         Run { results, printed }
     }
-}
-
-/// Makes `dir` the completed starter, as a student submits it: the starter's sources with the
-/// simple solution of its `todo!()`s over `src/`.
-fn completed_starter(dir: &Path) {
-    copy_dir(&repository().join("starter"), dir);
-    copy_dir(&starter_solution(), &dir.join("src"));
 }
 
 /// A number at the top of the Gradescope results: `score` or `max_score`.

@@ -145,6 +145,13 @@ pub fn python_submission(dir: &Path, name: &str) {
     .unwrap();
 }
 
+/// Makes `dir` the completed starter, as a student submits it: the starter's sources with the
+/// simple solution of its `todo!()`s over `src/`.
+pub fn completed_starter(dir: &Path) {
+    copy_dir(&repository().join("starter"), dir);
+    copy_dir(&starter_solution(), &dir.join("src"));
+}
+
 /// Makes `dir` a submission of the reference's own binary, copied in (the sandbox lets a
 /// program run nothing outside its submission and the system); returns the command that starts
 /// it from `dir`.

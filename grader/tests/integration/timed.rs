@@ -5,7 +5,8 @@
 //! grades. A student the grader finds the machine too busy to judge is graded again, as its
 //! report says to, twice at most: a machine busy three times running fails them.
 //!
-//! - The reference graded three times gets the same Threading credit each time, all of it.
+//! - The reference graded three times gets the same Threading credit each time, all of it; the
+//!   completed starter, built by the kit as the handout says, gets all of it too.
 //! - Java students with the same search, built from source: the fixture's pool gets every point
 //!   of the speed-up; one worker whatever THREADS says, and one board shared by every thread
 //!   behind one lock, get none of them; columns divided among the threads in advance are
@@ -15,10 +16,10 @@
 
 use std::fs;
 use std::path::Path;
-use std::process::Command;
 
 use crate::support::{
-    grade, graded, java_available, java_sources, reference_submission, speedup_kit, tests,
+    completed_starter, grade, graded, java_available, java_sources, reference_submission,
+    speedup_kit, tests,
 };
 
 #[test]
@@ -30,18 +31,45 @@ fn the_reference_graded_three_times_gets_the_same_threading_credit() {
     let student = work.path().join("student");
     let program = reference_submission(&student);
     for _ in 0..3 {
-        let (score, output) = speedup(grade().args(["student", &program]), &kit, &student);
+        let (score, output) = speedup(&[&program], &kit, &student);
         assert_eq!(score, 10.0, "{output}");
     }
 }
 
-/// The score and output of the speed-up case when `grade` (a `grade student` command, run in
-/// `dir` with `kit`) judged it: a busy machine's verdict is graded again, as the report says,
-/// twice at most.
-fn speedup(grade: &mut Command, kit: &Path, dir: &Path) -> (f64, String) {
-    let grade = grade.arg("--kit").arg(kit).current_dir(dir);
+#[test]
+#[ignore = "timed: scripts/test runs it alone, after the rest"]
+fn the_completed_starter_built_as_the_handout_says_gets_the_whole_speedup() {
+    let work = tempfile::tempdir().unwrap();
+    let kit = work.path().join("kit");
+    speedup_kit(&kit);
+    let student = work.path().join("student");
+    completed_starter(&student);
+    let (score, output) = speedup(
+        &[
+            "target/release/connect_four",
+            "--build",
+            "cargo build --release --no-default-features --locked",
+        ],
+        &kit,
+        &student,
+    );
+    assert_eq!(score, 10.0, "{output}");
+    assert!(output.contains("a pool: the same 2 threads"), "{output}");
+}
+
+/// The score and output of the speed-up case when `grade student` with `args`, run in `dir`
+/// with `kit`, judged it: a busy machine's verdict is graded again, as the report says, twice
+/// at most.
+fn speedup(args: &[&str], kit: &Path, dir: &Path) -> (f64, String) {
     for _ in 0..3 {
-        let graded = graded(grade);
+        let graded = graded(
+            grade()
+                .arg("student")
+                .args(args)
+                .arg("--kit")
+                .arg(kit)
+                .current_dir(dir),
+        );
         let speedup = tests(&graded.results)
             .iter()
             .find(|t| t["name"] == "Threading: threads/speedup")
@@ -193,12 +221,11 @@ fn java_threading_mistakes_cost_the_speedup_or_are_flagged_for_the_hand_grader()
         let dir = work.path().join(name);
         java_submission(&dir, mistake.as_ref());
         let (score, output) = speedup(
-            grade().args([
-                "student",
+            &[
                 "java -cp build ConnectFour",
                 "--build",
                 "javac -d build *.java",
-            ]),
+            ],
             &kit,
             &dir,
         );
