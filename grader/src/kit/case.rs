@@ -35,9 +35,13 @@ pub struct SpeedupPlan {
     /// The depth is raised until one thread needs at least this long.
     pub target_seconds: f64,
     /// How many rounds of the one-thread run, the many-thread run and the machine's ceiling (a
-    /// one-thread run on as many copies of the program at once): the medians of the rounds'
-    /// ratios count. At least 3.
+    /// one-thread run on as many copies of the program at once) are timed at least: the
+    /// medians of the rounds' ratios count. At least 3.
     pub rounds: usize,
+    /// How many rounds may be timed while the medians leave the credit unsettled (see the
+    /// rubric's `busy_credit_range`); at least `rounds`. Without it, three times `rounds`.
+    #[serde(default)]
+    pub max_rounds: Option<usize>,
     /// Moves played after the script (columns) for a second measurement that is only reported:
     /// they fill some columns so that the open ones would all go to one thread of a division of
     /// the columns fixed in advance (column `c` to thread `c % THREADS`), which then idles the
@@ -47,6 +51,12 @@ pub struct SpeedupPlan {
 }
 
 impl SpeedupPlan {
+    /// The most rounds the plain position may take: [`SpeedupPlan::max_rounds`], or three
+    /// times [`SpeedupPlan::rounds`].
+    pub fn most_rounds(&self) -> usize {
+        self.max_rounds.unwrap_or(3 * self.rounds)
+    }
+
     /// The columns that [`SpeedupPlan::uneven_moves`] fill to the top on a board of `rows`.
     pub fn filled(&self, rows: usize) -> Vec<usize> {
         let mut columns: Vec<usize> = self.uneven_moves.clone();
@@ -219,14 +229,15 @@ pub fn parse(text: &str, path: &Path, name: String) -> Result<Case, KitError> {
             if n >= 1
                 && speedup.threads >= 2
                 && speedup.rounds >= 3
+                && speedup.most_rounds() >= speedup.rounds
                 && speedup.uneven_moves.iter().all(|&c| c < spec.cols) =>
         {
             (Kind::Timing(speedup), n)
         }
         (_, Some(_)) => {
             return fail(
-                "a speedup case needs one `threads`, speedup.threads >= 2, rounds >= 3 and \
-                 uneven_moves on the board"
+                "a speedup case needs one `threads`, speedup.threads >= 2, rounds >= 3, \
+                 max_rounds >= rounds and uneven_moves on the board"
                     .into(),
             )
         }

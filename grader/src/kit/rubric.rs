@@ -108,9 +108,11 @@ pub struct SpeedupRule {
     /// The machine's own gain, `(ceiling - 1) / (threads - 1)`, below which it was too busy to
     /// judge by.
     pub busy_ceiling: f64,
-    /// The spread of the rounds' speed-ups or ceilings (the middle half of them, over their
-    /// median) above which the machine was too busy to judge by.
-    pub busy_spread: f64,
+    /// How far apart the credits may be that the medians' ranges allow (the speed-up's lowest
+    /// against the ceiling's highest, and the other way round), as a share of the points: the
+    /// rounds go on while they are farther apart, and when the case's most rounds still leave
+    /// them so, the machine was too busy to judge by.
+    pub busy_credit_range: f64,
 }
 
 impl SpeedupRule {
@@ -127,13 +129,13 @@ impl SpeedupRule {
             && share(self.full_gain)
             && self.no_gain < self.full_gain
             && share(self.busy_ceiling)
-            && self.busy_spread > 0.0
+            && self.busy_credit_range > 0.0
         {
             Ok(())
         } else {
             Err(
-                "speedup: no_gain < full_gain and busy_ceiling must be 0 to 1, busy_spread \
-                 over 0"
+                "speedup: no_gain < full_gain and busy_ceiling must be 0 to 1, \
+                 busy_credit_range over 0"
                     .into(),
             )
         }
@@ -292,7 +294,7 @@ impl HeldOut {
 /// A `[speedup]` table for the tests' rubrics: full credit from a gain of 0.6, none at 0.2.
 #[cfg(test)]
 pub(crate) const TEST_SPEEDUP: &str =
-    "[speedup]\nfull_gain = 0.6\nno_gain = 0.2\nbusy_ceiling = 0.5\nbusy_spread = 0.15\n";
+    "[speedup]\nfull_gain = 0.6\nno_gain = 0.2\nbusy_ceiling = 0.5\nbusy_credit_range = 0.2\n";
 
 #[cfg(test)]
 mod tests {

@@ -9,6 +9,7 @@ use std::time::Duration;
 use crate::judge::result::design::{Design, Unseen};
 use crate::judge::result::speedup::{
     as_seconds, median, Busy, Evenness, Measurement, Outcome, Speedup, SpeedupFault, Uneven,
+    CONFIDENCE,
 };
 use crate::judge::result::{
     CaseResult, Exchange, Expect, Fault, NotRun, Skip, Variety, Verdict, Withheld,
@@ -429,11 +430,24 @@ fn outcome_note(speedup: &Speedup) -> Option<String> {
         ),
         Outcome::Busy(m, busy) => {
             let why = match busy {
-                Busy::Spread(spread) => format!(
-                    "the rounds disagreed: the middle half of their speed-ups or ceilings spread \
-                     over {}% of the median",
-                    percent(*spread)
-                ),
+                Busy::Unsettled(least, most) => {
+                    let (slowest, fastest) = m.speedup_range();
+                    let ceilings = match m.ceiling_range(many) {
+                        Some((lowest, highest)) => {
+                            format!(", the ceiling {lowest:.2}x to {highest:.2}x")
+                        }
+                        None => String::new(),
+                    };
+                    format!(
+                        "the rounds disagreed: after {} of them the medians could still be \
+                         anywhere in their ranges ({}% sure: the speed-up {slowest:.2}x to \
+                         {fastest:.2}x{ceilings}), which allow anything from {}% to {}% credit",
+                        m.rounds(),
+                        percent(CONFIDENCE),
+                        percent(*least),
+                        percent(*most)
+                    )
+                }
                 Busy::Ceiling(ceiling) => format!(
                     "{many} one-thread copies of the program at once did only {ceiling:.2}x the \
                      work of one alone, where an idle machine with {many} CPUs does nearly \
@@ -852,7 +866,7 @@ mod tests {
 
     #[test]
     fn a_speedup_not_counted_says_why() {
-        let busy = speedup(Outcome::Busy(measured(), Busy::Spread(0.23)));
+        let busy = speedup(Outcome::Busy(measured(), Busy::Unsettled(0.25, 1.0)));
         assert_eq!(
             not_counted(&busy).as_deref(),
             Some("the machine was busy: grade again")
@@ -862,8 +876,9 @@ mod tests {
              thread"
         ));
         assert!(speedup_notes(&busy)[0].ends_with(
-            "the rounds disagreed: the middle half of their speed-ups or ceilings spread over 23% \
-             of the median."
+            "the rounds disagreed: after 3 of them the medians could still be anywhere in their \
+             ranges (80% sure: the speed-up 1.75x to 1.75x, the ceiling 1.94x to 1.94x), which \
+             allow anything from 25% to 100% credit."
         ));
         let low = speedup(Outcome::Busy(measured(), Busy::Ceiling(1.21)));
         assert!(speedup_notes(&low)[0].contains(

@@ -724,6 +724,7 @@ fn credit_mismatches(text: &str, rubric: &Rubric, cases: &[Case]) -> Vec<String>
                 "with {} and with {} threads, {} times each",
                 case.threads, speedup.threads, speedup.rounds
             ));
+            wanted.push(format!("up to {}", speedup.most_rounds()));
         }
     }
     let rule = &rubric.speedup;
@@ -731,6 +732,10 @@ fn credit_mismatches(text: &str, rubric: &Rubric, cases: &[Case]) -> Vec<String>
     wanted.push(format!("{full} earns all {} points", points(timing_points)));
     wanted.push(format!("{}% or less earns nothing", percent(rule.no_gain)));
     wanted.push("in proportion".into());
+    wanted.push(format!(
+        "unsure by more than {}",
+        points(rule.busy_credit_range * timing_points)
+    ));
     let mut failures: Vec<String> = wanted
         .iter()
         .filter(|w| !inside.contains(w.as_str()))

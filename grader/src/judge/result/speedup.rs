@@ -26,16 +26,31 @@ pub struct Measurement {
 }
 
 impl Measurement {
+    /// No rounds yet, at `depth`.
+    pub fn new(depth: u32) -> Self {
+        Measurement {
+            depth,
+            one: Vec::new(),
+            many: Vec::new(),
+            together: Vec::new(),
+        }
+    }
+
     /// Each round's speed-up: its one-thread time over its many-thread time.
     pub fn speedups(&self) -> Vec<f64> {
         ratios(&self.one, &self.many, 1.0)
     }
 
     /// Each round's ceiling, the most `copies` threads could give on this machine: that many
-    /// one-thread runs at once did `copies` times the work of one alone in their time; none if
-    /// not measured.
+    /// one-thread runs at once did `copies` times the work of one alone in their time, and
+    /// never more than `copies` (a round that shows more only caught the machine speeding
+    /// up); none if not measured.
     pub fn ceilings(&self, copies: usize) -> Vec<f64> {
-        ratios(&self.one, &self.together, copies as f64)
+        let most = copies as f64;
+        ratios(&self.one, &self.together, most)
+            .into_iter()
+            .map(|c| c.min(most))
+            .collect()
     }
 
     /// The median of the rounds' speed-ups.
@@ -49,11 +64,25 @@ impl Measurement {
         (!ceilings.is_empty()).then(|| median(&ceilings))
     }
 
-    /// How far the rounds disagree: the wider spread of their speed-ups and their ceilings.
-    pub fn spread(&self, copies: usize) -> f64 {
-        spread(&self.speedups()).max(spread(&self.ceilings(copies)))
+    /// Where the median speed-up lies with [`CONFIDENCE`], from the rounds': lowest, highest.
+    pub fn speedup_range(&self) -> (f64, f64) {
+        median_range(&self.speedups())
+    }
+
+    /// Where the median ceiling lies with [`CONFIDENCE`], if it was measured.
+    pub fn ceiling_range(&self, copies: usize) -> Option<(f64, f64)> {
+        let ceilings = self.ceilings(copies);
+        (!ceilings.is_empty()).then(|| median_range(&ceilings))
+    }
+
+    /// How many rounds were timed.
+    pub fn rounds(&self) -> usize {
+        self.one.len()
     }
 }
+
+/// How sure [`median_range`] is that the true median lies in the range it gives.
+pub const CONFIDENCE: f64 = 0.8;
 
 /// `factor` times each of `times` over the same round's `over` (none where `over` is empty).
 fn ratios(times: &[Duration], over: &[Duration], factor: f64) -> Vec<f64> {
@@ -79,21 +108,37 @@ pub fn median(values: &[f64]) -> f64 {
     }
 }
 
+/// The range in which the median of what `values` sample lies with [`CONFIDENCE`], whatever
+/// their distribution: from the k-th smallest to the k-th largest, for the largest k such that
+/// the median falls below the k-th smallest (each value is below it with chance one half) no
+/// more often than half of `1 - CONFIDENCE`. More rounds narrow it. (0, 0) for none.
+pub fn median_range(values: &[f64]) -> (f64, f64) {
+    let sorted = sorted(values);
+    let n = sorted.len();
+    if n == 0 {
+        return (0.0, 0.0);
+    }
+    let tail = (1.0 - CONFIDENCE) / 2.0;
+    // `chance`: that exactly j of the n values fall below the median; `below`: j or fewer.
+    let mut chance = 0.5_f64.powi(i32::try_from(n).unwrap_or(i32::MAX));
+    let mut below = 0.0;
+    let mut k = 1;
+    for j in 0..n / 2 {
+        below += chance;
+        if below > tail {
+            break;
+        }
+        k = j + 1;
+        chance *= (n - j) as f64 / (j + 1) as f64;
+    }
+    (sorted[k - 1], sorted[n - k])
+}
+
 /// `values` in order.
 fn sorted(values: &[f64]) -> Vec<f64> {
     let mut sorted = values.to_vec();
     sorted.sort_by(f64::total_cmp);
     sorted
-}
-
-/// The middle half of `values` (lower to upper quartile) over their median; 0 for none.
-fn spread(values: &[f64]) -> f64 {
-    let sorted = sorted(values);
-    let Some(last) = sorted.len().checked_sub(1) else {
-        return 0.0;
-    };
-    let quarter = sorted.len() / 4;
-    (sorted[last - quarter] - sorted[quarter]) / median(values).max(1e-6)
 }
 
 /// Why a position could not be measured.
@@ -130,8 +175,9 @@ pub enum SpeedupFault {
 /// Why the machine could not judge the speed-up, though the program was measured.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Busy {
-    /// A series of timings of one search spread this much (the middle half over the median).
-    Spread(f64),
+    /// The rounds, as many as the case allows, still left the credit unsettled: the medians'
+    /// ranges allowed anything from the first share of the points to the second.
+    Unsettled(f64, f64),
     /// The one-thread copies at once gained only this ceiling.
     Ceiling(f64),
 }
@@ -235,18 +281,69 @@ mod tests {
         };
         assert!((m.speedup() - 400.0 / 230.0).abs() < 1e-9);
         assert!((m.ceiling(2).unwrap() - 2.0 * 400.0 / 420.0).abs() < 1e-9);
-        assert!(m.spread(2) < 0.05, "{}", m.spread(2));
-        // Something came and went: the rounds disagree.
-        let busy = Measurement {
-            many: ms(&[230, 330, 230, 500, 230]),
+        assert_eq!(m.rounds(), 5);
+        // Two copies at once faster than one alone: the machine sped up, the ceiling is 2.
+        let faster = Measurement {
+            together: ms(&[380, 380, 380, 570, 570]),
             ..m.clone()
         };
-        assert!(busy.spread(2) > 0.25, "{}", busy.spread(2));
+        assert_eq!(faster.ceiling(2), Some(2.0));
         let no_ceiling = Measurement {
             together: Vec::new(),
             ..m
         };
         assert_eq!(no_ceiling.ceiling(2), None);
-        assert!(no_ceiling.spread(2) < 0.05);
+        assert_eq!(no_ceiling.ceiling_range(2), None);
+    }
+
+    /// The chance that the median of a uniform sample of `n` falls outside `median_range`,
+    /// counted over many samples drawn by a fixed generator.
+    fn missed(n: usize) -> f64 {
+        let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state >> 11) as f64 / (1u64 << 53) as f64
+        };
+        let trials = 20_000;
+        let misses = (0..trials)
+            .filter(|_| {
+                let values: Vec<f64> = (0..n).map(|_| next()).collect();
+                let (low, high) = median_range(&values);
+                !(low..=high).contains(&0.5)
+            })
+            .count();
+        misses as f64 / trials as f64
+    }
+
+    #[test]
+    fn the_median_range_holds_the_median_as_often_as_it_says() {
+        for n in [7, 10, 15, 21] {
+            let missed = missed(n);
+            assert!(
+                missed <= 1.0 - CONFIDENCE + 0.01,
+                "{n} values: missed {missed}"
+            );
+            // Not much wider than it needs to be either.
+            assert!(
+                missed >= (1.0 - CONFIDENCE) / 3.0,
+                "{n} values: missed {missed}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_median_range_narrows_with_more_values_and_holds_the_median() {
+        let values: Vec<f64> = (1..=7).map(f64::from).collect();
+        assert_eq!(median_range(&values), (2.0, 6.0));
+        let more: Vec<f64> = (1..=21).map(f64::from).collect();
+        let (low, high) = median_range(&more);
+        assert!(
+            low <= 11.0 && 11.0 <= high && high - low < 10.0,
+            "{low} {high}"
+        );
+        assert_eq!(median_range(&[3.0]), (3.0, 3.0));
+        assert_eq!(median_range(&[]), (0.0, 0.0));
     }
 }
