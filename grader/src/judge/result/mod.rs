@@ -9,6 +9,7 @@ pub mod build;
 pub mod confinement;
 pub mod design;
 pub mod speedup;
+pub mod window;
 
 use crate::kit::case::Case;
 use crate::kit::supplied::Comparison;
