@@ -7,6 +7,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use crate::judge::window::{Settings, WindowRun};
 use crate::judge::{BuildCommand, Options, Policy};
 use crate::kit::supplied::Course;
 use crate::kit::{Kit, KitError};
@@ -39,6 +40,20 @@ pub struct Grading {
     pub no_sandbox: bool,
     /// The uid of job slot 0's user when the grader is root.
     pub base_uid: u32,
+    /// Observe each student's window too (`--window`).
+    pub window: Option<WindowAsk>,
+}
+
+/// What `--window` asks for.
+#[derive(Clone, Debug)]
+pub struct WindowAsk {
+    /// The command that starts a student's window build, `{dir}` standing for their directory.
+    pub command: String,
+    /// The window's build command and its time limit, if it needs one; its logs go to
+    /// [`Grading::report`] as `<student>.window-build.log`.
+    pub build: Option<(String, Duration)>,
+    /// The depth of the search watched for redraws.
+    pub depth: u32,
 }
 
 impl Grading {
@@ -90,9 +105,33 @@ impl Grading {
                 template: template.clone(),
                 timeout: *timeout,
                 logs: self.report.clone(),
+                name: "build",
             }),
             student_deadline: Some(self.student_deadline),
             sandbox: (!self.no_sandbox).then_some(policy),
+            window: self.window.as_ref().map(|ask| self.window_run(ask, kit)),
+        }
+    }
+
+    /// How windows are observed: at 4 x 5, the screenshots in the report directory's
+    /// `window/`, compared with the kit's pictures of the supplied window (its `window/`).
+    fn window_run(&self, ask: &WindowAsk, kit: &Path) -> WindowRun {
+        let reports = self.report.clone().unwrap_or_else(|| PathBuf::from("."));
+        WindowRun {
+            command: ask.command.clone(),
+            build: ask.build.as_ref().map(|(template, timeout)| BuildCommand {
+                template: template.clone(),
+                timeout: *timeout,
+                logs: self.report.clone(),
+                name: "window-build",
+            }),
+            settings: Settings {
+                board: (4, 5),
+                depth: 1,
+                search_depth: ask.depth,
+                screenshots: reports.join("window"),
+                reference: Some(kit.join("window")).filter(|dir| dir.is_dir()),
+            },
         }
     }
 

@@ -25,9 +25,12 @@ pub struct BuildCommand {
     pub template: String,
     /// How long one build may take.
     pub timeout: Duration,
-    /// Where each log is kept, as `<student>.build.log` (the report directory); `None` writes
+    /// Where each log is kept, as `<student>.<name>.log` (the report directory); `None` writes
     /// it to a temporary directory, removed once its last lines are read.
     pub logs: Option<PathBuf>,
+    /// What the logs are named after: `build` for the graded build, `window-build` for the
+    /// window's.
+    pub name: &'static str,
 }
 
 impl BuildCommand {
@@ -49,7 +52,7 @@ impl BuildCommand {
             Some(logs) => {
                 // A directory that cannot be made shows as a log that cannot be created.
                 let _ = std::fs::create_dir_all(logs);
-                logs.join(format!("{}.build.log", student.file_stem()))
+                logs.join(format!("{}.{}.log", student.file_stem(), self.name))
             }
             None => match tempfile::Builder::new().prefix("grade-build-").tempdir() {
                 Ok(dir) => {
@@ -118,6 +121,7 @@ mod tests {
             template: command.into(),
             timeout: Duration::from_secs(10),
             logs: keep.then(|| dir.path().join("logs")),
+            name: "build",
         };
         let student = Student {
             name: "ann lee".into(),

@@ -61,5 +61,6 @@ pub(crate) fn student(name: &str, cases: Vec<CaseResult>, seconds: u64) -> Stude
         build: None,
         supplied: None,
         confinement: Confinement::Off,
+        window: None,
     }
 }

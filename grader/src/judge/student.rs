@@ -1,7 +1,8 @@
 //! One student: how to start their program ([`Student`]), what to run beyond the correctness
 //! cases and how to confine it ([`Options`]), and [`grade_student`], which sets their sandbox
 //! up, builds them, runs every case one after another, applies the requirements between cases,
-//! and kills whatever they left running before their result is handed on.
+//! observes their window if asked, and kills whatever they left running before their result is
+//! handed on.
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -12,7 +13,9 @@ use super::confinement::{Policy, Prison};
 use super::job::{Job, Student};
 use super::requirement;
 use super::result::confinement::Confinement;
+use super::result::window::{Unobserved, WindowResult};
 use super::result::{CaseResult, NotRun, StudentResult};
+use super::window::WindowRun;
 use crate::kit::Kit;
 
 /// After this many cases in a row in which the program answered nothing and timed out, the
@@ -33,6 +36,8 @@ pub struct Options {
     pub student_deadline: Option<Duration>,
     /// How the student's processes are confined; `None`: not at all (`--no-sandbox`).
     pub sandbox: Option<Policy>,
+    /// How their window is observed, after the cases (`--window`).
+    pub window: Option<WindowRun>,
 }
 
 /// Builds one student (if `options` say so), grades them on every case of `kit`, one case after
@@ -86,6 +91,12 @@ pub fn grade_student(kit: &Kit, student: &Student, options: &Options) -> Student
         }
     }
     requirement::apply(kit.cases.iter().map(|(case, _)| case), &mut cases);
+    let window = options.window.as_ref().map(|run| match &unconfined {
+        Some(NotRun::NoSandbox(why)) => {
+            WindowResult::Unobserved(Unobserved::NoSandbox(why.clone()))
+        }
+        _ => run.run(&job, dir),
+    });
     let confinement = match &prison {
         None => Confinement::Off,
         Some(Err(why)) => Confinement::Failed(why.clone()),
@@ -103,5 +114,6 @@ pub fn grade_student(kit: &Kit, student: &Student, options: &Options) -> Student
             _ => kit.supplied.as_ref().and_then(|course| course.compare(dir)),
         },
         confinement,
+        window,
     }
 }

@@ -14,7 +14,8 @@ use std::path::{Path, PathBuf};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use super::job::Job;
+use super::build::BuildCommand;
+use super::job::{Job, Student};
 use super::result::window::{
     Cell, Check, Measured, Observation, Status, Step, Trouble, Unobserved, WindowResult,
 };
@@ -50,6 +51,44 @@ const SUPPLIED: f64 = 0.9;
 /// The supplied window's stored screenshots, in the kit's `window/` folder, for the states
 /// compared: the empty board, after the first drop, after the vertical four.
 pub const REFERENCE_STATES: [&str; 3] = ["empty", "first-drop", "won"];
+
+/// How every student's window is observed in a run of the grader (`--window`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WindowRun {
+    /// The shell command that starts a student's window build, `{dir}` standing for their
+    /// submission (the arguments are appended).
+    pub command: String,
+    /// The window's own build (default features, FLTK), if it needs one.
+    pub build: Option<BuildCommand>,
+    /// The observation's settings; its screenshots go to `<screenshots>/<student>/`.
+    pub settings: Settings,
+}
+
+impl WindowRun {
+    /// Builds the window of `job`'s student in `dir` (if it needs a build) and observes it, in
+    /// their sandbox.
+    pub fn run(&self, job: &Job, dir: &Path) -> WindowResult {
+        if let Some(build) = &self.build {
+            let built = build.run(job);
+            if !built.succeeded() {
+                return WindowResult::Unobserved(Unobserved::NoWindow(built));
+            }
+        }
+        let student = Student {
+            command: Student::with_dir(&self.command, dir),
+            ..job.student.clone()
+        };
+        let window_job = Job {
+            student: &student,
+            sandbox: job.sandbox,
+        };
+        let settings = Settings {
+            screenshots: self.settings.screenshots.join(student.file_stem()),
+            ..self.settings.clone()
+        };
+        observe(&window_job, &settings)
+    }
+}
 
 /// How a window is observed.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -5,12 +5,15 @@
 //! case. The build, when there was a build step, comes first as a visible test worth no points
 //! (a failed one with the last lines of its log, the compiler's errors, and every case at 0),
 //! then the supplied crate comparison, when there was one, likewise, and the sandbox the
-//! student's code ran in (failed when it could not be set up or a process outlived grading).
+//! student's code ran in (failed when it could not be set up or a process outlived grading),
+//! and, when the window was observed, what was seen of it, for the GUI's hand grading.
 
 use serde_json::{json, Value};
 
 use super::terminal;
+use super::window;
 use super::words::{self, rounded};
+use crate::judge::result::window::{Status, WindowResult};
 use crate::judge::result::StudentResult;
 use crate::judge::Confinement;
 use crate::kit::Rubric;
@@ -51,6 +54,25 @@ pub fn results(rubric: &Rubric, result: &StudentResult) -> Value {
         "output": words::confinement(&result.confinement),
         "visibility": "visible",
     });
+    // The window's observation, for the GUI's hand grading: failed when a step was not seen
+    // (the supplied window included) or nothing could be observed.
+    let window = result.window.as_ref().map(|observed| {
+        let seen = match observed {
+            WindowResult::Observed(observation) => observation
+                .checks
+                .iter()
+                .all(|check| check.status != Status::Fail),
+            WindowResult::Unobserved(_) => false,
+        };
+        json!({
+            "name": "GUI (graded by hand): the window observed",
+            "score": 0.0,
+            "max_score": 0.0,
+            "status": if seen { "passed" } else { "failed" },
+            "output": window::lines(observed).join("\n"),
+            "visibility": "visible",
+        })
+    });
     let cases = result.cases.iter().map(|case| {
         let detail = terminal::case(case);
         json!({
@@ -66,6 +88,7 @@ pub fn results(rubric: &Rubric, result: &StudentResult) -> Value {
         .into_iter()
         .chain(supplied)
         .chain([sandbox])
+        .chain(window)
         .chain(cases)
         .collect();
     let (earned, max) = result.total();

@@ -1,7 +1,7 @@
 //! Reports: the judge's typed results put in words, for people and for other programs. The
 //! shared [`words`], the [`terminal`] report, the per-student [`markdown`] report, the CSV
 //! [`gradebook`], Gradescope's results.json ([`gradescope`]), the [`class`] summary, the
-//! [`matchup`] summary, and [`progress`] on standard error. Nothing here runs anything.
+//! [`matchup`] summary, the [`window`] observation, and [`progress`] on standard error. Nothing here runs anything.
 
 pub mod class;
 mod detail;
@@ -12,4 +12,5 @@ pub mod markdown;
 pub mod matchup;
 pub mod progress;
 pub mod terminal;
+pub mod window;
 pub mod words;

@@ -1,10 +1,11 @@
-//! The terminal report: in brief (a score table, the build, the supplied crate comparison
-//! and the speed-up measured) and, in full, every failed case with what was sent, expected and
+//! The terminal report: in brief (a score table, the build, the supplied crate comparison,
+//! the speed-up measured and the window observed) and, in full, every failed case with what was sent, expected and
 //! received, or the last lines of a failed build's log.
 
 use std::fmt::Write;
 
 use super::detail::{case_detail, notes, table};
+use super::window;
 use super::words::{self, points};
 use crate::judge::result::{CaseResult, StudentResult};
 use crate::kit::Rubric;
@@ -27,6 +28,12 @@ pub fn brief(rubric: &Rubric, result: &StudentResult) -> String {
     }
     for note in notes(result) {
         let _ = writeln!(out, "\n  {note}");
+    }
+    if let Some(observed) = &result.window {
+        let _ = writeln!(out, "\n  {}:", window::HEADING);
+        for line in window::lines(observed) {
+            let _ = writeln!(out, "    {line}");
+        }
     }
     out
 }

@@ -18,6 +18,7 @@ use crate::process::Failure;
 use build::Build;
 use confinement::Confinement;
 use speedup::{Outcome, Speedup, SpeedupFault};
+use window::WindowResult;
 
 /// What one command's answer is judged against.
 #[derive(Clone, Debug, PartialEq)]
@@ -322,6 +323,8 @@ pub struct StudentResult {
     pub supplied: Option<Comparison>,
     /// The sandbox the student's processes ran in.
     pub confinement: Confinement,
+    /// Their window as observed under Xvfb, when asked for (`--window`).
+    pub window: Option<WindowResult>,
 }
 
 impl StudentResult {

@@ -6,6 +6,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use super::build::Build;
 use crate::process::display::{DisplayError, Rect};
 use crate::process::sandbox::Protections;
 use crate::process::{Ending, Failure};
@@ -22,9 +23,8 @@ pub enum WindowResult {
 /// Why a student's window was not observed at all.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Unobserved {
-    /// The student has no window build: its build failed (the log's last lines) or the window
-    /// command is missing.
-    NoWindow(String),
+    /// The student has no window build: the window's build failed or ran out of time.
+    NoWindow(Build),
     /// The private X display could not be started.
     NoDisplay(DisplayError),
     /// The student's sandbox could not be set up (why), and no student code runs unconfined.
