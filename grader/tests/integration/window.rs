@@ -23,7 +23,10 @@ use connect_four_grader::judge::{Job, Student};
 use connect_four_grader::process::display::installed;
 use connect_four_grader::process::sandbox::{Prepared, Sandbox};
 
-use crate::support::{build_root, reference_submission, repository};
+use crate::support::{
+    build_root, copy_dir, describe, grade, graded, python_submission, reference_submission,
+    repository, small_kit, tests,
+};
 
 /// Whether the tools the observer needs are here. Without them: a note and `false`, or under
 /// CI a panic.
@@ -225,4 +228,51 @@ fn the_supplied_window_is_found_and_flagged() {
         panic!("{observation:#?}")
     };
     assert!(same > 0.99, "{same}");
+}
+
+#[test]
+fn grade_student_reports_the_window_beside_the_cases() {
+    if !tools_present() {
+        return;
+    }
+    let work = tempfile::tempdir().unwrap();
+    let (kit, submission, reports) = (
+        work.path().join("kit"),
+        work.path().join("ann"),
+        work.path().join("reports"),
+    );
+    small_kit(&kit, &["rules/board_1x1", "scores/depth1"]);
+    copy_dir(&reference_pictures(), &kit.join("window"));
+    python_submission(&submission, "connect_four");
+    fs::copy(fixture(), submission.join("window.py")).unwrap();
+    let graded = graded(
+        grade()
+            .current_dir(&submission)
+            .args(["student", "sh run", "--skip-timing", "--kit"])
+            .arg(&kit)
+            .arg("--report")
+            .arg(&reports)
+            .args(["--window", "python3 {dir}/window.py", "--window-depth", "6"]),
+    );
+    let gui = tests(&graded.results)
+        .iter()
+        .find(|test| test["name"] == "GUI (graded by hand): the window observed")
+        .unwrap_or_else(|| panic!("no GUI test: {}", graded.printed));
+    assert_eq!(gui["status"], "passed", "{}", describe(gui));
+    assert_eq!(gui["score"], 0.0);
+    let report = fs::read_to_string(reports.join("sh_run.md")).unwrap();
+    for step in [
+        "- **seen**: Dialog first",
+        "- **seen**: Grid of 75 x 75 cells",
+        "- **seen**: Redraws while the computer thinks",
+        "- **seen**: Own window, not the supplied one",
+    ] {
+        assert!(report.contains(step), "{step:?} not in {report}");
+    }
+    assert!(reports.join("window/sh_run/move-1.png").is_file());
+    assert!(
+        graded.stdout.contains("Window (observed under Xvfb"),
+        "{}",
+        graded.stdout
+    );
 }
