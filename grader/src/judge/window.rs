@@ -20,6 +20,7 @@ use super::result::window::{
     Cell, Check, Measured, Observation, Status, Step, Trouble, Unobserved, WindowResult,
 };
 use crate::process::display::{Display, DisplayError, Image, Rect, Window};
+use crate::process::sandbox::Prepared;
 use crate::process::Program;
 
 /// A grid cell's side, in pixels, as the assignment asks.
@@ -180,7 +181,13 @@ impl Observer<'_> {
     /// Starts the window with `arguments` and waits for its first window (the largest, once
     /// one has appeared).
     fn start(&self, arguments: &str) -> Result<Running, Trouble> {
-        let env = [("DISPLAY", self.display.name())];
+        // The display's cookie, in the job's scratch folder when it has one.
+        let authority = match self.job.sandbox.and_then(Prepared::scratch) {
+            Some(scratch) => self.display.grant(scratch).map_err(Trouble::Display)?,
+            None => self.display.authority(),
+        };
+        let authority = authority.to_string_lossy();
+        let env = [("DISPLAY", self.display.name()), ("XAUTHORITY", &authority)];
         let known = self.display.windows(".").map_err(Trouble::Display)?;
         let mut program = self
             .job

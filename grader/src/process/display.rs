@@ -5,23 +5,28 @@
 //! `import` as a PNG file, which is kept (for people to look at) and decoded into an [`Image`]
 //! (for the observer to compare). Knows nothing of cases or of Connect Four.
 //!
-//! The server's socket is the file `/tmp/.X11-unix/X<n>` ([`SOCKET_DIR`]); a client in the
-//! sandbox reaches it there, its network namespace hiding the server's abstract socket.
+//! The server's socket is the file `/tmp/.X11-unix/X<n>`; a client in the
+//! sandbox reaches it there, its network namespace hiding the server's abstract socket. Every
+//! server's socket file is reachable so, and a server admits only the clients that show its
+//! random cookie: the authority file [`Display::grant`] writes for its job alone.
 
 use std::fmt;
 use std::fs::File;
-use std::io::{BufRead, BufReader, BufWriter};
+use std::io::{BufRead, BufReader, BufWriter, Read, Write};
+use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::thread;
 use std::time::{Duration, Instant};
 
-/// The directory of X servers' unix sockets: what a sandboxed client must be able to reach.
-pub const SOCKET_DIR: &str = "/tmp/.X11-unix";
+use tempfile::TempDir;
+
 /// How long Xvfb may take to say its display number.
 const START_LIMIT: Duration = Duration::from_secs(10);
 /// How long one xdotool or ImageMagick command may take.
 const TOOL_LIMIT: Duration = Duration::from_secs(10);
+/// The name of the authority file a client is given.
+const AUTHORITY: &str = "Xauthority";
 /// How often a polled command is run again.
 const POLL: Duration = Duration::from_millis(100);
 
@@ -258,6 +263,10 @@ pub struct Display {
     /// Its name, such as `:93`.
     name: String,
     server: Child,
+    /// The secret a client must show (MIT-MAGIC-COOKIE-1).
+    cookie: [u8; 16],
+    /// A private folder: the server's authority file, and the grader's own as a client.
+    folder: TempDir,
 }
 
 impl Display {
@@ -269,9 +278,23 @@ impl Display {
                 return Err(DisplayError::Missing(tool));
             }
         }
+        let folder = tempfile::Builder::new()
+            .prefix("grade-display-")
+            .tempdir()
+            .map_err(|e| DisplayError::NoDisplay(format!("no folder for its secret: {e}")))?;
+        let mut cookie = [0u8; 16];
+        File::open("/dev/urandom")
+            .and_then(|mut random| random.read_exact(&mut cookie))
+            .map_err(|e| DisplayError::NoDisplay(format!("no secret: {e}")))?;
+        // The server takes every cookie of its file, whatever display it names.
+        let server_file = folder.path().join("server");
+        write_authority(&server_file, "0", &cookie, 0o600)
+            .map_err(|e| DisplayError::NoDisplay(format!("its secret cannot be written: {e}")))?;
         let mut server = Command::new("Xvfb")
             // -noreset: by default the server resets when its last client leaves, and refuses
-            // connections meanwhile, which would fail the next program started.
+            // connections meanwhile, which would fail the next program started. -auth: only a
+            // client that shows the cookie may connect (not another job's window, which can
+            // reach every server's socket file).
             .args([
                 "-displayfd",
                 "1",
@@ -282,6 +305,8 @@ impl Display {
                 "0",
             ])
             .arg(format!("{width}x{height}x24"))
+            .arg("-auth")
+            .arg(&server_file)
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -302,13 +327,36 @@ impl Display {
         let display = Display {
             name: format!(":{}", number.unwrap_or_default()),
             server,
+            cookie,
+            folder,
         };
         match number {
-            Some(_) => Ok(display),
+            Some(_) => {
+                display.grant(display.folder.path())?;
+                Ok(display)
+            }
             None => Err(DisplayError::NoDisplay(
                 "it did not say its display number".into(),
             )),
         }
+    }
+
+    /// The grader's own authority file for this display (for a client that runs as the
+    /// grader, unsandboxed).
+    pub fn authority(&self) -> PathBuf {
+        self.folder.path().join(AUTHORITY)
+    }
+
+    /// Writes the authority file a client of this display needs into `dir`, readable by
+    /// anyone who can reach `dir` (a job's scratch folder), and returns its path, for
+    /// `XAUTHORITY`.
+    pub fn grant(&self, dir: &Path) -> Result<PathBuf, DisplayError> {
+        let path = dir.join(AUTHORITY);
+        let number = self.name.trim_start_matches(':');
+        write_authority(&path, number, &self.cookie, 0o644).map_err(|e| {
+            DisplayError::Tool(format!("writing {}", path.display()), e.to_string())
+        })?;
+        Ok(path)
     }
 
     /// Its name, for `DISPLAY`.
@@ -450,6 +498,7 @@ impl Display {
         let mut child = Command::new(tool)
             .args(args)
             .env("DISPLAY", &self.name)
+            .env("XAUTHORITY", self.authority())
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -501,6 +550,26 @@ impl Drop for Display {
             thread::sleep(Duration::from_millis(10));
         }
     }
+}
+
+/// Writes an X authority file at `path` (mode `mode`) with one entry: the MIT-MAGIC-COOKIE-1
+/// `cookie` for display `number` on any host (each field a big-endian length and its bytes,
+/// after the family, 0xffff for any).
+fn write_authority(path: &Path, number: &str, cookie: &[u8], mode: u32) -> std::io::Result<()> {
+    let mut entry = 0xffffu16.to_be_bytes().to_vec();
+    for field in [&b""[..], number.as_bytes(), b"MIT-MAGIC-COOKIE-1", cookie] {
+        entry.extend_from_slice(&(field.len() as u16).to_be_bytes());
+        entry.extend_from_slice(field);
+    }
+    let mut file = std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .mode(mode)
+        .open(path)?;
+    file.write_all(&entry)?;
+    // The mode asked for, whatever the umask.
+    file.set_permissions(std::fs::Permissions::from_mode(mode))
 }
 
 /// Whether `tool` is a program on `PATH`.

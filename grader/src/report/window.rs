@@ -42,8 +42,8 @@ pub fn lines(window: &WindowResult) -> Vec<String> {
         out.push(SUPPLIED.into());
     }
     out.push(match &observation.protections {
-        Some(_) => "The window ran in the student's sandbox (see Sandbox), reaching the X \
-                    server only through its socket file."
+        Some(_) => "The window ran in the student's sandbox (see Sandbox), on an X server of \
+                    its own that admits only clients with its cookie."
             .into(),
         None => "The window ran without the sandbox (--no-sandbox).".into(),
     });

@@ -20,7 +20,7 @@ use connect_four_grader::judge::result::window::{
 };
 use connect_four_grader::judge::window::{observe, store_reference, Settings};
 use connect_four_grader::judge::{Job, Student};
-use connect_four_grader::process::display::installed;
+use connect_four_grader::process::display::{installed, Display};
 use connect_four_grader::process::sandbox::{Prepared, Sandbox};
 
 use crate::support::{
@@ -274,5 +274,29 @@ fn grade_student_reports_the_window_beside_the_cases() {
         graded.stdout.contains("Window (observed under Xvfb"),
         "{}",
         graded.stdout
+    );
+}
+
+#[test]
+fn the_display_admits_only_the_clients_it_gave_its_cookie() {
+    if !tools_present() {
+        return;
+    }
+    let display = Display::start(320, 240).expect("Xvfb starts");
+    let admitted = |authority: &Path| {
+        std::process::Command::new("xdotool")
+            .arg("getmouselocation")
+            .env("DISPLAY", display.name())
+            .env("XAUTHORITY", authority)
+            .output()
+            .expect("xdotool runs")
+            .status
+            .success()
+    };
+    let job = tempfile::tempdir().unwrap();
+    assert!(admitted(&display.grant(job.path()).unwrap()));
+    assert!(
+        !admitted(Path::new("/dev/null")),
+        "a client without the cookie"
     );
 }
