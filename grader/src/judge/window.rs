@@ -165,6 +165,8 @@ type States = Vec<(&'static str, Image)>;
 const GAME: [usize; 12] = [0, 0, 1, 0, 0, 3, 4, 3, 4, 3, 4, 3];
 /// The move after which column 0 is full.
 const COLUMN_FULL: usize = 5;
+/// The steps the two-player game observes.
+const PLAYED: [Step; 4] = [Step::Grid, Step::Drop, Step::FullColumn, Step::GameOver];
 
 impl Observer<'_> {
     /// The path of the screenshot named `name`.
@@ -333,16 +335,11 @@ impl Observer<'_> {
     /// The scripted two-player game: the grid, the drop, the full column and the click after
     /// the four, with the states kept for the supplied window's comparison.
     fn two_players(&self) -> (Vec<Check>, States) {
-        let steps = [Step::Grid, Step::Drop, Step::FullColumn, Step::GameOver];
         let arguments = self.arguments(self.settings.depth, "--opponent human --first red");
         let mut running = match self.start(&arguments) {
             Ok(running) => running,
             Err(trouble) => {
-                let checks = steps
-                    .iter()
-                    .map(|&step| not_observed(step, Vec::new(), trouble.clone()))
-                    .collect();
-                return (checks, Vec::new());
+                return (unobserved(Vec::new(), &trouble), Vec::new());
             }
         };
         let played = self.play(&mut running);
@@ -360,13 +357,7 @@ impl Observer<'_> {
         let mut heights = vec![0; self.settings.board.1];
         let empty = match self.settled("empty", running) {
             Ok(empty) => empty,
-            Err(trouble) => {
-                let checks = [Step::Grid, Step::Drop, Step::FullColumn, Step::GameOver]
-                    .into_iter()
-                    .map(|step| not_observed(step, Vec::new(), trouble.clone()))
-                    .collect();
-                return (checks, states);
-            }
+            Err(trouble) => return (unobserved(Vec::new(), &trouble), states),
         };
         self.keep(&mut states, "empty", &empty, window);
         let mut shots = vec![empty.clone()];
@@ -401,7 +392,7 @@ impl Observer<'_> {
             }
             shots.push(after.clone());
             previous = after;
-            if !changed.contains(&expected) && misplayed.is_none() {
+            if !changed.contains(&expected) {
                 misplayed = Some(Trouble::Misplayed(number));
                 break;
             }
@@ -418,12 +409,9 @@ impl Observer<'_> {
                 checks.push(self.refused(running, Step::GameOver, 2, &previous));
             }
             Some(trouble) => {
-                for step in [Step::Grid, Step::Drop, Step::FullColumn, Step::GameOver] {
-                    if checks.iter().all(|check| check.step != step) {
-                        let screenshots = vec![previous.path.clone()];
-                        checks.push(not_observed(step, screenshots, trouble.clone()));
-                    }
-                }
+                let missing = unobserved(vec![previous.path.clone()], &trouble);
+                let made: Vec<Step> = checks.iter().map(|check| check.step).collect();
+                checks.extend(missing.into_iter().filter(|c| !made.contains(&c.step)));
             }
         }
         checks.sort_by_key(|check| check.step);
@@ -711,6 +699,14 @@ fn status(passed: bool) -> Status {
     } else {
         Status::Fail
     }
+}
+
+/// Every step of the two-player game, not observed because of `trouble`.
+fn unobserved(screenshots: Vec<PathBuf>, trouble: &Trouble) -> Vec<Check> {
+    PLAYED
+        .into_iter()
+        .map(|step| not_observed(step, screenshots.clone(), trouble.clone()))
+        .collect()
 }
 
 /// A step not observed because of `trouble`.

@@ -300,3 +300,37 @@ fn the_display_admits_only_the_clients_it_gave_its_cookie() {
         "a client without the cookie"
     );
 }
+
+#[test]
+fn a_failed_window_build_is_no_window_and_the_cases_still_count() {
+    let work = tempfile::tempdir().unwrap();
+    let (kit, submission, reports) = (
+        work.path().join("kit"),
+        work.path().join("bob"),
+        work.path().join("reports"),
+    );
+    small_kit(&kit, &["rules/board_1x1", "scores/depth1"]);
+    python_submission(&submission, "connect_four");
+    let graded = graded(
+        grade()
+            .current_dir(&submission)
+            .args(["student", "sh run", "--skip-timing", "--kit"])
+            .arg(&kit)
+            .arg("--report")
+            .arg(&reports)
+            .args(["--window", "{dir}/no-window", "--window-build"])
+            .arg("echo 'error: could not compile `connect_four`' >&2; exit 101"),
+    );
+    let gui = tests(&graded.results)
+        .iter()
+        .find(|test| test["name"] == "GUI (graded by hand): the window observed")
+        .unwrap_or_else(|| panic!("no GUI test: {}", graded.printed));
+    assert_eq!(gui["status"], "failed");
+    let said = gui["output"].as_str().unwrap();
+    assert!(
+        said.starts_with("No window: the window's build did not succeed."),
+        "{said}"
+    );
+    assert!(reports.join("sh_run.window-build.log").is_file());
+    assert_eq!(graded.results["score"], graded.results["max_score"]);
+}
