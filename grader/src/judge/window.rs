@@ -568,8 +568,12 @@ impl Observer<'_> {
         shots.push(shown.path.clone());
         let reply = self.wait_until("search-reply", running, REPLY_LIMIT, replied);
         let reply_at = clicked.elapsed();
+        // The reply's checker may still be falling: the window at rest is kept.
         let (reply, final_shot) = match reply {
-            Ok(shot) => (Some(reply_at), Some(shot)),
+            Ok(shot) => (
+                Some(reply_at),
+                Some(self.settled("search-reply", running).unwrap_or(shot)),
+            ),
             Err(_) => (None, None),
         };
         // A cell lost: one that looks neither as before hiding nor as once the reply came.

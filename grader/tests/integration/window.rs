@@ -1,8 +1,8 @@
 //! The window observer on fixture windows, each run in a sandbox under a private Xvfb: a
 //! tkinter window of a student's own that does everything the assignment asks (every step
 //! passes, none is taken for the supplied window), the same window with its search on the GUI
-//! thread (only the redraw fails), and the supplied window itself (the reference's build, which
-//! runs it), found and flagged as supplied.
+//! thread (only the redraw fails), and the completed starter, which runs the supplied window,
+//! found and flagged as supplied.
 //!
 //! Each test keeps its screenshots in `target/window-shots/<test>/` to be looked at. The kit's
 //! pictures of the supplied window (`grading/window/`) are written anew from the reference's
@@ -24,8 +24,8 @@ use connect_four_grader::process::display::{installed, Display};
 use connect_four_grader::process::sandbox::{Prepared, Sandbox};
 
 use crate::support::{
-    build_root, copy_dir, describe, grade, graded, python_submission, reference_submission,
-    repository, small_kit, tests,
+    build_root, cargo, copy_dir, describe, grade, graded, python_submission, repository, small_kit,
+    starter_solution, tests,
 };
 
 /// Whether the tools the observer needs are here. Without them: a note and `false`, or under
@@ -197,18 +197,51 @@ fn a_search_on_the_gui_thread_fails_the_redraw_alone() {
     assert!(lost.len() >= 10, "the board was not drawn again: {lost:?}");
 }
 
+/// The completed starter (the starter with `starter_solution/` in its `src/`), built with its
+/// window (the default features: the supplied window, FLTK) into
+/// `target/student-journey/completed-window`, its binary copied into `dir`; the command that
+/// starts it there. The first build compiles FLTK (about 2.5 minutes), which needs CMake 3.28
+/// or newer (`scripts/setup.sh gui` puts one in `target/tools/cmake`) and the X11 headers.
+fn completed_starter_window(dir: &Path) -> String {
+    let project = tempfile::tempdir().unwrap();
+    copy_dir(&repository().join("starter"), project.path());
+    copy_dir(&starter_solution(), &project.path().join("src"));
+    let target = build_root().join("student-journey/completed-window");
+    let cmake = build_root().join("tools/cmake/bin");
+    let path = std::env::join_paths(
+        std::iter::once(cmake).chain(std::env::split_paths(&std::env::var_os("PATH").unwrap())),
+    )
+    .unwrap();
+    let built = std::process::Command::new(cargo())
+        .args(["build", "--locked"])
+        .current_dir(project.path())
+        .env("CARGO_TARGET_DIR", &target)
+        .env("PATH", path)
+        .env_remove("RUSTFLAGS")
+        .env_remove("CARGO_ENCODED_RUSTFLAGS")
+        .output()
+        .expect("cargo starts");
+    assert!(
+        built.status.success(),
+        "the completed starter's window build failed (source scripts/setup.sh gui):\n{}",
+        String::from_utf8_lossy(&built.stderr)
+    );
+    fs::copy(target.join("debug/connect_four"), dir.join("connect_four")).unwrap();
+    "./connect_four".into()
+}
+
 #[test]
 fn the_supplied_window_is_found_and_flagged() {
     if !tools_present() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
-    let command = reference_submission(dir.path());
-    // The reference's debug build searches 4 x 5 at depth 10 for about 7 s on one thread.
-    let mut observation = observe_in(dir.path(), &command, 10, "supplied");
+    let command = completed_starter_window(dir.path());
+    // Its debug build searches 4 x 5 at depth 8 for about 8 s on one thread.
+    let mut observation = observe_in(dir.path(), &command, 8, "supplied");
     if std::env::var_os("UPDATE_WINDOW_REFERENCE").is_some() {
         store_reference(&observation, &reference_pictures()).unwrap();
-        observation = observe_in(dir.path(), &command, 10, "supplied");
+        observation = observe_in(dir.path(), &command, 8, "supplied");
     }
     screenshots_exist(&observation);
     assert_eq!(

@@ -186,7 +186,7 @@ struct GradingArgs {
     window_build: Option<String>,
     /// With --window: the depth of the game whose search is watched for redraws; pick one at
     /// which the search takes a few seconds at 4 x 5 on one thread
-    #[arg(long, value_name = "DEPTH", default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=64))]
+    #[arg(long, value_name = "DEPTH", default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=64))]
     window_depth: u32,
 }
 
