@@ -37,8 +37,9 @@ const WINDOW_LIMIT: Duration = Duration::from_secs(20);
 const SETTLE_LIMIT: Duration = Duration::from_secs(5);
 /// How long apart two screenshots must be the same for a window to be settled.
 const SETTLE_GAP: Duration = Duration::from_millis(150);
-/// How long a window stays hidden, and how long it then has to draw itself again.
+/// How long a window stays hidden.
 const HIDDEN: Duration = Duration::from_millis(300);
+/// How long a window shown again has to draw itself.
 const REDRAW: Duration = Duration::from_millis(700);
 /// How long the computer's reply is waited for after the redraw check.
 const REPLY_LIMIT: Duration = Duration::from_secs(60);
@@ -633,13 +634,14 @@ impl Observer<'_> {
     }
 
     /// Whether the window is the supplied one: its pictures of the two-player game's states
-    /// compared with the supplied window's, pixel for pixel.
+    /// (those it reached) compared with the supplied window's, pixel for pixel.
     fn own_window(&self, states: &States) -> Check {
         let Some(reference) = &self.settings.reference else {
             return not_observed(Step::OwnWindow, Vec::new(), Trouble::NoReference);
         };
-        if states.len() < REFERENCE_STATES.len() {
-            return not_observed(Step::OwnWindow, Vec::new(), Trouble::Needs(Step::GameOver));
+        // As many of the states as the game reached.
+        if states.is_empty() {
+            return not_observed(Step::OwnWindow, Vec::new(), Trouble::Needs(Step::Grid));
         }
         let mut same: f64 = 1.0;
         let mut screenshots = Vec::new();
