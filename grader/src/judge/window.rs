@@ -191,7 +191,7 @@ impl Observer<'_> {
         };
         let authority = authority.to_string_lossy();
         let env = [("DISPLAY", self.display.name()), ("XAUTHORITY", &authority)];
-        let known = self.display.windows(".").map_err(Trouble::Display)?;
+        let known = self.display.windows().map_err(Trouble::Display)?;
         let mut program = self
             .job
             .start_with(arguments, &env)
@@ -213,7 +213,7 @@ impl Observer<'_> {
                     window,
                     self.display.geometry(window).map_err(Trouble::Display)?,
                 );
-                for other in self.display.windows(".").map_err(Trouble::Display)? {
+                for other in self.display.windows().map_err(Trouble::Display)? {
                     if known.contains(&other) {
                         continue;
                     }
@@ -239,7 +239,7 @@ impl Observer<'_> {
     fn stop(&self, running: Running) {
         drop(running.program);
         let deadline = Instant::now() + Duration::from_secs(2);
-        while self.display.windows(".").is_ok_and(|w| !w.is_empty()) && Instant::now() < deadline {
+        while self.display.windows().is_ok_and(|w| !w.is_empty()) && Instant::now() < deadline {
             thread::sleep(Duration::from_millis(50));
         }
     }

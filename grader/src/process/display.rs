@@ -364,10 +364,10 @@ impl Display {
         &self.name
     }
 
-    /// The visible windows whose title matches the regular expression `title` (`.` for any),
-    /// oldest first.
-    pub fn windows(&self, title: &str) -> Result<Vec<Window>, DisplayError> {
-        let args = ["search", "--onlyvisible", "--name", title];
+    /// The visible top-level windows (the root's children: there is no window manager), with
+    /// a title or without, oldest first.
+    pub fn windows(&self) -> Result<Vec<Window>, DisplayError> {
+        let args = ["search", "--onlyvisible", "--maxdepth", "1", "--name", ""];
         let output = self.run("xdotool", &args)?;
         // xdotool says it found nothing by failing with 1.
         if !output.status.success() && output.status.code() != Some(1) {
@@ -389,7 +389,7 @@ impl Display {
         let deadline = Instant::now() + limit;
         loop {
             let fresh = self
-                .windows(".")?
+                .windows()?
                 .into_iter()
                 .find(|window| !known.contains(window));
             if fresh.is_some() || Instant::now() >= deadline {
