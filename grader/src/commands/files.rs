@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use crate::judge::window::{Settings, WindowRun};
-use crate::judge::{BuildCommand, Options, Policy};
+use crate::judge::{BuildCommand, Options, Policy, StyleCheck};
 use crate::kit::supplied::Course;
 use crate::kit::{Kit, KitError};
 use crate::process::Limits;
@@ -40,6 +40,8 @@ pub struct Grading {
     pub no_sandbox: bool,
     /// The uid of job slot 0's user when the grader is root.
     pub base_uid: u32,
+    /// Gather the style facts (`--style`).
+    pub style: bool,
     /// Observe each student's window too (`--window`).
     pub window: Option<WindowAsk>,
 }
@@ -109,6 +111,9 @@ impl Grading {
             }),
             student_deadline: Some(self.student_deadline),
             sandbox: (!self.no_sandbox).then_some(policy),
+            style: self.style.then(|| StyleCheck {
+                logs: self.report.clone(),
+            }),
             window: self.window.as_ref().map(|ask| self.window_run(ask, kit)),
         }
     }

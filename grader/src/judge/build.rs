@@ -38,57 +38,71 @@ impl BuildCommand {
     /// `{dir}` replaced by its absolute path, in their sandbox with cargo and rustup pointed at
     /// the grader's toolchain.
     pub fn run(&self, job: &Job) -> Build {
-        let student = job.student;
         let started = Instant::now();
-        let dir = student
-            .dir
-            .clone()
-            .or_else(|| env::current_dir().ok())
-            .unwrap_or_else(|| PathBuf::from("."));
-        let command = Student::with_dir(&self.template, &dir);
-        // Held until the log has been read: dropping it removes the temporary log.
-        let temporary;
-        let log = match &self.logs {
-            Some(logs) => {
-                // A directory that cannot be made shows as a log that cannot be created.
-                let _ = std::fs::create_dir_all(logs);
-                logs.join(format!("{}.{}.log", student.file_stem(), self.name))
-            }
-            None => match tempfile::Builder::new().prefix("grade-build-").tempdir() {
-                Ok(dir) => {
-                    temporary = dir;
-                    temporary.path().join("build.log")
-                }
-                Err(why) => {
-                    return Build {
-                        ended: Ended::NoLog(why.to_string()),
-                        elapsed: started.elapsed(),
-                        tail: String::new(),
-                        log: None,
-                        offline: false,
-                    }
-                }
-            },
-        };
-        let toolchain = Toolchain::here();
-        let env = toolchain.env();
-        let sandbox = job.sandbox.map(|sandbox| (sandbox, env.as_slice()));
-        let ended = logged::run(&command, &dir, &log, self.timeout, sandbox);
-        let tail = tail(&log);
+        let logs = self.logs.as_deref();
+        let (ended, log, tail) =
+            run_logged(job, &self.template, self.timeout, logs, self.name, tail);
         Build {
             // Cargo's words whenever offline mode stopped it: "you're using offline mode
             // (--offline)", "... but --offline was specified".
             offline: ended != Ended::Succeeded && tail.contains("--offline"),
             tail,
             elapsed: started.elapsed(),
-            log: self.logs.is_some().then_some(log),
+            log,
             ended,
         }
     }
 }
 
+/// Runs `template` as a build runs: in the job's directory (else the current one), `{dir}`
+/// replaced by its absolute path, in its sandbox with cargo and rustup pointed at the grader's
+/// toolchain, for at most `timeout`, its output to `<student>.<kind>.log` in `logs` (else a
+/// temporary file, removed once read). Returns how it ended, the log if kept, and what `read`
+/// made of the log.
+pub(crate) fn run_logged<R>(
+    job: &Job,
+    template: &str,
+    timeout: Duration,
+    logs: Option<&Path>,
+    kind: &str,
+    read: impl FnOnce(&Path) -> R,
+) -> (Ended, Option<PathBuf>, R) {
+    let dir = job
+        .student
+        .dir
+        .clone()
+        .or_else(|| env::current_dir().ok())
+        .unwrap_or_else(|| PathBuf::from("."));
+    let command = Student::with_dir(template, &dir);
+    // Held until the log has been read: dropping it removes the temporary log.
+    let temporary;
+    let log = match logs {
+        Some(logs) => {
+            // A directory that cannot be made shows as a log that cannot be created.
+            let _ = std::fs::create_dir_all(logs);
+            logs.join(format!("{}.{kind}.log", job.student.file_stem()))
+        }
+        None => match tempfile::Builder::new().prefix("grade-build-").tempdir() {
+            Ok(dir) => {
+                temporary = dir;
+                temporary.path().join(format!("{kind}.log"))
+            }
+            Err(why) => {
+                let nowhere = Path::new("");
+                return (Ended::NoLog(why.to_string()), None, read(nowhere));
+            }
+        },
+    };
+    let toolchain = Toolchain::here();
+    let env = toolchain.env();
+    let sandbox = job.sandbox.map(|sandbox| (sandbox, env.as_slice()));
+    let ended = logged::run(&command, &dir, &log, timeout, sandbox);
+    let read = read(&log);
+    (ended, logs.is_some().then_some(log), read)
+}
+
 /// The last [`TAIL_LINES`] lines of the log at `path`, read from its last [`TAIL_BYTES`] bytes.
-fn tail(path: &Path) -> String {
+pub(crate) fn tail(path: &Path) -> String {
     let mut bytes = Vec::new();
     let read = File::open(path).and_then(|mut file| {
         let length = file.metadata()?.len();

@@ -61,6 +61,7 @@ pub(crate) fn student(name: &str, cases: Vec<CaseResult>, seconds: u64) -> Stude
         build: None,
         supplied: None,
         confinement: Confinement::Off,
+        style: None,
         window: None,
     }
 }

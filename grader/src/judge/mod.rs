@@ -1,10 +1,10 @@
 //! Judging: a student's program against the kit. A case's [`script`] played and each answer
 //! judged, cases of each kind ([`compare`]), the [`speedup`] measured and the thread
 //! [`design`] seen, the [`requirement`]s between cases, the [`build`] step, each student's
-//! sandbox ([`confinement`]), one [`student`] graded and a whole [`class`], the student's
-//! [`window`] played under Xvfb, and the games of a [`matchup`] (the course's `grade` only).
-//! Everything comes out as typed [`result`]s; nothing here is worded for people, which is the
-//! reports' job.
+//! sandbox ([`confinement`]), the [`style`] facts, one [`student`] graded and a whole [`class`],
+//! the student's [`window`] played under Xvfb, and the games of a [`matchup`] (the course's
+//! `grade` only). Everything comes out as typed [`result`]s; nothing here is worded for people,
+//! which is the reports' job.
 
 pub mod build;
 pub mod class;
@@ -21,6 +21,7 @@ pub mod result;
 pub mod script;
 pub mod speedup;
 pub mod student;
+pub mod style;
 pub mod window;
 
 pub use build::BuildCommand;
@@ -32,3 +33,4 @@ pub use result::{
     CaseResult, CategoryScore, Exchange, Fault, FaultKind, NotRun, Skip, StudentResult, Verdict,
 };
 pub use student::{grade_student, Options};
+pub use style::StyleCheck;

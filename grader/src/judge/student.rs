@@ -1,8 +1,8 @@
 //! One student: how to start their program ([`Student`]), what to run beyond the correctness
 //! cases and how to confine it ([`Options`]), and [`grade_student`], which sets their sandbox
 //! up, builds them, runs every case one after another, applies the requirements between cases,
-//! observes their window if asked, and kills whatever they left running before their result is
-//! handed on.
+//! gathers their style facts and observes their window if asked, and kills whatever they left
+//! running before their result is handed on.
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -15,6 +15,7 @@ use super::requirement;
 use super::result::confinement::Confinement;
 use super::result::window::{Unobserved, WindowResult};
 use super::result::{CaseResult, NotRun, StudentResult};
+use super::style::{self, StyleCheck};
 use super::window::WindowRun;
 use crate::kit::Kit;
 
@@ -36,6 +37,8 @@ pub struct Options {
     pub student_deadline: Option<Duration>,
     /// How the student's processes are confined; `None`: not at all (`--no-sandbox`).
     pub sandbox: Option<Policy>,
+    /// Gather the style facts (`--style`), by the rubric's `[style]` table.
+    pub style: Option<StyleCheck>,
     /// How their window is observed, after the cases (`--window`).
     pub window: Option<WindowRun>,
 }
@@ -91,11 +94,17 @@ pub fn grade_student(kit: &Kit, student: &Student, options: &Options) -> Student
         }
     }
     requirement::apply(kit.cases.iter().map(|(case, _)| case), &mut cases);
-    let window = options.window.as_ref().map(|run| match &unconfined {
-        Some(NotRun::NoSandbox(why)) => {
-            WindowResult::Unobserved(Unobserved::NoSandbox(why.clone()))
-        }
-        _ => run.run(&job, dir),
+    let why = match &unconfined {
+        Some(NotRun::NoSandbox(why)) => Some(why.as_str()),
+        _ => None,
+    };
+    let style = options
+        .style
+        .as_ref()
+        .map(|check| style::gather(&kit.rubric.style, check, &job, dir, why));
+    let window = options.window.as_ref().map(|run| match why {
+        Some(why) => WindowResult::Unobserved(Unobserved::NoSandbox(why.to_owned())),
+        None => run.run(&job, dir),
     });
     let confinement = match &prison {
         None => Confinement::Off,
@@ -114,6 +123,7 @@ pub fn grade_student(kit: &Kit, student: &Student, options: &Options) -> Student
             _ => kit.supplied.as_ref().and_then(|course| course.compare(dir)),
         },
         confinement,
+        style,
         window,
     }
 }

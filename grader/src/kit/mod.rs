@@ -1,6 +1,7 @@
 //! What the grading is done with, as data: the [`rubric`], the [`case`] files, their stored
 //! answers ([`solution`]), the [`held_out`] cases generated from the instructor's secret seed,
-//! and the course's copy of the [`supplied`] crate that submissions' copies are compared with.
+//! the course's copy of the [`supplied`] crate that submissions' copies are compared with, and
+//! the settings of the [`style`] facts.
 //! Everything is loaded and checked against everything else before a student is graded;
 //! nothing here starts a process. Only the course's `grade` computes answers ([`reference`]) and so
 //! can make held-out cases; the students' (the `students-kit` feature) cannot.
@@ -12,6 +13,7 @@ pub mod held_out;
 pub mod reference;
 pub mod rubric;
 pub mod solution;
+pub mod style;
 pub mod supplied;
 
 use std::path::Path;

@@ -1,7 +1,7 @@
 //! The rubric, `grading/rubric.toml`: the assignment's categories and points, which of them are
 //! graded by hand (with their checklists), the credit a measured speed-up earns, the held-out
-//! cases' table (their share of the points and what they ask), and the resource limits student
-//! programs run under.
+//! cases' table (their share of the points and what they ask), the resource limits student
+//! programs run under, and the style facts' settings.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -9,6 +9,7 @@ use std::path::Path;
 use serde::Deserialize;
 
 use super::case::Case;
+use super::style::Style;
 use super::KitError;
 use crate::process::Limits;
 
@@ -156,6 +157,9 @@ pub struct Rubric {
     /// The `[held_out]` table: the cases generated at grading time from the instructor's seed.
     #[serde(default)]
     pub held_out: Option<HeldOut>,
+    /// The `[style]` table: what the style facts gather (defaults for those left out).
+    #[serde(default)]
+    pub style: Style,
 }
 
 impl Rubric {
@@ -186,6 +190,10 @@ impl Rubric {
             .map_err(|why| KitError(format!("{shown}: {why}")))?;
         rubric
             .limits
+            .validate()
+            .map_err(|why| KitError(format!("{shown}: {why}")))?;
+        rubric
+            .style
             .validate()
             .map_err(|why| KitError(format!("{shown}: {why}")))?;
         if let Some(table) = &rubric.held_out {

@@ -1,8 +1,9 @@
 //! The gradebook: a CSV file with one row per student, one column per category part, and
 //! columns for the automatic total, the build, the time grading took, the supplied crate
-//! comparison, the speed-up measured and the thread design seen (for the grader of the pool),
-//! for a spreadsheet or a learning platform's import.
+//! comparison, the speed-up measured, the thread design seen (for the grader of the pool) and
+//! the style facts, for a spreadsheet or a learning platform's import.
 
+use super::style;
 use super::words::{self, points};
 use crate::judge::result::StudentResult;
 use crate::kit::Rubric;
@@ -22,8 +23,9 @@ fn field(text: &str) -> String {
 /// the supplied crate was changed (`yes` or `no`; blank when they have none or it was not
 /// checked), and, last so that the older columns keep their places, the speed-up (`1.89x of
 /// 1.93x`: theirs and the machine's ceiling; or why it was not judged; `left out` with
-/// `--skip-timing`) and the thread design seen (`pool`, `new threads per search`, `one
-/// worker`).
+/// `--skip-timing`), the thread design seen (`pool`, `new threads per search`, `one
+/// worker`), and with `--style` the header items missing, the lints' counts and the longest
+/// function's lines.
 pub fn csv(rubric: &Rubric, results: &[StudentResult]) -> String {
     let mut header = vec!["student".to_string()];
     header.extend(
@@ -39,6 +41,9 @@ pub fn csv(rubric: &Rubric, results: &[StudentResult]) -> String {
     header.push("supplied_changed".into());
     header.push("speed-up".into());
     header.push("thread design".into());
+    header.push("header items missing".into());
+    header.push("lint".into());
+    header.push("longest function (lines)".into());
     let mut out = header
         .iter()
         .map(|h| field(h))
@@ -64,13 +69,14 @@ pub fn csv(rubric: &Rubric, results: &[StudentResult]) -> String {
             }
             .into(),
         );
-        let speedup = result.cases.iter().find_map(|c| c.speedup.as_ref());
+        let speedup = result.speedup();
         row.push(match speedup {
             Some(speedup) => field(&words::speedup_word(speedup)),
             None if !result.left_out.is_empty() => "left out".into(),
             None => String::new(),
         });
         row.push(speedup.map_or("", |s| words::design_word(s.design)).into());
+        row.extend(style::cells(result.style.as_ref()).map(|cell| field(&cell)));
         out.push_str(&row.join(","));
         out.push('\n');
     }

@@ -4,15 +4,16 @@
 //! output is the summary, without any case's detail, so that it reveals nothing of a hidden
 //! case. The build, when there was a build step, comes first as a visible test worth no points
 //! (a failed one with the last lines of its log, the compiler's errors, and every case at 0),
-//! then the supplied crate comparison, when there was one, likewise, and the sandbox the
+//! then the supplied crate comparison, when there was one, likewise, the sandbox the
 //! student's code ran in (failed when it could not be set up or a process outlived grading),
-//! and, when the window was observed, what was seen of it, for the GUI's hand grading.
+//! and, when the window was observed, what was seen of it, for the GUI's hand grading. The
+//! style facts, when gathered, come after the cases, in the Programming style category (failed
+//! when a header lacks an item or a lint did not come out clean).
 
 use serde_json::{json, Value};
 
-use super::terminal;
-use super::window;
 use super::words::{self, rounded};
+use super::{style, terminal, window};
 use crate::judge::result::window::{Status, WindowResult};
 use crate::judge::result::StudentResult;
 use crate::judge::Confinement;
@@ -73,6 +74,16 @@ pub fn results(rubric: &Rubric, result: &StudentResult) -> Value {
             "visibility": "visible",
         })
     });
+    let facts = result.style.as_ref().map(|facts| {
+        json!({
+            "name": "Programming style: facts (not scored)",
+            "score": 0.0,
+            "max_score": 0.0,
+            "status": if style::clean(facts) { "passed" } else { "failed" },
+            "output": style::text(facts, result),
+            "visibility": "visible",
+        })
+    });
     let cases = result.cases.iter().map(|case| {
         let detail = terminal::case(case);
         json!({
@@ -90,6 +101,7 @@ pub fn results(rubric: &Rubric, result: &StudentResult) -> Value {
         .chain([sandbox])
         .chain(window)
         .chain(cases)
+        .chain(facts)
         .collect();
     let (earned, max) = result.total();
     json!({

@@ -1,10 +1,12 @@
 //! The per-student Markdown report, for the student and the graders: the build, the supplied
-//! crate comparison, the window observed, the score table, the checklists of the categories graded by hand with
-//! blanks to fill, and every failed case in detail.
+//! crate comparison, the sandbox, the window observed (when asked for), the score table, the
+//! style facts (when gathered), the checklists of the categories graded by hand with blanks to
+//! fill, and every failed case in detail.
 
 use std::fmt::Write;
 
 use super::detail::{case_detail, notes, table};
+use super::style;
 use super::window;
 use super::words::{self, points, SUPPLIED_CHANGED, SUPPLIED_NOT_SCORED};
 use crate::judge::result::window::WindowResult;
@@ -111,6 +113,10 @@ pub fn student(rubric: &Rubric, result: &StudentResult) -> String {
     out.push_str(&table(rubric, result, true));
     for note in notes(result) {
         let _ = writeln!(out, "\n- {note}");
+    }
+    if let Some(facts) = &result.style {
+        out.push('\n');
+        out.push_str(&style::markdown(facts, result));
     }
     for category in rubric.categories.iter().filter(|c| !c.manual.is_empty()) {
         let _ = writeln!(

@@ -566,6 +566,19 @@ pub fn build_word(build: &Build) -> &'static str {
     }
 }
 
+/// How a logged command (a build, a lint) ended, in a few words: `exit status: 101`, `it
+/// timed out after 600 s`.
+pub fn ended(ended: &Ended) -> String {
+    match ended {
+        Ended::Succeeded => "it succeeded".into(),
+        Ended::TimedOut(limit) => format!("it timed out after {} s", limit.as_secs()),
+        Ended::Failed(status) => status.to_string(),
+        Ended::Flooded => format!("its output passed {} MiB", MAX_LOG >> 20),
+        Ended::NotStarted(why) => format!("it could not be started: {why}"),
+        Ended::NoLog(why) => format!("its log cannot be written: {why}"),
+    }
+}
+
 /// One sentence for the reports: how a build ended and, if it failed, what that costs.
 pub fn build_headline(build: &Build) -> String {
     const COST: &str = "no case was run, and every automatic category scores 0";
@@ -575,10 +588,7 @@ pub fn build_headline(build: &Build) -> String {
         Ended::TimedOut(limit) => {
             return format!("The build timed out after {} s: {COST}.", limit.as_secs())
         }
-        Ended::Failed(status) => status.to_string(),
-        Ended::Flooded => format!("its output passed {} MiB", MAX_LOG >> 20),
-        Ended::NotStarted(why) => format!("it could not be started: {why}"),
-        Ended::NoLog(why) => format!("its log cannot be written: {why}"),
+        ended => self::ended(ended),
     };
     let offline = if build.offline {
         format!(" {OFFLINE}")

@@ -186,11 +186,12 @@ fn bad_arguments_and_broken_kits_get_clean_errors() {
 }
 
 /// Each fixture and the categories in which it must lose points (and nowhere else).
-const STUDENTS: [(&str, &[&str]); 17] = [
+const STUDENTS: [(&str, &[&str]); 18] = [
     ("connect_four", &[]),
     ("no_diagonal", &["Basic gameplay"]),
     ("one_diagonal", &["Basic gameplay"]),
     ("full_column", &["Basic gameplay"]),
+    ("column_before_end", &["Basic gameplay"]),
     ("row_off_by_one", &["Basic gameplay"]),
     ("always_red", &["Basic gameplay"]),
     ("crash", &["Basic gameplay"]),
@@ -267,6 +268,7 @@ fn each_mutant_loses_points_in_exactly_its_category() {
         ),
         ("no_diagonal", "skipped: depends on line"),
         ("full_column", "? column full"),
+        ("column_before_end", "rules/failure_order"),
         ("tie_is_inf", "scores/board_filling_move"),
         ("answers_comments", "rules/protocol_errors"),
         ("thread_dependent", "threads/same_scores_6x7"),

@@ -43,8 +43,8 @@ use std::process::{Command, Stdio};
 use std::time::Instant;
 
 use crate::support::{
-    build_root, copy_dir, describe, failures, fixtures, kit_cases, reference, repository,
-    starter_solution, tests,
+    build_root, completed_starter, copy_dir, describe, failures, fixtures, java_available,
+    java_sources, kit_cases, reference, repository, tests,
 };
 
 /// Gradescope's directory for one submission.
@@ -144,13 +144,6 @@ impl Autograder {
     }
 }
 
-/// Makes `dir` the completed starter, as a student submits it: the starter's sources with the
-/// simple solution of its `todo!()`s over `src/`.
-fn completed_starter(dir: &Path) {
-    copy_dir(&repository().join("starter"), dir);
-    copy_dir(&starter_solution(), &dir.join("src"));
-}
-
 /// A number at the top of the Gradescope results: `score` or `max_score`.
 fn number(run: &Run, key: &str) -> f64 {
     run.results[key]
@@ -225,18 +218,7 @@ fn a_java_submission_as_source_only_is_built_with_javac_and_gets_every_automatic
     let autograder = Autograder::new("java");
     autograder.configure("build", "javac -d build *.java");
     autograder.configure("command", "java -cp {dir}/build ConnectFour");
-    // Source only, whatever a local build may have left beside the fixture.
-    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/java");
-    let mut copied = 0;
-    for entry in fs::read_dir(&fixture).expect("the Java fixture") {
-        let path = entry.expect("a directory entry").path();
-        if path.extension().is_some_and(|e| e == "java") {
-            let name = path.file_name().expect("a file name");
-            fs::copy(&path, autograder.submission().join(name)).expect("a copy");
-            copied += 1;
-        }
-    }
-    assert!(copied > 0, "no .java files in {}", fixture.display());
+    java_sources(&autograder.submission());
     let run = autograder.run();
     assert_every_automatic_point(&run);
     assert!(
@@ -276,26 +258,6 @@ fn a_grade_that_crashes_still_leaves_results_with_score_zero_and_the_reason() {
         "{:#}",
         run.results
     );
-}
-
-/// Whether `javac` and `java` can be run. Without them: a note and `false`, or under CI a panic.
-fn java_available() -> bool {
-    for tool in ["javac", "java"] {
-        let runs = Command::new(tool)
-            .arg("-version")
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .status()
-            .is_ok_and(|status| status.success());
-        if !runs {
-            if std::env::var_os("CI").is_some() {
-                panic!("the Java submission test needs {tool}, and CI is set: install a JDK (apt-get install default-jdk-headless)");
-            }
-            eprintln!("note: the Java submission test is skipped: it needs {tool} (apt-get install default-jdk-headless)");
-            return false;
-        }
-    }
-    true
 }
 
 /// `PATH` with the directory of the cargo that runs these tests (cargo sets `CARGO` for them)

@@ -59,10 +59,11 @@ const FILTERS: [(&str, &str); 6] = [
     ),
     // Gradescope's time.
     (r#""execution_time": [0-9.]+"#, r#""execution_time": [t]"#),
-    // The gradebook's time (s), before supplied_changed, speed-up and thread design.
+    // The gradebook's time (s), before supplied_changed, speed-up, thread design and the three
+    // style columns.
     (
-        r"(?m),[0-9.]+,(yes|no|),([^,\n]*),([^,\n]*)$",
-        ",[t],$1,$2,$3",
+        r"(?m),[0-9.]+,(yes|no|),((?:[^,\n]*,){4}[^,\n]*)$",
+        ",[t],$1,$2",
     ),
     // The end of a Python traceback up to its last line, in text or in a JSON string: its
     // frames name this checkout's paths, and its layout changes with Python's version.

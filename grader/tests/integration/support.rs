@@ -4,7 +4,7 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 
 use connect_four_grader::kit::case::{self, Case};
@@ -150,6 +150,13 @@ pub fn python_submission(dir: &Path, name: &str) {
     .unwrap();
 }
 
+/// Makes `dir` the completed starter, as a student submits it: the starter's sources with the
+/// simple solution of its `todo!()`s over `src/`.
+pub fn completed_starter(dir: &Path) {
+    copy_dir(&repository().join("starter"), dir);
+    copy_dir(&starter_solution(), &dir.join("src"));
+}
+
 /// Makes `dir` a submission of the reference's own binary, copied in (the sandbox lets a
 /// program run nothing outside its submission and the system); returns the command that starts
 /// it from `dir`.
@@ -267,4 +274,69 @@ pub fn column(header: &[String], name: &str) -> usize {
         .iter()
         .position(|h| h.starts_with(name))
         .unwrap_or_else(|| panic!("no column {name}: {header:?}"))
+}
+
+/// Whether `javac` and `java` can be run. Without them: a note and `false`, or under CI a panic.
+pub fn java_available() -> bool {
+    for tool in ["javac", "java"] {
+        let runs = Command::new(tool)
+            .arg("-version")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|status| status.success());
+        if !runs {
+            if std::env::var_os("CI").is_some() {
+                panic!("the Java tests need {tool}, and CI is set: install a JDK (apt-get install default-jdk-headless)");
+            }
+            eprintln!("note: the Java tests are skipped: it needs {tool} (apt-get install default-jdk-headless)");
+            return false;
+        }
+    }
+    true
+}
+
+/// Copies the Java fixture student's sources (its `.java` files only, whatever a local build
+/// may have left beside them) into `dir`.
+pub fn java_sources(dir: &Path) {
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/java");
+    fs::create_dir_all(dir).unwrap();
+    let mut copied = 0;
+    for entry in fs::read_dir(&fixture).expect("the Java fixture") {
+        let path = entry.expect("a directory entry").path();
+        if path.extension().is_some_and(|e| e == "java") {
+            let name = path.file_name().expect("a file name");
+            fs::copy(&path, dir.join(name)).expect("a copy");
+            copied += 1;
+        }
+    }
+    assert!(copied > 0, "no .java files in {}", fixture.display());
+}
+
+/// Makes `dir` a kit of the speed-up case without its requirements, starting at depth 3 (where
+/// a Python student needs about a quarter of a second on one thread), and a quick case of each
+/// other automatic category.
+pub fn speedup_kit(dir: &Path) {
+    small_kit(
+        dir,
+        &[
+            "rules/gravity_4x4",
+            "heuristic/worked_example",
+            "threads/speedup",
+        ],
+    );
+    let path = dir.join("cases/threads/speedup.toml");
+    let text = fs::read_to_string(&path).unwrap();
+    // The same lines, so that the stored answers' line numbers still hold.
+    let text: Vec<String> = text
+        .lines()
+        .map(|line| match line {
+            l if l.starts_with("requires = ") => "requires = []".into(),
+            "start_depth = 5" => "start_depth = 3".into(),
+            l => l.into(),
+        })
+        .collect();
+    let text = text.join("\n");
+    assert!(text.contains("start_depth = 3"), "{text}");
+    fs::write(&path, text).unwrap();
 }

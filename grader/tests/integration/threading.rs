@@ -4,12 +4,10 @@
 //! says why; three Python students with the same values (one thread, a pool of threads created
 //! once, new threads for every search) are told apart in the gradebook.
 
-use std::fs;
-use std::path::Path;
 use std::process::Command;
 
 use crate::support::{
-    column, graded, kit, python_submission, reference_submission, rows, small_kit, tests,
+    column, graded, kit, python_submission, reference_submission, rows, speedup_kit, tests,
 };
 
 /// `grade ARGS` run under `taskset -c 0`: on the first CPU only.
@@ -98,32 +96,4 @@ fn one_worker_a_pool_and_threads_per_search_are_told_apart() {
         printed.contains("new threads for every search (2 of the 2 that searched the second time"),
         "{printed}"
     );
-}
-
-/// Makes `dir` a kit of the speed-up case without its requirements, starting at depth 3 (where
-/// a Python student needs about a quarter of a second on one thread), and a quick case of each
-/// other automatic category.
-fn speedup_kit(dir: &Path) {
-    small_kit(
-        dir,
-        &[
-            "rules/gravity_4x4",
-            "heuristic/worked_example",
-            "threads/speedup",
-        ],
-    );
-    let path = dir.join("cases/threads/speedup.toml");
-    let text = fs::read_to_string(&path).unwrap();
-    // The same lines, so that the stored answers' line numbers still hold.
-    let text: Vec<String> = text
-        .lines()
-        .map(|line| match line {
-            l if l.starts_with("requires = ") => "requires = []".into(),
-            "start_depth = 5" => "start_depth = 3".into(),
-            l => l.into(),
-        })
-        .collect();
-    let text = text.join("\n");
-    assert!(text.contains("start_depth = 3"), "{text}");
-    fs::write(&path, text).unwrap();
 }

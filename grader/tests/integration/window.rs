@@ -24,8 +24,8 @@ use connect_four_grader::process::display::{installed, Display};
 use connect_four_grader::process::sandbox::{Prepared, Sandbox};
 
 use crate::support::{
-    build_root, cargo, copy_dir, describe, grade, graded, python_submission, repository, small_kit,
-    starter_solution, tests,
+    build_root, cargo, completed_starter, copy_dir, describe, grade, graded, python_submission,
+    repository, small_kit, tests,
 };
 
 /// Whether the tools the observer needs are here. Without them: a note and `false`, or under
@@ -197,15 +197,13 @@ fn a_search_on_the_gui_thread_fails_the_redraw_alone() {
     assert!(lost.len() >= 10, "the board was not drawn again: {lost:?}");
 }
 
-/// The completed starter (the starter with `starter_solution/` in its `src/`), built with its
-/// window (the default features: the supplied window, FLTK) into
-/// `target/student-journey/completed-window`, its binary copied into `dir`; the command that
-/// starts it there. The first build compiles FLTK (about 2.5 minutes), which needs CMake 3.28
+/// The completed starter ([`completed_starter`]), built with its window (the default features:
+/// the supplied window, FLTK) into `target/student-journey/completed-window`, its binary copied
+/// into `dir`; the command that starts it there. The first build compiles FLTK (about 2.5 minutes), which needs CMake 3.28
 /// or newer (`scripts/setup.sh gui` puts one in `target/tools/cmake`) and the X11 headers.
 fn completed_starter_window(dir: &Path) -> String {
     let project = tempfile::tempdir().unwrap();
-    copy_dir(&repository().join("starter"), project.path());
-    copy_dir(&starter_solution(), &project.path().join("src"));
+    completed_starter(project.path());
     let target = build_root().join("student-journey/completed-window");
     let cmake = build_root().join("tools/cmake/bin");
     let path = std::env::join_paths(

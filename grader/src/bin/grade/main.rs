@@ -166,6 +166,14 @@ struct GradingArgs {
     /// rubric.toml's [limits])
     #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..))]
     limit_file_size: Option<u64>,
+    /// Gather the style facts for the Programming style grader (not scored)
+    ///
+    /// Each source file's header items missing (name, course, project, date, what it holds),
+    /// the counts of the kit's lint commands (rubric.toml's [style]; by default cargo clippy and
+    /// cargo fmt --check for Rust, javac -Xlint:all for Java), each run as the build is, in the
+    /// sandbox, and the longest functions (Rust). Shown in every report and the gradebook.
+    #[arg(long)]
+    style: bool,
     /// Also play each student's window under a private Xvfb, in their sandbox: the shell
     /// command that starts their window build, {dir} standing for their directory (ROWS COLS
     /// DEPTH THREADS and --opponent, --first are appended)
@@ -246,6 +254,7 @@ impl GradingArgs {
             report: self.report.clone(),
             no_sandbox: self.no_sandbox,
             base_uid: self.sandbox_uid,
+            style: self.style,
             window: self.window.clone().map(|command| WindowAsk {
                 command,
                 build: self

@@ -9,6 +9,7 @@ pub mod build;
 pub mod confinement;
 pub mod design;
 pub mod speedup;
+pub mod style;
 pub mod window;
 
 use crate::kit::case::Case;
@@ -18,6 +19,7 @@ use crate::process::Failure;
 use build::Build;
 use confinement::Confinement;
 use speedup::{Outcome, Speedup, SpeedupFault};
+use style::Style;
 use window::WindowResult;
 
 /// What one command's answer is judged against.
@@ -323,6 +325,8 @@ pub struct StudentResult {
     pub supplied: Option<Comparison>,
     /// The sandbox the student's processes ran in.
     pub confinement: Confinement,
+    /// The style facts, when asked for (`--style`).
+    pub style: Option<Style>,
     /// Their window as observed under Xvfb, when asked for (`--window`).
     pub window: Option<WindowResult>,
 }
@@ -364,6 +368,11 @@ impl StudentResult {
     /// The cases that lost points, in order.
     pub fn failed(&self) -> Vec<&CaseResult> {
         self.cases.iter().filter(|c| !c.passed()).collect()
+    }
+
+    /// The speed-up measured, if a timing case ran.
+    pub fn speedup(&self) -> Option<&Speedup> {
+        self.cases.iter().find_map(|c| c.speedup.as_ref())
     }
 
     /// The build, if there was one and it failed.
