@@ -3,7 +3,7 @@
 # by scripts/play and scripts/test; safe to run again (fast when everything is present).
 #   source scripts/setup.sh [gui] [xvfb] [jdk]
 #     gui   the X11 headers and a CMake >= 3.28 that FLTK's bundled build needs
-#     xvfb  a virtual X server for the window tests (Xvfb, xauth, xdotool, ImageMagick)
+#     xvfb  a virtual X server for the window tests (Xvfb, xauth, xdotool, ImageMagick, tkinter)
 #     jdk   javac and java, for the tests of the benchmark's Java baseline (benches/java)
 # Elsewhere: install the same packages by hand (see README, "Other systems").
 
@@ -16,7 +16,8 @@ for want in "$@"; do
     gui) packages+=(libx11-dev libxext-dev libxft-dev libxinerama-dev libxcursor-dev
                     libxrender-dev libxfixes-dev libfontconfig1-dev libgl-dev libglu1-mesa-dev
                     python3-venv g++ make) ;;
-    xvfb) packages+=(xvfb xauth xdotool imagemagick x11-utils) ;;
+    # python3-tk: the window tests' tkinter fixtures, run by the system's python3 in the sandbox.
+    xvfb) packages+=(xvfb xauth xdotool imagemagick x11-utils python3-tk) ;;
     # Any JDK already on PATH will do.
     jdk) command -v javac >/dev/null && command -v java >/dev/null || packages+=(default-jdk-headless) ;;
   esac

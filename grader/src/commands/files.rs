@@ -7,6 +7,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use crate::judge::window::{Settings, WindowRun};
 use crate::judge::{BuildCommand, Options, Policy, StyleCheck};
 use crate::kit::supplied::Course;
 use crate::kit::{Kit, KitError};
@@ -41,6 +42,20 @@ pub struct Grading {
     pub base_uid: u32,
     /// Gather the style facts (`--style`).
     pub style: bool,
+    /// Observe each student's window too (`--window`).
+    pub window: Option<WindowAsk>,
+}
+
+/// What `--window` asks for.
+#[derive(Clone, Debug)]
+pub struct WindowAsk {
+    /// The command that starts a student's window build, `{dir}` standing for their directory.
+    pub command: String,
+    /// The window's build command and its time limit, if it needs one; its logs go to
+    /// [`Grading::report`] as `<student>.window-build.log`.
+    pub build: Option<(String, Duration)>,
+    /// The depth of the search watched for redraws.
+    pub depth: u32,
 }
 
 impl Grading {
@@ -92,12 +107,36 @@ impl Grading {
                 template: template.clone(),
                 timeout: *timeout,
                 logs: self.report.clone(),
+                name: "build",
             }),
             student_deadline: Some(self.student_deadline),
             sandbox: (!self.no_sandbox).then_some(policy),
             style: self.style.then(|| StyleCheck {
                 logs: self.report.clone(),
             }),
+            window: self.window.as_ref().map(|ask| self.window_run(ask, kit)),
+        }
+    }
+
+    /// How windows are observed: at 4 x 5, the screenshots in the report directory's
+    /// `window/`, compared with the kit's pictures of the supplied window (its `window/`).
+    fn window_run(&self, ask: &WindowAsk, kit: &Path) -> WindowRun {
+        let reports = self.report.clone().unwrap_or_else(|| PathBuf::from("."));
+        WindowRun {
+            command: ask.command.clone(),
+            build: ask.build.as_ref().map(|(template, timeout)| BuildCommand {
+                template: template.clone(),
+                timeout: *timeout,
+                logs: self.report.clone(),
+                name: "window-build",
+            }),
+            settings: Settings {
+                board: (4, 5),
+                depth: 1,
+                search_depth: ask.depth,
+                screenshots: reports.join("window"),
+                reference: Some(kit.join("window")).filter(|dir| dir.is_dir()),
+            },
         }
     }
 

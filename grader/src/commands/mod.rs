@@ -14,4 +14,4 @@ pub mod pack;
 pub mod solutions;
 pub mod student;
 
-pub use files::{find_kit, Grading};
+pub use files::{find_kit, Grading, WindowAsk};

@@ -25,9 +25,12 @@ pub struct BuildCommand {
     pub template: String,
     /// How long one build may take.
     pub timeout: Duration,
-    /// Where each log is kept, as `<student>.build.log` (the report directory); `None` writes
+    /// Where each log is kept, as `<student>.<name>.log` (the report directory); `None` writes
     /// it to a temporary directory, removed once its last lines are read.
     pub logs: Option<PathBuf>,
+    /// What the logs are named after: `build` for the graded build, `window-build` for the
+    /// window's.
+    pub name: &'static str,
 }
 
 impl BuildCommand {
@@ -37,7 +40,8 @@ impl BuildCommand {
     pub fn run(&self, job: &Job) -> Build {
         let started = Instant::now();
         let logs = self.logs.as_deref();
-        let (ended, log, tail) = run_logged(job, &self.template, self.timeout, logs, "build", tail);
+        let (ended, log, tail) =
+            run_logged(job, &self.template, self.timeout, logs, self.name, tail);
         Build {
             // Cargo's words whenever offline mode stopped it: "you're using offline mode
             // (--offline)", "... but --offline was specified".
@@ -131,6 +135,7 @@ mod tests {
             template: command.into(),
             timeout: Duration::from_secs(10),
             logs: keep.then(|| dir.path().join("logs")),
+            name: "build",
         };
         let student = Student {
             name: "ann lee".into(),

@@ -62,5 +62,6 @@ pub(crate) fn student(name: &str, cases: Vec<CaseResult>, seconds: u64) -> Stude
         supplied: None,
         confinement: Confinement::Off,
         style: None,
+        window: None,
     }
 }

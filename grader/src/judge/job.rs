@@ -66,13 +66,19 @@ impl Job<'_> {
     /// Starts the student's program with `arguments`, in their directory, under their limits,
     /// in their sandbox.
     pub fn start(&self, arguments: &str) -> Result<Program, Failure> {
+        self.start_with(arguments, &[])
+    }
+
+    /// [`Job::start`] with the variables `env` set as well (`DISPLAY` for a window).
+    pub fn start_with(&self, arguments: &str, env: &[(&str, &str)]) -> Result<Program, Failure> {
         let student = self.student;
-        Program::start(
+        Program::start_with(
             &student.command,
             arguments,
             student.dir.as_deref(),
             &student.limits,
             self.sandbox,
+            env,
         )
     }
 }

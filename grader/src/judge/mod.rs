@@ -2,9 +2,9 @@
 //! judged, cases of each kind ([`compare`]), the [`speedup`] measured and the thread
 //! [`design`] seen, the [`requirement`]s between cases, the [`build`] step, each student's
 //! sandbox ([`confinement`]), the [`style`] facts, one [`student`] graded and a whole [`class`],
-//! and the games of a
-//! [`matchup`] (the course's `grade` only). Everything comes out as typed [`result`]s; nothing
-//! here is worded for people, which is the reports' job.
+//! the student's [`window`] played under Xvfb, and the games of a [`matchup`] (the course's
+//! `grade` only). Everything comes out as typed [`result`]s; nothing here is worded for people,
+//! which is the reports' job.
 
 pub mod build;
 pub mod class;
@@ -22,6 +22,7 @@ pub mod script;
 pub mod speedup;
 pub mod student;
 pub mod style;
+pub mod window;
 
 pub use build::BuildCommand;
 pub use confinement::Policy;

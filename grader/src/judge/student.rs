@@ -1,7 +1,8 @@
 //! One student: how to start their program ([`Student`]), what to run beyond the correctness
 //! cases and how to confine it ([`Options`]), and [`grade_student`], which sets their sandbox
 //! up, builds them, runs every case one after another, applies the requirements between cases,
-//! and kills whatever they left running before their result is handed on.
+//! gathers their style facts and observes their window if asked, and kills whatever they left
+//! running before their result is handed on.
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -12,8 +13,10 @@ use super::confinement::{Policy, Prison};
 use super::job::{Job, Student};
 use super::requirement;
 use super::result::confinement::Confinement;
+use super::result::window::{Unobserved, WindowResult};
 use super::result::{CaseResult, NotRun, StudentResult};
 use super::style::{self, StyleCheck};
+use super::window::WindowRun;
 use crate::kit::Kit;
 
 /// After this many cases in a row in which the program answered nothing and timed out, the
@@ -36,6 +39,8 @@ pub struct Options {
     pub sandbox: Option<Policy>,
     /// Gather the style facts (`--style`), by the rubric's `[style]` table.
     pub style: Option<StyleCheck>,
+    /// How their window is observed, after the cases (`--window`).
+    pub window: Option<WindowRun>,
 }
 
 /// Builds one student (if `options` say so), grades them on every case of `kit`, one case after
@@ -97,6 +102,10 @@ pub fn grade_student(kit: &Kit, student: &Student, options: &Options) -> Student
         .style
         .as_ref()
         .map(|check| style::gather(&kit.rubric.style, check, &job, dir, why));
+    let window = options.window.as_ref().map(|run| match why {
+        Some(why) => WindowResult::Unobserved(Unobserved::NoSandbox(why.to_owned())),
+        None => run.run(&job, dir),
+    });
     let confinement = match &prison {
         None => Confinement::Off,
         Some(Err(why)) => Confinement::Failed(why.clone()),
@@ -115,5 +124,6 @@ pub fn grade_student(kit: &Kit, student: &Student, options: &Options) -> Student
         },
         confinement,
         style,
+        window,
     }
 }

@@ -136,6 +136,18 @@ impl Program {
         limits: &Limits,
         sandbox: Option<&Prepared>,
     ) -> Result<Program, Failure> {
+        Program::start_with(command, arguments, dir, limits, sandbox, &[])
+    }
+
+    /// [`Program::start`] with the variables `env` set as well (`DISPLAY` for a window).
+    pub fn start_with(
+        command: &str,
+        arguments: &str,
+        dir: Option<&Path>,
+        limits: &Limits,
+        sandbox: Option<&Prepared>,
+        env: &[(&str, &str)],
+    ) -> Result<Program, Failure> {
         let mut shell = Command::new("sh");
         shell
             .arg("-c")
@@ -149,6 +161,7 @@ impl Program {
         if let Some(dir) = dir {
             shell.current_dir(dir);
         }
+        shell.envs(env.iter().copied());
         limits.apply(&mut shell);
         if let Some(sandbox) = sandbox {
             sandbox.apply(&mut shell);
@@ -246,6 +259,16 @@ impl Program {
     /// reaped: to watch its threads.
     pub fn leader(&self) -> Option<i32> {
         self.group.as_ref().map(Group::leader)
+    }
+
+    /// How the program ended, if it has, as [`Program::ask`] would report it: for a program
+    /// that is watched rather than asked (a window).
+    pub fn exited(&mut self) -> Option<Ending> {
+        self.status()?;
+        match self.ended(Stream::Output) {
+            Failure::Ended(ending) => Some(ending),
+            _ => None,
+        }
     }
 
     /// How the program (its group's leader) ended, if it has. It is left unreaped, so that the

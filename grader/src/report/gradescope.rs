@@ -6,13 +6,15 @@
 //! (a failed one with the last lines of its log, the compiler's errors, and every case at 0),
 //! then the supplied crate comparison, when there was one, likewise, the sandbox the
 //! student's code ran in (failed when it could not be set up or a process outlived grading),
-//! and the style facts when gathered, in the Programming style category (failed when a header
-//! lacks an item or a lint did not come out clean).
+//! and, when the window was observed, what was seen of it, for the GUI's hand grading. The
+//! style facts, when gathered, come after the cases, in the Programming style category (failed
+//! when a header lacks an item or a lint did not come out clean).
 
 use serde_json::{json, Value};
 
 use super::words::{self, rounded};
-use super::{style, terminal};
+use super::{style, terminal, window};
+use crate::judge::result::window::{Status, WindowResult};
 use crate::judge::result::StudentResult;
 use crate::judge::Confinement;
 use crate::kit::Rubric;
@@ -53,6 +55,25 @@ pub fn results(rubric: &Rubric, result: &StudentResult) -> Value {
         "output": words::confinement(&result.confinement),
         "visibility": "visible",
     });
+    // The window's observation, for the GUI's hand grading: failed when a step was not seen
+    // (the supplied window included) or nothing could be observed.
+    let window = result.window.as_ref().map(|observed| {
+        let seen = match observed {
+            WindowResult::Observed(observation) => observation
+                .checks
+                .iter()
+                .all(|check| check.status != Status::Fail),
+            WindowResult::Unobserved(_) => false,
+        };
+        json!({
+            "name": "GUI (graded by hand): the window observed",
+            "score": 0.0,
+            "max_score": 0.0,
+            "status": if seen { "passed" } else { "failed" },
+            "output": window::lines(observed).join("\n"),
+            "visibility": "visible",
+        })
+    });
     let facts = result.style.as_ref().map(|facts| {
         json!({
             "name": "Programming style: facts (not scored)",
@@ -78,6 +99,7 @@ pub fn results(rubric: &Rubric, result: &StudentResult) -> Value {
         .into_iter()
         .chain(supplied)
         .chain([sandbox])
+        .chain(window)
         .chain(cases)
         .chain(facts)
         .collect();

@@ -1,12 +1,15 @@
 //! The per-student Markdown report, for the student and the graders: the build, the supplied
-//! crate comparison, the score table, the style facts (when gathered), the checklists of the
-//! categories graded by hand with blanks to fill, and every failed case in detail.
+//! crate comparison, the sandbox, the window observed (when asked for), the score table, the
+//! style facts (when gathered), the checklists of the categories graded by hand with blanks to
+//! fill, and every failed case in detail.
 
 use std::fmt::Write;
 
 use super::detail::{case_detail, notes, table};
 use super::style;
+use super::window;
 use super::words::{self, points, SUPPLIED_CHANGED, SUPPLIED_NOT_SCORED};
+use crate::judge::result::window::WindowResult;
 use crate::judge::result::StudentResult;
 use crate::judge::Build;
 use crate::kit::supplied::Comparison;
@@ -54,6 +57,40 @@ fn build_section(build: &Build) -> String {
     out
 }
 
+/// The window observation as a Markdown section: a bullet per step with its screenshots.
+fn window_section(observed: &WindowResult) -> String {
+    let mut out = format!("## {}\n\n", window::HEADING);
+    let WindowResult::Observed(observation) = observed else {
+        for line in window::lines(observed) {
+            let _ = writeln!(out, "{line}");
+        }
+        out.push('\n');
+        return out;
+    };
+    for check in &observation.checks {
+        let _ = write!(
+            out,
+            "- **{}**: {}",
+            window::status_word(check.status),
+            window::sentence(check, observation)
+        );
+        let shots = window::screenshots(check);
+        if !shots.is_empty() {
+            let _ = write!(out, " Screenshots: `{}`.", shots.join("`, `"));
+        }
+        out.push('\n');
+    }
+    // The lines after the steps': the supplied window's warning, the sandbox, the folder.
+    for line in window::lines(observed)
+        .iter()
+        .skip(observation.checks.len())
+    {
+        let _ = write!(out, "\n{line}\n");
+    }
+    out.push('\n');
+    out
+}
+
 /// The Markdown report: the build, the supplied crate check, the table, the hand-graded
 /// checklists with blanks, and the failures (after a failed build, none: no case was run).
 pub fn student(rubric: &Rubric, result: &StudentResult) -> String {
@@ -69,6 +106,9 @@ pub fn student(rubric: &Rubric, result: &StudentResult) -> String {
         "## Sandbox\n\n{}\n\n",
         words::confinement(&result.confinement)
     );
+    if let Some(observed) = &result.window {
+        out.push_str(&window_section(observed));
+    }
     out.push_str("## Scores\n\n");
     out.push_str(&table(rubric, result, true));
     for note in notes(result) {

@@ -1,7 +1,8 @@
 //! Reports: the judge's typed results put in words, for people and for other programs. The
 //! shared [`words`], the [`terminal`] report, the per-student [`markdown`] report, the CSV
 //! [`gradebook`], Gradescope's results.json ([`gradescope`]), the [`class`] summary, the
-//! [`matchup`] summary, the [`style`] facts, and [`progress`] on standard error. Nothing here runs anything.
+//! [`matchup`] summary, the [`style`] facts, the [`window`] observation, and [`progress`] on
+//! standard error. Nothing here runs anything.
 
 pub mod class;
 mod detail;
@@ -13,4 +14,5 @@ pub mod matchup;
 pub mod progress;
 pub mod style;
 pub mod terminal;
+pub mod window;
 pub mod words;

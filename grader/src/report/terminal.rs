@@ -1,11 +1,12 @@
 //! The terminal report: in brief (a score table, the build, the supplied crate comparison,
-//! the speed-up measured and the style facts) and, in full, every failed case with what was sent, expected and
-//! received, or the last lines of a failed build's log.
+//! the speed-up measured, the style facts and the window observed) and, in full, every failed
+//! case with what was sent, expected and received, or the last lines of a failed build's log.
 
 use std::fmt::Write;
 
 use super::detail::{case_detail, notes, table};
 use super::style;
+use super::window;
 use super::words::{self, points};
 use crate::judge::result::{CaseResult, StudentResult};
 use crate::kit::Rubric;
@@ -35,6 +36,12 @@ pub fn brief(rubric: &Rubric, result: &StudentResult) -> String {
             "\n  {}",
             style::text(facts, result).replace('\n', "\n  ")
         );
+    }
+    if let Some(observed) = &result.window {
+        let _ = writeln!(out, "\n  {}:", window::HEADING);
+        for line in window::lines(observed) {
+            let _ = writeln!(out, "    {line}");
+        }
     }
     out
 }

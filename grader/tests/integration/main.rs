@@ -6,8 +6,10 @@
 //! (`javac` and `java`, for the Java submission; without one that test is skipped with a note,
 //! but fails when `CI` is set), cargo's `clippy` and `rustfmt` (the starter is checked as a
 //! student's project), the starter's locked crates (fetched by cargo, or already in its
-//! registry), and the reference's binary, which `cargo test --workspace` builds. The timed
-//! tests ([`timed`]) are `#[ignore]`d: `scripts/test` runs them alone, after the rest.
+//! registry), the reference's binary, which `cargo test --workspace` builds, and for the window
+//! tests Xvfb, xdotool, ImageMagick and the system's python3 with tkinter (`scripts/setup.sh
+//! xvfb`; without them those tests are skipped with a note, but fail when `CI` is set). The
+//! timed tests ([`timed`]) are `#[ignore]`d: `scripts/test` runs them alone, after the rest.
 
 mod build_step;
 mod grade_kit;
@@ -23,3 +25,4 @@ mod supplied_check;
 mod support;
 mod threading;
 mod timed;
+mod window;

@@ -29,15 +29,14 @@
 //! Timing is not graded here (`--skip-timing`); the measured grading time is only a bound that
 //! catches a hang, not a claim about speed.
 
-use std::ffi::OsString;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
 use crate::support::{
-    build_root, copy_dir, describe, failures, graded, repository, starter_solution, students_kit,
-    tests,
+    build_root, cargo, copy_dir, describe, failures, graded, repository, starter_solution,
+    students_kit, tests,
 };
 
 /// The longest the kit may take on the untouched starter, whose program panics at once in every
@@ -290,9 +289,4 @@ fn the_completed_starter_gets_every_automatic_point() {
     let (score, max_score) = score(&grading.results);
     assert!(max_score > 0.0, "{}", grading.printed);
     assert_eq!(score, max_score, "{}", grading.printed);
-}
-
-/// The cargo that runs these tests (cargo sets `CARGO` for them), or the one on the path.
-fn cargo() -> OsString {
-    std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into())
 }

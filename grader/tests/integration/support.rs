@@ -79,6 +79,11 @@ pub fn repository() -> PathBuf {
         .to_path_buf()
 }
 
+/// The cargo that runs these tests (cargo sets `CARGO` for them), or the one on the path.
+pub fn cargo() -> std::ffi::OsString {
+    std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into())
+}
+
 /// The fixture students (Python programs with one mistake each).
 pub fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/students")

@@ -16,7 +16,7 @@ use std::time::Duration;
 use clap::{Args, Parser, Subcommand};
 use connect_four_grader::commands::class::ClassRun;
 use connect_four_grader::commands::student::StudentRun;
-use connect_four_grader::commands::{self, Grading};
+use connect_four_grader::commands::{self, Grading, WindowAsk};
 
 #[cfg(not(feature = "students-kit"))]
 mod course;
@@ -174,6 +174,28 @@ struct GradingArgs {
     /// sandbox, and the longest functions (Rust). Shown in every report and the gradebook.
     #[arg(long)]
     style: bool,
+    /// Also play each student's window under a private Xvfb, in their sandbox: the shell
+    /// command that starts their window build, {dir} standing for their directory (ROWS COLS
+    /// DEPTH THREADS and --opponent, --first are appended)
+    ///
+    /// At 4 x 5 it records whether a dialog comes first, measures the 75-pixel grid and the
+    /// strip under it, clicks a column, a full column and a column after a four, hides and
+    /// shows the window while the computer searches, and compares the window with the supplied
+    /// one's pictures (the kit's window/). Each step is reported with its screenshots, kept in
+    /// the --report directory's window/<student>/. Nothing is scored: it is evidence for the
+    /// GUI's hand grading. Needs Xvfb, xdotool and ImageMagick (scripts/setup.sh xvfb). See
+    /// grading/README.md.
+    #[arg(long, value_name = "TEMPLATE", requires = "report")]
+    window: Option<String>,
+    /// With --window: build the window first with this shell command in the student's
+    /// directory (default features, FLTK), {dir} standing for it; a failed build is reported
+    /// as "no window"
+    #[arg(long, value_name = "TEMPLATE", requires = "window")]
+    window_build: Option<String>,
+    /// With --window: the depth of the game whose search is watched for redraws; pick one at
+    /// which the search takes a few seconds at 4 x 5 on one thread
+    #[arg(long, value_name = "DEPTH", default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=64))]
+    window_depth: u32,
 }
 
 /// `grade student`'s arguments.
@@ -233,6 +255,14 @@ impl GradingArgs {
             no_sandbox: self.no_sandbox,
             base_uid: self.sandbox_uid,
             style: self.style,
+            window: self.window.clone().map(|command| WindowAsk {
+                command,
+                build: self
+                    .window_build
+                    .clone()
+                    .map(|template| (template, Duration::from_secs(self.build_timeout))),
+                depth: self.window_depth,
+            }),
         }
     }
 }

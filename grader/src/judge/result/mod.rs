@@ -10,6 +10,7 @@ pub mod confinement;
 pub mod design;
 pub mod speedup;
 pub mod style;
+pub mod window;
 
 use crate::kit::case::Case;
 use crate::kit::supplied::Comparison;
@@ -19,6 +20,7 @@ use build::Build;
 use confinement::Confinement;
 use speedup::{Outcome, Speedup, SpeedupFault};
 use style::Style;
+use window::WindowResult;
 
 /// What one command's answer is judged against.
 #[derive(Clone, Debug, PartialEq)]
@@ -325,6 +327,8 @@ pub struct StudentResult {
     pub confinement: Confinement,
     /// The style facts, when asked for (`--style`).
     pub style: Option<Style>,
+    /// Their window as observed under Xvfb, when asked for (`--window`).
+    pub window: Option<WindowResult>,
 }
 
 impl StudentResult {

@@ -1,0 +1,367 @@
+//! The window observer on fixture windows, each run in a sandbox under a private Xvfb: a
+//! tkinter window of a student's own that does everything the assignment asks (every step
+//! passes, none is taken for the supplied window), the same window with its search on the GUI
+//! thread (only the redraw fails), and the completed starter, which runs the supplied window,
+//! found and flagged as supplied.
+//!
+//! Each test keeps its screenshots in `target/window-shots/<test>/` to be looked at. The kit's
+//! pictures of the supplied window (`grading/window/`) are written anew from the reference's
+//! window when `UPDATE_WINDOW_REFERENCE` is set.
+//!
+//! They need Xvfb, xdotool, ImageMagick's `import` and the system's python3 with tkinter
+//! (`scripts/setup.sh xvfb`); without them each test is skipped with a note, except under CI
+//! (`CI` set), where it fails.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use connect_four_grader::judge::result::window::{
+    Check, Measured, Observation, Status, Step, WindowResult,
+};
+use connect_four_grader::judge::window::{observe, store_reference, Settings};
+use connect_four_grader::judge::{Job, Student};
+use connect_four_grader::process::display::{installed, Display};
+use connect_four_grader::process::sandbox::{Prepared, Sandbox};
+
+use crate::support::{
+    build_root, cargo, completed_starter, copy_dir, describe, grade, graded, python_submission,
+    repository, small_kit, tests,
+};
+
+/// Whether the tools the observer needs are here. Without them: a note and `false`, or under
+/// CI a panic.
+fn tools_present() -> bool {
+    let tkinter = std::process::Command::new("/usr/bin/python3")
+        .args(["-c", "import tkinter"])
+        .status()
+        .is_ok_and(|status| status.success());
+    let missing: Vec<&str> = ["Xvfb", "xdotool", "import"]
+        .into_iter()
+        .filter(|tool| !installed(tool))
+        .chain((!tkinter).then_some("python3-tk"))
+        .collect();
+    if missing.is_empty() {
+        return true;
+    }
+    if std::env::var_os("CI").is_some() {
+        panic!("the window tests need {missing:?}, and CI is set: source scripts/setup.sh xvfb");
+    }
+    eprintln!("note: window tests skipped: they need {missing:?} (source scripts/setup.sh xvfb)");
+    false
+}
+
+/// The tkinter fixture window.
+fn fixture() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/window/window.py")
+}
+
+/// `dir`'s sandbox, as a student's: the submission writable, a scratch folder, nothing else.
+fn sandbox(dir: &Path, scratch: &Path) -> Prepared {
+    Sandbox::new()
+        .write(dir)
+        .scratch(scratch)
+        .processes(256)
+        .prepare()
+        .expect("the sandbox is prepared")
+}
+
+/// The kit's pictures of the supplied window.
+fn reference_pictures() -> PathBuf {
+    repository().join("grading/window")
+}
+
+/// Observes the window that `command` starts in `dir` at 4 x 5, its search at `search_depth`,
+/// compared with the kit's pictures of the supplied window; its screenshots are kept in
+/// `target/window-shots/<test>`.
+fn observe_in(dir: &Path, command: &str, search_depth: u32, test: &str) -> Observation {
+    let shots = build_root().join("window-shots").join(test);
+    if shots.exists() {
+        fs::remove_dir_all(&shots).unwrap();
+    }
+    let scratch = tempfile::tempdir().unwrap();
+    let prepared = sandbox(dir, scratch.path());
+    let student = Student {
+        name: "window".into(),
+        command: command.into(),
+        dir: Some(dir.to_path_buf()),
+        limits: Default::default(),
+    };
+    let job = Job {
+        student: &student,
+        sandbox: Some(&prepared),
+    };
+    let settings = Settings {
+        board: (4, 5),
+        depth: 1,
+        search_depth,
+        screenshots: shots,
+        reference: Some(reference_pictures()),
+    };
+    match observe(&job, &settings) {
+        WindowResult::Observed(observation) => *observation,
+        WindowResult::Unobserved(why) => panic!("not observed: {why:?}"),
+    }
+}
+
+/// The tkinter fixture in a submission folder of its own, started with `options`.
+fn tkinter_window(options: &str, test: &str) -> (tempfile::TempDir, Observation) {
+    let dir = tempfile::tempdir().unwrap();
+    fs::copy(fixture(), dir.path().join("window.py")).unwrap();
+    // The fixture's computer thinks DEPTH / 2 seconds: 3 s.
+    let observation = observe_in(dir.path(), &format!("python3 window.py {options}"), 6, test);
+    (dir, observation)
+}
+
+/// Each step's status, in order.
+fn statuses(observation: &Observation) -> Vec<(Step, Status)> {
+    observation
+        .checks
+        .iter()
+        .map(|check| (check.step, check.status))
+        .collect()
+}
+
+/// The check of `step`.
+fn check(observation: &Observation, step: Step) -> &Check {
+    observation
+        .check(step)
+        .unwrap_or_else(|| panic!("no {step:?} in {observation:#?}"))
+}
+
+/// Every screenshot a check names is a file.
+fn screenshots_exist(observation: &Observation) {
+    for check in &observation.checks {
+        for shot in &check.screenshots {
+            assert!(shot.is_file(), "{}: missing", shot.display());
+        }
+    }
+}
+
+#[test]
+fn a_window_of_the_student_s_own_passes_every_step() {
+    if !tools_present() {
+        return;
+    }
+    let (_dir, observation) = tkinter_window("", "own");
+    screenshots_exist(&observation);
+    assert_eq!(
+        statuses(&observation),
+        [
+            (Step::Dialog, Status::Pass),
+            (Step::Grid, Status::Pass),
+            (Step::Drop, Status::Pass),
+            (Step::FullColumn, Status::Pass),
+            (Step::GameOver, Status::Pass),
+            (Step::Redraw, Status::Pass),
+            (Step::OwnWindow, Status::Pass),
+        ],
+        "{observation:#?}"
+    );
+    let Measured::Dialog { title, .. } = &check(&observation, Step::Dialog).measured else {
+        panic!("{observation:#?}")
+    };
+    assert_eq!(title, "Choose an opponent");
+    let Measured::Grid {
+        pitch, strip, grid, ..
+    } = &check(&observation, Step::Grid).measured
+    else {
+        panic!("{observation:#?}")
+    };
+    assert_eq!(*pitch, Some((75, 75)));
+    assert_eq!(grid.map(|g| (g.width, g.height)), Some((375, 300)));
+    assert!(strip.is_some_and(|s| s >= 20), "{strip:?}");
+    let Measured::Redraw { reply, lost, .. } = &check(&observation, Step::Redraw).measured else {
+        panic!("{observation:#?}")
+    };
+    assert!(lost.is_empty());
+    assert!(reply.is_some_and(|r| r.as_secs_f64() >= 2.5), "{reply:?}");
+}
+
+#[test]
+fn a_search_on_the_gui_thread_fails_the_redraw_alone() {
+    if !tools_present() {
+        return;
+    }
+    let (_dir, observation) = tkinter_window("--search-on-gui-thread", "gui-thread");
+    screenshots_exist(&observation);
+    let failed: Vec<Step> = observation
+        .checks
+        .iter()
+        .filter(|check| check.status != Status::Pass)
+        .map(|check| check.step)
+        .collect();
+    assert_eq!(failed, [Step::Redraw], "{observation:#?}");
+    let Measured::Redraw { lost, .. } = &check(&observation, Step::Redraw).measured else {
+        panic!("{observation:#?}")
+    };
+    assert!(lost.len() >= 10, "the board was not drawn again: {lost:?}");
+}
+
+/// The completed starter ([`completed_starter`]), built with its window (the default features:
+/// the supplied window, FLTK) into `target/student-journey/completed-window`, its binary copied
+/// into `dir`; the command that starts it there. The first build compiles FLTK (about 2.5 minutes), which needs CMake 3.28
+/// or newer (`scripts/setup.sh gui` puts one in `target/tools/cmake`) and the X11 headers.
+fn completed_starter_window(dir: &Path) -> String {
+    let project = tempfile::tempdir().unwrap();
+    completed_starter(project.path());
+    let target = build_root().join("student-journey/completed-window");
+    let cmake = build_root().join("tools/cmake/bin");
+    let path = std::env::join_paths(
+        std::iter::once(cmake).chain(std::env::split_paths(&std::env::var_os("PATH").unwrap())),
+    )
+    .unwrap();
+    let built = std::process::Command::new(cargo())
+        .args(["build", "--locked"])
+        .current_dir(project.path())
+        .env("CARGO_TARGET_DIR", &target)
+        .env("PATH", path)
+        .env_remove("RUSTFLAGS")
+        .env_remove("CARGO_ENCODED_RUSTFLAGS")
+        .output()
+        .expect("cargo starts");
+    assert!(
+        built.status.success(),
+        "the completed starter's window build failed (source scripts/setup.sh gui):\n{}",
+        String::from_utf8_lossy(&built.stderr)
+    );
+    fs::copy(target.join("debug/connect_four"), dir.join("connect_four")).unwrap();
+    "./connect_four".into()
+}
+
+#[test]
+fn the_supplied_window_is_found_and_flagged() {
+    if !tools_present() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let command = completed_starter_window(dir.path());
+    // Its debug build searches 4 x 5 at depth 8 for about 8 s on one thread.
+    let mut observation = observe_in(dir.path(), &command, 8, "supplied");
+    if std::env::var_os("UPDATE_WINDOW_REFERENCE").is_some() {
+        store_reference(&observation, &reference_pictures()).unwrap();
+        observation = observe_in(dir.path(), &command, 8, "supplied");
+    }
+    screenshots_exist(&observation);
+    assert_eq!(
+        statuses(&observation),
+        [
+            (Step::Dialog, Status::Pass),
+            (Step::Grid, Status::Pass),
+            (Step::Drop, Status::Pass),
+            (Step::FullColumn, Status::Pass),
+            (Step::GameOver, Status::Pass),
+            (Step::Redraw, Status::Pass),
+            (Step::OwnWindow, Status::Fail),
+        ],
+        "{observation:#?}"
+    );
+    let Measured::Likeness { same, .. } = check(&observation, Step::OwnWindow).measured else {
+        panic!("{observation:#?}")
+    };
+    assert!(same > 0.99, "{same}");
+}
+
+#[test]
+fn grade_student_reports_the_window_beside_the_cases() {
+    if !tools_present() {
+        return;
+    }
+    let work = tempfile::tempdir().unwrap();
+    let (kit, submission, reports) = (
+        work.path().join("kit"),
+        work.path().join("ann"),
+        work.path().join("reports"),
+    );
+    small_kit(&kit, &["rules/board_1x1", "scores/depth1"]);
+    copy_dir(&reference_pictures(), &kit.join("window"));
+    python_submission(&submission, "connect_four");
+    fs::copy(fixture(), submission.join("window.py")).unwrap();
+    let graded = graded(
+        grade()
+            .current_dir(&submission)
+            .args(["student", "sh run", "--skip-timing", "--kit"])
+            .arg(&kit)
+            .arg("--report")
+            .arg(&reports)
+            .args(["--window", "python3 {dir}/window.py", "--window-depth", "6"]),
+    );
+    let gui = tests(&graded.results)
+        .iter()
+        .find(|test| test["name"] == "GUI (graded by hand): the window observed")
+        .unwrap_or_else(|| panic!("no GUI test: {}", graded.printed));
+    assert_eq!(gui["status"], "passed", "{}", describe(gui));
+    assert_eq!(gui["score"], 0.0);
+    let report = fs::read_to_string(reports.join("sh_run.md")).unwrap();
+    for step in [
+        "- **seen**: Dialog first",
+        "- **seen**: Grid of 75 x 75 cells",
+        "- **seen**: Redraws while the computer thinks",
+        "- **seen**: Own window, not the supplied one",
+    ] {
+        assert!(report.contains(step), "{step:?} not in {report}");
+    }
+    assert!(reports.join("window/sh_run/move-1.png").is_file());
+    assert!(
+        graded.stdout.contains("Window (observed under Xvfb"),
+        "{}",
+        graded.stdout
+    );
+}
+
+#[test]
+fn the_display_admits_only_the_clients_it_gave_its_cookie() {
+    if !tools_present() {
+        return;
+    }
+    let display = Display::start(320, 240).expect("Xvfb starts");
+    let admitted = |authority: &Path| {
+        std::process::Command::new("xdotool")
+            .arg("getmouselocation")
+            .env("DISPLAY", display.name())
+            .env("XAUTHORITY", authority)
+            .output()
+            .expect("xdotool runs")
+            .status
+            .success()
+    };
+    let job = tempfile::tempdir().unwrap();
+    assert!(admitted(&display.grant(job.path()).unwrap()));
+    assert!(
+        !admitted(Path::new("/dev/null")),
+        "a client without the cookie"
+    );
+}
+
+#[test]
+fn a_failed_window_build_is_no_window_and_the_cases_still_count() {
+    let work = tempfile::tempdir().unwrap();
+    let (kit, submission, reports) = (
+        work.path().join("kit"),
+        work.path().join("bob"),
+        work.path().join("reports"),
+    );
+    small_kit(&kit, &["rules/board_1x1", "scores/depth1"]);
+    python_submission(&submission, "connect_four");
+    let graded = graded(
+        grade()
+            .current_dir(&submission)
+            .args(["student", "sh run", "--skip-timing", "--kit"])
+            .arg(&kit)
+            .arg("--report")
+            .arg(&reports)
+            .args(["--window", "{dir}/no-window", "--window-build"])
+            .arg("echo 'error: could not compile `connect_four`' >&2; exit 101"),
+    );
+    let gui = tests(&graded.results)
+        .iter()
+        .find(|test| test["name"] == "GUI (graded by hand): the window observed")
+        .unwrap_or_else(|| panic!("no GUI test: {}", graded.printed));
+    assert_eq!(gui["status"], "failed");
+    let said = gui["output"].as_str().unwrap();
+    assert!(
+        said.starts_with("No window: the window's build did not succeed."),
+        "{said}"
+    );
+    assert!(reports.join("sh_run.window-build.log").is_file());
+    assert_eq!(graded.results["score"], graded.results["max_score"]);
+}
