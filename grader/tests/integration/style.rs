@@ -14,19 +14,24 @@ use std::process::Command;
 use std::time::Instant;
 
 use crate::support::{
-    build_root, column, copy_dir, grade, graded, reference_submission, repository, rows, small_kit,
-    starter_solution, tests,
+    build_root, column, completed_starter, copy_dir, grade, graded, reference_submission, rows,
+    small_kit, tests,
 };
 
 /// The small kit's cases: one of each category the held-out cases are of.
 const CASES: [&str; 2] = ["rules/gravity_4x4", "scores/depth1"];
 
-/// `grade ...` with the lints' cargo building into this test's own directory, as the graders
-/// build, whatever flags this test run was given.
-fn grade_with_lints() -> Command {
+/// `grade ...` with the lints' cargo building into the directory `name` of this test's own
+/// (one per test: the sandbox hands a writable build directory to its job's user, so two
+/// gradings at once must not share one), as the graders build, whatever flags this test run
+/// was given.
+fn grade_with_lints(name: &str) -> Command {
     let mut grade = grade();
     grade
-        .env("CARGO_TARGET_DIR", build_root().join("style-facts"))
+        .env(
+            "CARGO_TARGET_DIR",
+            build_root().join("style-facts").join(name),
+        )
         .env_remove("RUSTFLAGS")
         .env_remove("CARGO_ENCODED_RUSTFLAGS")
         .env_remove("CARGO_BUILD_RUSTFLAGS");
@@ -55,8 +60,7 @@ fn a_class_s_style_facts_are_gathered_and_reported() {
         work.path().join("reports"),
     );
     let completed = class.join("completed");
-    copy_dir(&repository().join("starter"), &completed);
-    copy_dir(&starter_solution(), &completed.join("src"));
+    completed_starter(&completed);
     copy_dir(&sloppy(), &class.join("sloppy"));
     for student in ["completed", "sloppy"] {
         reference_submission(&class.join(student));
@@ -64,7 +68,7 @@ fn a_class_s_style_facts_are_gathered_and_reported() {
     small_kit(&kit, &CASES);
     let csv = work.path().join("gradebook.csv");
     let started = Instant::now();
-    let output = grade_with_lints()
+    let output = grade_with_lints("class")
         .arg("class")
         .arg(&class)
         .args([
@@ -126,7 +130,7 @@ fn gradescope_shows_the_facts_as_a_zero_point_test() {
     let kit = dir.path().join("kit");
     small_kit(&kit, &CASES);
     let graded = graded(
-        grade_with_lints()
+        grade_with_lints("gradescope")
             .current_dir(&submission)
             .args(["student", &command, "--skip-timing", "--style", "--kit"])
             .arg(&kit),
