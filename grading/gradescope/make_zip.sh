@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds the Gradescope autograder zip: the committed tree of the repository, with this
-# directory (setup.sh, run_autograder and the configuration: build, command, options) as it is
-# in the working tree, so that an edited configuration is uploaded even before it is committed,
-# and with setup.sh and run_autograder also at the zip's root, as Gradescope expects.
+# directory (setup.sh, run_autograder, settings.sh and the configuration: build, command,
+# options, window-build, window) as it is in the working tree, so that an edited configuration
+# is uploaded even before it is committed, and with setup.sh and run_autograder also at the
+# zip's root, as Gradescope expects.
 # Usage: grading/gradescope/make_zip.sh [OUT.zip]
 set -euo pipefail
 
@@ -26,6 +27,6 @@ fi
 rm -f "$out"
 (cd "$work" && zip -qr "$out" .)
 echo "make_zip: wrote $out"
-for name in build command options; do
+for name in build command options window-build window; do
   echo "make_zip: $name: $(grep -v -e '^[[:space:]]*#' -e '^[[:space:]]*$' "$here/$name" | head -n 1)"
 done

@@ -6,7 +6,9 @@
 # kit), and warms the cargo cache: it builds a copy of the starter
 # project once with the configured build (grading/gradescope/build) into the cargo target
 # directory that run_autograder builds every submission in, so that the starter's locked
-# dependencies are downloaded and compiled here, not for every submission.
+# dependencies are downloaded and compiled here, not for every submission. When the kit observes
+# windows (grading/gradescope/window), it also installs Xvfb and the observer's tools, and for a
+# cargo window build what FLTK's build needs, and warms that build's cache the same way.
 set -euo pipefail
 
 kit=/autograder/source
@@ -38,24 +40,56 @@ cargo build --release --no-default-features --locked
 # Fail the image build now, not at the first submission, if the kit is inconsistent.
 ./target/release/grade check --kit grading
 
-# The configured build: the first line of the file that is neither blank nor a comment.
-build="$(sed -e 's/^[[:space:]]*//' -e 's/[[:space:]]*$//' grading/gradescope/build \
-  | grep -v -e '^#' -e '^$' | head -n 1 || true)"
-case "$build" in
-  cargo\ *)
-    echo "setup: warming the cargo cache in $target: $build, on a copy of the starter"
-    # A copy outside the kit, as a submission is, so that it builds exactly as a submission will
-    # and what is compiled here is reused.
-    warm="$(mktemp -d)"
-    cp -r starter "$warm/connect_four"
-    build="${build//\{dir\}/"$warm/connect_four"}"
-    (cd "$warm/connect_four" && CARGO_TARGET_DIR="$target" sh -c "${build//\{target\}/"$target"}")
-    rm -rf "$warm"
-    # The starter's own program would otherwise stand in for a submission whose build makes none.
-    rm -f "$target/release/connect_four"
-    ;;
-  *)
-    echo "setup: the configured build is not cargo's ('$build'): no cargo cache to warm"
-    ;;
-esac
+config="$kit/grading/gradescope"
+# shellcheck source=settings.sh
+source "$config/settings.sh"
+
+# warm NAME TEMPLATE: runs the cargo build TEMPLATE (the configured NAME) once on a copy of the
+# starter, into the shared target directory, so that what it compiles is reused by every
+# submission; anything else warms nothing.
+warm() {
+  case "$2" in
+    cargo\ *)
+      echo "setup: warming the cargo cache in $target: $1: $2, on a copy of the starter"
+      # A copy outside the kit, as a submission is, so that it builds exactly as a submission
+      # will and what is compiled here is reused.
+      local copy
+      copy="$(mktemp -d)/connect_four"
+      cp -r starter "$copy"
+      (cd "$copy" && CARGO_TARGET_DIR="$target" sh -c "$(expand "$2" "$copy" "$target")")
+      rm -rf "$(dirname "$copy")"
+      ;;
+    *)
+      echo "setup: the configured $1 is not cargo's ('$2'): no cargo cache to warm"
+      ;;
+  esac
+}
+
+warm build "$(setting build)"
+# The starter's own program would otherwise stand in for a submission whose build makes none.
+rm -f "$target/release/connect_four"
+
+window="$(setting window)"
+if [ -n "$window" ]; then
+  window_build="$(setting window-build)"
+  wants=(xvfb)
+  case "$window_build" in
+    cargo\ *) wants+=(gui) ;;
+  esac
+  echo "setup: the window is observed ('$window'): installing what that needs (${wants[*]})"
+  # The project's own installer: Xvfb, xauth, xdotool, ImageMagick, tkinter, and for a cargo
+  # window build FLTK's X11 headers and a CMake >= 3.28, put where the sandboxed builds reach it.
+  # shellcheck source=../../scripts/setup.sh
+  CONNECT_FOUR_TOOLS=/opt/connect_four-tools source "$kit/scripts/setup.sh" "${wants[@]}"
+  if command -v cmake >/dev/null; then
+    ln -sf "$(command -v cmake)" /usr/local/bin/cmake
+  fi
+  warm window-build "$window_build"
+  # Likewise the starter's own window: the configured window's program, if the build left it in
+  # the shared target directory.
+  program="$(expand "${window%% *}" /nonexistent "$target")"
+  case "$program" in
+    "$target"/*) rm -f "$program" ;;
+  esac
+fi
 echo "setup: done"

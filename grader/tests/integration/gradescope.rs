@@ -44,7 +44,8 @@ use std::time::Instant;
 
 use crate::support::{
     build_root, completed_starter, copy_dir, describe, failures, fixtures, java_available,
-    java_sources, kit_cases, reference, repository, tests,
+    java_sources, kit_cases, python_submission, reference, repository, tests, window_fixture,
+    window_tools_present,
 };
 
 /// Gradescope's directory for one submission.
@@ -229,6 +230,52 @@ fn a_java_submission_as_source_only_is_built_with_javac_and_gets_every_automatic
         "the build made no build/ConnectFour.class:\n{}",
         run.printed
     );
+}
+
+#[test]
+fn a_window_configured_is_observed_and_shown_to_the_student_as_a_test_worth_no_points() {
+    if !window_tools_present() {
+        return;
+    }
+    let autograder = Autograder::new("window");
+    autograder.configure("build", "none");
+    autograder.configure("command", "python3 {dir}/connect_four.py");
+    autograder.configure("window", "python3 {dir}/window.py");
+    let submission = autograder.submission();
+    python_submission(&submission, "connect_four");
+    fs::copy(window_fixture(), submission.join("window.py")).expect("the fixture window");
+    let run = autograder.run();
+    assert_every_automatic_point(&run);
+    let gui = tests(&run.results)
+        .iter()
+        .find(|t| t["name"] == "GUI (graded by hand): the window observed")
+        .unwrap_or_else(|| panic!("no GUI test:\n{:#}\n{}", run.results, run.printed));
+    assert_eq!(gui["score"], 0.0, "{}", describe(gui));
+    assert_eq!(gui["visibility"], "visible", "{}", describe(gui));
+    for seen in [
+        "Dialog first",
+        "Grid of 75 x 75 cells",
+        "Redraws while the computer thinks",
+    ] {
+        assert!(
+            describe(gui).contains(seen),
+            "{seen:?} not in {}",
+            describe(gui)
+        );
+    }
+    let shots = autograder.root.join("results/report/window");
+    let students: Vec<PathBuf> = fs::read_dir(&shots)
+        .unwrap_or_else(|e| {
+            panic!(
+                "no screenshots in {} ({e}): {}",
+                shots.display(),
+                run.printed
+            )
+        })
+        .map(|entry| entry.expect("an entry").path())
+        .collect();
+    assert_eq!(students.len(), 1, "{students:?}");
+    assert!(students[0].join("move-1.png").is_file(), "{students:?}");
 }
 
 #[test]

@@ -340,3 +340,30 @@ pub fn speedup_kit(dir: &Path) {
     assert!(text.contains("start_depth = 3"), "{text}");
     fs::write(&path, text).unwrap();
 }
+
+/// Whether the tools the observer needs are here. Without them: a note and `false`, or under
+/// CI a panic.
+pub fn window_tools_present() -> bool {
+    let tkinter = std::process::Command::new("/usr/bin/python3")
+        .args(["-c", "import tkinter"])
+        .status()
+        .is_ok_and(|status| status.success());
+    let missing: Vec<&str> = ["Xvfb", "xdotool", "import"]
+        .into_iter()
+        .filter(|tool| !connect_four_grader::process::display::installed(tool))
+        .chain((!tkinter).then_some("python3-tk"))
+        .collect();
+    if missing.is_empty() {
+        return true;
+    }
+    if std::env::var_os("CI").is_some() {
+        panic!("the window tests need {missing:?}, and CI is set: source scripts/setup.sh xvfb");
+    }
+    eprintln!("note: window tests skipped: they need {missing:?} (source scripts/setup.sh xvfb)");
+    false
+}
+
+/// The tkinter fixture window.
+pub fn window_fixture() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/window/window.py")
+}

@@ -20,40 +20,13 @@ use connect_four_grader::judge::result::window::{
 };
 use connect_four_grader::judge::window::{observe, store_reference, Settings};
 use connect_four_grader::judge::{Job, Student};
-use connect_four_grader::process::display::{installed, Display};
+use connect_four_grader::process::display::Display;
 use connect_four_grader::process::sandbox::{Prepared, Sandbox};
 
 use crate::support::{
     build_root, cargo, completed_starter, copy_dir, describe, grade, graded, python_submission,
-    repository, small_kit, tests,
+    repository, small_kit, tests, window_fixture, window_tools_present,
 };
-
-/// Whether the tools the observer needs are here. Without them: a note and `false`, or under
-/// CI a panic.
-fn tools_present() -> bool {
-    let tkinter = std::process::Command::new("/usr/bin/python3")
-        .args(["-c", "import tkinter"])
-        .status()
-        .is_ok_and(|status| status.success());
-    let missing: Vec<&str> = ["Xvfb", "xdotool", "import"]
-        .into_iter()
-        .filter(|tool| !installed(tool))
-        .chain((!tkinter).then_some("python3-tk"))
-        .collect();
-    if missing.is_empty() {
-        return true;
-    }
-    if std::env::var_os("CI").is_some() {
-        panic!("the window tests need {missing:?}, and CI is set: source scripts/setup.sh xvfb");
-    }
-    eprintln!("note: window tests skipped: they need {missing:?} (source scripts/setup.sh xvfb)");
-    false
-}
-
-/// The tkinter fixture window.
-fn fixture() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/window/window.py")
-}
 
 /// `dir`'s sandbox, as a student's: the submission writable, a scratch folder, nothing else.
 fn sandbox(dir: &Path, scratch: &Path) -> Prepared {
@@ -106,7 +79,7 @@ fn observe_in(dir: &Path, command: &str, search_depth: u32, test: &str) -> Obser
 /// The tkinter fixture in a submission folder of its own, started with `options`.
 fn tkinter_window(options: &str, test: &str) -> (tempfile::TempDir, Observation) {
     let dir = tempfile::tempdir().unwrap();
-    fs::copy(fixture(), dir.path().join("window.py")).unwrap();
+    fs::copy(window_fixture(), dir.path().join("window.py")).unwrap();
     // The fixture's computer thinks DEPTH / 2 seconds: 3 s.
     let observation = observe_in(dir.path(), &format!("python3 window.py {options}"), 6, test);
     (dir, observation)
@@ -139,7 +112,7 @@ fn screenshots_exist(observation: &Observation) {
 
 #[test]
 fn a_window_of_the_student_s_own_passes_every_step() {
-    if !tools_present() {
+    if !window_tools_present() {
         return;
     }
     let (_dir, observation) = tkinter_window("", "own");
@@ -179,7 +152,7 @@ fn a_window_of_the_student_s_own_passes_every_step() {
 
 #[test]
 fn a_search_on_the_gui_thread_fails_the_redraw_alone() {
-    if !tools_present() {
+    if !window_tools_present() {
         return;
     }
     let (_dir, observation) = tkinter_window("--search-on-gui-thread", "gui-thread");
@@ -230,7 +203,7 @@ fn completed_starter_window(dir: &Path) -> String {
 
 #[test]
 fn the_supplied_window_is_found_and_flagged() {
-    if !tools_present() {
+    if !window_tools_present() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -263,7 +236,7 @@ fn the_supplied_window_is_found_and_flagged() {
 
 #[test]
 fn grade_student_reports_the_window_beside_the_cases() {
-    if !tools_present() {
+    if !window_tools_present() {
         return;
     }
     let work = tempfile::tempdir().unwrap();
@@ -275,7 +248,7 @@ fn grade_student_reports_the_window_beside_the_cases() {
     small_kit(&kit, &["rules/board_1x1", "scores/depth1"]);
     copy_dir(&reference_pictures(), &kit.join("window"));
     python_submission(&submission, "connect_four");
-    fs::copy(fixture(), submission.join("window.py")).unwrap();
+    fs::copy(window_fixture(), submission.join("window.py")).unwrap();
     let graded = graded(
         grade()
             .current_dir(&submission)
@@ -310,7 +283,7 @@ fn grade_student_reports_the_window_beside_the_cases() {
 
 #[test]
 fn the_display_admits_only_the_clients_it_gave_its_cookie() {
-    if !tools_present() {
+    if !window_tools_present() {
         return;
     }
     let display = Display::start(320, 240).expect("Xvfb starts");
