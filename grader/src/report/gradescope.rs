@@ -6,14 +6,16 @@
 //! (a failed one with the last lines of its log, the compiler's errors, and every case at 0),
 //! then the supplied crate comparison, when there was one, likewise, the sandbox the
 //! student's code ran in (failed when it could not be set up or a process outlived grading),
-//! and, when the window was observed, what was seen of it, for the GUI's hand grading. The
-//! style facts, when gathered, come after the cases, in the Programming style category (failed
-//! when a header lacks an item or a lint did not come out clean).
+//! and, when the window was observed, what was seen of it, for the GUI's hand grading. After
+//! the cases come the thread design the speed-up case saw, for the pool's hand grading (failed
+//! unless a pool), and the style facts, when gathered, in the Programming style category
+//! (failed when a header lacks an item or a lint did not come out clean).
 
 use serde_json::{json, Value};
 
 use super::words::{self, rounded};
 use super::{style, terminal, window};
+use crate::judge::result::design::Design;
 use crate::judge::result::window::{Status, WindowResult};
 use crate::judge::result::StudentResult;
 use crate::judge::Confinement;
@@ -74,6 +76,19 @@ pub fn results(rubric: &Rubric, result: &StudentResult) -> Value {
             "visibility": "visible",
         })
     });
+    // The thread design seen by the speed-up case, for the pool's hand grading: failed unless
+    // it was a pool.
+    let design = result.speedup().and_then(|speedup| {
+        let seen = words::design(speedup.design, speedup.threads.1)?;
+        Some(json!({
+            "name": "Threading (graded by hand): the thread design seen",
+            "score": 0.0,
+            "max_score": 0.0,
+            "status": if matches!(speedup.design, Design::Pool { .. }) { "passed" } else { "failed" },
+            "output": format!("Thread design seen (for the hand grader): {seen}."),
+            "visibility": "visible",
+        }))
+    });
     let facts = result.style.as_ref().map(|facts| {
         json!({
             "name": "Programming style: facts (not scored)",
@@ -101,6 +116,7 @@ pub fn results(rubric: &Rubric, result: &StudentResult) -> Value {
         .chain([sandbox])
         .chain(window)
         .chain(cases)
+        .chain(design)
         .chain(facts)
         .collect();
     let (earned, max) = result.total();

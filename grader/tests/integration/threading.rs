@@ -1,8 +1,9 @@
 //! The speed-up case where the machine decides nothing: under `taskset -c 0` the grader, and so
 //! every program it starts, may use one CPU, so the speed-up is not timed and counts neither
 //! way, and the thread design is still seen. The reference loses no point there and its report
-//! says why; three Python students with the same values (one thread, a pool of threads created
-//! once, new threads for every search) are told apart in the gradebook.
+//! says why, and Gradescope's zero-point test of the thread design shows its pool; three Python
+//! students with the same values (one thread, a pool of threads created once, new threads for
+//! every search) are told apart in the gradebook.
 
 use std::process::Command;
 
@@ -40,6 +41,15 @@ fn under_one_cpu_the_reference_loses_no_point_and_the_report_says_why() {
         "{speedup}"
     );
     let output = results["output"].as_str().unwrap();
+    let design = tests(results)
+        .iter()
+        .find(|t| t["name"] == "Threading (graded by hand): the thread design seen")
+        .expect("the thread design is a test");
+    assert_eq!(
+        (&design["score"], &design["max_score"], &design["status"]),
+        (&0.0.into(), &0.0.into(), &"passed".into()),
+        "{design}"
+    );
     for said in [
         "Not counted: threads/speedup (not judged on 1 CPU)",
         "Not judged, and not counted either way: the program could use 1 CPU",
