@@ -1,7 +1,9 @@
 //! `grade class DIR`: grades every submission in DIR, several at once with progress on standard
 //! error, prints each student's summary and the class summary, and writes the gradebook, the
-//! class summary and (where asked) each student's Markdown report.
+//! class summary and (where asked) each student's Markdown report. Each student's build has a
+//! build directory of its own: a shared `CARGO_TARGET_DIR` is left out.
 
+use std::env;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -12,6 +14,21 @@ use crate::judge::file_stem;
 use crate::kit::KitError;
 use crate::report::progress::Progress;
 use crate::report::{class, gradebook, markdown, terminal};
+
+/// Leaves `CARGO_TARGET_DIR` out of the students' builds, saying so: a build directory every
+/// student's build could write would let one student's build overwrite another's program or
+/// read it. Without it each submission builds into its own `target/`. Called before any thread
+/// starts.
+fn own_build_directories() {
+    if let Some(shared) = env::var_os("CARGO_TARGET_DIR") {
+        eprintln!(
+            "grade: CARGO_TARGET_DIR ({}) is left out of the students' builds: each submission \
+             builds into its own target/, where no other student's build can reach it",
+            Path::new(&shared).display()
+        );
+        env::remove_var("CARGO_TARGET_DIR");
+    }
+}
 
 /// What `grade class` was asked.
 #[derive(Clone, Debug, Default)]
@@ -31,6 +48,7 @@ pub struct ClassRun {
 /// Grades the class and writes its files.
 pub fn run(run: &ClassRun) -> Result<(), KitError> {
     let (kit, dir) = run.grading.kit()?;
+    own_build_directories();
     become_subreaper();
     let students = submissions(&run.submissions, &run.command, run.grading.limits(&kit))?;
     let total = students.len();

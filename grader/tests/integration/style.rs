@@ -23,8 +23,8 @@ const CASES: [&str; 2] = ["rules/gravity_4x4", "scores/depth1"];
 
 /// `grade ...` with the lints' cargo building into the directory `name` of this test's own
 /// (one per test: the sandbox hands a writable build directory to its job's user, so two
-/// gradings at once must not share one), as the graders build, whatever flags this test run
-/// was given.
+/// gradings at once must not share one; `grade class` leaves it out, each student building in
+/// their own), as the graders build, whatever flags this test run was given.
 fn grade_with_lints(name: &str) -> Command {
     let mut grade = grade();
     grade
@@ -95,6 +95,18 @@ fn a_class_s_style_facts_are_gathered_and_reported() {
         "style facts: a class of two graded with --style in {:.1} s",
         started.elapsed().as_secs_f64()
     );
+    // The shared build directory this test gave is left out: each student's lints built into
+    // their own target/.
+    assert!(
+        printed.contains("CARGO_TARGET_DIR") && printed.contains("is left out of the students"),
+        "{printed}"
+    );
+    for student in ["completed", "sloppy"] {
+        assert!(
+            class.join(student).join("target").is_dir(),
+            "{student}: {printed}"
+        );
+    }
 
     let rows = rows(&csv);
     let cells = |row: &[String]| {
