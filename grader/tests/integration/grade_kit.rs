@@ -89,10 +89,17 @@ fn the_reference_speedup_is_measured_with_consistent_answers() {
         "{output}"
     );
     let judged = output.contains("% credit.");
+    // Timed (unless on 1 CPU): 7 rounds at least, up to 21 while the credit is unsettled.
+    let rounds = output
+        .split_once(" rounds: ")
+        .and_then(|(before, _)| before.rsplit(' ').next()?.parse::<usize>().ok());
+    assert!(
+        output.contains("1 CPU") || rounds.is_some_and(|n| (7..=21).contains(&n)),
+        "{rounds:?} rounds: {output}"
+    );
     if judged {
         assert!(
-            output.contains("in 7 rounds: ")
-                && output.contains("speed-up")
+            output.contains("speed-up")
                 && output.contains("With columns 1, 3 and 5 full (not scored): `scores"),
             "{output}"
         );
