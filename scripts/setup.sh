@@ -4,7 +4,8 @@
 #   source scripts/setup.sh [gui] [xvfb] [jdk]
 #     gui   the X11 headers and a CMake >= 3.28 that FLTK's bundled build needs
 #     xvfb  a virtual X server for the window tests (Xvfb, xauth, xdotool, ImageMagick, tkinter)
-#     jdk   javac and java, for the tests of the benchmark's Java baseline (benches/java)
+#     jdk   javac and java with AWT, for the tests of the benchmark's Java baseline (benches/java),
+#           the grader's Java students and its Swing window fixture
 # Elsewhere: install the same packages by hand (see README, "Other systems").
 
 say() { echo "setup: $*" >&2; }
@@ -18,8 +19,14 @@ for want in "$@"; do
                     python3-venv g++ make) ;;
     # python3-tk: the window tests' tkinter fixtures, run by the system's python3 in the sandbox.
     xvfb) packages+=(xvfb xauth xdotool imagemagick x11-utils python3-tk) ;;
-    # Any JDK already on PATH will do.
-    jdk) command -v javac >/dev/null && command -v java >/dev/null || packages+=(default-jdk-headless) ;;
+    # Any JDK already on PATH will do if it has AWT's X11 library, libawt_xawt.so, in its
+    # java.home: the Swing window fixture opens its window with it. A headless JDK
+    # (default-jdk-headless) has none, so default-jdk, the same JDK with AWT, is installed then
+    # (it adds the library to the packaged JDK; a JDK of another origin first on PATH stays
+    # without it, and the Swing tests say so).
+    jdk) java_home=$(java -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java\.home = //p')
+         command -v javac >/dev/null && [ -n "$java_home" ] && [ -e "$java_home/lib/libawt_xawt.so" ] \
+           || packages+=(default-jdk) ;;
   esac
 done
 

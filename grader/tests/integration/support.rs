@@ -286,23 +286,68 @@ pub fn java_available() -> bool {
             .status()
             .is_ok_and(|status| status.success());
         if !runs {
-            if std::env::var_os("CI").is_some() {
-                panic!("the Java tests need {tool}, and CI is set: install a JDK (apt-get install default-jdk-headless)");
-            }
-            eprintln!("note: the Java tests are skipped: it needs {tool} (apt-get install default-jdk-headless)");
-            return false;
+            return unavailable(
+                "Java",
+                tool,
+                "install a JDK: apt-get install default-jdk-headless",
+            );
         }
     }
     true
 }
 
+/// Whether the JDK on the path ([`java_available`]) has AWT's X11 library, `libawt_xawt.so`,
+/// which a Swing window needs to open (a headless JDK has none). Without it: a note and
+/// `false`, or under CI a panic.
+pub fn swing_available() -> bool {
+    if !java_available() {
+        return false;
+    }
+    // `java -XshowSettings:properties` lists the system properties on standard error.
+    let home = Command::new("java")
+        .args(["-XshowSettings:properties", "-version"])
+        .output()
+        .ok()
+        .and_then(|output| {
+            String::from_utf8_lossy(&output.stderr)
+                .lines()
+                .find_map(|line| line.trim().strip_prefix("java.home = ").map(PathBuf::from))
+        });
+    if home.is_some_and(|home| home.join("lib/libawt_xawt.so").is_file()) {
+        return true;
+    }
+    unavailable(
+        "Swing window",
+        "a JDK with AWT (libawt_xawt.so)",
+        "source scripts/setup.sh jdk",
+    )
+}
+
+/// What a group of tests does without `missing`: under CI (`CI` set) it panics, saying to
+/// `fix` it; elsewhere it says the tests are skipped and gives `false`.
+fn unavailable(tests: &str, missing: &str, fix: &str) -> bool {
+    if std::env::var_os("CI").is_some() {
+        panic!("the {tests} tests need {missing}, and CI is set: {fix}");
+    }
+    eprintln!("note: the {tests} tests are skipped: they need {missing} ({fix})");
+    false
+}
+
 /// Copies the Java fixture student's sources (its `.java` files only, whatever a local build
 /// may have left beside them) into `dir`.
 pub fn java_sources(dir: &Path) {
-    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/java");
+    java_files(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/java"),
+        dir,
+    );
+}
+
+/// Copies the `.java` files of the folder `fixture` (nothing else a local build may have left
+/// beside them) into `dir`.
+pub fn java_files(fixture: &Path, dir: &Path) {
     fs::create_dir_all(dir).unwrap();
     let mut copied = 0;
-    for entry in fs::read_dir(&fixture).expect("the Java fixture") {
+    for entry in fs::read_dir(fixture).expect("the Java fixture") {
         let path = entry.expect("a directory entry").path();
         if path.extension().is_some_and(|e| e == "java") {
             let name = path.file_name().expect("a file name");
@@ -353,17 +398,20 @@ pub fn window_tools_present() -> bool {
         .filter(|tool| !connect_four_grader::process::display::installed(tool))
         .chain((!tkinter).then_some("python3-tk"))
         .collect();
-    if missing.is_empty() {
-        return true;
-    }
-    if std::env::var_os("CI").is_some() {
-        panic!("the window tests need {missing:?}, and CI is set: source scripts/setup.sh xvfb");
-    }
-    eprintln!("note: window tests skipped: they need {missing:?} (source scripts/setup.sh xvfb)");
-    false
+    missing.is_empty()
+        || unavailable(
+            "window",
+            &format!("{missing:?}"),
+            "source scripts/setup.sh xvfb",
+        )
 }
 
 /// The tkinter fixture window.
 pub fn window_fixture() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/window/window.py")
+}
+
+/// The folder of the Swing fixture window's sources.
+pub fn swing_fixture() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/window/java")
 }
