@@ -76,9 +76,14 @@ if [ -n "$window" ]; then
   case "$window_build" in
     cargo\ *) wants+=(gui) ;;
   esac
+  case "$window" in
+    # A Swing or AWT window needs a JDK with AWT; the headless one above has none.
+    java\ *) wants+=(jdk) ;;
+  esac
   echo "setup: the window is observed ('$window'): installing what that needs (${wants[*]})"
-  # The project's own installer: Xvfb, xauth, xdotool, ImageMagick, tkinter, and for a cargo
-  # window build FLTK's X11 headers and a CMake >= 3.28, put where the sandboxed builds reach it.
+  # The project's own installer: Xvfb, xauth, xdotool, ImageMagick, tkinter, for a cargo
+  # window build FLTK's X11 headers and a CMake >= 3.28, put where the sandboxed builds reach
+  # it, and for a Java window a JDK with AWT.
   # shellcheck source=../../scripts/setup.sh
   CONNECT_FOUR_TOOLS=/opt/connect_four-tools source "$kit/scripts/setup.sh" "${wants[@]}"
   if command -v cmake >/dev/null; then
