@@ -30,10 +30,16 @@ pub struct Category {
 impl Category {
     /// The points of the checklist graded by hand.
     pub fn manual_points(&self) -> f64 {
+        self.checklist().iter().map(|(points, _)| points).sum()
+    }
+
+    /// The checklist graded by hand: each item's points and its text, in order (an item
+    /// without its points, which [`Rubric::load`] refuses, counts none).
+    pub fn checklist(&self) -> Vec<(f64, &str)> {
         self.manual
             .iter()
-            .filter_map(|item| item_points(item))
-            .sum()
+            .map(|item| (item_points(item).unwrap_or(0.0), item.as_str()))
+            .collect()
     }
 
     /// The points the cases score: all of them, or what the checklist leaves.

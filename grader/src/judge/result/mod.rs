@@ -8,6 +8,7 @@ use std::time::Duration;
 pub mod build;
 pub mod confinement;
 pub mod design;
+pub mod hand;
 pub mod speedup;
 pub mod style;
 pub mod window;
