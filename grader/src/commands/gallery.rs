@@ -32,8 +32,10 @@ const LARGEST_SAVE: u64 = 256 * 1024;
 /// The header a save carries the token in.
 const TOKEN_HEADER: &str = "X-Grade-Token";
 /// What the browser may do with the pages: load the report's own scripts, styles, pictures and
-/// scores, nothing inline, nothing from elsewhere, never inside another site's frame.
-const POLICY: &str = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; \
+/// scores, nothing from elsewhere, never inside another site's frame; no inline script (inline
+/// styles only, which cut the screenshots to the window and cannot run anything).
+const POLICY: &str = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; \
+    img-src 'self'; \
     connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 /// What `grade gallery` was asked.

@@ -33,12 +33,15 @@ impl Category {
         self.checklist().iter().map(|(points, _)| points).sum()
     }
 
-    /// The checklist graded by hand: each item's points and its text, in order (an item
-    /// without its points, which [`Rubric::load`] refuses, counts none).
+    /// The checklist graded by hand: each item's points and its text after them, in order (an
+    /// item without its points, which [`Rubric::load`] refuses, counts none).
     pub fn checklist(&self) -> Vec<(f64, &str)> {
         self.manual
             .iter()
-            .map(|item| (item_points(item).unwrap_or(0.0), item.as_str()))
+            .map(|item| {
+                let text = item.split_once(')').map_or(item.as_str(), |(_, rest)| rest);
+                (item_points(item).unwrap_or(0.0), text.trim_start())
+            })
             .collect()
     }
 

@@ -18,10 +18,11 @@ use super::window;
 use super::words::{build_word, points};
 use crate::judge::file_stem;
 use crate::judge::result::hand::{HandScores, Marks};
-use crate::judge::result::window::{Observation, Status, WindowResult};
+use crate::judge::result::window::{Check, Measured, Observation, Status, Step, WindowResult};
 use crate::judge::result::StudentResult;
 use crate::kit::rubric::Category;
 use crate::kit::Rubric;
+use crate::process::display::Rect;
 
 /// The class page's file name in the report directory.
 pub const CLASS_PAGE: &str = "gallery.html";
@@ -164,23 +165,45 @@ fn shot(observation: &Observation, name: &str, root: &str, reports: &Path) -> St
     }
 }
 
-/// The class page's small picture of a student's window: the first screenshot of the grid.
+/// The class page's small picture of a student's window: the grid step's last screenshot.
 fn thumbnail(result: &StudentResult, reports: &Path) -> String {
     let Some(WindowResult::Observed(observation)) = &result.window else {
         return String::new();
     };
-    let first = observation
-        .checks
-        .iter()
-        .flat_map(|check| window::screenshots(check))
-        .next();
-    match first {
-        Some(name) => format!(
-            "<img class=\"thumb\" loading=\"lazy\" alt=\"\" src=\"{}\">",
-            escape(&shot(observation, &name, "", reports))
+    let Some(grid) = observation.check(Step::Grid) else {
+        return String::new();
+    };
+    window::screenshots(grid)
+        .last()
+        .map_or(String::new(), |name| {
+            picture(grid, observation, name, "", reports)
+        })
+}
+
+/// One screenshot of `check`, linked to the whole picture, cut to the window where its place
+/// on the screen is known.
+fn picture(
+    check: &Check,
+    observation: &Observation,
+    name: &str,
+    root: &str,
+    reports: &Path,
+) -> String {
+    let link = escape(&shot(observation, name, root, reports));
+    let image = format!(
+        "<img loading=\"lazy\" src=\"{link}\" alt=\"{}\"",
+        escape(name)
+    );
+    let shown = match crop(check, observation) {
+        // The window's part of the screen, at its size (the style sheet zooms it out).
+        Some(rect) => format!(
+            "<span class=\"crop\" style=\"width:{}px;height:{}px\">{image} \
+             style=\"margin:{}px 0 0 {}px\"></span>",
+            rect.width, rect.height, -rect.y, -rect.x
         ),
-        None => String::new(),
-    }
+        None => format!("{image} class=\"whole\">"),
+    };
+    format!("<a href=\"{link}\" title=\"{}\">{shown}</a>", escape(name))
 }
 
 /// The evidence the kit gathers for a category graded by hand, known by its name.
@@ -240,13 +263,7 @@ fn window_html(window: Option<&WindowResult>, reports: &Path) -> String {
         if !shots.is_empty() {
             out.push_str("<span class=\"shots\">");
             for name in shots {
-                let link = escape(&shot(observation, &name, "../", reports));
-                let _ = write!(
-                    out,
-                    "<a href=\"{link}\"><img loading=\"lazy\" src=\"{link}\" alt=\"{0}\" \
-                     title=\"{0}\"></a>",
-                    escape(&name)
-                );
+                out.push_str(&picture(check, observation, &name, "../", reports));
             }
             out.push_str("</span>");
         }
@@ -260,6 +277,20 @@ fn window_html(window: Option<&WindowResult>, reports: &Path) -> String {
         let _ = writeln!(out, "<p>{}</p>", escape(line));
     }
     out
+}
+
+/// The part of the screen a check's screenshots are shown cut to: the dialog's, or the game
+/// window's as the grid step measured it; `None` for the pictures of the window alone (the
+/// likeness step's) or when the window was not measured.
+fn crop(check: &Check, observation: &Observation) -> Option<Rect> {
+    match (&check.measured, check.step) {
+        (Measured::Dialog { geometry, .. }, _) => Some(*geometry),
+        (_, Step::Dialog | Step::OwnWindow) => None,
+        _ => match observation.check(Step::Grid).map(|c| &c.measured) {
+            Some(Measured::Grid { window, .. }) => Some(*window),
+            _ => None,
+        },
+    }
 }
 
 /// The style facts as HTML, a line each.
@@ -304,7 +335,7 @@ fn category_html(
         let _ = writeln!(
             out,
             "<li><label><input type=\"number\" data-item=\"{index}\" min=\"0\" max=\"{}\" \
-             step=\"0.5\" value=\"{value}\" disabled> / {}</label> <span>{}</span></li>",
+             step=\"0.5\" value=\"{value}\" disabled> / {}</label> {}</li>",
             points(item_points),
             points(item_points),
             escape(text)

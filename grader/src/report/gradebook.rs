@@ -250,6 +250,81 @@ pub fn merge(text: &str, rubric: &Rubric, hand: &HandScores) -> Result<String, G
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::judge::fixtures;
+    use crate::judge::result::hand::CategoryMarks;
+
+    fn rubric() -> Rubric {
+        toml::from_str(
+            "title = \"t\"\n[[category]]\nname = \"AI\"\npoints = 1\n\
+             [[category]]\nname = \"GUI\"\npoints = 5\nmanual = [\"(3) A grid\", \"(2) A dialog\"]\n\
+             [speedup]\nfull_gain = 0.5\nno_gain = 0.2\nbusy_ceiling = 0.5\nbusy_credit_range = 0.2\n",
+        )
+        .unwrap()
+    }
+
+    /// Ann's marks: `items` for GUI, with a comment that needs quoting.
+    fn scores(items: &[Option<f64>]) -> HandScores {
+        let mut scores = HandScores::default();
+        let mut marks = crate::judge::result::hand::Marks::new();
+        marks.insert(
+            "GUI".into(),
+            CategoryMarks {
+                items: items.to_vec(),
+                comment: "Nice, \"tidy\"\ngrid".into(),
+            },
+        );
+        scores.students.insert("ann, the first".into(), marks);
+        scores
+    }
+
+    #[test]
+    fn a_gradebook_reads_back_as_written() {
+        let text = "a,\"b,c\",\"say \"\"hi\"\"\"\r\n,\"two\nlines\"\n";
+        assert_eq!(
+            parse(text).unwrap(),
+            [vec!["a", "b,c", "say \"hi\""], vec!["", "two\nlines"]]
+        );
+        assert!(parse("\"open").is_err());
+    }
+
+    #[test]
+    fn hand_scores_fill_their_columns_and_the_total_once_complete() {
+        let rubric = rubric();
+        let students = [
+            fixtures::student("ann, the first", Vec::new(), 1),
+            fixtures::student("bob", Vec::new(), 1),
+        ];
+        let blank = csv(&rubric, &students, &HandScores::default());
+        let header = &parse(&blank).unwrap()[0];
+        let at = |name: &str| header.iter().position(|h| h == name).unwrap();
+        let cell = |text: &str, row: usize, name: &str| parse(text).unwrap()[row][at(name)].clone();
+        assert_eq!(cell(&blank, 1, "GUI (5)"), "");
+        assert_eq!(cell(&blank, 1, "hand-scored items"), "0 of 2");
+
+        let partial = merge(&blank, &rubric, &scores(&[Some(3.0), None])).unwrap();
+        assert_eq!(cell(&partial, 1, "GUI (5)"), "");
+        assert_eq!(cell(&partial, 1, "hand-scored items"), "1 of 2");
+        assert_eq!(cell(&partial, 1, "total"), "");
+
+        let whole = scores(&[Some(3.0), Some(1.5)]);
+        let merged = merge(&blank, &rubric, &whole).unwrap();
+        assert_eq!(cell(&merged, 1, "GUI (5)"), "4.5");
+        assert_eq!(cell(&merged, 1, "total"), "4.5");
+        assert_eq!(
+            cell(&merged, 1, "hand comments"),
+            "GUI: Nice, \"tidy\"\ngrid"
+        );
+        assert_eq!(cell(&merged, 2, "hand-scored items"), "0 of 2");
+        // Written at once with the scores, the same gradebook.
+        assert_eq!(csv(&rubric, &students, &whole), merged);
+        // Merged again, nothing changes; merged with none, the scores are gone.
+        assert_eq!(merge(&merged, &rubric, &whole).unwrap(), merged);
+        assert_eq!(
+            merge(&merged, &rubric, &HandScores::default()).unwrap(),
+            blank
+        );
+        assert!(merge("student,AI (1)\nann,1\n", &rubric, &whole).is_err());
+    }
 
     #[test]
     fn fields_with_commas_or_quotes_are_quoted() {
