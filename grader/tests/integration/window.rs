@@ -30,7 +30,7 @@ use crate::support::{
 
 /// Whether the tools the observer needs are here. Without them: a note and `false`, or under
 /// CI a panic.
-fn tools_present() -> bool {
+pub fn tools_present() -> bool {
     let tkinter = std::process::Command::new("/usr/bin/python3")
         .args(["-c", "import tkinter"])
         .status()
