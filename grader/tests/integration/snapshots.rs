@@ -109,7 +109,9 @@ fn help(mut grade: Command, command: &[&str]) -> String {
 #[test]
 fn the_help_of_grade_and_of_each_subcommand() {
     assert_snapshot("help", &help(grade(), &[]));
-    for subcommand in ["student", "class", "gallery", "generate", "check", "pack", "match"] {
+    for subcommand in [
+        "student", "class", "gallery", "generate", "check", "pack", "match",
+    ] {
         assert_snapshot(&format!("help_{subcommand}"), &help(grade(), &[subcommand]));
     }
     let students = || Command::new(students_kit().join("grade"));
