@@ -416,15 +416,6 @@ mod tests {
     use crate::judge::fixtures;
     use crate::judge::result::hand::CategoryMarks;
 
-    fn rubric() -> Rubric {
-        toml::from_str(
-            "title = \"Connect Four\"\n[[category]]\nname = \"AI\"\npoints = 30\n\
-             [[category]]\nname = \"GUI\"\npoints = 5\nmanual = [\"(3) A <grid>\", \"(2) A dialog\"]\n\
-             [speedup]\nfull_gain = 0.5\nno_gain = 0.2\nbusy_ceiling = 0.5\nbusy_credit_range = 0.2\n",
-        )
-        .unwrap()
-    }
-
     #[test]
     fn everything_is_escaped() {
         assert_eq!(
@@ -438,7 +429,7 @@ mod tests {
     fn a_hostile_name_never_reaches_the_page_as_markup() {
         let name = "<img src=x onerror=alert(1)>\"'";
         let result = fixtures::student(name, Vec::new(), 1);
-        let rubric = rubric();
+        let rubric = fixtures::hand_rubric();
         let page = student_page(&rubric, &result, None, Path::new("/r"));
         let class = class_page(
             &rubric,
@@ -465,7 +456,12 @@ mod tests {
                 comment: "Nice </textarea> grid".into(),
             },
         );
-        let page = student_page(&rubric(), &result, Some(&marks), Path::new("/r"));
+        let page = student_page(
+            &fixtures::hand_rubric(),
+            &result,
+            Some(&marks),
+            Path::new("/r"),
+        );
         assert!(page.contains("data-item=\"0\" min=\"0\" max=\"3\" step=\"0.5\" value=\"2.5\""));
         assert!(
             page.contains("<output class=\"sum\">4.5</output> / 5"),

@@ -253,15 +253,6 @@ mod tests {
     use crate::judge::fixtures;
     use crate::judge::result::hand::CategoryMarks;
 
-    fn rubric() -> Rubric {
-        toml::from_str(
-            "title = \"t\"\n[[category]]\nname = \"AI\"\npoints = 1\n\
-             [[category]]\nname = \"GUI\"\npoints = 5\nmanual = [\"(3) A grid\", \"(2) A dialog\"]\n\
-             [speedup]\nfull_gain = 0.5\nno_gain = 0.2\nbusy_ceiling = 0.5\nbusy_credit_range = 0.2\n",
-        )
-        .unwrap()
-    }
-
     /// Ann's marks: `items` for GUI, with a comment that needs quoting.
     fn scores(items: &[Option<f64>]) -> HandScores {
         let mut scores = HandScores::default();
@@ -289,7 +280,7 @@ mod tests {
 
     #[test]
     fn hand_scores_fill_their_columns_and_the_total_once_complete() {
-        let rubric = rubric();
+        let rubric = fixtures::hand_rubric();
         let students = [
             fixtures::student("ann, the first", Vec::new(), 1),
             fixtures::student("bob", Vec::new(), 1),

@@ -154,11 +154,7 @@ mod tests {
     use super::*;
 
     fn gui() -> Category {
-        Category {
-            name: "GUI".into(),
-            points: 5.0,
-            manual: vec!["(3) A grid".into(), "(2) A dialog".into()],
-        }
+        crate::judge::fixtures::hand_rubric().categories[1].clone()
     }
 
     fn marks(items: &[Option<f64>]) -> CategoryMarks {
@@ -203,12 +199,7 @@ mod tests {
 
     #[test]
     fn only_categories_graded_by_hand_take_marks() {
-        let rubric: Rubric = toml::from_str(
-            "title = \"t\"\n[[category]]\nname = \"AI\"\npoints = 30\n\
-             [[category]]\nname = \"GUI\"\npoints = 5\nmanual = [\"(3) A grid\", \"(2) A dialog\"]\n\
-             [speedup]\nfull_gain = 0.5\nno_gain = 0.2\nbusy_ceiling = 0.5\nbusy_credit_range = 0.2\n",
-        )
-        .unwrap();
+        let rubric = crate::judge::fixtures::hand_rubric();
         let mut given = Marks::new();
         given.insert("GUI".into(), marks(&[Some(3.0), None]));
         assert_eq!(check(&rubric, &given), Ok(()));

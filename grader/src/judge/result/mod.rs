@@ -2,6 +2,7 @@
 //! each case's [`CaseResult`] (exchanges, the speed-up measured, credit withheld by a
 //! requirement), and each student's [`StudentResult`] with its category scores. A failure keeps
 //! its kind ([`FaultKind`]) to the end, so that a class summary can count time-outs and crashes.
+//! The scores graders give by hand in the gallery are results too ([`hand`]).
 
 use std::time::Duration;
 
