@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Installs what building and testing need, on Debian or Ubuntu, and says what it does. Sourced
 # by scripts/play and scripts/test; safe to run again (fast when everything is present).
-#   source scripts/setup.sh [gui] [xvfb] [jdk]
-#     gui   the X11 headers and a CMake >= 3.28 that FLTK's bundled build needs
-#     xvfb  a virtual X server for the window tests (Xvfb, xauth, xdotool, ImageMagick, tkinter)
-#     jdk   javac and java with AWT, for the tests of the benchmark's Java baseline (benches/java),
-#           the grader's Java students and its Swing window fixture
+#   source scripts/setup.sh [gui] [xvfb] [jdk] [chromium]
+#     gui       the X11 headers and a CMake >= 3.28 that FLTK's bundled build needs
+#     xvfb      a virtual X server for the window tests (Xvfb, xauth, xdotool, ImageMagick, tkinter)
+#     jdk       javac and java with AWT, for the tests of the benchmark's Java baseline
+#               (benches/java), the grader's Java students and its Swing window fixture
+#     chromium  Debian's Chromium, which the graders' gallery's test drives headless
 # Elsewhere: install the same packages by hand (see README, "Other systems").
 
 say() { echo "setup: $*" >&2; }
@@ -27,6 +28,8 @@ for want in "$@"; do
     jdk) java_home=$(java -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java\.home = //p')
          command -v javac >/dev/null && [ -n "$java_home" ] && [ -e "$java_home/lib/libawt_xawt.so" ] \
            || packages+=(default-jdk) ;;
+    # The gallery's test finds it on PATH as chromium.
+    chromium) packages+=(chromium) ;;
   esac
 done
 

@@ -9,9 +9,9 @@
 //! - [`judge`]: a program against the kit: scripts played and judged, consistency and the
 //!   speed-up, requirements between cases, builds, a student, a class, a match; typed results.
 //! - [`report`]: typed results in words: terminal, Markdown, gradebook, results.json, class
-//!   summary, match summary; never runs anything.
-//! - [`commands`]: one function per `grade` subcommand (`student`, `class`, `generate`,
-//!   `check`, `match`), which `main.rs` calls.
+//!   summary, match summary, the graders' gallery; never runs anything.
+//! - [`commands`]: one function per `grade` subcommand (`student`, `class`, `gallery`,
+//!   `generate`, `check`, `pack`, `match`), which `main.rs` calls.
 //!
 //! Linux only: the process layer reads `/proc` and uses process groups and `setrlimit`.
 

@@ -1,7 +1,8 @@
 //! `grade class DIR`: grades every submission in DIR, several at once with progress on standard
 //! error, prints each student's summary and the class summary, and writes the gradebook, the
-//! class summary and (where asked) each student's Markdown report. Each student's build has a
-//! build directory of its own: a shared `CARGO_TARGET_DIR` is left out.
+//! class summary and (where asked) each student's Markdown report and the graders' gallery,
+//! with the hand scores typed so far merged in again. Each student's build has a build
+//! directory of its own: a shared `CARGO_TARGET_DIR` is left out.
 
 use std::env;
 use std::io::Write;
@@ -9,8 +10,10 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use super::files::{become_subreaper, parent, write, Grading};
+use super::gallery;
 use crate::judge::class::{grade_all, submissions, Event};
 use crate::judge::file_stem;
+use crate::judge::result::hand::HandScores;
 use crate::kit::KitError;
 use crate::report::progress::Progress;
 use crate::report::{class, gradebook, markdown, terminal};
@@ -49,6 +52,11 @@ pub struct ClassRun {
 pub fn run(run: &ClassRun) -> Result<(), KitError> {
     let (kit, dir) = run.grading.kit()?;
     own_build_directories();
+    // Read before grading, so that a broken file stops the run before hours of it.
+    let hand = match &run.grading.report {
+        Some(reports) => gallery::load_scores(reports, &kit.rubric)?,
+        None => HandScores::default(),
+    };
     become_subreaper();
     let students = submissions(&run.submissions, &run.command, run.grading.limits(&kit))?;
     let total = students.len();
@@ -88,8 +96,16 @@ pub fn run(run: &ClassRun) -> Result<(), KitError> {
             write(&path, &markdown::student(&kit.rubric, result))?;
         }
     }
-    write(&run.csv, &gradebook::csv(&kit.rubric, &results))?;
+    write(&run.csv, &gradebook::csv(&kit.rubric, &results, &hand))?;
     eprintln!("grade: wrote {}", run.csv.display());
+    if let Some(reports) = &run.grading.report {
+        gallery::write_pages(reports, &kit.rubric, &results, &hand, &run.csv)?;
+        eprintln!(
+            "grade: wrote the graders' gallery, {} (grade gallery {} serves it)",
+            reports.join(crate::report::gallery::CLASS_PAGE).display(),
+            reports.display()
+        );
+    }
     // Beside the reports, else beside the gradebook.
     let dir = run
         .grading

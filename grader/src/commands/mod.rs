@@ -1,11 +1,13 @@
 //! The top layer: one function per `grade` subcommand, each given its settings as plain data by
 //! `main.rs` and doing its whole job: find and load the kit, judge, render and write. `student`
-//! grades one program, `class` a folder of submissions, `solutions` writes or checks the stored
+//! grades one program, `class` a folder of submissions (and writes the graders' gallery),
+//! `gallery` serves the gallery and takes the hand scores, `solutions` writes or checks the stored
 //! answers, `pack` makes the kit students get, `matchup` plays a match. The last three are the
 //! course's alone: the students' `grade` (the `students-kit` feature) only grades.
 
 pub mod class;
 mod files;
+pub mod gallery;
 #[cfg(not(feature = "students-kit"))]
 pub mod matchup;
 #[cfg(not(feature = "students-kit"))]

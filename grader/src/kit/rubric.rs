@@ -30,10 +30,19 @@ pub struct Category {
 impl Category {
     /// The points of the checklist graded by hand.
     pub fn manual_points(&self) -> f64 {
+        self.checklist().iter().map(|(points, _)| points).sum()
+    }
+
+    /// The checklist graded by hand: each item's points and its text after them, in order (an
+    /// item without its points, which [`Rubric::load`] refuses, counts none).
+    pub fn checklist(&self) -> Vec<(f64, &str)> {
         self.manual
             .iter()
-            .filter_map(|item| item_points(item))
-            .sum()
+            .map(|item| {
+                let text = item.split_once(')').map_or(item.as_str(), |(_, rest)| rest);
+                (item_points(item).unwrap_or(0.0), text.trim_start())
+            })
+            .collect()
     }
 
     /// The points the cases score: all of them, or what the checklist leaves.

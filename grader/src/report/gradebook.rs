@@ -1,12 +1,25 @@
 //! The gradebook: a CSV file with one row per student, one column per category part, and
 //! columns for the automatic total, the build, the time grading took, the supplied crate
-//! comparison, the speed-up measured, the thread design seen (for the grader of the pool) and
-//! the style facts, for a spreadsheet or a learning platform's import.
+//! comparison, the speed-up measured, the thread design seen (for the grader of the pool), the
+//! style facts and the hand scores typed in the gallery, for a spreadsheet or a learning
+//! platform's import. The hand scores are merged into a gradebook already written too, as the
+//! gallery saves them.
 
 use super::style;
 use super::words::{self, points};
+use crate::judge::result::hand::{HandScores, Marks};
 use crate::judge::result::StudentResult;
+use crate::kit::rubric::Part;
 use crate::kit::Rubric;
+
+/// The column of the checklist items scored by hand: `7 of 11`.
+const HAND_SCORED: &str = "hand-scored items";
+/// The column of the whole total, once every item is scored by hand.
+const TOTAL: &str = "total";
+/// The column of the graders' comments.
+const COMMENTS: &str = "hand comments";
+/// The column of the automatic total.
+const AUTOMATIC_TOTAL: &str = "automatic total";
 
 /// One CSV field, quoted when it must be.
 fn field(text: &str) -> String {
@@ -17,25 +30,70 @@ fn field(text: &str) -> String {
     }
 }
 
-/// The gradebook: a header, then per student each category's points (blank for the categories
-/// graded by hand), the automatic total, how their build went (`ok`, `failed`, `timed out`;
+/// A part's column header: `GUI (15)`.
+fn part_header(part: &Part) -> String {
+    format!("{} ({})", part.name, points(part.points))
+}
+
+/// What the hand scores put in one student's row.
+struct HandCells {
+    /// Each hand-graded part's points, in rubric order; blank until each of its items is scored.
+    parts: Vec<String>,
+    /// `7 of 11`: the items scored of the whole checklist.
+    scored: String,
+    /// The automatic total and the hand scores together, once every item is scored.
+    total: String,
+    /// Each category's comment after its name, a line each.
+    comments: String,
+}
+
+/// The cells of a student with `marks` whose automatic total is `automatic`.
+fn hand_cells(rubric: &Rubric, marks: Option<&Marks>, automatic: f64) -> HandCells {
+    let graded = rubric
+        .categories
+        .iter()
+        .filter(|c| c.parts().iter().any(|p| !p.automatic));
+    let (mut parts, mut comments) = (Vec::new(), Vec::new());
+    let (mut scored, mut items, mut sum) = (0, 0, Some(automatic));
+    for category in graded {
+        let given = marks.and_then(|m| m.get(&category.name));
+        let part_sum = given.and_then(|g| g.sum());
+        parts.push(part_sum.map_or(String::new(), points));
+        sum = sum.zip(part_sum).map(|(a, b)| a + b);
+        scored += given.map_or(0, |g| g.scored());
+        items += category.manual.len();
+        if let Some(comment) = given.map(|g| g.comment.trim()).filter(|c| !c.is_empty()) {
+            comments.push(format!("{}: {comment}", category.name));
+        }
+    }
+    HandCells {
+        parts,
+        scored: format!("{scored} of {items}"),
+        total: sum.map_or(String::new(), points),
+        comments: comments.join("\n"),
+    }
+}
+
+/// The gradebook: a header, then per student each category's points (for the categories
+/// graded by hand, the sum of the hand scores once each item is scored), the automatic total, how their build went (`ok`, `failed`, `timed out`;
 /// blank without a build step), how long grading them took in seconds, whether their copy of
 /// the supplied crate was changed (`yes` or `no`; blank when they have none or it was not
 /// checked), and, last so that the older columns keep their places, the speed-up (`1.89x of
 /// 1.93x`: theirs and the machine's ceiling; or why it was not judged; `left out` with
 /// `--skip-timing`), the thread design seen (`pool`, `new threads per search`, `one
 /// worker`), and with `--style` the header items missing, the lints' counts and the longest
-/// function's lines.
-pub fn csv(rubric: &Rubric, results: &[StudentResult]) -> String {
+/// function's lines, and then the hand scores' columns: the items scored (`7 of 11`), the
+/// total (once every item is scored) and the graders' comments.
+pub fn csv(rubric: &Rubric, results: &[StudentResult], hand: &HandScores) -> String {
     let mut header = vec!["student".to_string()];
     header.extend(
         rubric
             .categories
             .iter()
             .flat_map(|c| c.parts())
-            .map(|part| format!("{} ({})", part.name, points(part.points))),
+            .map(|part| part_header(&part)),
     );
-    header.push("automatic total".into());
+    header.push(AUTOMATIC_TOTAL.into());
     header.push("build".into());
     header.push("time (s)".into());
     header.push("supplied_changed".into());
@@ -44,6 +102,7 @@ pub fn csv(rubric: &Rubric, results: &[StudentResult]) -> String {
     header.push("header items missing".into());
     header.push("lint".into());
     header.push("longest function (lines)".into());
+    header.extend([HAND_SCORED, TOTAL, COMMENTS].map(String::from));
     let mut out = header
         .iter()
         .map(|h| field(h))
@@ -52,13 +111,14 @@ pub fn csv(rubric: &Rubric, results: &[StudentResult]) -> String {
         + "\n";
     for result in results {
         let mut row = vec![field(&result.student)];
-        row.extend(
-            result
-                .categories(rubric)
-                .iter()
-                .map(|c| c.earned.map_or(String::new(), points)),
-        );
-        row.push(points(result.total().0));
+        let automatic = result.total().0;
+        let cells = hand_cells(rubric, hand.students.get(&result.student), automatic);
+        let mut by_hand = cells.parts.into_iter();
+        row.extend(result.categories(rubric).iter().map(|c| match c.earned {
+            Some(earned) => points(earned),
+            None => by_hand.next().unwrap_or_default(),
+        }));
+        row.push(points(automatic));
         row.push(result.build.as_ref().map_or("", words::build_word).into());
         row.push(format!("{:.1}", result.elapsed.as_secs_f64()));
         row.push(
@@ -77,15 +137,185 @@ pub fn csv(rubric: &Rubric, results: &[StudentResult]) -> String {
         });
         row.push(speedup.map_or("", |s| words::design_word(s.design)).into());
         row.extend(style::cells(result.style.as_ref()).map(|cell| field(&cell)));
+        row.extend([cells.scored, cells.total, field(&cells.comments)]);
         out.push_str(&row.join(","));
         out.push('\n');
     }
     out
 }
 
+/// Why a gradebook could not take the hand scores.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GradebookError(pub String);
+
+impl std::fmt::Display for GradebookError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// The gradebook's rows as cells, header first: the CSV that [`csv`] writes (and a
+/// spreadsheet's, quoted the same way) read back.
+pub fn parse(text: &str) -> Result<Vec<Vec<String>>, GradebookError> {
+    let (mut rows, mut row, mut cell) = (Vec::new(), Vec::new(), String::new());
+    let mut chars = text.chars().peekable();
+    let mut quoted = false;
+    while let Some(c) = chars.next() {
+        match (quoted, c) {
+            (true, '"') if chars.peek() == Some(&'"') => {
+                chars.next();
+                cell.push('"');
+            }
+            (true, '"') => quoted = false,
+            (true, c) => cell.push(c),
+            (false, '"') if cell.is_empty() => quoted = true,
+            (false, ',') => row.push(std::mem::take(&mut cell)),
+            (false, '\r') if chars.peek() == Some(&'\n') => {}
+            (false, '\n') => {
+                row.push(std::mem::take(&mut cell));
+                rows.push(std::mem::take(&mut row));
+            }
+            (false, c) => cell.push(c),
+        }
+    }
+    if quoted {
+        return Err(GradebookError("a quoted field is never closed".into()));
+    }
+    if !cell.is_empty() || !row.is_empty() {
+        row.push(cell);
+        rows.push(row);
+    }
+    Ok(rows)
+}
+
+/// The students a gradebook has rows for.
+pub fn students(text: &str) -> Result<Vec<String>, GradebookError> {
+    Ok(parse(text)?
+        .into_iter()
+        .skip(1)
+        .filter_map(|row| row.into_iter().next())
+        .collect())
+}
+
+/// The gradebook `text` (as [`csv`] wrote it) with every student's hand scores put in its
+/// columns, as [`csv`] would have put them: what the gallery does on each save, and `grade
+/// class` when it grades a class again.
+pub fn merge(text: &str, rubric: &Rubric, hand: &HandScores) -> Result<String, GradebookError> {
+    let mut rows = parse(text)?;
+    let Some(header) = rows.first() else {
+        return Err(GradebookError("the gradebook is empty".into()));
+    };
+    let at = |name: &str| {
+        header.iter().position(|h| h == name).ok_or_else(|| {
+            GradebookError(format!(
+                "the gradebook has no column {name:?}: was it written by this grade class?"
+            ))
+        })
+    };
+    let parts = rubric
+        .categories
+        .iter()
+        .flat_map(|c| c.parts())
+        .filter(|p| !p.automatic)
+        .map(|p| at(&part_header(&p)))
+        .collect::<Result<Vec<_>, _>>()?;
+    let [automatic, scored, total, comments] =
+        [AUTOMATIC_TOTAL, HAND_SCORED, TOTAL, COMMENTS].map(at);
+    let (automatic, scored, total, comments) = (automatic?, scored?, total?, comments?);
+    let width = header.len();
+    for row in rows.iter_mut().skip(1) {
+        let (Some(student), Some(auto)) = (row.first(), row.get(automatic)) else {
+            continue;
+        };
+        let auto: f64 = auto.parse().map_err(|_| {
+            GradebookError(format!(
+                "{student}: the automatic total {auto:?} is not a number"
+            ))
+        })?;
+        let cells = hand_cells(rubric, hand.students.get(student), auto);
+        row.resize(width.max(row.len()), String::new());
+        for (&column, cell) in parts.iter().zip(cells.parts) {
+            row[column] = cell;
+        }
+        row[scored] = cells.scored;
+        row[total] = cells.total;
+        row[comments] = cells.comments;
+    }
+    Ok(rows
+        .iter()
+        .map(|row| row.iter().map(|c| field(c)).collect::<Vec<_>>().join(",") + "\n")
+        .collect())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::judge::fixtures;
+    use crate::judge::result::hand::CategoryMarks;
+
+    /// Ann's marks: `items` for GUI, with a comment that needs quoting.
+    fn scores(items: &[Option<f64>]) -> HandScores {
+        let mut scores = HandScores::default();
+        let mut marks = crate::judge::result::hand::Marks::new();
+        marks.insert(
+            "GUI".into(),
+            CategoryMarks {
+                items: items.to_vec(),
+                comment: "Nice, \"tidy\"\ngrid".into(),
+            },
+        );
+        scores.students.insert("ann, the first".into(), marks);
+        scores
+    }
+
+    #[test]
+    fn a_gradebook_reads_back_as_written() {
+        let text = "a,\"b,c\",\"say \"\"hi\"\"\"\r\n,\"two\nlines\"\n";
+        assert_eq!(
+            parse(text).unwrap(),
+            [vec!["a", "b,c", "say \"hi\""], vec!["", "two\nlines"]]
+        );
+        assert!(parse("\"open").is_err());
+    }
+
+    #[test]
+    fn hand_scores_fill_their_columns_and_the_total_once_complete() {
+        let rubric = fixtures::hand_rubric();
+        let students = [
+            fixtures::student("ann, the first", Vec::new(), 1),
+            fixtures::student("bob", Vec::new(), 1),
+        ];
+        let blank = csv(&rubric, &students, &HandScores::default());
+        let header = &parse(&blank).unwrap()[0];
+        let at = |name: &str| header.iter().position(|h| h == name).unwrap();
+        let cell = |text: &str, row: usize, name: &str| parse(text).unwrap()[row][at(name)].clone();
+        assert_eq!(cell(&blank, 1, "GUI (5)"), "");
+        assert_eq!(cell(&blank, 1, "hand-scored items"), "0 of 2");
+
+        let partial = merge(&blank, &rubric, &scores(&[Some(3.0), None])).unwrap();
+        assert_eq!(cell(&partial, 1, "GUI (5)"), "");
+        assert_eq!(cell(&partial, 1, "hand-scored items"), "1 of 2");
+        assert_eq!(cell(&partial, 1, "total"), "");
+
+        let whole = scores(&[Some(3.0), Some(1.5)]);
+        let merged = merge(&blank, &rubric, &whole).unwrap();
+        assert_eq!(cell(&merged, 1, "GUI (5)"), "4.5");
+        assert_eq!(cell(&merged, 1, "total"), "4.5");
+        assert_eq!(
+            cell(&merged, 1, "hand comments"),
+            "GUI: Nice, \"tidy\"\ngrid"
+        );
+        assert_eq!(cell(&merged, 2, "hand-scored items"), "0 of 2");
+        // Written at once with the scores, the same gradebook.
+        assert_eq!(csv(&rubric, &students, &whole), merged);
+        // Merged again, nothing changes; merged with none, the scores are gone.
+        assert_eq!(merge(&merged, &rubric, &whole).unwrap(), merged);
+        assert_eq!(
+            merge(&merged, &rubric, &HandScores::default()).unwrap(),
+            blank
+        );
+        assert!(merge("student,AI (1)\nann,1\n", &rubric, &whole).is_err());
+    }
 
     #[test]
     fn fields_with_commas_or_quotes_are_quoted() {

@@ -1,11 +1,12 @@
 //! Reports: the judge's typed results put in words, for people and for other programs. The
 //! shared [`words`], the [`terminal`] report, the per-student [`markdown`] report, the CSV
 //! [`gradebook`], Gradescope's results.json ([`gradescope`]), the [`class`] summary, the
-//! [`matchup`] summary, the [`style`] facts, the [`window`] observation, and [`progress`] on
-//! standard error. Nothing here runs anything.
+//! [`matchup`] summary, the [`style`] facts, the [`window`] observation, the graders'
+//! [`gallery`] pages, and [`progress`] on standard error. Nothing here runs anything.
 
 pub mod class;
 mod detail;
+pub mod gallery;
 pub mod gradebook;
 pub mod gradescope;
 pub mod markdown;

@@ -92,7 +92,7 @@ pub fn lint(lint: &LintResult) -> String {
 }
 
 /// The thread design the speed-up case saw, for the pool item of the checklist.
-fn pool(result: &StudentResult) -> String {
+pub fn pool(result: &StudentResult) -> String {
     let seen = match result.speedup() {
         None => "not seen: the speed-up case was not run".to_string(),
         Some(speedup) => words::design(speedup.design, speedup.threads.1).unwrap_or_else(|| {
@@ -153,10 +153,17 @@ fn others(style: &Style, result: &StudentResult) -> Vec<String> {
     out
 }
 
+/// The facts, a line each: the headers (each file that lacks items indented), then the rest.
+pub fn lines(style: &Style, result: &StudentResult) -> Vec<String> {
+    headers(style)
+        .into_iter()
+        .chain(others(style, result))
+        .collect()
+}
+
 /// The facts as plain text, under [`NOT_SCORED`].
 pub fn text(style: &Style, result: &StudentResult) -> String {
-    let lines = headers(style).into_iter().chain(others(style, result));
-    format!("{NOT_SCORED}:\n{}", lines.collect::<Vec<_>>().join("\n"))
+    format!("{NOT_SCORED}:\n{}", lines(style, result).join("\n"))
 }
 
 /// The facts as a Markdown section: a table of the files and their headers, then the rest.

@@ -8,11 +8,13 @@
 //! student's project), the starter's locked crates (fetched by cargo, or already in its
 //! registry), the reference's binary, which `cargo test --workspace` builds, and for the window
 //! tests Xvfb, xdotool, ImageMagick and the system's python3 with tkinter (`scripts/setup.sh
-//! xvfb`), and for the Swing window a JDK with AWT (`scripts/setup.sh jdk`); without them those
-//! tests are skipped with a note, but fail when `CI` is set. The
+//! xvfb`), for the Swing window a JDK with AWT (`scripts/setup.sh jdk`), and for the gallery's
+//! tests Chromium (`scripts/setup.sh chromium`); without them those tests are skipped with a
+//! note, but fail when `CI` is set. The
 //! timed tests ([`timed`]) are `#[ignore]`d: `scripts/test` runs them alone, after the rest.
 
 mod build_step;
+mod gallery;
 mod grade_kit;
 mod gradescope;
 mod handout;

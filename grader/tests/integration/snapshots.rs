@@ -59,10 +59,10 @@ const FILTERS: [(&str, &str); 6] = [
     ),
     // Gradescope's time.
     (r#""execution_time": [0-9.]+"#, r#""execution_time": [t]"#),
-    // The gradebook's time (s), before supplied_changed, speed-up, thread design and the three
-    // style columns.
+    // The gradebook's time (s), before supplied_changed, speed-up, thread design, the three
+    // style columns and the three of the hand scores.
     (
-        r"(?m),[0-9.]+,(yes|no|),((?:[^,\n]*,){4}[^,\n]*)$",
+        r"(?m),[0-9.]+,(yes|no|),((?:[^,\n]*,){7}[^,\n]*)$",
         ",[t],$1,$2",
     ),
     // The end of a Python traceback up to its last line, in text or in a JSON string: its
@@ -109,7 +109,9 @@ fn help(mut grade: Command, command: &[&str]) -> String {
 #[test]
 fn the_help_of_grade_and_of_each_subcommand() {
     assert_snapshot("help", &help(grade(), &[]));
-    for subcommand in ["student", "class", "generate", "check", "pack", "match"] {
+    for subcommand in [
+        "student", "class", "gallery", "generate", "check", "pack", "match",
+    ] {
         assert_snapshot(&format!("help_{subcommand}"), &help(grade(), &[subcommand]));
     }
     let students = || Command::new(students_kit().join("grade"));

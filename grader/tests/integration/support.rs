@@ -325,7 +325,7 @@ pub fn swing_available() -> bool {
 
 /// What a group of tests does without `missing`: under CI (`CI` set) it panics, saying to
 /// `fix` it; elsewhere it says the tests are skipped and gives `false`.
-fn unavailable(tests: &str, missing: &str, fix: &str) -> bool {
+pub fn unavailable(tests: &str, missing: &str, fix: &str) -> bool {
     if std::env::var_os("CI").is_some() {
         panic!("the {tests} tests need {missing}, and CI is set: {fix}");
     }

@@ -1,6 +1,7 @@
 //! `grade`: the grading kit's command line, one subcommand per job. `grade student COMMAND`
 //! grades one program; `grade class DIR --command TEMPLATE` a folder of submissions, with a
-//! gradebook and a class summary. The course's `grade` adds the subcommands of [`course`]
+//! gradebook, a class summary and the graders' gallery; `grade gallery DIR` serves that gallery
+//! and takes the hand scores typed in it. The course's `grade` adds the subcommands of [`course`]
 //! (`generate`, `check`, `pack` and `match`), which the students' (built with the
 //! `students-kit` feature) has not. Each parses into its settings and calls one function of the
 //! library's commands layer, as ripgrep's main does.
@@ -15,6 +16,7 @@ use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
 use connect_four_grader::commands::class::ClassRun;
+use connect_four_grader::commands::gallery::GalleryRun;
 use connect_four_grader::commands::student::StudentRun;
 use connect_four_grader::commands::{self, Grading, WindowAsk};
 
@@ -32,7 +34,7 @@ const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (the students' kit's)
 
 /// Examples after `grade --help`.
 #[cfg(not(feature = "students-kit"))]
-const EXAMPLES: &str = "Examples:\n  grade student ./target/release/connect_four\n  grade student 'java -cp build ConnectFour' --report ~/grade-report\n  grade class submissions/ --command 'python3 {dir}/connect_four.py' --jobs 2 --csv grades.csv\n  grade check\n  grade match reference:2 'cmd:5:java -cp build ConnectFour' --games 20\n\nEach subcommand has its own --help.";
+const EXAMPLES: &str = "Examples:\n  grade student ./target/release/connect_four\n  grade student 'java -cp build ConnectFour' --report ~/grade-report\n  grade class submissions/ --command 'python3 {dir}/connect_four.py' --jobs 2 --csv grades.csv\n  grade gallery reports\n  grade check\n  grade match reference:2 'cmd:5:java -cp build ConnectFour' --games 20\n\nEach subcommand has its own --help.";
 #[cfg(feature = "students-kit")]
 const EXAMPLES: &str = "Examples:\n  grade student ./target/release/connect_four\n  grade student 'java -cp build ConnectFour' --report ~/grade-report\n\nEach subcommand has its own --help.";
 
@@ -60,6 +62,17 @@ enum Mode {
     /// summary
     #[command(after_help = CLASS_HELP)]
     Class(ClassArgs),
+    /// Serve the graders' gallery that `grade class --report DIR` wrote, on 127.0.0.1, and
+    /// take the hand scores typed in it into the gradebook
+    ///
+    /// Each student's page shows the kit's evidence (the window's steps and screenshots, the
+    /// style facts, the thread design) beside the rubric's checklist items, with a box per item
+    /// and a comment per category. Open the address printed: its token (after #) lets the pages
+    /// save. Each save is checked against the rubric, kept in DIR/hand-scores.json and merged
+    /// into the gradebook at once; `grade class` run again on the same DIR keeps them. The
+    /// pages also open as files, read only. Ctrl-C stops the server.
+    #[command(after_help = GALLERY_HELP)]
+    Gallery(GalleryArgs),
     #[cfg(not(feature = "students-kit"))]
     #[command(flatten)]
     Course(course::Course),
@@ -70,6 +83,26 @@ const STUDENT_HELP: &str = "Examples:\n  grade student ./target/release/connect_
 
 /// Examples after `grade class --help`.
 const CLASS_HELP: &str = "Building first (--build), per language:\n  Rust:   grade class submissions/ --build 'cargo build --release --no-default-features --locked' \\\n            --command '{dir}/target/release/connect_four' --report reports\n  Java:   grade class submissions/ --build 'javac -d build *.java' --command 'java -cp {dir}/build ConnectFour'\n  Python: grade class submissions/ --command 'python3 {dir}/connect_four.py'   (nothing to build)";
+
+/// Examples after `grade gallery --help`.
+const GALLERY_HELP: &str = "Examples:\n  grade class class/ --command 'python3 {dir}/connect_four.py' --style --report reports \\\n    --window 'python3 {dir}/connect_four.py' --csv gradebook.csv\n  grade gallery reports\n  grade gallery reports --port 8123 --csv ~/grades/gradebook.csv";
+
+/// `grade gallery`'s arguments.
+#[derive(Args, Debug)]
+struct GalleryArgs {
+    /// The report directory `grade class --report DIR` wrote the gallery into
+    #[arg(value_name = "DIR")]
+    dir: PathBuf,
+    /// The port on 127.0.0.1 (0: any free one)
+    #[arg(long, default_value_t = 0)]
+    port: u16,
+    /// The gradebook to merge the hand scores into (default: the one `grade class` wrote with
+    /// this DIR)
+    #[arg(long, value_name = "PATH")]
+    csv: Option<PathBuf>,
+    #[command(flatten)]
+    kit: KitArgs,
+}
 
 /// Where the kit is.
 #[derive(Args, Debug)]
@@ -291,6 +324,13 @@ fn main() -> ExitCode {
             jobs: usize::from(args.jobs),
             csv: args.csv,
             grading: args.grading.settings(),
+        })
+        .map_err(|e| e.to_string()),
+        Mode::Gallery(args) => commands::gallery::run(&GalleryRun {
+            dir: args.dir,
+            port: args.port,
+            kit: args.kit.kit,
+            csv: args.csv,
         })
         .map_err(|e| e.to_string()),
         #[cfg(not(feature = "students-kit"))]

@@ -2,12 +2,14 @@
 //! each case's [`CaseResult`] (exchanges, the speed-up measured, credit withheld by a
 //! requirement), and each student's [`StudentResult`] with its category scores. A failure keeps
 //! its kind ([`FaultKind`]) to the end, so that a class summary can count time-outs and crashes.
+//! The scores graders give by hand in the gallery are results too ([`hand`]).
 
 use std::time::Duration;
 
 pub mod build;
 pub mod confinement;
 pub mod design;
+pub mod hand;
 pub mod speedup;
 pub mod style;
 pub mod window;

@@ -1,0 +1,476 @@
+//! The graders' gallery: HTML pages for the points graded by hand. The class page lists every
+//! student with their automatic total, window and hand scores so far; each student's page puts
+//! the evidence the kit gathered beside the rubric's checklist items (the window's steps and
+//! screenshots beside GUI, the style facts beside Programming style, the thread design beside
+//! the pool), with a number box per item and a comment box per category. Served by `grade
+//! gallery`, the page's script saves the scores; opened as a file, it is read only.
+//!
+//! Everything a student could choose (their name, anything their program printed, file names)
+//! is HTML-escaped here, and the pages carry no script of their own: the one script is
+//! [`SCRIPT`], a file beside them, so that the server's content security policy can refuse any
+//! inline script that escaping ever missed.
+
+use std::fmt::Write;
+use std::path::Path;
+
+use super::style;
+use super::window;
+use super::words::{build_word, points};
+use crate::judge::file_stem;
+use crate::judge::result::hand::{HandScores, Marks};
+use crate::judge::result::window::{Check, Measured, Observation, Status, Step, WindowResult};
+use crate::judge::result::StudentResult;
+use crate::kit::rubric::Category;
+use crate::kit::Rubric;
+use crate::process::display::Rect;
+
+/// The class page's file name in the report directory.
+pub const CLASS_PAGE: &str = "gallery.html";
+/// The folder of the students' pages and the assets, in the report directory.
+pub const FOLDER: &str = "gallery";
+/// The pages' script: it fills in the saved scores and saves new ones when served.
+pub const SCRIPT: (&str, &str) = ("gallery.js", include_str!("gallery.js"));
+/// The pages' style sheet.
+pub const STYLE: (&str, &str) = ("gallery.css", include_str!("gallery.css"));
+
+/// `text` made safe for HTML text and for a double- or single-quoted attribute.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// A relative path as a link: every byte but letters, digits and `-_./` percent-encoded.
+fn href(path: &str) -> String {
+    let mut out = String::new();
+    for byte in path.bytes() {
+        match byte {
+            b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'/' => {
+                out.push(char::from(byte))
+            }
+            _ => {
+                let _ = write!(out, "%{byte:02X}");
+            }
+        }
+    }
+    out
+}
+
+/// A student's page, in [`FOLDER`].
+pub fn page_name(student: &str) -> String {
+    format!("{}.html", file_stem(student))
+}
+
+/// A page's head and the start of its body; `root` leads from the page to the report
+/// directory (`""` or `"../"`).
+fn head(title: &str, root: &str) -> String {
+    format!(
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
+         <title>{}</title>\n<link rel=\"stylesheet\" href=\"{root}{FOLDER}/{}\">\n\
+         <script src=\"{root}{FOLDER}/{}\" defer></script>\n</head>\n\
+         <body data-root=\"{root}\">\n",
+        escape(title),
+        STYLE.0,
+        SCRIPT.0
+    )
+}
+
+/// The line that says whether scores can be typed; the script fills it in.
+const MODE: &str = "<p id=\"mode\" class=\"mode\">Read only: opened as a file. Start <code>grade \
+    gallery DIR</code> and open the address it prints to type scores.</p>\n";
+
+/// The categories with a part graded by hand, in rubric order.
+fn graded(rubric: &Rubric) -> impl Iterator<Item = &Category> {
+    rubric
+        .categories
+        .iter()
+        .filter(|c| c.parts().iter().any(|p| !p.automatic))
+}
+
+/// The class page: a row per student with a link to their page. `reports` is the report
+/// directory, which the screenshots' links are made relative to.
+pub fn class_page(
+    rubric: &Rubric,
+    results: &[StudentResult],
+    hand: &HandScores,
+    reports: &Path,
+) -> String {
+    let mut out = head(&format!("{}: the gallery", rubric.title), "");
+    let items: usize = graded(rubric).map(|c| c.manual.len()).sum();
+    let _ = write!(
+        out,
+        "<header><h1>{}: the gallery</h1>\n{MODE}</header>\n<main>\n<table class=\"class\">\n\
+         <thead><tr><th>Student</th><th>Window</th><th>Automatic total</th><th>Build</th>\
+         <th>Window steps seen</th><th>Hand-scored items</th></tr></thead>\n<tbody>\n",
+        escape(&rubric.title)
+    );
+    for result in results {
+        let (earned, max) = result.total();
+        let scored = hand
+            .students
+            .get(&result.student)
+            .map_or(0, |m| m.values().map(|c| c.scored()).sum());
+        let _ = writeln!(
+            out,
+            "<tr data-student=\"{}\" data-items=\"{items}\"><td><a data-page href=\"{}\">{}</a>\
+             </td><td>{}</td><td>{} / {}</td><td>{}</td><td>{}</td>\
+             <td class=\"scored\">{scored} of {items}</td></tr>",
+            escape(&result.student),
+            escape(&href(&format!("{FOLDER}/{}", page_name(&result.student)))),
+            escape(&result.student),
+            thumbnail(result, reports),
+            points(earned),
+            points(max),
+            result.build.as_ref().map_or("", build_word),
+            escape(&window_count(result.window.as_ref())),
+        );
+    }
+    out.push_str("</tbody>\n</table>\n</main>\n</body>\n</html>\n");
+    out
+}
+
+/// How many window steps were seen: `5 of 7`, or why none were.
+fn window_count(window: Option<&WindowResult>) -> String {
+    match window {
+        None => "not observed".into(),
+        Some(WindowResult::Unobserved(_)) => "no window".into(),
+        Some(WindowResult::Observed(observation)) => {
+            let seen = observation
+                .checks
+                .iter()
+                .filter(|c| c.status == Status::Pass)
+                .count();
+            format!("{seen} of {}", observation.checks.len())
+        }
+    }
+}
+
+/// A screenshot's link from the page at `root` (which leads to the report directory):
+/// relative to it when the screenshots are inside it.
+fn shot(observation: &Observation, name: &str, root: &str, reports: &Path) -> String {
+    let path = observation.screenshots.join(name);
+    match path.strip_prefix(reports) {
+        Ok(inside) => href(&format!("{root}{}", inside.to_string_lossy())),
+        Err(_) => href(&path.to_string_lossy()),
+    }
+}
+
+/// The class page's small picture of a student's window: the grid step's last screenshot.
+fn thumbnail(result: &StudentResult, reports: &Path) -> String {
+    let Some(WindowResult::Observed(observation)) = &result.window else {
+        return String::new();
+    };
+    let Some(grid) = observation.check(Step::Grid) else {
+        return String::new();
+    };
+    window::screenshots(grid)
+        .last()
+        .map_or(String::new(), |name| {
+            picture(grid, observation, name, "", reports)
+        })
+}
+
+/// One screenshot of `check`, linked to the whole picture, cut to the window where its place
+/// on the screen is known.
+fn picture(
+    check: &Check,
+    observation: &Observation,
+    name: &str,
+    root: &str,
+    reports: &Path,
+) -> String {
+    let link = escape(&shot(observation, name, root, reports));
+    let image = format!(
+        "<img loading=\"lazy\" src=\"{link}\" alt=\"{}\"",
+        escape(name)
+    );
+    let shown = match crop(check, observation) {
+        // The window's part of the screen, at its size (the style sheet zooms it out).
+        Some(rect) => format!(
+            "<span class=\"crop\" style=\"width:{}px;height:{}px\">{image} \
+             style=\"margin:{}px 0 0 {}px\"></span>",
+            rect.width, rect.height, -rect.y, -rect.x
+        ),
+        None => format!("{image} class=\"whole\">"),
+    };
+    format!("<a href=\"{link}\" title=\"{}\">{shown}</a>", escape(name))
+}
+
+/// The evidence the kit gathers for a category graded by hand, known by its name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Evidence {
+    /// The window observed (GUI).
+    Window,
+    /// The style facts (Programming style).
+    Style,
+    /// The thread design seen (Threading's pool).
+    Design,
+    /// None gathered.
+    Nothing,
+}
+
+/// What evidence goes beside the category called `name`.
+fn evidence_for(name: &str) -> Evidence {
+    let name = name.to_lowercase();
+    if name.contains("gui") || name.contains("window") {
+        Evidence::Window
+    } else if name.contains("style") {
+        Evidence::Style
+    } else if name.contains("thread") {
+        Evidence::Design
+    } else {
+        Evidence::Nothing
+    }
+}
+
+/// The window observed, as HTML: each step with its word, its sentence and its screenshots.
+fn window_html(window: Option<&WindowResult>, reports: &Path) -> String {
+    let mut out = format!("<h3>{}</h3>\n", escape(window::HEADING));
+    let Some(observed) = window else {
+        out.push_str("<p>Not observed: grade class ran without --window.</p>\n");
+        return out;
+    };
+    let WindowResult::Observed(observation) = observed else {
+        for line in window::lines(observed) {
+            let _ = writeln!(out, "<p>{}</p>", escape(&line));
+        }
+        return out;
+    };
+    out.push_str("<ul class=\"steps\">\n");
+    for check in &observation.checks {
+        let _ = write!(
+            out,
+            "<li class=\"{}\"><b>{}</b>: {}",
+            match check.status {
+                Status::Pass => "seen",
+                Status::Fail => "not-seen",
+                Status::NotObserved => "unobserved",
+            },
+            escape(window::status_word(check.status)),
+            escape(&window::sentence(check, observation))
+        );
+        let shots = window::screenshots(check);
+        if !shots.is_empty() {
+            out.push_str("<span class=\"shots\">");
+            for name in shots {
+                out.push_str(&picture(check, observation, &name, "../", reports));
+            }
+            out.push_str("</span>");
+        }
+        out.push_str("</li>\n");
+    }
+    out.push_str("</ul>\n");
+    for line in window::lines(observed)
+        .iter()
+        .skip(observation.checks.len())
+    {
+        let _ = writeln!(out, "<p>{}</p>", escape(line));
+    }
+    out
+}
+
+/// The part of the screen a check's screenshots are shown cut to: the dialog's, or the game
+/// window's as the grid step measured it; `None` for the pictures of the window alone (the
+/// likeness step's) or when the window was not measured.
+fn crop(check: &Check, observation: &Observation) -> Option<Rect> {
+    match (&check.measured, check.step) {
+        (Measured::Dialog { geometry, .. }, _) => Some(*geometry),
+        (_, Step::Dialog | Step::OwnWindow) => None,
+        _ => match observation.check(Step::Grid).map(|c| &c.measured) {
+            Some(Measured::Grid { window, .. }) => Some(*window),
+            _ => None,
+        },
+    }
+}
+
+/// The style facts as HTML, a line each.
+fn style_html(result: &StudentResult) -> String {
+    let mut out = format!("<h3>{}</h3>\n", escape(style::NOT_SCORED));
+    match &result.style {
+        None => out.push_str("<p>Not gathered: grade class ran without --style.</p>\n"),
+        Some(facts) => {
+            out.push_str("<ul class=\"facts\">\n");
+            for line in style::lines(facts, result) {
+                let _ = writeln!(out, "<li>{}</li>", escape(&line));
+            }
+            out.push_str("</ul>\n");
+        }
+    }
+    out
+}
+
+/// One category graded by hand: its checklist with a number box per item and a comment box,
+/// beside its evidence.
+fn category_html(
+    category: &Category,
+    marks: Option<&Marks>,
+    result: &StudentResult,
+    reports: &Path,
+) -> String {
+    let given = marks.and_then(|m| m.get(&category.name));
+    let manual = category.manual_points();
+    let sum = given.and_then(|g| g.sum()).map_or("?".into(), points);
+    let mut out = format!(
+        "<section class=\"category\" data-category=\"{}\">\n<h2>{} (by hand): \
+         <output class=\"sum\">{sum}</output> / {}</h2>\n<div class=\"columns\">\n\
+         <div class=\"checklist\">\n<ol>\n",
+        escape(&category.name),
+        escape(&category.name),
+        points(manual)
+    );
+    for (index, (item_points, text)) in category.checklist().into_iter().enumerate() {
+        let value = given
+            .and_then(|g| g.items.get(index).copied().flatten())
+            .map_or(String::new(), points);
+        let _ = writeln!(
+            out,
+            "<li><label><input type=\"number\" data-item=\"{index}\" min=\"0\" max=\"{}\" \
+             step=\"0.5\" value=\"{value}\" disabled> / {}</label> {}</li>",
+            points(item_points),
+            points(item_points),
+            escape(text)
+        );
+    }
+    let comment = given.map_or("", |g| g.comment.as_str());
+    let _ = write!(
+        out,
+        "</ol>\n<label class=\"comment\">Comment<textarea data-comment rows=\"3\" disabled>{}\
+         </textarea></label>\n</div>\n<div class=\"evidence\">\n",
+        escape(comment)
+    );
+    match evidence_for(&category.name) {
+        Evidence::Window => out.push_str(&window_html(result.window.as_ref(), reports)),
+        Evidence::Style => out.push_str(&style_html(result)),
+        Evidence::Design => {
+            let _ = writeln!(
+                out,
+                "<h3>The thread design</h3>\n<p>{}</p>",
+                escape(&style::pool(result))
+            );
+        }
+        Evidence::Nothing => out.push_str("<p>The kit gathers nothing for this category.</p>\n"),
+    }
+    out.push_str("</div>\n</div>\n</section>\n");
+    out
+}
+
+/// A student's page: the automatic scores, then each category graded by hand beside its
+/// evidence, and a Save button. `reports` is the report directory, which the screenshots'
+/// links are made relative to.
+pub fn student_page(
+    rubric: &Rubric,
+    result: &StudentResult,
+    marks: Option<&Marks>,
+    reports: &Path,
+) -> String {
+    let student = escape(&result.student);
+    let mut out = head(&format!("{}: {}", rubric.title, result.student), "../");
+    let _ = write!(
+        out,
+        "<header><p><a data-page href=\"../{CLASS_PAGE}\">All students</a> \u{b7} \
+         <a href=\"{}\">The Markdown report</a></p>\n<h1>{student}</h1>\n{MODE}</header>\n\
+         <main>\n<table class=\"scores\">\n<thead><tr><th>Category</th><th>Points</th></tr>\
+         </thead>\n<tbody>\n",
+        escape(&href(&format!("../{}.md", file_stem(&result.student))))
+    );
+    for score in result.categories(rubric) {
+        let earned = score.earned.map_or("by hand".into(), points);
+        let _ = writeln!(
+            out,
+            "<tr><td>{}</td><td>{earned} / {}</td></tr>",
+            escape(&score.name),
+            points(score.max)
+        );
+    }
+    let (earned, max) = result.total();
+    let _ = write!(
+        out,
+        "<tr><td>Automatic total</td><td>{} / {}</td></tr>\n</tbody>\n</table>\n\
+         <form id=\"marks\" data-student=\"{student}\">\n",
+        points(earned),
+        points(max)
+    );
+    for category in graded(rubric) {
+        out.push_str(&category_html(category, marks, result, reports));
+    }
+    out.push_str(
+        "<p class=\"save\"><button type=\"submit\" disabled>Save</button> \
+         <span id=\"status\" role=\"status\"></span></p>\n</form>\n</main>\n</body>\n</html>\n",
+    );
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::judge::fixtures;
+    use crate::judge::result::hand::CategoryMarks;
+
+    #[test]
+    fn everything_is_escaped() {
+        assert_eq!(
+            escape("<script>alert('x') & \"y\"</script>"),
+            "&lt;script&gt;alert(&#39;x&#39;) &amp; &quot;y&quot;&lt;/script&gt;"
+        );
+        assert_eq!(href("window/a b/#1.png"), "window/a%20b/%231.png");
+    }
+
+    #[test]
+    fn a_hostile_name_never_reaches_the_page_as_markup() {
+        let name = "<img src=x onerror=alert(1)>\"'";
+        let result = fixtures::student(name, Vec::new(), 1);
+        let rubric = fixtures::hand_rubric();
+        let page = student_page(&rubric, &result, None, Path::new("/r"));
+        let class = class_page(
+            &rubric,
+            std::slice::from_ref(&result),
+            &HandScores::default(),
+            Path::new("/r"),
+        );
+        for html in [&page, &class] {
+            assert!(!html.contains("<img src=x"), "{html}");
+            assert!(html.contains("&lt;img src=x onerror=alert(1)&gt;&quot;&#39;"));
+            assert!(!html.contains("<script>"), "no inline script: {html}");
+        }
+        assert!(page.contains("A &lt;grid&gt;"), "{page}");
+    }
+
+    #[test]
+    fn saved_scores_fill_the_boxes() {
+        let result = fixtures::student("ann", Vec::new(), 1);
+        let mut marks = Marks::new();
+        marks.insert(
+            "GUI".into(),
+            CategoryMarks {
+                items: vec![Some(2.5), Some(2.0)],
+                comment: "Nice </textarea> grid".into(),
+            },
+        );
+        let page = student_page(
+            &fixtures::hand_rubric(),
+            &result,
+            Some(&marks),
+            Path::new("/r"),
+        );
+        assert!(page.contains("data-item=\"0\" min=\"0\" max=\"3\" step=\"0.5\" value=\"2.5\""));
+        assert!(
+            page.contains("<output class=\"sum\">4.5</output> / 5"),
+            "{page}"
+        );
+        assert!(
+            page.contains("Nice &lt;/textarea&gt; grid</textarea>"),
+            "{page}"
+        );
+        assert!(page.contains("Not observed: grade class ran without --window."));
+    }
+}
