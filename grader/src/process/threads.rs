@@ -145,7 +145,19 @@ mod tests {
             .spawn()
             .unwrap();
         let watch = ThreadWatch::start(child.id() as i32);
-        thread::sleep(Duration::from_millis(300));
+        // Until the shell has had 150 ms of CPU (the first field of schedstat, in nanoseconds),
+        // however busy the machine: a fixed wait gave it less on a loaded one.
+        let schedstat = format!("/proc/{}/schedstat", child.id());
+        let on_cpu = || {
+            std::fs::read_to_string(&schedstat)
+                .ok()
+                .and_then(|s| s.split_whitespace().next()?.parse::<u64>().ok())
+                .map_or(Duration::ZERO, Duration::from_nanos)
+        };
+        let deadline = std::time::Instant::now() + Duration::from_secs(20);
+        while on_cpu() < Duration::from_millis(150) && std::time::Instant::now() < deadline {
+            thread::sleep(Duration::from_millis(20));
+        }
         let seen = watch.stop();
         let _ = child.kill();
         let _ = child.wait();
