@@ -211,11 +211,14 @@ fn java_threading_mistakes_cost_the_speedup_or_are_flagged_for_the_hand_grader()
     let kit = work.path().join("kit");
     speedup_kit(&kit);
     let flag = "FLAG for the hand grader";
-    for (mistake, credit, design) in [
-        (None, Some(10.0), "a pool: the same 2 threads"),
-        (Some(ONE_WORKER), Some(0.0), "one thread did all the work"),
-        (Some(SHARED_BOARD), Some(0.0), "a pool: the same 2 threads"),
-        (Some(FIXED_DIVISION), None, "a pool: the same 2 threads"),
+    let (pool, one) = ("a pool: the same 2 threads", "one thread did all the work");
+    // The design seen: one of these. Behind one lock the shared board's pool threads take
+    // turns, and Java's lock is not fair: one of them may do all the work.
+    for (mistake, credit, designs) in [
+        (None, Some(10.0), &[pool][..]),
+        (Some(ONE_WORKER), Some(0.0), &[one][..]),
+        (Some(SHARED_BOARD), Some(0.0), &[pool, one][..]),
+        (Some(FIXED_DIVISION), None, &[pool][..]),
     ] {
         let name = mistake.as_ref().map_or("pool", |m| m.name);
         let dir = work.path().join(name);
@@ -232,7 +235,10 @@ fn java_threading_mistakes_cost_the_speedup_or_are_flagged_for_the_hand_grader()
         if let Some(credit) = credit {
             assert_eq!(score, credit, "{name}: {output}");
         }
-        assert!(output.contains(design), "{name}: {output}");
+        assert!(
+            designs.iter().any(|design| output.contains(design)),
+            "{name}: {output}"
+        );
         let flagged = output.contains(flag);
         assert_eq!(flagged, name == FIXED_DIVISION.name, "{name}: {output}");
     }
