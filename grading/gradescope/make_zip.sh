@@ -27,6 +27,11 @@ fi
 rm -f "$out"
 (cd "$work" && zip -qr "$out" .)
 echo "make_zip: wrote $out"
+# The settings as run_autograder reads them.
+config="$here"
+# shellcheck source=settings.sh
+source "$here/settings.sh"
 for name in build command options window-build window; do
-  echo "make_zip: $name: $(grep -v -e '^[[:space:]]*#' -e '^[[:space:]]*$' "$here/$name" | head -n 1)"
+  value="$(setting "$name")"
+  echo "make_zip: $name: ${value:-none}"
 done

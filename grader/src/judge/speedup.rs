@@ -5,7 +5,8 @@
 //! as many one-thread copies at once as there are threads, which is the most more threads can
 //! give on this machine now (its ceiling), until the medians settle the credit or the case's
 //! most rounds are taken. The medians are judged against that ceiling by the rubric's rule; a
-//! machine too busy to judge by is said to be, and not counted, like one with too few CPUs. Kept apart from the correctness cases because only it measures time.
+//! machine too busy to judge by is said to be, and not counted, like one with too few CPUs.
+//! Kept apart from the correctness cases because only it measures time.
 //!
 //! For the hand grader it also times a second position, where moves have filled some columns so
 //! that a division of the columns fixed in advance leaves threads idle, and flags a speed-up
@@ -147,10 +148,12 @@ impl Bench<'_> {
             if measurement.rounds() < self.plan.rounds {
                 continue;
             }
-            let outcome = judge(measurement.clone(), threads, rule);
-            let unsettled = matches!(outcome, Outcome::Busy(..));
-            if !unsettled || measurement.rounds() >= self.plan.most_rounds() {
-                return Ok(outcome);
+            // A busy verdict hands the rounds back, to go on with while more are allowed.
+            match judge(measurement, threads, rule) {
+                Outcome::Busy(rounds, _) if rounds.rounds() < self.plan.most_rounds() => {
+                    measurement = rounds;
+                }
+                outcome => return Ok(outcome),
             }
         }
     }

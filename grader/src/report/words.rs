@@ -487,10 +487,15 @@ pub fn speedup_notes(speedup: &Speedup) -> Vec<String> {
     if let (Some(uneven), Outcome::Judged(_, judged)) = (&speedup.uneven, &speedup.outcome) {
         notes.push(uneven_note(uneven, judged.speedup, speedup.threads));
     }
-    if let Some(seen) = design(speedup.design, speedup.threads.1) {
-        notes.push(format!("Thread design seen (for the hand grader): {seen}."));
-    }
+    notes.extend(design_note(speedup));
     notes
+}
+
+/// The line on the thread design seen, for the hand grader; none when the program did not
+/// search on several threads.
+pub fn design_note(speedup: &Speedup) -> Option<String> {
+    let seen = design(speedup.design, speedup.threads.1)?;
+    Some(format!("Thread design seen (for the hand grader): {seen}."))
 }
 
 /// The line on the uneven position, flagged when its speed-up is well below the `plain` one.

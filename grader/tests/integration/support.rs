@@ -8,6 +8,7 @@ use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 
 use connect_four_grader::kit::case::{self, Case};
+use connect_four_grader::process::display::installed;
 
 /// The `grade` binary built for these tests.
 pub fn grade() -> Command {
@@ -389,13 +390,13 @@ pub fn speedup_kit(dir: &Path) {
 /// Whether the tools the observer needs are here. Without them: a note and `false`, or under
 /// CI a panic.
 pub fn window_tools_present() -> bool {
-    let tkinter = std::process::Command::new("/usr/bin/python3")
+    let tkinter = Command::new("/usr/bin/python3")
         .args(["-c", "import tkinter"])
         .status()
         .is_ok_and(|status| status.success());
     let missing: Vec<&str> = ["Xvfb", "xdotool", "import"]
         .into_iter()
-        .filter(|tool| !connect_four_grader::process::display::installed(tool))
+        .filter(|tool| !installed(tool))
         .chain((!tkinter).then_some("python3-tk"))
         .collect();
     missing.is_empty()
