@@ -86,8 +86,10 @@ if [ -n "$window" ]; then
   # it, and for a Java window a JDK with AWT.
   # shellcheck source=../../scripts/setup.sh
   CONNECT_FOUR_TOOLS=/opt/connect_four-tools source "$kit/scripts/setup.sh" "${wants[@]}"
-  if command -v cmake >/dev/null; then
-    ln -sf "$(command -v cmake)" /usr/local/bin/cmake
+  # On every user's PATH, unless it is there already (a link to itself would lose it).
+  cmake="$(command -v cmake || true)"
+  if [ -n "$cmake" ] && [ "$cmake" != /usr/local/bin/cmake ]; then
+    ln -sf "$cmake" /usr/local/bin/cmake
   fi
   warm window-build "$window_build"
   # Likewise the starter's own window: the configured window's program, if the build left it in
