@@ -43,6 +43,10 @@ const HIDDEN: Duration = Duration::from_millis(300);
 const REDRAW: Duration = Duration::from_millis(700);
 /// How long the computer's reply is waited for after the redraw check.
 const REPLY_LIMIT: Duration = Duration::from_secs(60);
+/// How late after the click a player's move first drawn together with the computer's reply
+/// shows that the window drew nothing while the computer searched (sooner, the search was only
+/// too short to tell).
+const HELD_AFTER: Duration = Duration::from_millis(1500);
 /// How far in from a cell's edges its pixels are compared, so that a focus frame or a border
 /// drawn on a clicked button is not taken for a checker.
 const CELL_MARGIN: u32 = 15;
@@ -548,7 +552,27 @@ impl Observer<'_> {
             Err(trouble) => return not_observed(Step::Redraw, shots, trouble),
         };
         shots.push(before.path.clone());
-        let before_hiding = self.changed(window, &empty, &before).len() > 1;
+        if self.changed(window, &empty, &before).len() > 1 {
+            // The player's move first seen with the reply: a window that drew nothing while
+            // the computer searched, or a search too short to tell.
+            let seen = clicked.elapsed();
+            let held = seen >= HELD_AFTER;
+            return Check {
+                step: Step::Redraw,
+                status: match held {
+                    true => Status::Fail,
+                    false => Status::NotObserved,
+                },
+                measured: Measured::Redraw {
+                    reply: Some(seen),
+                    before_hiding: true,
+                    held,
+                    lost: Vec::new(),
+                },
+                screenshots: shots,
+                trouble: None,
+            };
+        }
         // The reply shown: one cell more than before hiding, and every other as it was (a
         // window not yet drawn again differs in many).
         let replied = |shot: &Image| self.changed(window, &before, shot).len() == 1;
@@ -591,7 +615,7 @@ impl Observer<'_> {
         if let Some(last) = &final_shot {
             shots.push(last.path.clone());
         }
-        let too_short = before_hiding || reply.is_some_and(|at| at <= shown_at);
+        let too_short = reply.is_some_and(|at| at <= shown_at);
         Check {
             step: Step::Redraw,
             status: match (too_short, lost.is_empty()) {
@@ -601,6 +625,7 @@ impl Observer<'_> {
             measured: Measured::Redraw {
                 reply,
                 before_hiding: too_short,
+                held: false,
                 lost,
             },
             screenshots: shots,

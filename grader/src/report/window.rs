@@ -177,8 +177,18 @@ fn measured_words(check: &Check, measured: &Measured, observation: &Observation)
         Measured::Redraw {
             reply,
             before_hiding,
+            held,
             lost,
         } => {
+            if *held {
+                return format!(
+                    "red's move appeared only together with the computer's reply, \
+                     {} after the click (depth {}): the window drew nothing while the computer \
+                     searched, so the search seems to run on the GUI thread.",
+                    reply.map_or_else(|| "long".into(), seconds),
+                    observation.depth
+                );
+            }
             let reply = match reply {
                 Some(after) => format!(
                     "the computer's move came {} after the click",
@@ -377,6 +387,7 @@ mod tests {
                     Measured::Redraw {
                         reply: Some(Duration::from_millis(3300)),
                         before_hiding: false,
+                        held: false,
                         lost: vec![(0, 0), (0, 1)],
                     },
                 ),
@@ -411,6 +422,31 @@ mod tests {
                 "Not observed: Xvfb is not installed (scripts/setup.sh xvfb installs it with \
               xdotool and ImageMagick)."
             ]
+        );
+    }
+
+    #[test]
+    fn a_move_drawn_only_with_the_reply_is_a_held_window() {
+        let WindowResult::Observed(mut observation) = observation() else {
+            unreachable!()
+        };
+        let redraw = observation
+            .checks
+            .iter()
+            .position(|check| check.step == Step::Redraw)
+            .unwrap();
+        observation.checks[redraw].measured = Measured::Redraw {
+            reply: Some(Duration::from_millis(3100)),
+            before_hiding: true,
+            held: true,
+            lost: Vec::new(),
+        };
+        let said = sentence(&observation.checks[redraw], &observation);
+        assert_eq!(
+            said,
+            "Redraws while the computer thinks: red's move appeared only together with the \
+             computer's reply, 3.10 s after the click (depth 10): the window drew nothing while \
+             the computer searched, so the search seems to run on the GUI thread."
         );
     }
 }

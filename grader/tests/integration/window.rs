@@ -3,7 +3,8 @@
 //! asks (every step passes, none is taken for the supplied window), the same window with its
 //! search on the GUI thread (only the redraw fails), a Java Swing window of a student's own,
 //! compiled with `javac` by the window build (every step passes; with its search on the Event
-//! Dispatch Thread too, which the redraw check cannot see in Swing), and the completed starter,
+//! Dispatch Thread the redraw fails, unless the window paints the player's move first, which
+//! the check cannot see in Swing), and the completed starter,
 //! which runs the supplied window, found and flagged as supplied.
 //!
 //! Each test keeps its screenshots in `target/window-shots/<test>/` to be looked at. The kit's
@@ -193,20 +194,23 @@ fn a_window_of_the_student_s_own_passes_every_step() {
     every_step_passes(&observation);
 }
 
+/// Every step but the redraw passes, and the redraw fails.
+fn redraw_alone_fails(observation: &Observation) {
+    screenshots_exist(observation);
+    let failed: Vec<(Step, Status)> = statuses(observation)
+        .into_iter()
+        .filter(|&(_, status)| status != Status::Pass)
+        .collect();
+    assert_eq!(failed, [(Step::Redraw, Status::Fail)], "{observation:#?}");
+}
+
 #[test]
 fn a_search_on_the_gui_thread_fails_the_redraw_alone() {
     if !window_tools_present() {
         return;
     }
     let (_dir, observation) = tkinter_window("--search-on-gui-thread", "gui-thread");
-    screenshots_exist(&observation);
-    let failed: Vec<Step> = observation
-        .checks
-        .iter()
-        .filter(|check| check.status != Status::Pass)
-        .map(|check| check.step)
-        .collect();
-    assert_eq!(failed, [Step::Redraw], "{observation:#?}");
+    redraw_alone_fails(&observation);
     let Measured::Redraw { lost, .. } = &check(&observation, Step::Redraw).measured else {
         panic!("{observation:#?}")
     };
@@ -222,16 +226,37 @@ fn a_swing_window_built_with_javac_passes_every_step() {
     every_step_passes(&observation);
 }
 
-/// The redraw check's blind spot: Swing draws a window shown again from its back buffer, on
-/// AWT's toolkit thread (`swing.showFromDoubleBuffer`, on by default), so a Swing window whose
-/// search holds the Event Dispatch Thread still looks drawn, and passes. Should the check learn
-/// to see it, this test fails and says so.
+/// The usual Swing mistake: the search in a button's action listener, on the Event Dispatch
+/// Thread. The player's move is then drawn only together with the computer's, seconds after
+/// the click: the redraw fails, alone.
 #[test]
-fn a_swing_search_on_the_event_dispatch_thread_is_not_seen_by_the_redraw_check() {
+fn a_swing_search_on_the_event_dispatch_thread_fails_the_redraw_alone() {
     if !window_tools_present() || !swing_available() {
         return;
     }
     let (_dir, observation) = swing_window("--search-on-gui-thread", "swing-gui-thread");
+    redraw_alone_fails(&observation);
+    let Measured::Redraw { held, reply, .. } = &check(&observation, Step::Redraw).measured else {
+        panic!("{observation:#?}")
+    };
+    assert!(*held, "{observation:#?}");
+    assert!(reply.is_some_and(|r| r.as_secs_f64() >= 2.5), "{reply:?}");
+}
+
+/// The redraw check's blind spot: a Swing window that paints the player's move at once
+/// (`paintImmediately`) and then searches on the Event Dispatch Thread is drawn again, when
+/// shown, from Swing's back buffer on AWT's toolkit thread (`swing.showFromDoubleBuffer`, on by
+/// default), so it still looks drawn, and passes. Should the check learn to see it, this test
+/// fails and says so.
+#[test]
+fn a_swing_search_on_the_event_dispatch_thread_painted_first_is_not_seen() {
+    if !window_tools_present() || !swing_available() {
+        return;
+    }
+    let (_dir, observation) = swing_window(
+        "--search-on-gui-thread --paint-before-search",
+        "swing-gui-thread-painted",
+    );
     every_step_passes(&observation);
 }
 

@@ -150,6 +150,9 @@ pub enum Measured {
         /// Whether the computer's move had already shown when the window was hidden (the search
         /// was too short to observe).
         before_hiding: bool,
+        /// Whether the player's own move was drawn only together with the computer's, so late
+        /// that the window cannot have been drawing while the computer searched.
+        held: bool,
         /// The cells that looked different after the window was shown again.
         lost: Vec<Cell>,
     },
