@@ -82,6 +82,48 @@ pub(crate) fn write_pages(
     hand: &HandScores,
     csv: &Path,
 ) -> Result<(), KitError> {
+    write_student_pages(dir, rubric, results, hand)?;
+    let csv = fs::canonicalize(parent(csv))
+        .map(|dir| dir.join(csv.file_name().unwrap_or_default()))
+        .unwrap_or_else(|_| csv.to_path_buf());
+    write(
+        &dir.join(FOLDER).join(GRADEBOOK_RECORD),
+        &format!("{}\n", csv.display()),
+    )?;
+    write(
+        &dir.join(CLASS_PAGE),
+        &gallery::class_page(rubric, results, hand, dir),
+    )
+}
+
+/// Writes one student's page into the report directory `dir` for `grade student`, with the
+/// hand scores typed there so far. A class's gallery already there keeps its class page (the
+/// student's row in it and in the gradebook are the class run's); else a class page of this
+/// student alone is written, for the page's link to it.
+pub(crate) fn write_student_page(
+    dir: &Path,
+    rubric: &Rubric,
+    result: &StudentResult,
+) -> Result<(), KitError> {
+    let hand = load_scores(dir, rubric)?;
+    let results = std::slice::from_ref(result);
+    write_student_pages(dir, rubric, results, &hand)?;
+    if dir.join(CLASS_PAGE).is_file() {
+        return Ok(());
+    }
+    write(
+        &dir.join(CLASS_PAGE),
+        &gallery::class_page(rubric, results, &hand, dir),
+    )
+}
+
+/// Writes each student's page and the pages' script and style sheet.
+fn write_student_pages(
+    dir: &Path,
+    rubric: &Rubric,
+    results: &[StudentResult],
+    hand: &HandScores,
+) -> Result<(), KitError> {
     let folder = dir.join(FOLDER);
     for result in results {
         let marks = hand.students.get(&result.student);
@@ -91,17 +133,7 @@ pub(crate) fn write_pages(
     for (name, text) in [SCRIPT, STYLE] {
         write(&folder.join(name), text)?;
     }
-    let csv = fs::canonicalize(parent(csv))
-        .map(|dir| dir.join(csv.file_name().unwrap_or_default()))
-        .unwrap_or_else(|_| csv.to_path_buf());
-    write(
-        &folder.join(GRADEBOOK_RECORD),
-        &format!("{}\n", csv.display()),
-    )?;
-    write(
-        &dir.join(CLASS_PAGE),
-        &gallery::class_page(rubric, results, hand, dir),
-    )
+    Ok(())
 }
 
 /// What the server serves and saves to.

@@ -1,12 +1,15 @@
 //! `grade student COMMAND`: grades one program, built first if asked, and prints its report;
-//! writes its Markdown report and Gradescope's results.json where asked.
+//! writes its Markdown report with its page in the graders' gallery, and Gradescope's
+//! results.json, where asked.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use super::files::{become_subreaper, parent, write, Grading};
+use super::gallery;
 use crate::judge::{file_stem, grade_student, Student};
 use crate::kit::KitError;
+use crate::report::gallery::{page_name, FOLDER};
 use crate::report::{gradescope, markdown, terminal};
 
 /// What `grade student` was asked.
@@ -44,6 +47,15 @@ pub fn run(run: &StudentRun) -> Result<(), KitError> {
     if let Some(reports) = &run.grading.report {
         let path = reports.join(format!("{}.md", file_stem(&result.student)));
         write(&path, &markdown::student(&kit.rubric, &result))?;
+        gallery::write_student_page(reports, &kit.rubric, &result)?;
+        eprintln!(
+            "grade: wrote {} and its page in the graders' gallery, {}",
+            path.display(),
+            reports
+                .join(FOLDER)
+                .join(page_name(&result.student))
+                .display()
+        );
     }
     if let Some(path) = &run.gradescope {
         let json = gradescope::results(&kit.rubric, &result);

@@ -3,7 +3,8 @@
 //! fixture window, graded once on a small kit with `--style` and `--window`. A student's page
 //! is pinned by a snapshot; `grade gallery` is then driven in headless Chromium (Debian's
 //! `chromium`, over the DevTools protocol): scores and a comment typed on a page reach the
-//! gradebook, `grade class` run again keeps them, and the server refuses what it must.
+//! gradebook, `grade class` run again keeps them, and the server refuses what it must. Without
+//! a window: `grade gallery` on a port in use says so; `grade student --report` writes its page.
 //!
 //! They need what the window tests need and Chromium (`scripts/setup.sh xvfb chromium`);
 //! without them they are skipped with a note, except under CI (`CI` set), where they fail.
@@ -420,4 +421,89 @@ fn grade_gallery_says_what_it_needs() {
         .output()
         .expect("grade starts");
     assert_eq!(output.status.code(), Some(1));
+}
+
+/// A class of one Python student, `ann`, graded without a window into `work` (its `kit/`,
+/// `class/`, `reports/` and `gradebook.csv`): a gallery that needs no display.
+fn plain_class(work: &Path) {
+    small_kit(&work.join("kit"), &["rules/board_1x1", "scores/depth1"]);
+    python_submission(&work.join("class/ann"), "connect_four");
+    let output = class_run(work, false).output().expect("grade starts");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+#[test]
+fn grade_gallery_on_a_port_in_use_says_so() {
+    let work = tempfile::tempdir().unwrap();
+    plain_class(work.path());
+    let taken = std::net::TcpListener::bind(("127.0.0.1", 0)).unwrap();
+    let port = taken.local_addr().unwrap().port().to_string();
+    let output = grade()
+        .current_dir(work.path())
+        .args(["gallery", "reports", "--kit", "kit", "--port", &port])
+        .output()
+        .expect("grade starts");
+    assert_eq!(output.status.code(), Some(1));
+    let said = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        said.contains(&format!("cannot listen on 127.0.0.1:{port}"))
+            && said.contains("give another --port, or 0 for any free one"),
+        "{said}"
+    );
+}
+
+#[test]
+fn grade_student_writes_its_page_and_keeps_a_class_s_gallery() {
+    let work = tempfile::tempdir().unwrap();
+    let work = work.path();
+    // Run in the student's folder, which their program may reach, the kit and the reports
+    // out of it.
+    let student = |report: &str| {
+        let output = grade()
+            .current_dir(work.join("class/ann"))
+            .args(["student", "python3 connect_four.py", "--kit", "../../kit"])
+            .args(["--skip-timing", "--style", "--report"])
+            .arg(work.join(report))
+            .output()
+            .expect("grade starts");
+        let said = String::from_utf8_lossy(&output.stderr).into_owned();
+        assert!(output.status.success(), "{said}");
+        let report = String::from_utf8_lossy(&output.stdout);
+        assert!(
+            report.contains("Automatic total                   2 /   2"),
+            "{report}"
+        );
+        said
+    };
+    small_kit(&work.join("kit"), &["rules/board_1x1", "scores/depth1"]);
+    python_submission(&work.join("class/ann"), "connect_four");
+    // Alone: the student's page, and a class page of this student for its link.
+    let said = student("alone");
+    let pages: Vec<_> = fs::read_dir(work.join("alone/gallery"))
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().into_string().unwrap())
+        .filter(|name| name.ends_with(".html"))
+        .collect();
+    let [page] = pages.as_slice() else {
+        panic!("one student's page: {pages:?}")
+    };
+    assert!(said.contains(page.as_str()), "{said}");
+    let html = fs::read_to_string(work.join("alone/gallery").join(page)).unwrap();
+    assert!(html.contains("Programming style"), "{html}");
+    assert!(work.join("alone/gallery/gallery.js").is_file());
+    let class = fs::read_to_string(work.join("alone/gallery.html")).unwrap();
+    assert!(class.contains(&format!("gallery/{page}")), "{class}");
+    // Into a class's gallery: the class page is the class run's, left as it was.
+    plain_class(work);
+    let before = fs::read_to_string(work.join("reports/gallery.html")).unwrap();
+    student("reports");
+    assert_eq!(
+        fs::read_to_string(work.join("reports/gallery.html")).unwrap(),
+        before
+    );
+    assert!(work.join("reports/gallery").join(page).is_file());
 }

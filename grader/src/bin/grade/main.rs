@@ -118,7 +118,8 @@ struct KitArgs {
 struct GradingArgs {
     #[command(flatten)]
     kit: KitArgs,
-    /// Write one Markdown report per student into DIR (and keep build logs there)
+    /// Write one Markdown report per student into DIR, with their page in the graders' gallery
+    /// (and keep build logs there)
     #[arg(long, value_name = "DIR")]
     report: Option<PathBuf>,
     /// Leave out the speed-up measurement (its points count neither way)
