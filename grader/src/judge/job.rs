@@ -27,9 +27,50 @@ impl Student {
         file_stem(&self.name)
     }
 
-    /// `template` with `{dir}` replaced by `dir`.
+    /// `template` (a shell command) with `{dir}` replaced by `dir`, quoted for the shell
+    /// where it stands: bare, in `'...'` or in `"..."`. A submission folder named with spaces
+    /// or shell characters (`Ann Lee`, `$(reboot)`) stays one word and runs nothing, whether
+    /// the template quotes `{dir}` or not.
     pub fn with_dir(template: &str, dir: &Path) -> String {
-        template.replace("{dir}", &dir.to_string_lossy())
+        let dir = dir.to_string_lossy();
+        let (mut out, mut rest) = (String::with_capacity(template.len()), template);
+        // The quote the shell is inside at this point of the template, if any.
+        let mut quote = None;
+        while let Some(c) = rest.chars().next() {
+            if let Some(after) = rest.strip_prefix("{dir}") {
+                out.push_str(&quoted(&dir, quote));
+                rest = after;
+                continue;
+            }
+            let mut taken = c.len_utf8();
+            match (quote, c) {
+                (None, '\'' | '"') => quote = Some(c),
+                (Some(open), c) if c == open => quote = None,
+                // A backslash outside single quotes takes the next character with it.
+                (None | Some('"'), '\\') => {
+                    taken += rest[1..].chars().next().map_or(0, char::len_utf8);
+                }
+                _ => {}
+            }
+            out.push_str(&rest[..taken]);
+            rest = &rest[taken..];
+        }
+        out
+    }
+}
+
+/// `dir` written to stand for itself inside `quote` (none, `'` or `"`) of a shell command.
+fn quoted(dir: &str, quote: Option<char>) -> String {
+    match quote {
+        None => shlex::try_quote(dir).map_or_else(|_| dir.into(), |q| q.into_owned()),
+        Some('\'') => dir.replace('\'', r"'\''"),
+        Some(_) => dir
+            .chars()
+            .flat_map(|c| {
+                let escape = matches!(c, '"' | '\\' | '$' | '`').then_some('\\');
+                escape.into_iter().chain([c])
+            })
+            .collect(),
     }
 }
 
@@ -100,5 +141,35 @@ mod tests {
             Student::with_dir("cd {dir} && {dir}/run", Path::new("/s")),
             "cd /s && /s/run"
         );
+    }
+
+    /// What `sh` makes of `command`'s words, each printed on a line of its own.
+    fn words(command: &str) -> Vec<String> {
+        let output = std::process::Command::new("sh")
+            .arg("-c")
+            .arg(format!("printf '%s\\n' {command}"))
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{command}");
+        String::from_utf8(output.stdout)
+            .unwrap()
+            .lines()
+            .map(str::to_string)
+            .collect()
+    }
+
+    #[test]
+    fn a_folder_with_shell_characters_stays_one_word_wherever_dir_stands() {
+        let dir = "/c/Ann Lee's $(echo x) `y` \\ \"q\"";
+        for (template, want) in [
+            ("{dir}/run", format!("{dir}/run")),
+            ("\"{dir}/run\"", format!("{dir}/run")),
+            ("'{dir}/run'", format!("{dir}/run")),
+            ("a\\ b{dir}", format!("a b{dir}")),
+            ("\"it's {dir}\"", format!("it's {dir}")),
+        ] {
+            let command = Student::with_dir(template, Path::new(dir));
+            assert_eq!(words(&command), [want], "{template} -> {command}");
+        }
     }
 }
