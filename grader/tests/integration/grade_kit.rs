@@ -1,7 +1,8 @@
 //! The grading kit graded: the real `grade` binary run on the real reference binary (which must
 //! get every automatic point), on a plain Python student (the same), and on deliberately wrong
 //! Python students, each of which must lose points in exactly its mistake's category. Also the
-//! stored solutions against the reference, and the grader's own errors and exit codes.
+//! stored solutions against the reference, the grader's own errors and exit codes, and a
+//! submission folder whose name is full of shell characters.
 
 use std::fs;
 use std::path::Path;
@@ -10,7 +11,8 @@ use assert_cmd::prelude::*;
 use predicates::prelude::*;
 
 use crate::support::{
-    copy_dir, failures, grade, graded, kit, python_submission, reference_submission, rows,
+    column, copy_dir, failures, grade, graded, kit, python_submission, reference_submission, rows,
+    small_kit,
 };
 
 const CATEGORIES: [&str; 3] = ["Basic gameplay", "AI", "Threading"];
@@ -301,4 +303,47 @@ fn values_that_change_with_the_thread_count_forfeit_the_speedup() {
         output.contains("No credit: this counts only when") && output.contains("same_scores"),
         "{output}"
     );
+}
+
+#[test]
+fn a_folder_named_with_spaces_and_shell_characters_is_graded_as_any_other() {
+    let work = tempfile::tempdir().unwrap();
+    let kit = work.path().join("kit");
+    small_kit(&kit, &["rules/board_1x1", "scores/depth1"]);
+    let name = "Ann Lee $(touch pwned)";
+    python_submission(&work.path().join("class").join(name), "connect_four");
+    let csv = work.path().join("grades.csv");
+    grade()
+        .current_dir(work.path())
+        .args(["class", "class", "--kit", "kit", "--skip-timing", "--csv"])
+        .arg(&csv)
+        .args(["--command", "python3 {dir}/connect_four.py"])
+        .assert()
+        .success();
+    let rows = rows(&csv);
+    assert_eq!(rows[1][0], name, "{rows:?}");
+    let total = column(&rows[0], "automatic total");
+    assert_eq!(rows[1][total], "2", "{rows:?}");
+    let made: Vec<_> = walk(work.path())
+        .into_iter()
+        .filter(|path| path.ends_with("pwned"))
+        .collect();
+    assert!(made.is_empty(), "the folder's name ran: {made:?}");
+}
+
+/// Every path under `dir`.
+fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
+    fs::read_dir(dir)
+        .unwrap()
+        .flat_map(|entry| {
+            let path = entry.unwrap().path();
+            let mut paths = if path.is_dir() {
+                walk(&path)
+            } else {
+                Vec::new()
+            };
+            paths.push(path);
+            paths
+        })
+        .collect()
 }
