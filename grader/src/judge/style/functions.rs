@@ -1,8 +1,13 @@
 //! The functions of a Rust file and their lengths, parsed with `syn`: free functions, methods
 //! (named after their type or trait) and trait methods with a default body, nested ones too.
+//! Tests are left out (`#[test]` functions and `#[cfg(test)]` modules): a long test says
+//! nothing of the program's design.
 
 use syn::visit::{self, Visit};
-use syn::{Block, ImplItemFn, ItemFn, ItemImpl, ItemTrait, Signature, TraitItemFn, Type};
+use syn::{
+    Attribute, Block, ImplItemFn, ItemFn, ItemImpl, ItemMod, ItemTrait, Meta, Signature,
+    TraitItemFn, Type,
+};
 
 use crate::judge::result::style::Function;
 
@@ -57,8 +62,26 @@ impl Finder<'_> {
     }
 }
 
+/// Whether `attrs` mark a test: `#[test]` (or a runtime's, `#[tokio::test]`) or `#[cfg(test)]`.
+fn is_test(attrs: &[Attribute]) -> bool {
+    attrs.iter().any(|attr| match &attr.meta {
+        Meta::Path(path) => path.segments.last().is_some_and(|s| s.ident == "test"),
+        Meta::List(list) => list.path.is_ident("cfg") && list.tokens.to_string() == "test",
+        Meta::NameValue(_) => false,
+    })
+}
+
 impl<'ast> Visit<'ast> for Finder<'_> {
+    fn visit_item_mod(&mut self, item: &'ast ItemMod) {
+        if !is_test(&item.attrs) {
+            visit::visit_item_mod(self, item);
+        }
+    }
+
     fn visit_item_fn(&mut self, item: &'ast ItemFn) {
+        if is_test(&item.attrs) {
+            return;
+        }
         self.add(&item.sig, &item.block);
         self.within(|finder| visit::visit_item_fn(finder, item));
     }
@@ -121,6 +144,15 @@ mod tests {
                 ("Vec::f".to_string(), 17, 1),
             ]
         );
+    }
+
+    #[test]
+    fn tests_are_left_out() {
+        let text = "fn kept() {}\n#[test]\nfn a() {}\n#[tokio::test]\nasync fn b() {}\n\
+                    #[cfg(test)]\nmod tests {\n    fn helper() {}\n}\n\
+                    #[cfg(feature = \"gui\")]\nmod gui {\n    fn shown() {}\n}\n";
+        let names: Vec<String> = found(text).into_iter().map(|f| f.0).collect();
+        assert_eq!(names, ["kept", "shown"]);
     }
 
     #[test]
