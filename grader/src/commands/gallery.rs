@@ -13,6 +13,7 @@ use std::fs;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
+use percent_encoding::percent_decode_str;
 use serde::Deserialize;
 use tiny_http::{Header, Method, Request, Response, Server};
 
@@ -366,21 +367,19 @@ fn resolve(root: &Path, path: &str) -> Option<PathBuf> {
     (full.starts_with(root) && full.is_file()).then_some(full)
 }
 
-/// `%XX` escapes decoded; `None` for a broken escape, a NUL or bytes that are not UTF-8.
+/// `%XX` escapes decoded; `None` for a broken escape (a `%` without two hex digits after it,
+/// which `percent_decode_str` would keep as it is), a NUL or bytes that are not UTF-8.
 fn percent_decode(path: &str) -> Option<String> {
-    let bytes = path.as_bytes();
-    let (mut out, mut i) = (Vec::with_capacity(bytes.len()), 0);
-    while i < bytes.len() {
-        if bytes[i] == b'%' {
-            let hex = std::str::from_utf8(bytes.get(i + 1..i + 3)?).ok()?;
-            out.push(u8::from_str_radix(hex, 16).ok()?);
-            i += 3;
-        } else {
-            out.push(bytes[i]);
-            i += 1;
-        }
+    let broken = path.split('%').skip(1).any(|after| {
+        !after
+            .get(..2)
+            .is_some_and(|hex| hex.bytes().all(|b| b.is_ascii_hexdigit()))
+    });
+    if broken {
+        return None;
     }
-    String::from_utf8(out).ok().filter(|s| !s.contains('\0'))
+    let decoded = percent_decode_str(path).decode_utf8().ok()?;
+    (!decoded.contains('\0')).then(|| decoded.into_owned())
 }
 
 /// The content type of the kinds of file the gallery links to; `None` for any other.

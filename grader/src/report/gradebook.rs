@@ -21,13 +21,27 @@ const COMMENTS: &str = "hand comments";
 /// The column of the automatic total.
 const AUTOMATIC_TOTAL: &str = "automatic total";
 
-/// One CSV field, quoted when it must be.
-fn field(text: &str) -> String {
-    if text.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", text.replace('"', "\"\""))
-    } else {
-        text.to_string()
+/// What follows the gradebook as it is read: a row of its own only when every quoted field
+/// before it was closed, since the `csv` crate reads an unclosed quote to the end, leniently.
+const END: &str = "end";
+
+/// `rows` as CSV: a field quoted only when it must be (a comma, a quote or a line break in it),
+/// each row ended by `\n`, as spreadsheets read it.
+fn write_rows<Row>(rows: impl IntoIterator<Item = Row>) -> String
+where
+    Row: IntoIterator,
+    Row::Item: AsRef<[u8]>,
+{
+    const IN_MEMORY: &str = "CSV written into memory, rows of any length, cannot fail";
+    let mut writer = csv::WriterBuilder::new()
+        .flexible(true)
+        .quote_style(csv::QuoteStyle::Necessary)
+        .terminator(csv::Terminator::Any(b'\n'))
+        .from_writer(Vec::new());
+    for row in rows {
+        writer.write_record(row).expect(IN_MEMORY);
     }
+    String::from_utf8(writer.into_inner().expect(IN_MEMORY)).expect("CSV of text is text")
 }
 
 /// A part's column header: `GUI (15)`.
@@ -103,14 +117,9 @@ pub fn csv(rubric: &Rubric, results: &[StudentResult], hand: &HandScores) -> Str
     header.push("lint".into());
     header.push("longest function (lines)".into());
     header.extend([HAND_SCORED, TOTAL, COMMENTS].map(String::from));
-    let mut out = header
-        .iter()
-        .map(|h| field(h))
-        .collect::<Vec<_>>()
-        .join(",")
-        + "\n";
+    let mut rows = vec![header];
     for result in results {
-        let mut row = vec![field(&result.student)];
+        let mut row = vec![result.student.clone()];
         let automatic = result.total().0;
         let cells = hand_cells(rubric, hand.students.get(&result.student), automatic);
         let mut by_hand = cells.parts.into_iter();
@@ -131,17 +140,16 @@ pub fn csv(rubric: &Rubric, results: &[StudentResult], hand: &HandScores) -> Str
         );
         let speedup = result.speedup();
         row.push(match speedup {
-            Some(speedup) => field(&words::speedup_word(speedup)),
+            Some(speedup) => words::speedup_word(speedup),
             None if !result.left_out.is_empty() => "left out".into(),
             None => String::new(),
         });
         row.push(speedup.map_or("", |s| words::design_word(s.design)).into());
-        row.extend(style::cells(result.style.as_ref()).map(|cell| field(&cell)));
-        row.extend([cells.scored, cells.total, field(&cells.comments)]);
-        out.push_str(&row.join(","));
-        out.push('\n');
+        row.extend(style::cells(result.style.as_ref()));
+        row.extend([cells.scored, cells.total, cells.comments]);
+        rows.push(row);
     }
-    out
+    write_rows(rows)
 }
 
 /// Why a gradebook could not take the hand scores.
@@ -155,37 +163,27 @@ impl std::fmt::Display for GradebookError {
 }
 
 /// The gradebook's rows as cells, header first: the CSV that [`csv`] writes (and a
-/// spreadsheet's, quoted the same way) read back.
+/// spreadsheet's, quoted the same way) read back; blank lines are skipped. A quoted field
+/// left open is refused: the gradebook was cut short or mangled.
 pub fn parse(text: &str) -> Result<Vec<Vec<String>>, GradebookError> {
-    let (mut rows, mut row, mut cell) = (Vec::new(), Vec::new(), String::new());
-    let mut chars = text.chars().peekable();
-    let mut quoted = false;
-    while let Some(c) = chars.next() {
-        match (quoted, c) {
-            (true, '"') if chars.peek() == Some(&'"') => {
-                chars.next();
-                cell.push('"');
-            }
-            (true, '"') => quoted = false,
-            (true, c) => cell.push(c),
-            (false, '"') if cell.is_empty() => quoted = true,
-            (false, ',') => row.push(std::mem::take(&mut cell)),
-            (false, '\r') if chars.peek() == Some(&'\n') => {}
-            (false, '\n') => {
-                row.push(std::mem::take(&mut cell));
-                rows.push(std::mem::take(&mut row));
-            }
-            (false, c) => cell.push(c),
-        }
+    let ended = format!("{text}\n{END}");
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .from_reader(ended.as_bytes());
+    let (mut rows, mut line) = (Vec::new(), 0);
+    for record in reader.records() {
+        let record =
+            record.map_err(|e| GradebookError(format!("the gradebook is not CSV: {e}")))?;
+        line = record.position().map_or(line, |p| p.line());
+        rows.push(record.iter().map(String::from).collect::<Vec<_>>());
     }
-    if quoted {
-        return Err(GradebookError("a quoted field is never closed".into()));
+    match rows.pop() {
+        Some(end) if end == [END] => Ok(rows),
+        _ => Err(GradebookError(format!(
+            "the row on line {line} opens a quoted field that is never closed"
+        ))),
     }
-    if !cell.is_empty() || !row.is_empty() {
-        row.push(cell);
-        rows.push(row);
-    }
-    Ok(rows)
 }
 
 /// The students a gradebook has rows for.
@@ -241,10 +239,7 @@ pub fn merge(text: &str, rubric: &Rubric, hand: &HandScores) -> Result<String, G
         row[total] = cells.total;
         row[comments] = cells.comments;
     }
-    Ok(rows
-        .iter()
-        .map(|row| row.iter().map(|c| field(c)).collect::<Vec<_>>().join(",") + "\n")
-        .collect())
+    Ok(write_rows(&rows))
 }
 
 #[cfg(test)]
@@ -275,7 +270,20 @@ mod tests {
             parse(text).unwrap(),
             [vec!["a", "b,c", "say \"hi\""], vec!["", "two\nlines"]]
         );
+        assert_eq!(parse("\n\na\n\n").unwrap(), [vec!["a"]]);
+        assert_eq!(parse("").unwrap(), Vec::<Vec<String>>::new());
+    }
+
+    #[test]
+    fn a_quoted_field_left_open_is_refused() {
+        assert_eq!(
+            parse("a,b\nc,\"open\nto the end\n"),
+            Err(GradebookError(
+                "the row on line 2 opens a quoted field that is never closed".into()
+            ))
+        );
         assert!(parse("\"open").is_err());
+        assert!(parse("\"closed\"").is_ok());
     }
 
     #[test]
@@ -318,9 +326,13 @@ mod tests {
     }
 
     #[test]
-    fn fields_with_commas_or_quotes_are_quoted() {
-        assert_eq!(field("plain"), "plain");
-        assert_eq!(field("a,b"), "\"a,b\"");
-        assert_eq!(field("say \"hi\""), "\"say \"\"hi\"\"\"");
+    fn fields_with_commas_quotes_or_line_breaks_are_quoted() {
+        assert_eq!(
+            write_rows([
+                ["plain", "", "a,b", "say \"hi\"", "two\nlines", "cr\r"],
+                ["x"; 6]
+            ]),
+            "plain,,\"a,b\",\"say \"\"hi\"\"\",\"two\nlines\",\"cr\r\"\nx,x,x,x,x,x\n"
+        );
     }
 }

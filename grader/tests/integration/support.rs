@@ -260,13 +260,19 @@ pub fn failures(results: &serde_json::Value) -> Vec<String> {
         .collect()
 }
 
-/// The gradebook's rows as cells, header first.
+/// The gradebook's rows as cells, header first, read as CSV (a quoted cell may hold commas).
 pub fn rows(csv: &Path) -> Vec<Vec<String>> {
-    fs::read_to_string(csv)
+    csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .from_path(csv)
+        .and_then(|mut reader| {
+            reader
+                .records()
+                .map(|record| Ok(record?.iter().map(String::from).collect()))
+                .collect()
+        })
         .unwrap_or_else(|e| panic!("{}: {e}", csv.display()))
-        .lines()
-        .map(|l| l.split(',').map(str::to_string).collect())
-        .collect()
 }
 
 /// The index of the gradebook column whose header starts with `name`.
