@@ -2,7 +2,8 @@
 //! error, prints each student's summary and the class summary, and writes the gradebook, the
 //! class summary and (where asked) each student's Markdown report and the graders' gallery,
 //! with the hand scores typed so far merged in again. Each student's build has a build
-//! directory of its own: a shared `CARGO_TARGET_DIR` is left out.
+//! directory of its own: a shared `CARGO_TARGET_DIR` is left out. Students whose sandbox could
+//! not be set up are named at the end, and the run fails.
 
 use std::env;
 use std::io::Write;
@@ -14,6 +15,7 @@ use super::gallery;
 use crate::judge::class::{grade_all, submissions, Event};
 use crate::judge::file_stem;
 use crate::judge::result::hand::HandScores;
+use crate::judge::result::StudentResult;
 use crate::kit::KitError;
 use crate::report::progress::Progress;
 use crate::report::{class, gradebook, markdown, terminal};
@@ -117,5 +119,24 @@ pub fn run(run: &ClassRun) -> Result<(), KitError> {
     let _ = writeln!(std::io::stdout().lock(), "{text}");
     write(&path, &text)?;
     eprintln!("grade: wrote {}", path.display());
-    Ok(())
+    ungraded(&results)
+}
+
+/// An error naming the students who were not graded (their sandbox could not be set up), if
+/// any were: their rows are no grade.
+fn ungraded(results: &[StudentResult]) -> Result<(), KitError> {
+    let ungraded: Vec<String> = results
+        .iter()
+        .filter_map(|result| Some(format!("{}: {}", result.student, result.ungraded()?)))
+        .collect();
+    if ungraded.is_empty() {
+        return Ok(());
+    }
+    Err(KitError(format!(
+        "{} of {} students were not graded: their sandbox could not be set up, so none of \
+         their code was run, and the gradebook leaves their points blank:\n  {}",
+        ungraded.len(),
+        results.len(),
+        ungraded.join("\n  ")
+    )))
 }

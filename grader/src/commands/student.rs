@@ -1,6 +1,7 @@
 //! `grade student COMMAND`: grades one program, built first if asked, and prints its report;
 //! writes its Markdown report with its page in the graders' gallery, and Gradescope's
-//! results.json, where asked.
+//! results.json, where asked. A student whose sandbox could not be set up is not graded: the
+//! report says why, and so does the exit status.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -61,5 +62,10 @@ pub fn run(run: &StudentRun) -> Result<(), KitError> {
         let json = gradescope::results(&kit.rubric, &result);
         write(path, &format!("{json:#}\n"))?;
     }
-    Ok(())
+    match result.ungraded() {
+        Some(why) => Err(KitError(format!(
+            "not graded: the sandbox could not be set up, so no case was run: {why}"
+        ))),
+        None => Ok(()),
+    }
 }

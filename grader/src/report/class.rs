@@ -238,6 +238,24 @@ pub fn markdown(rubric: &Rubric, results: &[StudentResult]) -> String {
         let _ = writeln!(out, "{builds}");
     }
     let _ = writeln!(out, "{}", times(results));
+    let (results, ungraded): (Vec<_>, Vec<_>) = results
+        .iter()
+        .cloned()
+        .partition(|result| result.ungraded().is_none());
+    if !ungraded.is_empty() {
+        let names: Vec<&str> = ungraded.iter().map(|r| r.student.as_str()).collect();
+        let _ = writeln!(
+            out,
+            "\n**Not graded** (their sandbox could not be set up, so none of their code ran; \
+             the figures below leave them out): {}.",
+            names.join(", ")
+        );
+    }
+    if results.is_empty() {
+        out.push_str("\nNo student was graded.\n");
+        return out;
+    }
+    let results = &results[..];
     let columns = columns(rubric, results);
     let _ = write!(
         out,
@@ -290,6 +308,24 @@ mod tests {
             }),
             ..fixtures::student(name, cases, seconds)
         }
+    }
+
+    #[test]
+    fn students_not_graded_are_named_and_left_out_of_the_figures() {
+        let mut cy = student("cy", [0.0, 0.0], 1, None);
+        cy.confinement = crate::judge::Confinement::Failed("the kit is inside".into());
+        let results = [student("ann", [5.0, 5.0], 3, None), cy];
+        let text = markdown(&rubric(), &results);
+        assert!(
+            text.contains(
+                "**Not graded** (their sandbox could not be set up, so none of their \
+                 code ran; the figures below leave them out): cy."
+            ),
+            "{text}"
+        );
+        assert!(text.contains("| Rules | 10 | 10 | 10 | 10 |"), "{text}");
+        let text = markdown(&rubric(), &results[1..]);
+        assert!(text.ends_with("\nNo student was graded.\n"), "{text}");
     }
 
     #[test]

@@ -18,6 +18,9 @@ const HAND_SCORED: &str = "hand-scored items";
 const TOTAL: &str = "total";
 /// The column of the graders' comments.
 const COMMENTS: &str = "hand comments";
+/// The build column of a student whose sandbox could not be set up: none of their code ran,
+/// and their automatic points are left blank.
+const NOT_GRADED: &str = "not graded";
 /// The column of the automatic total.
 const AUTOMATIC_TOTAL: &str = "automatic total";
 
@@ -62,13 +65,13 @@ struct HandCells {
 }
 
 /// The cells of a student with `marks` whose automatic total is `automatic`.
-fn hand_cells(rubric: &Rubric, marks: Option<&Marks>, automatic: f64) -> HandCells {
+fn hand_cells(rubric: &Rubric, marks: Option<&Marks>, automatic: Option<f64>) -> HandCells {
     let graded = rubric
         .categories
         .iter()
         .filter(|c| c.parts().iter().any(|p| !p.automatic));
     let (mut parts, mut comments) = (Vec::new(), Vec::new());
-    let (mut scored, mut items, mut sum) = (0, 0, Some(automatic));
+    let (mut scored, mut items, mut sum) = (0, 0, automatic);
     for category in graded {
         let given = marks.and_then(|m| m.get(&category.name));
         let part_sum = given.and_then(|g| g.sum());
@@ -89,8 +92,9 @@ fn hand_cells(rubric: &Rubric, marks: Option<&Marks>, automatic: f64) -> HandCel
 }
 
 /// The gradebook: a header, then per student each category's points (for the categories
-/// graded by hand, the sum of the hand scores once each item is scored), the automatic total, how their build went (`ok`, `failed`, `timed out`;
-/// blank without a build step), how long grading them took in seconds, whether their copy of
+/// graded by hand, the sum of the hand scores once each item is scored), the automatic total,
+/// how their build went (`ok`, `failed`, `timed out`; blank without a build step; `not graded`,
+/// with no automatic points, when their sandbox could not be set up), how long grading them took in seconds, whether their copy of
 /// the supplied crate was changed (`yes` or `no`; blank when they have none or it was not
 /// checked), and, last so that the older columns keep their places, the speed-up (`1.89x of
 /// 1.93x`: theirs and the machine's ceiling; or why it was not judged; `left out` with
@@ -120,15 +124,19 @@ pub fn csv(rubric: &Rubric, results: &[StudentResult], hand: &HandScores) -> Str
     let mut rows = vec![header];
     for result in results {
         let mut row = vec![result.student.clone()];
-        let automatic = result.total().0;
+        // A student none of whose code ran has no automatic points, not zero.
+        let automatic = result.ungraded().is_none().then(|| result.total().0);
         let cells = hand_cells(rubric, hand.students.get(&result.student), automatic);
         let mut by_hand = cells.parts.into_iter();
         row.extend(result.categories(rubric).iter().map(|c| match c.earned {
-            Some(earned) => points(earned),
+            Some(earned) => automatic.map_or(String::new(), |_| points(earned)),
             None => by_hand.next().unwrap_or_default(),
         }));
-        row.push(points(automatic));
-        row.push(result.build.as_ref().map_or("", words::build_word).into());
+        row.push(automatic.map_or(String::new(), points));
+        row.push(match result.ungraded() {
+            Some(_) => NOT_GRADED.into(),
+            None => result.build.as_ref().map_or("", words::build_word).into(),
+        });
         row.push(format!("{:.1}", result.elapsed.as_secs_f64()));
         row.push(
             match result.supplied.as_ref().map(|c| c.changed()) {
@@ -225,11 +233,14 @@ pub fn merge(text: &str, rubric: &Rubric, hand: &HandScores) -> Result<String, G
         let (Some(student), Some(auto)) = (row.first(), row.get(automatic)) else {
             continue;
         };
-        let auto: f64 = auto.parse().map_err(|_| {
-            GradebookError(format!(
-                "{student}: the automatic total {auto:?} is not a number"
-            ))
-        })?;
+        let auto = match auto.as_str() {
+            "" => None,
+            auto => Some(auto.parse().map_err(|_| {
+                GradebookError(format!(
+                    "{student}: the automatic total {auto:?} is not a number"
+                ))
+            })?),
+        };
         let cells = hand_cells(rubric, hand.students.get(student), auto);
         row.resize(width.max(row.len()), String::new());
         for (&column, cell) in parts.iter().zip(cells.parts) {
@@ -323,6 +334,30 @@ mod tests {
             blank
         );
         assert!(merge("student,AI (1)\nann,1\n", &rubric, &whole).is_err());
+    }
+
+    #[test]
+    fn a_student_not_graded_has_blank_points_and_no_total() {
+        let rubric = fixtures::hand_rubric();
+        let mut ann = fixtures::student(
+            "ann, the first",
+            vec![fixtures::case_result("a", "AI", 0.0)],
+            1,
+        );
+        ann.confinement = crate::judge::Confinement::Failed("the kit is inside".into());
+        let whole = scores(&[Some(3.0), Some(1.5)]);
+        let text = csv(&rubric, &[ann], &whole);
+        let rows = parse(&text).unwrap();
+        let cell = |name: &str| {
+            let at = rows[0].iter().position(|h| h.starts_with(name)).unwrap();
+            rows[1][at].clone()
+        };
+        assert_eq!(
+            ["AI", "automatic total", "build", "GUI", "total"].map(cell),
+            ["", "", "not graded", "4.5", ""]
+        );
+        // Merged again, the blank automatic total stays blank, and so does the total.
+        assert_eq!(merge(&text, &rubric, &whole).unwrap(), text);
     }
 
     #[test]

@@ -347,3 +347,55 @@ fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
         })
         .collect()
 }
+
+#[test]
+fn a_student_whose_sandbox_cannot_be_set_up_is_not_graded_and_the_run_fails() {
+    let work = tempfile::tempdir().unwrap();
+    let kit = work.path().join("kit");
+    small_kit(&kit, &["rules/board_1x1", "scores/depth1"]);
+    python_submission(&work.path().join("ann"), "connect_four");
+    // The report directory inside the student's folder: the sandbox refuses to let them reach it.
+    let output = grade()
+        .current_dir(work.path().join("ann"))
+        .args(["student", "python3 connect_four.py", "--kit", "../kit"])
+        .args(["--skip-timing", "--report", "reports"])
+        .output()
+        .expect("grade starts");
+    assert_eq!(output.status.code(), Some(1));
+    let said = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        said.contains("not graded: the sandbox could not be set up, so no case was run")
+            && said.contains("must be out of students' reach"),
+        "{said}"
+    );
+    // A class whose reports are inside one student's folder: that student is named, the
+    // others graded.
+    python_submission(&work.path().join("class/bob"), "connect_four");
+    fs::rename(work.path().join("ann"), work.path().join("class/ann")).unwrap();
+    let csv = work.path().join("grades.csv");
+    let output = grade()
+        .current_dir(work.path())
+        .args(["class", "class", "--kit", "kit", "--skip-timing", "--csv"])
+        .arg(&csv)
+        .args(["--command", "python3 {dir}/connect_four.py"])
+        .args(["--report", "class/ann/reports"])
+        .output()
+        .expect("grade starts");
+    assert_eq!(output.status.code(), Some(1));
+    let said = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        said.contains("1 of 2 students were not graded") && said.contains("\n  ann: "),
+        "{said}"
+    );
+    let rows = rows(&csv);
+    let (total, build) = (
+        column(&rows[0], "automatic total"),
+        column(&rows[0], "build"),
+    );
+    assert_eq!(
+        [&rows[1][total], &rows[1][build]],
+        ["", "not graded"],
+        "{rows:?}"
+    );
+    assert_eq!(rows[2][total], "2", "{rows:?}");
+}

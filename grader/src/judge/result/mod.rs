@@ -362,6 +362,15 @@ impl StudentResult {
         scores
     }
 
+    /// Why none of the student's code was run, when their sandbox could not be set up: they
+    /// are not graded, and their zeros are no grade.
+    pub fn ungraded(&self) -> Option<&str> {
+        match &self.confinement {
+            Confinement::Failed(why) => Some(why),
+            Confinement::Off | Confinement::On { .. } => None,
+        }
+    }
+
     /// The automatic points earned and possible.
     pub fn total(&self) -> (f64, f64) {
         sum(&self.cases)
