@@ -13,6 +13,8 @@
 use std::fmt::Write;
 use std::path::Path;
 
+use percent_encoding::{utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
+
 use super::style;
 use super::window;
 use super::words::{build_word, points};
@@ -49,20 +51,16 @@ pub fn escape(text: &str) -> String {
     out
 }
 
+/// The bytes a link keeps as they are: letters, digits and `-_./`.
+const KEPT: &AsciiSet = &NON_ALPHANUMERIC
+    .remove(b'-')
+    .remove(b'_')
+    .remove(b'.')
+    .remove(b'/');
+
 /// A relative path as a link: every byte but letters, digits and `-_./` percent-encoded.
 fn href(path: &str) -> String {
-    let mut out = String::new();
-    for byte in path.bytes() {
-        match byte {
-            b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'/' => {
-                out.push(char::from(byte))
-            }
-            _ => {
-                let _ = write!(out, "%{byte:02X}");
-            }
-        }
-    }
-    out
+    utf8_percent_encode(path, KEPT).to_string()
 }
 
 /// A student's page, in [`FOLDER`].
