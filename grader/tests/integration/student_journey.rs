@@ -164,11 +164,14 @@ fn grade_program(project: &Project, program: &Path) -> Grading {
             .env("CARGO_TARGET_DIR", &project.target),
     );
     let took = started.elapsed();
+    // Beside the Markdown report, the student's page in the graders' gallery.
     let written: Vec<PathBuf> = fs::read_dir(&reports)
         .expect("grade wrote the report directory")
         .map(|entry| entry.expect("a directory entry").path())
+        .filter(|path| path.extension().is_some_and(|e| e == "md"))
         .collect();
     assert_eq!(written.len(), 1, "one report: {written:?}");
+    assert!(reports.join("gallery.html").is_file());
     let report = fs::read_to_string(&written[0]).expect("the report is readable");
     Grading {
         results: graded.results,
