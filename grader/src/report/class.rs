@@ -25,7 +25,7 @@ struct Column {
 }
 
 /// The automatic categories, then the automatic total, each with every student's points.
-fn columns(rubric: &Rubric, results: &[StudentResult]) -> Vec<Column> {
+fn columns(rubric: &Rubric, results: &[&StudentResult]) -> Vec<Column> {
     let mut columns: Vec<Column> = Vec::new();
     for result in results {
         let (earned, max) = result.total();
@@ -176,9 +176,10 @@ struct Failures {
 
 /// The cases failed by the most students (leaving out those whose build failed: they failed
 /// every case), with how many failed each, and how many of those by a time-out or a crash.
-fn most_failed(results: &[StudentResult]) -> String {
+fn most_failed(results: &[&StudentResult]) -> String {
     let built: Vec<&StudentResult> = results
         .iter()
+        .copied()
         .filter(|r| r.failed_build().is_none())
         .collect();
     let mut failures: BTreeMap<(&str, &str), Failures> = BTreeMap::new();
@@ -238,9 +239,8 @@ pub fn markdown(rubric: &Rubric, results: &[StudentResult]) -> String {
         let _ = writeln!(out, "{builds}");
     }
     let _ = writeln!(out, "{}", times(results));
-    let (results, ungraded): (Vec<_>, Vec<_>) = results
+    let (graded, ungraded): (Vec<&StudentResult>, Vec<_>) = results
         .iter()
-        .cloned()
         .partition(|result| result.ungraded().is_none());
     if !ungraded.is_empty() {
         let names: Vec<&str> = ungraded.iter().map(|r| r.student.as_str()).collect();
@@ -251,19 +251,18 @@ pub fn markdown(rubric: &Rubric, results: &[StudentResult]) -> String {
             names.join(", ")
         );
     }
-    if results.is_empty() {
+    if graded.is_empty() {
         out.push_str("\nNo student was graded.\n");
         return out;
     }
-    let results = &results[..];
-    let columns = columns(rubric, results);
+    let columns = columns(rubric, &graded);
     let _ = write!(
         out,
         "\n## Scores\n\n{}\n## Distribution\n\nStudents by the share of each category's points \
          they earned:\n\n{}\n## Cases failed most often\n\n{}",
         scores_table(&columns),
         distribution_table(&columns),
-        most_failed(results)
+        most_failed(&graded)
     );
     out
 }
