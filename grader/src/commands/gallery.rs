@@ -83,7 +83,10 @@ pub(crate) fn write_pages(
     hand: &HandScores,
     csv: &Path,
 ) -> Result<(), KitError> {
-    write_student_pages(dir, rubric, results, hand)?;
+    for result in results {
+        write_page(dir, rubric, result, hand)?;
+    }
+    write_assets(dir)?;
     let csv = fs::canonicalize(parent(csv))
         .map(|dir| dir.join(csv.file_name().unwrap_or_default()))
         .unwrap_or_else(|_| csv.to_path_buf());
@@ -98,41 +101,44 @@ pub(crate) fn write_pages(
 }
 
 /// Writes one student's page into the report directory `dir` for `grade student`, with the
-/// hand scores typed there so far. A class's gallery already there keeps its class page (the
-/// student's row in it and in the gradebook are the class run's); else a class page of this
-/// student alone is written, for the page's link to it.
+/// hand scores typed there so far, and returns where. A class's gallery already there keeps
+/// its class page (the student's row in it and in the gradebook are the class run's); else a
+/// class page of this student alone is written, for the page's link to it.
 pub(crate) fn write_student_page(
     dir: &Path,
     rubric: &Rubric,
     result: &StudentResult,
-) -> Result<(), KitError> {
+) -> Result<PathBuf, KitError> {
     let hand = load_scores(dir, rubric)?;
-    let results = std::slice::from_ref(result);
-    write_student_pages(dir, rubric, results, &hand)?;
-    if dir.join(CLASS_PAGE).is_file() {
-        return Ok(());
+    let page = write_page(dir, rubric, result, &hand)?;
+    write_assets(dir)?;
+    if !dir.join(CLASS_PAGE).is_file() {
+        let results = std::slice::from_ref(result);
+        write(
+            &dir.join(CLASS_PAGE),
+            &gallery::class_page(rubric, results, &hand, dir),
+        )?;
     }
-    write(
-        &dir.join(CLASS_PAGE),
-        &gallery::class_page(rubric, results, &hand, dir),
-    )
+    Ok(page)
 }
 
-/// Writes each student's page and the pages' script and style sheet.
-fn write_student_pages(
+/// Writes `result`'s page, with their hand scores in `hand`, and returns where.
+fn write_page(
     dir: &Path,
     rubric: &Rubric,
-    results: &[StudentResult],
+    result: &StudentResult,
     hand: &HandScores,
-) -> Result<(), KitError> {
-    let folder = dir.join(FOLDER);
-    for result in results {
-        let marks = hand.students.get(&result.student);
-        let page = gallery::student_page(rubric, result, marks, dir);
-        write(&folder.join(gallery::page_name(&result.student)), &page)?;
-    }
+) -> Result<PathBuf, KitError> {
+    let marks = hand.students.get(&result.student);
+    let page = dir.join(FOLDER).join(gallery::page_name(&result.student));
+    write(&page, &gallery::student_page(rubric, result, marks, dir))?;
+    Ok(page)
+}
+
+/// Writes the pages' script and style sheet.
+fn write_assets(dir: &Path) -> Result<(), KitError> {
     for (name, text) in [SCRIPT, STYLE] {
-        write(&folder.join(name), text)?;
+        write(&dir.join(FOLDER).join(name), text)?;
     }
     Ok(())
 }

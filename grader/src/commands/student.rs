@@ -10,7 +10,6 @@ use super::files::{become_subreaper, parent, write, Grading};
 use super::gallery;
 use crate::judge::{file_stem, grade_student, Student};
 use crate::kit::KitError;
-use crate::report::gallery::{page_name, FOLDER};
 use crate::report::{gradescope, markdown, terminal};
 
 /// What `grade student` was asked.
@@ -48,14 +47,11 @@ pub fn run(run: &StudentRun) -> Result<(), KitError> {
     if let Some(reports) = &run.grading.report {
         let path = reports.join(format!("{}.md", file_stem(&result.student)));
         write(&path, &markdown::student(&kit.rubric, &result))?;
-        gallery::write_student_page(reports, &kit.rubric, &result)?;
+        let page = gallery::write_student_page(reports, &kit.rubric, &result)?;
         eprintln!(
             "grade: wrote {} and its page in the graders' gallery, {}",
             path.display(),
-            reports
-                .join(FOLDER)
-                .join(page_name(&result.student))
-                .display()
+            page.display()
         );
     }
     if let Some(path) = &run.gradescope {
