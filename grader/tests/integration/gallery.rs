@@ -22,7 +22,7 @@ use headless_chrome::{Browser, LaunchOptions, Tab};
 
 use crate::support::{
     copy_dir, grade, python_submission, repository, small_kit, unavailable, window_fixture,
-    window_tools_present,
+    window_tools_present, QUICK_CASES,
 };
 
 /// The hostile student's name: a tag that runs a script if a page ever prints it unescaped.
@@ -54,7 +54,7 @@ fn graded_class() -> Option<&'static Path> {
                 fs::remove_dir_all(&work).unwrap();
             }
             let kit = work.join("kit");
-            small_kit(&kit, &["rules/board_1x1", "scores/depth1"]);
+            small_kit(&kit, &QUICK_CASES);
             copy_dir(&repository().join("grading/window"), &kit.join("window"));
             for student in ["ann", HOSTILE] {
                 let dir = work.join("class").join(student);
@@ -426,7 +426,7 @@ fn grade_gallery_says_what_it_needs() {
 /// A class of one Python student, `ann`, graded without a window into `work` (its `kit/`,
 /// `class/`, `reports/` and `gradebook.csv`): a gallery that needs no display.
 fn plain_class(work: &Path) {
-    small_kit(&work.join("kit"), &["rules/board_1x1", "scores/depth1"]);
+    small_kit(&work.join("kit"), &QUICK_CASES);
     python_submission(&work.join("class/ann"), "connect_four");
     let output = class_run(work, false).output().expect("grade starts");
     assert!(
@@ -479,8 +479,8 @@ fn grade_student_writes_its_page_and_keeps_a_class_s_gallery() {
         );
         said
     };
-    small_kit(&work.join("kit"), &["rules/board_1x1", "scores/depth1"]);
-    python_submission(&work.join("class/ann"), "connect_four");
+    plain_class(work);
+    let before = fs::read_to_string(work.join("reports/gallery.html")).unwrap();
     // Alone: the student's page, and a class page of this student for its link.
     let said = student("alone");
     let pages: Vec<_> = fs::read_dir(work.join("alone/gallery"))
@@ -498,8 +498,6 @@ fn grade_student_writes_its_page_and_keeps_a_class_s_gallery() {
     let class = fs::read_to_string(work.join("alone/gallery.html")).unwrap();
     assert!(class.contains(&format!("gallery/{page}")), "{class}");
     // Into a class's gallery: the class page is the class run's, left as it was.
-    plain_class(work);
-    let before = fs::read_to_string(work.join("reports/gallery.html")).unwrap();
     student("reports");
     assert_eq!(
         fs::read_to_string(work.join("reports/gallery.html")).unwrap(),

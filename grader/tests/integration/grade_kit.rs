@@ -12,7 +12,7 @@ use predicates::prelude::*;
 
 use crate::support::{
     column, copy_dir, failures, grade, graded, kit, python_submission, reference_submission, rows,
-    small_kit,
+    small_kit, QUICK_CASES,
 };
 
 const CATEGORIES: [&str; 3] = ["Basic gameplay", "AI", "Threading"];
@@ -309,7 +309,7 @@ fn values_that_change_with_the_thread_count_forfeit_the_speedup() {
 fn a_folder_named_with_spaces_and_shell_characters_is_graded_as_any_other() {
     let work = tempfile::tempdir().unwrap();
     let kit = work.path().join("kit");
-    small_kit(&kit, &["rules/board_1x1", "scores/depth1"]);
+    small_kit(&kit, &QUICK_CASES);
     let name = "Ann Lee $(touch pwned)";
     python_submission(&work.path().join("class").join(name), "connect_four");
     let csv = work.path().join("grades.csv");
@@ -352,7 +352,7 @@ fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
 fn a_student_whose_sandbox_cannot_be_set_up_is_not_graded_and_the_run_fails() {
     let work = tempfile::tempdir().unwrap();
     let kit = work.path().join("kit");
-    small_kit(&kit, &["rules/board_1x1", "scores/depth1"]);
+    small_kit(&kit, &QUICK_CASES);
     python_submission(&work.path().join("ann"), "connect_four");
     // The report directory inside the student's folder: the sandbox refuses to let them reach it.
     let output = grade()

@@ -167,6 +167,10 @@ pub fn reference_submission(dir: &Path) -> String {
     "./connect_four".into()
 }
 
+/// Two of the kit's quickest cases, one per category a rubric must keep scored (a rule and an
+/// AI one): with [`small_kit`], a kit a plain Python student passes in a fraction of a second.
+pub const QUICK_CASES: [&str; 2] = ["rules/board_1x1", "scores/depth1"];
+
 /// Makes `dir` a kit of only `cases` (names under the repository kit's `cases/`, copied with
 /// their solutions), with the repository's rubric whose categories keep their checklists and
 /// lose the points of the cases left out: a kit that a test can grade a class with in seconds.

@@ -21,7 +21,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use connect_four_grader::judge::result::window::{
-    Check, Measured, Observation, Status, Step, WindowResult,
+    Cell, Check, Measured, Observation, Status, Step, WindowResult,
 };
 use connect_four_grader::judge::window::{store_reference, Settings, WindowRun};
 use connect_four_grader::judge::{BuildCommand, Job, Student};
@@ -31,7 +31,7 @@ use connect_four_grader::process::sandbox::{Prepared, Sandbox};
 use crate::support::{
     build_root, cargo, completed_starter, copy_dir, describe, grade, graded, java_files,
     python_submission, repository, small_kit, swing_available, swing_fixture, tests,
-    window_fixture, window_tools_present,
+    window_fixture, window_tools_present, QUICK_CASES,
 };
 
 /// `dir`'s sandbox, as a student's: the submission writable, a scratch folder, nothing else.
@@ -121,6 +121,17 @@ fn swing_window(options: &str, test: &str) -> (tempfile::TempDir, Observation) {
     (dir, observation)
 }
 
+/// The redraw check's measurement: when the reply came, whether the window was held, and the
+/// cells it lost.
+fn redraw(observation: &Observation) -> (Option<Duration>, bool, &[Cell]) {
+    match &check(observation, Step::Redraw).measured {
+        Measured::Redraw {
+            reply, held, lost, ..
+        } => (*reply, *held, lost),
+        other => panic!("the redraw measured {other:?}: {observation:#?}"),
+    }
+}
+
 /// Each step's status, in order.
 fn statuses(observation: &Observation) -> Vec<(Step, Status)> {
     observation
@@ -178,9 +189,7 @@ fn every_step_passes(observation: &Observation) {
     assert_eq!(*pitch, Some((75, 75)));
     assert_eq!(grid.map(|g| (g.width, g.height)), Some((375, 300)));
     assert!(strip.is_some_and(|s| s >= 20), "{strip:?}");
-    let Measured::Redraw { reply, lost, .. } = &check(observation, Step::Redraw).measured else {
-        panic!("{observation:#?}")
-    };
+    let (reply, _, lost) = redraw(observation);
     assert!(lost.is_empty());
     assert!(reply.is_some_and(|r| r.as_secs_f64() >= 2.5), "{reply:?}");
 }
@@ -211,9 +220,7 @@ fn a_search_on_the_gui_thread_fails_the_redraw_alone() {
     }
     let (_dir, observation) = tkinter_window("--search-on-gui-thread", "gui-thread");
     redraw_alone_fails(&observation);
-    let Measured::Redraw { lost, .. } = &check(&observation, Step::Redraw).measured else {
-        panic!("{observation:#?}")
-    };
+    let (_, _, lost) = redraw(&observation);
     assert!(lost.len() >= 10, "the board was not drawn again: {lost:?}");
 }
 
@@ -236,10 +243,8 @@ fn a_swing_search_on_the_event_dispatch_thread_fails_the_redraw_alone() {
     }
     let (_dir, observation) = swing_window("--search-on-gui-thread", "swing-gui-thread");
     redraw_alone_fails(&observation);
-    let Measured::Redraw { held, reply, .. } = &check(&observation, Step::Redraw).measured else {
-        panic!("{observation:#?}")
-    };
-    assert!(*held, "{observation:#?}");
+    let (reply, held, _) = redraw(&observation);
+    assert!(held, "{observation:#?}");
     assert!(reply.is_some_and(|r| r.as_secs_f64() >= 2.5), "{reply:?}");
 }
 
@@ -335,7 +340,7 @@ fn grade_student_reports_the_window_beside_the_cases() {
         work.path().join("ann"),
         work.path().join("reports"),
     );
-    small_kit(&kit, &["rules/board_1x1", "scores/depth1"]);
+    small_kit(&kit, &QUICK_CASES);
     copy_dir(&reference_pictures(), &kit.join("window"));
     python_submission(&submission, "connect_four");
     fs::copy(window_fixture(), submission.join("window.py")).unwrap();
@@ -403,7 +408,7 @@ fn a_failed_window_build_is_no_window_and_the_cases_still_count() {
         work.path().join("bob"),
         work.path().join("reports"),
     );
-    small_kit(&kit, &["rules/board_1x1", "scores/depth1"]);
+    small_kit(&kit, &QUICK_CASES);
     python_submission(&submission, "connect_four");
     let graded = graded(
         grade()
