@@ -7,6 +7,7 @@
 //! which is the reports' job.
 
 pub mod build;
+mod calibration;
 pub mod class;
 mod compare;
 pub mod confinement;
@@ -23,6 +24,7 @@ pub mod speedup;
 pub mod student;
 pub mod style;
 pub mod window;
+mod work;
 
 pub use build::BuildCommand;
 pub use confinement::Policy;

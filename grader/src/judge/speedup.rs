@@ -1,43 +1,48 @@
 //! The speed-up case: sets programs up with the case's script (through [`super::script`]),
-//! raises the depth of `scores` until one thread needs the case's target time, watches a
-//! program on more threads search twice ([`super::design`]), and then, on a machine with a CPU
-//! for every thread, times the search round after round: one thread alone, more threads, and
-//! as many one-thread copies at once as there are threads, which is the most more threads can
-//! give on this machine now (its ceiling), until the medians settle the credit or the case's
-//! most rounds are taken. The medians are judged against that ceiling by the rubric's rule; a
-//! machine too busy to judge by is said to be, and not counted, like one with too few CPUs.
-//! Kept apart from the correctness cases because only it measures time.
+//! raises the depth of `scores` until one thread's search spans the case's target time, watches
+//! a program on more threads search twice and sit idle ([`super::design`]), and then, on a
+//! machine with a CPU for every thread, searches round after round on one thread and on more,
+//! with the grader's own [`Calibration`] of the machine's ceiling in between, until the medians
+//! settle the credit or the case's most rounds are taken.
 //!
-//! For the hand grader it also times a second position, where moves have filled some columns so
-//! that a division of the columns fixed in advance leaves threads idle, and flags a speed-up
-//! there well below the plain one. That measurement earns nothing by itself.
+//! Every search is judged by what the student's threads did, from the kernel's account of each
+//! ([`super::work`]), not by the wall clock alone: the span of a search (its time with the
+//! waiting for a CPU taken out) does not stretch on a busy machine, so an honest pool keeps its
+//! credit there. Every process of the student's is counted, so another copy of the program
+//! cannot work on a search's behalf; a one-thread search that costs more CPU work than the same
+//! search on more threads is no baseline; and workers that poll for work between commands
+//! earn nothing. The rubric's rule then judges the speed-up against the calibrated ceiling.
+//!
+//! For the thread design it also searches a position where moves have filled some columns, so
+//! that a division of the columns fixed in advance leaves one thread with all the work.
 
-use std::thread;
 use std::time::Duration;
 
-use super::design::{classify, watched};
+use super::calibration::Calibration;
+use super::design::{classify, division, idle, watched};
 use super::job::Job;
 use super::result::design::{Design, Unseen};
 use super::result::speedup::{
-    as_seconds, median, Busy, Evenness, Judged, Measurement, Outcome, Speedup, SpeedupFault, Uneven,
+    median, Busy, Judged, Measurement, Outcome, Refusal, Speedup, SpeedupFault, Split, Uneven, Work,
 };
 use super::result::{Exchange, Expect};
 use super::script::{exact, normalize, run_script};
+use super::work::work;
 use crate::kit::case::{Case, SpeedupPlan};
 use crate::kit::rubric::SpeedupRule;
 use crate::kit::Solution;
-use crate::process::{Cpus, Failure, Program};
+use crate::process::{Cpus, Failure, Program, ThreadUse};
 
-/// An uneven speed-up below this share of the plain one is flagged for the hand grader.
-pub const UNEVEN_FLAG_SHARE: f64 = 0.75;
-/// The uneven position is judged only when one thread needs at least this share of the case's
-/// target time there: shorter timings are mostly noise.
-pub const UNEVEN_LEAST_SHARE: f64 = 0.5;
+/// A one-thread search that costs more than this many times the CPU work of the same search on
+/// more threads is no baseline: an honest program's costs about the same or less (measured:
+/// 0.85 to 1.0, less where two threads share a core's pipeline), one that burns CPU on purpose
+/// when given one thread twice as much.
+pub const NO_BASELINE: f64 = 1.5;
 
 /// The speed-up case: the CPUs the program may use, the plain position's outcome (credit by the
-/// rubric's `rule`, none if a measurement failed, not counted on too few CPUs or a busy
-/// machine), the uneven position when the plain one was judged, and the thread design seen.
-/// Also returns the exchanges of a script that did not get through.
+/// rubric's `rule`, none if a measurement failed or was refused, not counted on too few CPUs or
+/// when the rounds never settled), the uneven position, and the thread design seen. Also
+/// returns the exchanges of a script that did not get through.
 pub(crate) fn measure(
     case: &Case,
     solution: &Solution,
@@ -58,12 +63,14 @@ pub(crate) fn measure(
     let outcome = bench
         .plain(cpus, rule, &mut design, &mut failed)
         .unwrap_or_else(Outcome::Failed);
-    let uneven = match &outcome {
-        Outcome::Judged(_, judged) if !plan.uneven_moves.is_empty() => {
-            Some(bench.uneven(judged.speedup))
-        }
-        _ => None,
-    };
+    let searched = !matches!(design, Design::Unseen(Unseen::NotSearched));
+    let uneven = (searched && !plan.uneven_moves.is_empty()).then(|| bench.uneven());
+    if let Some(Uneven {
+        seen: Ok(split), ..
+    }) = &uneven
+    {
+        design = design.divided(division(&split.work));
+    }
     let speedup = Speedup {
         threads: (case.threads, plan.threads),
         cpus,
@@ -74,20 +81,37 @@ pub(crate) fn measure(
     (speedup, failed)
 }
 
-/// Judges a measurement on `threads` threads by `rule`: the machine was busy when its own gain
-/// fell short, or when the credits that the medians' ranges allow are farther apart than the
-/// rule lets them be (more rounds may settle that); otherwise the speed-up's gain against the
-/// ceiling earns its credit.
-pub fn judge(measurement: Measurement, threads: usize, rule: &SpeedupRule) -> Outcome {
+/// Judges a measurement on `threads` threads of a program with `design` by `rule`: refused when
+/// its one-thread search is no baseline or its workers busy-wait; not counted when the kernel
+/// did not account for the threads' waiting, when the grader's own threads gained too little
+/// (the machine could not run that many at once), or when the credits that the medians' ranges
+/// allow are farther apart than the rule lets them be (more rounds may settle that); otherwise
+/// the speed-up's gain against the ceiling earns its credit.
+pub fn judge(
+    measurement: Measurement,
+    threads: usize,
+    rule: &SpeedupRule,
+    design: Design,
+) -> Outcome {
+    if !measurement.accounted() {
+        return Outcome::Busy(measurement, Busy::Unaccounted);
+    }
+    if let Design::BusyWaiting { idle, .. } = design {
+        return Outcome::Refused(measurement, Refusal::BusyWaiting(idle));
+    }
+    let extra = median(&measurement.work_ratios());
+    if extra > NO_BASELINE {
+        return Outcome::Refused(measurement, Refusal::NoBaseline(extra));
+    }
     let most = threads as f64;
-    let ceiling = measurement.ceiling(threads).unwrap_or(most);
+    let ceiling = measurement.ceiling().min(most);
     if (ceiling - 1.0) / (most - 1.0).max(1.0) < rule.busy_ceiling {
         return Outcome::Busy(measurement, Busy::Ceiling(ceiling));
     }
     let (slowest, fastest) = measurement.speedup_range();
-    let (lowest, highest) = measurement.ceiling_range(threads).unwrap_or((most, most));
-    let least = rule.credit(gain(slowest, highest));
-    let most_credit = rule.credit(gain(fastest, lowest));
+    let (lowest, highest) = measurement.ceiling_range();
+    let least = rule.credit(gain(slowest, highest.min(most)));
+    let most_credit = rule.credit(gain(fastest, lowest.min(most)));
     if most_credit - least > rule.busy_credit_range {
         return Outcome::Busy(measurement, Busy::Unsettled(least, most_credit));
     }
@@ -117,10 +141,17 @@ struct Bench<'a> {
     plan: &'a SpeedupPlan,
 }
 
+/// A search's answer and what its threads did.
+struct Searched {
+    answer: String,
+    work: Work,
+    threads: Vec<ThreadUse>,
+}
+
 impl Bench<'_> {
     /// The plain position: the depth found on one thread, the thread design seen on more (in
-    /// `design`), then, with a CPU for every thread, the rounds timed and judged. The programs
-    /// all run until the end (a program's end sweeps its student's sandbox).
+    /// `design`), then, with a CPU for every thread, the rounds searched and judged. The
+    /// programs all run until the end (a program's end sweeps its student's sandbox).
     fn plain(
         &self,
         cpus: Cpus,
@@ -130,26 +161,30 @@ impl Bench<'_> {
     ) -> Result<Outcome, SpeedupFault> {
         let threads = self.plan.threads;
         let mut one = self.set_up(self.case.threads, &[], failed)?;
-        let (depth, answer) = self.ramp(&mut one, self.plan.max_depth)?;
+        let (depth, alone) = self.ramp(&mut one, self.plan.max_depth)?;
         let mut many = self.set_up(threads, &[], failed)?;
-        *design = self.observe(&mut many, depth, &answer)?;
+        let first = self.agreeing(&mut many, depth, threads, &alone.answer)?;
+        let second = self.agreeing(&mut many, depth, threads, &alone.answer)?;
+        let idle = idle(&many, self.job.sandbox);
+        *design = classify(&alone.threads, &first.threads, &second.threads, &idle);
         if cpus.usable() < threads as f64 {
             return Ok(Outcome::TooFewCpus);
         }
-        let mut copies = vec![one];
-        for _ in 1..threads {
-            copies.push(self.set_up(self.case.threads, &[], failed)?);
-        }
-        // The new copies' first search is not timed: it may include a JIT compiler's work.
-        self.together(&mut copies[1..], depth, &answer)?;
+        let calibration = Calibration::new();
         let mut measurement = Measurement::new(depth);
         loop {
-            self.round(&mut copies, &mut many, &answer, &mut measurement)?;
+            self.round(
+                &mut one,
+                &mut many,
+                &alone.answer,
+                &calibration,
+                &mut measurement,
+            )?;
             if measurement.rounds() < self.plan.rounds {
                 continue;
             }
             // A busy verdict hands the rounds back, to go on with while more are allowed.
-            match judge(measurement, threads, rule) {
+            match judge(measurement, threads, rule, *design) {
                 Outcome::Busy(rounds, _) if rounds.rounds() < self.plan.most_rounds() => {
                     measurement = rounds;
                 }
@@ -158,39 +193,32 @@ impl Bench<'_> {
         }
     }
 
-    /// The uneven position, timed like the plain one without the ceiling, and compared with the
-    /// `plain` speed-up.
-    fn uneven(&self, plain: f64) -> Uneven {
+    /// The uneven position: a program on the speed-up's threads set up there, searching
+    /// deeper until its threads together ran the case's target time: how they split it.
+    fn uneven(&self) -> Uneven {
         let (case, plan) = (self.case, self.plan);
         // Fewer open cells: the search may go as deep as the game itself, to take long enough.
         let open = (case.rows * case.cols).saturating_sub(plan.uneven_moves.len());
         let deepest = plan.max_depth.max(u32::try_from(open).unwrap_or(u32::MAX));
-        let measured = self.uneven_rounds(deepest);
-        let evenness = match &measured {
-            Err(_) => Evenness::Unknown,
-            Ok(m) if median(&as_seconds(&m.one)) < UNEVEN_LEAST_SHARE * plan.target_seconds => {
-                Evenness::TooQuick
+        let seen = (|| {
+            let mut many = self.set_up(plan.threads, &plan.uneven_moves, &mut Vec::new())?;
+            let mut depth = plan.start_depth;
+            loop {
+                let searched = self.search(&mut many, depth, plan.threads)?;
+                let ran = searched.work.cpu.as_secs_f64();
+                if ran >= plan.target_seconds || depth >= deepest {
+                    return Ok(Split {
+                        depth,
+                        work: searched.work,
+                    });
+                }
+                depth += 1;
             }
-            Ok(m) if m.speedup() < UNEVEN_FLAG_SHARE * plain => Evenness::Flagged,
-            Ok(_) => Evenness::Even,
-        };
+        })();
         Uneven {
             columns: plan.filled(case.rows),
-            measured,
-            evenness,
+            seen,
         }
-    }
-
-    /// The uneven position's rounds: one thread alone and more threads, in turn.
-    fn uneven_rounds(&self, deepest: u32) -> Result<Measurement, SpeedupFault> {
-        let moves = &self.plan.uneven_moves;
-        let mut ignored = Vec::new();
-        let mut one = self.set_up(self.case.threads, moves, &mut ignored)?;
-        let (depth, answer) = self.ramp(&mut one, deepest)?;
-        let mut many = self.set_up(self.plan.threads, moves, &mut ignored)?;
-        // Its first search is not timed: it may include a JIT compiler's work.
-        self.timed(&mut many, depth, self.plan.threads, &answer)?;
-        self.rounds(&mut one, &mut many, depth, &answer)
     }
 
     /// A program with `threads` threads set up: the case's script, then `moves` played. A
@@ -223,132 +251,81 @@ impl Bench<'_> {
         Ok(program)
     }
 
-    /// `scores DEPTH` on a program with `threads` threads: its answer (which must be values)
-    /// and how long it took.
+    /// `scores DEPTH` on a program with `threads` threads, watched: its answer (which must be
+    /// values) and what the student's threads did meanwhile.
     fn search(
         &self,
         program: &mut Program,
         depth: u32,
         threads: usize,
-    ) -> Result<(String, Duration), SpeedupFault> {
+    ) -> Result<Searched, SpeedupFault> {
         let command = format!("scores {depth}");
-        let (lines, took) = ask(program, &command, self.case, threads)?;
+        let (lines, took, seen) =
+            watched(program, self.job.sandbox, &command, self.case.time_limit)
+                .map_err(|failure| fault(&command, threads, failure))?;
         let answer = normalize(&lines.join("\n"));
         if !answer.starts_with("= ") {
             return Err(SpeedupFault::Refused(command, answer));
         }
-        Ok((answer, took))
+        Ok(Searched {
+            answer,
+            work: work(&seen, took),
+            threads: seen,
+        })
     }
 
-    /// [`Bench::search`] whose answer must be `answer`: how long it took.
-    fn timed(
+    /// [`Bench::search`] whose answer must be `answer`.
+    fn agreeing(
         &self,
         program: &mut Program,
         depth: u32,
         threads: usize,
         answer: &str,
-    ) -> Result<Duration, SpeedupFault> {
-        let (got, took) = self.search(program, depth, threads)?;
-        same(answer, got, depth, threads)?;
-        Ok(took)
+    ) -> Result<Searched, SpeedupFault> {
+        let searched = self.search(program, depth, threads)?;
+        if searched.answer != answer {
+            return Err(SpeedupFault::Differ {
+                depth,
+                one: answer.to_string(),
+                other: searched.answer,
+                threads,
+            });
+        }
+        Ok(searched)
     }
 
-    /// Raises the depth from the plan's first until one thread needs the target time (or
-    /// `deepest` is reached): that depth and the answer there.
-    fn ramp(&self, program: &mut Program, deepest: u32) -> Result<(u32, String), SpeedupFault> {
+    /// Raises the depth from the plan's first until one thread's search spans the target time
+    /// (or `deepest` is reached): that depth and the search there.
+    fn ramp(&self, program: &mut Program, deepest: u32) -> Result<(u32, Searched), SpeedupFault> {
         let mut depth = self.plan.start_depth;
         loop {
-            let (answer, took) = self.search(program, depth, self.case.threads)?;
-            if took.as_secs_f64() >= self.plan.target_seconds || depth >= deepest {
-                return Ok((depth, answer));
+            let searched = self.search(program, depth, self.case.threads)?;
+            if searched.work.span.as_secs_f64() >= self.plan.target_seconds || depth >= deepest {
+                return Ok((depth, searched));
             }
             depth += 1;
         }
     }
 
-    /// Two searches on `many`, each answering `answer`, with its threads watched: the design
-    /// they show.
-    fn observe(
-        &self,
-        many: &mut Program,
-        depth: u32,
-        answer: &str,
-    ) -> Result<Design, SpeedupFault> {
-        let threads = self.plan.threads;
-        let command = format!("scores {depth}");
-        let mut look = || {
-            let (lines, seen) = watched(many, &command, self.case.time_limit)
-                .map_err(|failure| fault(&command, threads, failure))?;
-            same(answer, normalize(&lines.join("\n")), depth, threads)?;
-            Ok::<_, SpeedupFault>(seen)
-        };
-        let first = look()?;
-        let second = look()?;
-        Ok(classify(&first, &second))
-    }
-
-    /// Every one-thread program of `copies` searching at once, each answering `answer`: their
-    /// times.
-    fn together(
-        &self,
-        copies: &mut [Program],
-        depth: u32,
-        answer: &str,
-    ) -> Result<Vec<Duration>, SpeedupFault> {
-        let threads = self.case.threads;
-        thread::scope(|scope| {
-            let searches: Vec<_> = copies
-                .iter_mut()
-                .map(|copy| scope.spawn(move || self.timed(copy, depth, threads, answer)))
-                .collect();
-            searches
-                .into_iter()
-                .map(|search| {
-                    search
-                        .join()
-                        .unwrap_or_else(|e| std::panic::resume_unwind(e))
-                })
-                .collect()
-        })
-    }
-
-    /// The plan's rounds on the uneven position: `one` alone on one thread, then `many`.
-    fn rounds(
+    /// One round, added to `measurement`: `one` on one thread, `many`, each answering
+    /// `answer`, and the machine's ceiling from `calibration`.
+    fn round(
         &self,
         one: &mut Program,
         many: &mut Program,
-        depth: u32,
         answer: &str,
-    ) -> Result<Measurement, SpeedupFault> {
-        let mut measurement = Measurement::new(depth);
-        for _ in 0..self.plan.rounds {
-            self.round(std::slice::from_mut(one), many, answer, &mut measurement)?;
-        }
-        Ok(measurement)
-    }
-
-    /// One round, added to `measurement`: `copies[0]` alone on one thread, `many`, and, when
-    /// there is more than one copy, every copy at once (their mean time): every answer must be
-    /// `answer`.
-    fn round(
-        &self,
-        copies: &mut [Program],
-        many: &mut Program,
-        answer: &str,
+        calibration: &Calibration,
         measurement: &mut Measurement,
     ) -> Result<(), SpeedupFault> {
-        let depth = measurement.depth;
-        let alone = self.timed(&mut copies[0], depth, self.case.threads, answer)?;
-        measurement.one.push(alone);
-        let more = self.timed(many, depth, self.plan.threads, answer)?;
-        measurement.many.push(more);
-        if copies.len() > 1 {
-            let times = self.together(copies, depth, answer)?;
-            let count = u32::try_from(times.len()).unwrap_or(u32::MAX);
-            measurement
-                .together
-                .push(times.iter().sum::<Duration>() / count);
-        }
+        let (depth, threads) = (measurement.depth, self.plan.threads);
+        let alone = self.agreeing(one, depth, self.case.threads, answer)?;
+        measurement.one.push(alone.work);
+        let more = self.agreeing(many, depth, threads, answer)?;
+        measurement.many.push(more.work);
+        let most = threads as f64;
+        measurement
+            .ceilings
+            .push(calibration.ceiling(threads).unwrap_or(most));
         Ok(())
     }
 }
@@ -374,20 +351,6 @@ fn fault(command: &str, threads: usize, failure: Failure) -> SpeedupFault {
     }
 }
 
-/// Whether `got`, given with `threads` threads, is the first one-thread `answer`.
-fn same(answer: &str, got: String, depth: u32, threads: usize) -> Result<(), SpeedupFault> {
-    if got == answer {
-        Ok(())
-    } else {
-        Err(SpeedupFault::Differ {
-            depth,
-            one: answer.to_string(),
-            other: got,
-            threads,
-        })
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -400,20 +363,49 @@ mod tests {
         Rubric::load(&kit).unwrap().speedup
     }
 
-    /// A measurement of these rounds, in milliseconds.
-    fn rounds(one: &[u64], many: &[u64], together: &[u64]) -> Measurement {
-        let ms = |times: &[u64]| times.iter().map(|&t| Duration::from_millis(t)).collect();
-        Measurement {
-            depth: 8,
-            one: ms(one),
-            many: ms(many),
-            together: ms(together),
+    /// A search whose span and wall-clock time were `ms` milliseconds, its CPU work `cpu`.
+    fn search(ms: u64, cpu: u64) -> Work {
+        Work {
+            wall: Duration::from_millis(ms),
+            cpu: Duration::from_millis(cpu),
+            ready: Duration::from_millis(cpu),
+            span: Duration::from_millis(ms),
+            workers: 1,
+            busiest: 1.0,
+            accounted: true,
         }
     }
 
+    /// A measurement of these rounds, in milliseconds, on an idle machine (the spans are the
+    /// wall-clock times): one thread alone, two threads, and the ceiling as two one-thread
+    /// runs at once showed it (two threads' worth of work in `together`). Both searches did
+    /// the one-thread search's CPU work.
+    fn rounds(one: &[u64], many: &[u64], together: &[u64]) -> Measurement {
+        Measurement {
+            depth: 8,
+            one: one.iter().map(|&t| search(t, t)).collect(),
+            many: many
+                .iter()
+                .zip(one)
+                .map(|(&t, &cpu)| search(t, cpu))
+                .collect(),
+            ceilings: one
+                .iter()
+                .zip(together)
+                .map(|(&o, &t)| (2.0 * o as f64 / t as f64).min(2.0))
+                .collect(),
+        }
+    }
+
+    /// A pool of two workers, as designs go.
+    const POOL: Design = Design::Pool {
+        workers: 2,
+        division: crate::judge::result::design::Division::Unknown,
+    };
+
     /// The credit of a measurement on 2 threads, or `None` if it was not judged.
     fn credit(measurement: Measurement) -> Option<f64> {
-        match judge(measurement, 2, &rule()) {
+        match judge(measurement, 2, &rule(), POOL) {
             Outcome::Judged(_, judged) => Some(judged.credit),
             _ => None,
         }
@@ -436,7 +428,7 @@ mod tests {
                 together + 5,
             ],
         );
-        let Outcome::Judged(_, judged) = judge(m, 2, &rule()) else {
+        let Outcome::Judged(_, judged) = judge(m, 2, &rule(), POOL) else {
             panic!("an idle machine is judged");
         };
         assert_eq!(judged.credit, 1.0);
@@ -529,7 +521,7 @@ mod tests {
             &[1500, 1520, 1490, 1510, 1500],
         );
         assert!(matches!(
-            judge(taken, 2, &rule()),
+            judge(taken, 2, &rule(), POOL),
             Outcome::Busy(_, Busy::Ceiling(c)) if (c - 1.333).abs() < 0.01
         ));
         // Something else came and went: the many-thread times jumped about, and the medians'
@@ -539,7 +531,7 @@ mod tests {
             &[560, 900, 600, 950, 700],
             &[1040, 1050, 1030, 1045, 1040],
         );
-        let Outcome::Busy(_, Busy::Unsettled(least, most)) = judge(jumpy, 2, &rule()) else {
+        let Outcome::Busy(_, Busy::Unsettled(least, most)) = judge(jumpy, 2, &rule(), POOL) else {
             panic!("jumpy rounds are not judged");
         };
         assert!(most - least > rule().busy_credit_range, "{least} {most}");
@@ -560,6 +552,76 @@ mod tests {
             [1855, 1565, 1680, 1692, 1859, 1463, 1212],
         ],
     ];
+
+    /// Rounds of a pool of two whose every search the machine kept waiting half the time:
+    /// the wall-clock times doubled, as the busy loops of two other programs make them.
+    fn loaded(one: u64, many: u64, rounds: usize) -> Measurement {
+        let stretched = |span: u64, cpu: u64| Work {
+            wall: Duration::from_millis(2 * span),
+            ready: Duration::from_millis(2 * cpu),
+            ..search(span, cpu)
+        };
+        Measurement {
+            depth: 8,
+            one: vec![stretched(one, one); rounds],
+            many: vec![stretched(many, one + 20); rounds],
+            ceilings: vec![1.95; rounds],
+        }
+    }
+
+    #[test]
+    fn a_pool_on_a_loaded_machine_earns_its_credit() {
+        let Outcome::Judged(m, judged) = judge(loaded(1000, 540, 7), 2, &rule(), POOL) else {
+            panic!("the spans settle the credit");
+        };
+        assert_eq!(judged.credit, 1.0);
+        // By the wall clock alone it was the same speed-up: a second program would have
+        // shown the machine's ceiling collapsing.
+        assert!(median(&m.wall_speedups()) > 1.8);
+    }
+
+    #[test]
+    fn a_one_thread_search_that_does_more_work_is_no_baseline() {
+        // One worker whatever THREADS says, burning as much again when given one thread.
+        let m = Measurement {
+            depth: 8,
+            one: vec![search(1000, 2000); 7],
+            many: vec![search(1000, 1000); 7],
+            ceilings: vec![1.9; 7],
+        };
+        assert!(matches!(
+            judge(m.clone(), 2, &rule(), POOL),
+            Outcome::Refused(_, Refusal::NoBaseline(r)) if (r - 2.0).abs() < 1e-9
+        ));
+        // The same rounds from a spinning second thread instead: spans say 2x, work says no.
+        let spun = Measurement {
+            one: vec![search(1000, 2000); 7],
+            many: vec![search(500, 1000); 7],
+            ..m
+        };
+        assert!(matches!(
+            judge(spun, 2, &rule(), POOL),
+            Outcome::Refused(_, Refusal::NoBaseline(_))
+        ));
+    }
+
+    #[test]
+    fn a_busy_waiting_pool_earns_nothing_and_unaccounted_threads_are_not_judged() {
+        let waiting = Design::BusyWaiting {
+            workers: 2,
+            idle: 1.9,
+        };
+        assert!(matches!(
+            judge(loaded(1000, 540, 7), 2, &rule(), waiting),
+            Outcome::Refused(_, Refusal::BusyWaiting(idle)) if idle == 1.9
+        ));
+        let mut m = loaded(1000, 540, 7);
+        m.many[3].accounted = false;
+        assert!(matches!(
+            judge(m, 2, &rule(), POOL),
+            Outcome::Busy(_, Busy::Unaccounted)
+        ));
+    }
 
     #[test]
     fn a_noisy_machine_settles_the_credit_with_more_rounds_or_is_not_judged() {

@@ -1,49 +1,105 @@
 //! A program's threads seen at work: a [`ThreadWatch`] looks at every thread of every process
-//! of the program (`/proc/PID/task/TID/stat`) while it answers a command, and says which threads
-//! it saw and how much CPU time each used meanwhile. Whether a program starts its threads once
+//! of the program, and of the student's sandbox when it can tell the student's processes apart
+//! (another copy of the program, a process that left the program's family), while it answers a
+//! command or sits idle, and says which threads it saw and what each did meanwhile: how long it
+//! ran on a CPU and how long it waited, ready, for one (`/proc/PID/task/TID/schedstat`, in
+//! nanoseconds). The time a thread was ready to run does not depend on how busy the machine is;
+//! only how it splits into running and waiting does. Whether a program starts its threads once
 //! or for every search shows in their ids.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fs;
 use std::thread::{self, JoinHandle};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crossbeam::channel::{bounded, RecvTimeoutError, Sender};
 
 use super::procfs::{family, processes, stat_fields};
+use super::sandbox::Prepared;
 
-/// How often the watch looks.
-const LOOK: Duration = Duration::from_millis(5);
+/// How often the watch looks: a thread that ends loses at most this much of its account.
+const LOOK: Duration = Duration::from_millis(10);
+
+/// What one thread did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Clock {
+    /// The time it ran on a CPU.
+    pub ran: Duration,
+    /// The time it was ready to run but waited for a CPU; `None` where the kernel does not say
+    /// (no `schedstat`: `ran` is then counted in clock ticks).
+    pub waited: Option<Duration>,
+}
+
+impl Clock {
+    /// The time it was ready: running or waiting for a CPU (running alone where waiting is not
+    /// known).
+    pub fn ready(&self) -> Duration {
+        self.ran + self.waited.unwrap_or_default()
+    }
+
+    /// What it did between `earlier` and this.
+    fn since(&self, earlier: &Clock) -> Clock {
+        Clock {
+            ran: self.ran.saturating_sub(earlier.ran),
+            waited: self
+                .waited
+                .zip(earlier.waited)
+                .map(|(now, then)| now.saturating_sub(then)),
+        }
+    }
+}
 
 /// One thread seen by a [`ThreadWatch`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ThreadUse {
     /// Its id (unique on the machine while it runs).
     pub id: i32,
-    /// The CPU time it used while watched (since it started, if it started meanwhile), as
-    /// last seen.
-    pub used: Duration,
+    /// What it did while watched (since it started, if it started meanwhile), as last seen.
+    pub clock: Clock,
+}
+
+impl ThreadUse {
+    /// The CPU time it used while watched.
+    pub fn used(&self) -> Duration {
+        self.clock.ran
+    }
+}
+
+/// What a watch saw: every thread, and how long it watched.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Seen {
+    /// Every thread seen, with what it did.
+    pub threads: Vec<ThreadUse>,
+    /// From the first look to the last.
+    pub watched: Duration,
 }
 
 /// Looks at a program's threads until it is stopped.
 pub struct ThreadWatch {
     stop: Option<Sender<()>>,
-    thread: Option<JoinHandle<Vec<ThreadUse>>>,
+    thread: Option<JoinHandle<Seen>>,
 }
 
 impl ThreadWatch {
     /// Watches the threads of the program led by `leader` (a process group's leader, which
-    /// must stay unreaped while the watch runs), looking at once and then every [`LOOK`].
-    pub fn start(leader: i32) -> ThreadWatch {
+    /// must stay unreaped while the watch runs) and, when `sandbox` can tell its processes
+    /// apart, of every other process in it, looking at once and then every [`LOOK`].
+    pub fn start(leader: i32, sandbox: Option<Prepared>) -> ThreadWatch {
         let (stop, stopped) = bounded::<()>(0);
         let thread = thread::spawn(move || {
-            // Each thread's CPU time at its first sighting, and as last seen.
-            let mut seen: BTreeMap<i32, (Duration, Duration, bool)> = BTreeMap::new();
+            let mut scope = Scope {
+                leader,
+                sandbox,
+                known: HashMap::new(),
+            };
+            // Each thread's clock at its first sighting, and as last seen.
+            let mut seen: BTreeMap<i32, (Clock, Clock, bool)> = BTreeMap::new();
             let mut look = |first: bool| {
-                for (id, cpu) in thread_times(leader) {
-                    seen.entry(id).or_insert((cpu, cpu, first)).1 = cpu;
+                for (id, clock) in scope.threads() {
+                    seen.entry(id).or_insert((clock, clock, first)).1 = clock;
                 }
             };
+            let started = Instant::now();
             look(true);
             loop {
                 let go_on = matches!(stopped.recv_timeout(LOOK), Err(RecvTimeoutError::Timeout));
@@ -52,16 +108,21 @@ impl ThreadWatch {
                     break;
                 }
             }
-            seen.into_iter()
+            let threads = seen
+                .into_iter()
                 .map(|(id, (at_first, last, from_start))| ThreadUse {
                     id,
-                    used: if from_start {
-                        last.saturating_sub(at_first)
+                    clock: if from_start {
+                        last.since(&at_first)
                     } else {
                         last
                     },
                 })
-                .collect()
+                .collect();
+            Seen {
+                threads,
+                watched: started.elapsed(),
+            }
         });
         ThreadWatch {
             stop: Some(stop),
@@ -69,8 +130,8 @@ impl ThreadWatch {
         }
     }
 
-    /// Takes a last look and stops: every thread seen, with what it used.
-    pub fn stop(mut self) -> Vec<ThreadUse> {
+    /// Takes a last look and stops: every thread seen, with what it did.
+    pub fn stop(mut self) -> Seen {
         if let Some(stop) = self.stop.take() {
             let _ = stop.send(());
         }
@@ -90,27 +151,85 @@ impl Drop for ThreadWatch {
     }
 }
 
-/// Every thread of the program led by `leader`, with the CPU time it has used.
-fn thread_times(leader: i32) -> Vec<(i32, Duration)> {
-    // SAFETY: sysconf has no memory effects.
-    let ticks = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as f64;
-    family(leader, &processes())
-        .into_iter()
-        .flat_map(|pid| {
-            fs::read_dir(format!("/proc/{pid}/task"))
-                .into_iter()
-                .flatten()
-        })
+/// The processes a watch looks at.
+struct Scope {
+    leader: i32,
+    sandbox: Option<Prepared>,
+    /// Whether each process seen so far is the sandbox's: asked once per process.
+    known: HashMap<i32, bool>,
+}
+
+impl Scope {
+    /// Every thread of the program's family and of the sandbox's other processes, with its
+    /// clock.
+    fn threads(&mut self) -> Vec<(i32, Clock)> {
+        let all = processes();
+        let mut pids: HashSet<i32> = family(self.leader, &all).into_iter().collect();
+        if let Some(sandbox) = &self.sandbox {
+            let known = &mut self.known;
+            known.retain(|pid, _| all.iter().any(|p| p.pid == *pid));
+            for process in &all {
+                let held = *known
+                    .entry(process.pid)
+                    .or_insert_with(|| sandbox.holds(process.pid) == Some(true));
+                if held {
+                    pids.insert(process.pid);
+                }
+            }
+        }
+        pids.into_iter().flat_map(process_threads).collect()
+    }
+}
+
+/// Every thread of process `pid`, with its clock.
+fn process_threads(pid: i32) -> Vec<(i32, Clock)> {
+    let Ok(tasks) = fs::read_dir(format!("/proc/{pid}/task")) else {
+        return Vec::new();
+    };
+    tasks
         .flatten()
         .filter_map(|task| {
             let id: i32 = task.file_name().to_str()?.parse().ok()?;
-            let stat = fs::read_to_string(task.path().join("stat")).ok()?;
-            Some((
-                id,
-                Duration::from_secs_f64(cpu_ticks(&stat)? as f64 / ticks),
-            ))
+            Some((id, clock_of(pid, id)?))
         })
         .collect()
+}
+
+/// The clock of thread `tid` of process `pid`: from `schedstat` where the kernel has it, else
+/// the CPU time of `stat` in clock ticks, with the waiting unknown.
+pub fn clock_of(pid: i32, tid: i32) -> Option<Clock> {
+    let dir = format!("/proc/{pid}/task/{tid}");
+    if let Some(clock) = fs::read_to_string(format!("{dir}/schedstat"))
+        .ok()
+        .and_then(|text| schedstat(&text))
+    {
+        return Some(clock);
+    }
+    // SAFETY: sysconf has no memory effects.
+    let ticks = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as f64;
+    let stat = fs::read_to_string(format!("{dir}/stat")).ok()?;
+    Some(Clock {
+        ran: Duration::from_secs_f64(cpu_ticks(&stat)? as f64 / ticks),
+        waited: None,
+    })
+}
+
+/// The clock of the calling thread.
+pub fn own_clock() -> Option<Clock> {
+    // SAFETY: getpid and gettid cannot fail.
+    let (pid, tid) = unsafe { (libc::getpid(), libc::gettid()) };
+    clock_of(pid, tid)
+}
+
+/// A `schedstat` line: nanoseconds run, nanoseconds waited on a run queue, time slices.
+fn schedstat(text: &str) -> Option<Clock> {
+    let mut fields = text.split_whitespace();
+    let ran: u64 = fields.next()?.parse().ok()?;
+    let waited: u64 = fields.next()?.parse().ok()?;
+    Some(Clock {
+        ran: Duration::from_nanos(ran),
+        waited: Some(Duration::from_nanos(waited)),
+    })
 }
 
 /// The user and system CPU time in a `stat` line, in clock ticks.
@@ -134,6 +253,10 @@ mod tests {
         let stat = "42 (a (b) c) R 1 42 42 0 -1 4194304 0 0 0 0 150 25 0 0 20 0 3 0 1";
         assert_eq!(cpu_ticks(stat), Some(175));
         assert_eq!(cpu_ticks("garbage"), None);
+        let clock = schedstat("2000000 500000 12\n").unwrap();
+        assert_eq!(clock.ran, Duration::from_millis(2));
+        assert_eq!(clock.ready(), Duration::from_micros(2500));
+        assert_eq!(schedstat("garbage"), None);
     }
 
     #[test]
@@ -144,25 +267,48 @@ mod tests {
             .process_group(0)
             .spawn()
             .unwrap();
-        let watch = ThreadWatch::start(child.id() as i32);
-        // Until the shell has had 150 ms of CPU (the first field of schedstat, in nanoseconds),
-        // however busy the machine: a fixed wait gave it less on a loaded one.
-        let schedstat = format!("/proc/{}/schedstat", child.id());
-        let on_cpu = || {
-            std::fs::read_to_string(&schedstat)
-                .ok()
-                .and_then(|s| s.split_whitespace().next()?.parse::<u64>().ok())
-                .map_or(Duration::ZERO, Duration::from_nanos)
-        };
-        let deadline = std::time::Instant::now() + Duration::from_secs(20);
-        while on_cpu() < Duration::from_millis(150) && std::time::Instant::now() < deadline {
+        let watch = ThreadWatch::start(child.id() as i32, None);
+        // Until the shell has had 150 ms of CPU, however busy the machine: a fixed wait gave it
+        // less on a loaded one.
+        let pid = child.id() as i32;
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while clock_of(pid, pid).map_or(Duration::ZERO, |c| c.ran) < Duration::from_millis(150)
+            && Instant::now() < deadline
+        {
             thread::sleep(Duration::from_millis(20));
         }
         let seen = watch.stop();
         let _ = child.kill();
         let _ = child.wait();
-        assert_eq!(seen.len(), 1, "{seen:?}");
-        assert_eq!(seen[0].id, child.id() as i32);
-        assert!(seen[0].used >= Duration::from_millis(100), "{seen:?}");
+        assert_eq!(seen.threads.len(), 1, "{seen:?}");
+        assert_eq!(seen.threads[0].id, pid);
+        let clock = seen.threads[0].clock;
+        assert!(clock.ran >= Duration::from_millis(100), "{seen:?}");
+        // Ready to run all along: running, or waiting for a CPU on a busy machine.
+        assert!(
+            clock.ready() >= seen.watched.mul_f64(0.8),
+            "{seen:?}: ready {:?}",
+            clock.ready()
+        );
+    }
+
+    #[test]
+    fn a_sleeping_thread_is_not_ready() {
+        let mut child = Command::new("sleep")
+            .arg("5")
+            .process_group(0)
+            .spawn()
+            .unwrap();
+        let watch = ThreadWatch::start(child.id() as i32, None);
+        thread::sleep(Duration::from_millis(300));
+        let seen = watch.stop();
+        let _ = child.kill();
+        let _ = child.wait();
+        assert_eq!(seen.threads.len(), 1, "{seen:?}");
+        assert!(
+            seen.threads[0].clock.ready() < Duration::from_millis(30),
+            "{seen:?}"
+        );
+        assert!(seen.watched >= Duration::from_millis(300), "{seen:?}");
     }
 }

@@ -15,7 +15,6 @@ use serde_json::{json, Value};
 
 use super::words::{self, rounded};
 use super::{style, terminal, window};
-use crate::judge::result::design::Design;
 use crate::judge::result::window::{Status, WindowResult};
 use crate::judge::result::StudentResult;
 use crate::judge::Confinement;
@@ -80,7 +79,7 @@ pub fn results(rubric: &Rubric, result: &StudentResult) -> Value {
     // it was a pool.
     let design = result.speedup().and_then(|speedup| {
         let note = words::design_note(speedup)?;
-        let pool = matches!(speedup.design, Design::Pool { .. });
+        let pool = speedup.design.is_pool();
         Some(json!({
             "name": "Threading (graded by hand): the thread design seen",
             "score": 0.0,

@@ -6,10 +6,9 @@
 
 use std::time::Duration;
 
-use crate::judge::result::design::{Design, Unseen};
+use crate::judge::result::design::{Design, Division, Unseen};
 use crate::judge::result::speedup::{
-    as_seconds, median, Busy, Evenness, Measurement, Outcome, Speedup, SpeedupFault, Uneven,
-    CONFIDENCE,
+    median, Busy, Measurement, Outcome, Refusal, Speedup, SpeedupFault, Uneven, Work, CONFIDENCE,
 };
 use crate::judge::result::{
     CaseResult, Exchange, Expect, Fault, NotRun, Skip, Variety, Verdict, Withheld,
@@ -275,47 +274,53 @@ fn threads(count: usize) -> String {
     }
 }
 
-/// One position's timings: "`scores 8` in 7 rounds: 0.36 s on 1 thread, 0.19 s on 2 threads
-/// (medians); speed-up 1.89x (the median of the rounds')".
+/// One position's rounds: "`scores 8` in 7 rounds: 0.36 s on 1 thread, 0.19 s on 2 threads
+/// (the medians of the spans, the searches' times with their waiting for a CPU taken out; by
+/// the wall clock 0.37 s and 0.20 s), 1.97 threads at work at once; speed-up 1.89x (the median
+/// of the rounds')".
 fn measurement(m: &Measurement, (one, many): (usize, usize)) -> String {
+    let medians =
+        |works: &[Work], of: fn(&Work) -> f64| median(&works.iter().map(of).collect::<Vec<f64>>());
+    let span = |w: &Work| w.span.as_secs_f64();
+    let wall = |w: &Work| w.wall.as_secs_f64();
     format!(
-        "`scores {}` in {} rounds: {:.2} s on {}, {:.2} s on {} (medians); speed-up {:.2}x (the \
-         median of the rounds')",
+        "`scores {}` in {} rounds: {:.2} s on {}, {:.2} s on {} (the medians of the spans, the \
+         searches' times with their waiting for a CPU taken out; by the wall clock {:.2} s and \
+         {:.2} s), {:.2} threads at work at once; speed-up {:.2}x (the median of the rounds')",
         m.depth,
-        m.one.len(),
-        median(&as_seconds(&m.one)),
+        m.rounds(),
+        medians(&m.one, span),
         threads(one),
-        median(&as_seconds(&m.many)),
+        medians(&m.many, span),
         threads(many),
+        medians(&m.one, wall),
+        medians(&m.many, wall),
+        medians(&m.many, Work::at_once),
         m.speedup()
     )
 }
 
-/// Every round's times, so that the noise shows: "Each round, in seconds: on 1 thread 0.361
-/// 0.352; on 2 threads 0.190 0.201; 2 one-thread copies at once 0.370 0.381."
+/// Every round's figures, so that the noise shows: "Each round, span/wall clock in seconds: on
+/// 1 thread 0.361/0.370 0.352/0.360; on 2 threads 0.190/0.201 0.188/0.190; the calibration's
+/// ceiling 1.90 1.85."
 fn rounds(m: &Measurement, (one, many): (usize, usize)) -> String {
-    let series = |times: &[Duration]| {
-        let shown: Vec<String> = times
+    let series = |works: &[Work]| {
+        let shown: Vec<String> = works
             .iter()
-            .map(|t| format!("{:.3}", t.as_secs_f64()))
+            .map(|w| format!("{:.3}/{:.3}", w.span.as_secs_f64(), w.wall.as_secs_f64()))
             .collect();
         shown.join(" ")
     };
-    let mut text = format!(
-        "Each round, in seconds: on {} {}; on {} {}",
+    let ceilings: Vec<String> = m.ceilings.iter().map(|c| format!("{c:.2}")).collect();
+    format!(
+        "Each round, span/wall clock in seconds: on {} {}; on {} {}; the calibration's ceiling \
+         {}.",
         threads(one),
         series(&m.one),
         threads(many),
-        series(&m.many)
-    );
-    if !m.together.is_empty() {
-        text.push_str(&format!(
-            "; {many} one-thread copies at once {}",
-            series(&m.together)
-        ));
-    }
-    text.push('.');
-    text
+        series(&m.many),
+        ceilings.join(" ")
+    )
 }
 
 /// `1, 3 and 5`.
@@ -381,6 +386,12 @@ pub fn speedup_finding(speedup: &Speedup) -> Option<Finding> {
                 why,
             })
         }
+        Outcome::Refused(m, refusal) => Some(Finding {
+            sent: format!("scores {} with {one} and {many} threads", m.depth),
+            expected: vec!["the same search split among the threads, which wait for work".into()],
+            got: None,
+            why: refused(refusal, many),
+        }),
         Outcome::Judged(m, judged) if judged.credit < 1.0 => Some(Finding {
             sent: format!("scores {} with {one} and {many} threads", m.depth),
             expected: vec![format!(
@@ -411,8 +422,11 @@ pub fn not_counted(speedup: &Speedup) -> Option<String> {
             "not judged on {}",
             cpu_count(speedup.cpus.usable())
         )),
+        Outcome::Busy(_, Busy::Unaccounted) => {
+            Some("not judged: the kernel does not account for threads' waiting".into())
+        }
         Outcome::Busy(..) => Some("the machine was busy: grade again".into()),
-        Outcome::Failed(_) | Outcome::Judged(..) => None,
+        Outcome::Failed(_) | Outcome::Refused(..) | Outcome::Judged(..) => None,
     }
 }
 
@@ -428,20 +442,22 @@ fn outcome_note(speedup: &Speedup) -> Option<String> {
              see the kit's guide).",
             cpus(&speedup.cpus)
         ),
+        Outcome::Busy(m, Busy::Unaccounted) => format!(
+            "Not judged, and not counted either way: this kernel does not say how long threads \
+             wait for a CPU (no /proc/PID/task/TID/schedstat), so a busy machine cannot be told \
+             from a slow program. {}.",
+            measurement(m, threads)
+        ),
         Outcome::Busy(m, busy) => {
             let why = match busy {
                 Busy::Unsettled(least, most) => {
                     let (slowest, fastest) = m.speedup_range();
-                    let ceilings = match m.ceiling_range(many) {
-                        Some((lowest, highest)) => {
-                            format!(", the ceiling {lowest:.2}x to {highest:.2}x")
-                        }
-                        None => String::new(),
-                    };
+                    let (lowest, highest) = m.ceiling_range();
                     format!(
                         "the rounds disagreed: after {} of them the medians could still be \
                          anywhere in their ranges ({}% sure: the speed-up {slowest:.2}x to \
-                         {fastest:.2}x{ceilings}), which allow anything from {}% to {}% credit",
+                         {fastest:.2}x, the ceiling {lowest:.2}x to {highest:.2}x), which allow \
+                         anything from {}% to {}% credit",
                         m.rounds(),
                         percent(CONFIDENCE),
                         percent(*least),
@@ -449,25 +465,29 @@ fn outcome_note(speedup: &Speedup) -> Option<String> {
                     )
                 }
                 Busy::Ceiling(ceiling) => format!(
-                    "{many} one-thread copies of the program at once did only {ceiling:.2}x the \
-                     work of one alone, where an idle machine with {many} CPUs does nearly \
-                     {many}x (a program that uses more than one thread with THREADS 1 shows the \
-                     same)"
+                    "the grader's own work on {many} threads at once gained only {ceiling:.2}x, \
+                     where {many} CPUs of their own give nearly {many}x"
                 ),
+                Busy::Unaccounted => unreachable!("worded above"),
             };
             format!(
                 "Not counted: the machine was busy: grade again. {}; {why}.",
                 measurement(m, threads)
             )
         }
+        Outcome::Refused(m, refusal) => format!(
+            "No credit: {}. {}.",
+            refused(refusal, many),
+            measurement(m, threads)
+        ),
         Outcome::Judged(m, judged) => {
             let gained = match percent(judged.gain) {
                 share if share > 0.0 => format!("the program gained {share}% of that"),
                 _ => "the program gained nothing".into(),
             };
             format!(
-                "{}. {many} one-thread copies at once: {:.2}x, the most {many} threads can give \
-                 on this machine now; {gained}: {}% credit.",
+                "{}. The grader's own work on {many} threads at once: {:.2}x, the most {many} \
+                 threads can give on this machine now; {gained}: {}% credit.",
                 measurement(m, threads),
                 judged.ceiling,
                 percent(judged.credit)
@@ -477,16 +497,32 @@ fn outcome_note(speedup: &Speedup) -> Option<String> {
     Some(note)
 }
 
+/// Why a measured speed-up earns nothing, on `many` threads.
+fn refused(refusal: &Refusal, many: usize) -> String {
+    match refusal {
+        Refusal::NoBaseline(extra) => format!(
+            "the search on 1 thread cost {extra:.2}x the CPU work of the same search on {many} \
+             threads, where the same work split among threads costs about the same: a \
+             one-thread run that does more than the search is no baseline to measure a \
+             speed-up against"
+        ),
+        Refusal::BusyWaiting(idle) => format!(
+            "between commands, with nothing to do, the program's workers kept {idle:.1} \
+             threads ready to run (a pool whose workers wait on a condition variable keeps \
+             none): they poll for work instead of waiting for it, taking CPUs that other \
+             programs need"
+        ),
+    }
+}
+
 /// The speed-up's notes, one line each: the plain position with its credit or why it is not
-/// counted, the uneven one (not scored) with its flag, and the thread design seen.
+/// counted, every round's figures, the uneven position, and the thread design seen.
 pub fn speedup_notes(speedup: &Speedup) -> Vec<String> {
     let mut notes: Vec<String> = outcome_note(speedup).into_iter().collect();
-    if let Outcome::Judged(m, _) | Outcome::Busy(m, _) = &speedup.outcome {
+    if let Some(m) = speedup.outcome.measurement() {
         notes.push(rounds(m, speedup.threads));
     }
-    if let (Some(uneven), Outcome::Judged(_, judged)) = (&speedup.uneven, &speedup.outcome) {
-        notes.push(uneven_note(uneven, judged.speedup, speedup.threads));
-    }
+    notes.extend(speedup.uneven.as_ref().map(|u| uneven_note(u, speedup)));
     notes.extend(design_note(speedup));
     notes
 }
@@ -498,24 +534,39 @@ pub fn design_note(speedup: &Speedup) -> Option<String> {
     Some(format!("Thread design seen (for the hand grader): {seen}."))
 }
 
-/// The line on the uneven position, flagged when its speed-up is well below the `plain` one.
-fn uneven_note(uneven: &Uneven, plain: f64, threads: (usize, usize)) -> String {
-    let text = match &uneven.measured {
-        Ok(m) => measurement(m, threads),
+/// The line on the uneven position: how the work was split, flagged when one thread did it all.
+fn uneven_note(uneven: &Uneven, speedup: &Speedup) -> String {
+    let many = speedup.threads.1;
+    let text = match &uneven.seen {
+        Ok(split) => format!(
+            "`scores {}` on {}: {} at work, the busiest ran {}% of the {:.2} s of CPU time",
+            split.depth,
+            threads(many),
+            match split.work.workers {
+                1 => "1 thread".to_string(),
+                n => format!("{n} threads"),
+            },
+            percent(split.work.busiest),
+            split.work.cpu.as_secs_f64()
+        ),
         Err(fault) => {
             let (sent, why) = speedup_fault(fault);
-            format!("not measured: {sent}: {why}")
+            format!("not seen: {sent}: {why}")
         }
     };
-    let flag = match uneven.evenness {
-        Evenness::TooQuick => {
-            " Too quick to judge: one thread needed less than half the target time.".to_string()
+    let flag = match speedup.design {
+        Design::Pool {
+            division: Division::Fixed(_),
+            ..
         }
-        Evenness::Flagged => format!(
-            " FLAG for the hand grader: well below the plain {plain:.2}x, as when the columns \
-             are divided among the threads in advance instead of handed out by a pool."
-        ),
-        Evenness::Even | Evenness::Unknown => String::new(),
+        | Design::PerSearch {
+            division: Division::Fixed(_),
+            ..
+        } => {
+            " FLAG for the hand grader: the columns are divided among the threads in advance \
+               instead of handed out as they finish."
+        }
+        _ => "",
     };
     format!(
         "With columns {} full (not scored): {text}.{flag}",
@@ -526,13 +577,58 @@ fn uneven_note(uneven: &Uneven, plain: f64, threads: (usize, usize)) -> String {
 /// How a program used `threads` threads, in the handout's words; `None` when it did not get
 /// as far as searching on them.
 pub fn design(design: Design, threads: usize) -> Option<String> {
-    Some(match design {
-        Design::Pool { workers } => format!(
-            "a pool: the same {workers} threads searched both times, created once and reused"
+    let shared = |division: Division| match division {
+        Division::Shared(busiest) => format!(
+            "; with some columns full they still shared the work (the busiest ran {}% of it)",
+            percent(busiest)
         ),
-        Design::PerSearch { workers, new } => format!(
-            "new threads for every search ({new} of the {workers} that searched the second \
-             time were new), as with a fixed division or threads started per move: not a pool"
+        Division::Fixed(busiest) => format!(
+            ", but with some columns full one of them ran {}% of the work: the columns are \
+             divided among the threads in advance",
+            percent(busiest)
+        ),
+        Division::Unknown => String::new(),
+    };
+    Some(match design {
+        Design::Pool {
+            workers,
+            division: division @ Division::Fixed(_),
+        } => format!(
+            "a pool with a fixed division of the columns: the same {workers} threads searched \
+             both times, created once and reused{}",
+            shared(division)
+        ),
+        Design::Pool { workers, division } => format!(
+            "a pool: the same {workers} threads searched both times, created once and reused, \
+             waiting between commands{}",
+            shared(division)
+        ),
+        Design::PerSearch {
+            workers,
+            new,
+            division: division @ Division::Fixed(_),
+        } => format!(
+            "threads started for every search with a fixed division of the columns ({new} of \
+             the {workers} that searched the second time were new){}: not a pool",
+            shared(division)
+        ),
+        Design::PerSearch {
+            workers,
+            new,
+            division,
+        } => format!(
+            "a pool created anew for every search ({new} of the {workers} threads that searched \
+             the second time were new){}: not created once",
+            shared(division)
+        ),
+        Design::IgnoresThreads { workers, alone } => format!(
+            "a thread per root column whatever THREADS says: {workers} threads worked with \
+             THREADS {threads}, and {alone} with THREADS 1"
+        ),
+        Design::BusyWaiting { workers, idle } => format!(
+            "a busy-waiting pool: the same {workers} threads searched both times, but between \
+             commands they kept {idle:.1} threads ready to run with nothing to do, polling for \
+             work instead of waiting for it"
         ),
         Design::OneWorker => {
             format!("one thread did all the work with THREADS {threads}, as with no threads")
@@ -544,25 +640,35 @@ pub fn design(design: Design, threads: usize) -> Option<String> {
     })
 }
 
-/// The gradebook's word for the thread design: `pool`, `new threads per search`, `one worker`,
-/// `not seen`, or nothing when the program did not search on several threads.
+/// The gradebook's word for the thread design, or nothing when the program did not search on
+/// several threads.
 pub fn design_word(design: Design) -> &'static str {
+    let fixed = |division| matches!(division, Division::Fixed(_));
     match design {
+        Design::Pool { division, .. } if fixed(division) => "pool, fixed division",
         Design::Pool { .. } => "pool",
-        Design::PerSearch { .. } => "new threads per search",
+        Design::PerSearch { division, .. } if fixed(division) => {
+            "threads per search, fixed division"
+        }
+        Design::PerSearch { .. } => "pool per search",
+        Design::IgnoresThreads { .. } => "thread per column",
+        Design::BusyWaiting { .. } => "busy-waiting pool",
         Design::OneWorker => "one worker",
         Design::Unseen(Unseen::TooQuick) => "not seen",
         Design::Unseen(Unseen::NotSearched) => "",
     }
 }
 
-/// The gradebook's words for the speed-up: `1.89x of 1.93x`, `failed`, `not judged: 1 CPU`, or
-/// `machine busy` (the reports say to grade again).
+/// The gradebook's words for the speed-up: `1.89x of 1.93x`, `failed`, `no baseline`,
+/// `busy-waiting`, `not judged: 1 CPU`, or `machine busy` (the reports say to grade again).
 pub fn speedup_word(speedup: &Speedup) -> String {
     match &speedup.outcome {
         Outcome::Judged(_, judged) => format!("{:.2}x of {:.2}x", judged.speedup, judged.ceiling),
         Outcome::Failed(_) => "failed".into(),
+        Outcome::Refused(_, Refusal::NoBaseline(_)) => "no baseline".into(),
+        Outcome::Refused(_, Refusal::BusyWaiting(_)) => "busy-waiting".into(),
         Outcome::TooFewCpus => format!("not judged: {}", cpu_count(speedup.cpus.usable())),
+        Outcome::Busy(_, Busy::Unaccounted) => "not judged: no schedstat".into(),
         Outcome::Busy(..) => "machine busy".into(),
     }
 }
@@ -825,18 +931,34 @@ mod tests {
             },
             outcome,
             uneven: None,
-            design: Design::Pool { workers: 2 },
+            design: Design::Pool {
+                workers: 2,
+                division: Division::Unknown,
+            },
         }
     }
 
-    /// Rounds of 0.35 s on one thread, 0.2 s on two and 0.36 s for two copies at once.
+    /// A search whose span was `span` ms and wall-clock time `wall` ms, with 2 threads' CPU.
+    fn search(span: u64, wall: u64, at_once: u64) -> Work {
+        Work {
+            wall: Duration::from_millis(wall),
+            cpu: Duration::from_millis(span * at_once),
+            ready: Duration::from_millis(wall * at_once),
+            span: Duration::from_millis(span),
+            workers: at_once as usize,
+            busiest: 1.0 / at_once as f64,
+            accounted: true,
+        }
+    }
+
+    /// Rounds of 0.35 s on one thread, 0.2 s on two, on a machine that kept them waiting a
+    /// little, and a ceiling of 1.94x.
     fn measured() -> Measurement {
-        let times = |ms: u64| vec![Duration::from_millis(ms); 3];
         Measurement {
             depth: 8,
-            one: times(350),
-            many: times(200),
-            together: times(360),
+            one: vec![search(350, 360, 1); 3],
+            many: vec![search(200, 205, 2); 3],
+            ceilings: vec![1.94; 3],
         }
     }
 
@@ -853,20 +975,39 @@ mod tests {
         assert_eq!(
             notes,
             [
-                "`scores 8` in 3 rounds: 0.35 s on 1 thread, 0.20 s on 2 threads (medians); \
-                 speed-up 1.75x (the median of the rounds'). 2 one-thread copies at once: 1.94x, \
+                "`scores 8` in 3 rounds: 0.35 s on 1 thread, 0.20 s on 2 threads (the medians of \
+                 the spans, the searches' times with their waiting for a CPU taken out; by the \
+                 wall clock 0.36 s and 0.20 s), 2.00 threads at work at once; speed-up 1.75x \
+                 (the median of the rounds'). The grader's own work on 2 threads at once: 1.94x, \
                  the most 2 threads can give on this machine now; the program gained 80% of \
                  that: 100% credit.",
-                "Each round, in seconds: on 1 thread 0.350 0.350 0.350; on 2 threads 0.200 \
-                 0.200 0.200; 2 one-thread copies at once 0.360 0.360 0.360.",
+                "Each round, span/wall clock in seconds: on 1 thread 0.350/0.360 0.350/0.360 \
+                 0.350/0.360; on 2 threads 0.200/0.205 0.200/0.205 0.200/0.205; the \
+                 calibration's ceiling 1.94 1.94 1.94.",
                 "Thread design seen (for the hand grader): a pool: the same 2 threads searched \
-                 both times, created once and reused.",
+                 both times, created once and reused, waiting between commands.",
             ]
         );
         assert_eq!(
             speedup_word(&speedup(Outcome::Judged(measured(), judged))),
             "1.75x of 1.94x"
         );
+    }
+
+    #[test]
+    fn a_refused_speedup_says_why_it_earns_nothing() {
+        let forged = speedup(Outcome::Refused(measured(), Refusal::NoBaseline(2.03)));
+        assert!(speedup_notes(&forged)[0].starts_with(
+            "No credit: the search on 1 thread cost 2.03x the CPU work of the same search on 2 \
+             threads"
+        ));
+        assert_eq!(speedup_word(&forged), "no baseline");
+        assert_eq!(not_counted(&forged), None);
+        let polling = speedup(Outcome::Refused(measured(), Refusal::BusyWaiting(1.93)));
+        assert!(speedup_notes(&polling)[0].contains("kept 1.9 threads ready to run"));
+        assert_eq!(speedup_word(&polling), "busy-waiting");
+        let finding = speedup_finding(&polling).expect("a finding");
+        assert!(finding.why.contains("poll for work"), "{}", finding.why);
     }
 
     #[test]
@@ -886,9 +1027,13 @@ mod tests {
              allow anything from 25% to 100% credit."
         ));
         let low = speedup(Outcome::Busy(measured(), Busy::Ceiling(1.21)));
-        assert!(speedup_notes(&low)[0].contains(
-            "2 one-thread copies of the program at once did only 1.21x the work of one alone"
-        ));
+        assert!(speedup_notes(&low)[0]
+            .contains("the grader's own work on 2 threads at once gained only 1.21x"));
+        let blind = speedup(Outcome::Busy(measured(), Busy::Unaccounted));
+        assert_eq!(
+            not_counted(&blind).as_deref(),
+            Some("not judged: the kernel does not account for threads' waiting")
+        );
         let quota = Speedup {
             cpus: Cpus {
                 online: 4,
@@ -910,21 +1055,56 @@ mod tests {
 
     #[test]
     fn the_thread_designs_are_named_as_the_handout_names_them() {
-        let per_search = Design::PerSearch { workers: 2, new: 2 };
+        let named = |d: Design| (design(d, 2).unwrap(), design_word(d));
+        let (text, word) = named(Design::PerSearch {
+            workers: 2,
+            new: 2,
+            division: Division::Shared(0.55),
+        });
         assert_eq!(
-            design(per_search, 2).as_deref(),
-            Some(
-                "new threads for every search (2 of the 2 that searched the second time were \
-                 new), as with a fixed division or threads started per move: not a pool"
+            text,
+            "a pool created anew for every search (2 of the 2 threads that searched the second \
+             time were new); with some columns full they still shared the work (the busiest \
+             ran 55% of it): not created once"
+        );
+        assert_eq!(word, "pool per search");
+        let (text, word) = named(Design::PerSearch {
+            workers: 2,
+            new: 2,
+            division: Division::Fixed(1.0),
+        });
+        assert!(text.starts_with("threads started for every search with a fixed division"));
+        assert_eq!(word, "threads per search, fixed division");
+        let (text, word) = named(Design::Pool {
+            workers: 2,
+            division: Division::Fixed(0.99),
+        });
+        assert!(text.contains("one of them ran 99% of the work"), "{text}");
+        assert_eq!(word, "pool, fixed division");
+        let (text, word) = named(Design::IgnoresThreads {
+            workers: 7,
+            alone: 7,
+        });
+        assert_eq!(
+            text,
+            "a thread per root column whatever THREADS says: 7 threads worked with THREADS 2, \
+             and 7 with THREADS 1"
+        );
+        assert_eq!(word, "thread per column");
+        let (text, word) = named(Design::BusyWaiting {
+            workers: 2,
+            idle: 1.96,
+        });
+        assert!(text.contains("kept 2.0 threads ready to run"), "{text}");
+        assert_eq!(word, "busy-waiting pool");
+        assert_eq!(
+            named(Design::OneWorker),
+            (
+                "one thread did all the work with THREADS 2, as with no threads".to_string(),
+                "one worker"
             )
         );
-        assert_eq!(
-            design(Design::OneWorker, 2).as_deref(),
-            Some("one thread did all the work with THREADS 2, as with no threads")
-        );
         assert_eq!(design(Design::Unseen(Unseen::NotSearched), 2), None);
-        assert_eq!(design_word(per_search), "new threads per search");
-        assert_eq!(design_word(Design::OneWorker), "one worker");
     }
 
     #[test]

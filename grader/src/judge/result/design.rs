@@ -1,27 +1,59 @@
-//! The thread design seen while a program searched twice on several threads, for the grader
-//! who reads its code: the handout's designs as they show from outside.
+//! The thread design seen from outside, for the grader who reads the code and for the automatic
+//! rules: the handout's designs as they show in the kernel's account of a program's threads
+//! over two searches, an idle second and a position where some columns are full.
 
-/// How a program used its threads over two searches with the same `THREADS`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// How a program used its threads.
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Design {
     /// The threads that worked in the second search were there in the first: created once and
     /// reused (a pool).
     Pool {
         /// How many worked in the second search.
         workers: usize,
+        /// How they shared the work at the uneven position.
+        division: Division,
     },
-    /// Threads that worked in the second search were new: started for every search (a fixed
-    /// division, or threads started per move).
+    /// Threads that worked in the second search were new: started for every search.
     PerSearch {
         /// How many worked in the second search.
         workers: usize,
         /// How many of them were new.
         new: usize,
+        /// How they shared the work at the uneven position.
+        division: Division,
     },
-    /// One thread did the work in both searches, whatever `THREADS` says.
+    /// More threads worked than `THREADS` says, with `THREADS` 1 too: a thread per root column,
+    /// whatever `THREADS` asks for.
+    IgnoresThreads {
+        /// How many worked with the speed-up's `THREADS`.
+        workers: usize,
+        /// How many worked with `THREADS` 1.
+        alone: usize,
+    },
+    /// A pool whose idle workers poll for work instead of waiting for it.
+    BusyWaiting {
+        /// How many worked in the second search.
+        workers: usize,
+        /// How many threads its workers kept ready to run, on average, while it had nothing
+        /// to do.
+        idle: f64,
+    },
+    /// One thread did the work, whatever `THREADS` says.
     OneWorker,
     /// Not seen, and why.
     Unseen(Unseen),
+}
+
+/// How the workers shared the search of a position where some columns are full.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Division {
+    /// Each took more as it finished: the busiest did this share of the work.
+    Shared(f64),
+    /// Divided in advance: the busiest did this share of the work, the others had little or
+    /// nothing to do.
+    Fixed(f64),
+    /// Not seen: the position was not searched long enough, or not at all.
+    Unknown,
 }
 
 /// Why the thread design was not seen.
@@ -31,4 +63,36 @@ pub enum Unseen {
     TooQuick,
     /// The program did not get as far as two searches on several threads.
     NotSearched,
+}
+
+impl Design {
+    /// Whether it is the design the assignment asks for: a pool created once, whose workers
+    /// wait for work and take the next column as they finish (or one whose division was not
+    /// seen).
+    pub fn is_pool(&self) -> bool {
+        matches!(
+            self,
+            Design::Pool {
+                division: Division::Shared(_) | Division::Unknown,
+                ..
+            }
+        )
+    }
+
+    /// The same design, with the division seen at the uneven position (designs without one
+    /// keep theirs).
+    pub fn divided(self, seen: Division) -> Design {
+        match self {
+            Design::Pool { workers, .. } => Design::Pool {
+                workers,
+                division: seen,
+            },
+            Design::PerSearch { workers, new, .. } => Design::PerSearch {
+                workers,
+                new,
+                division: seen,
+            },
+            other => other,
+        }
+    }
 }

@@ -269,6 +269,7 @@ impl CaseResult {
             Some(Outcome::Judged(_, judged)) if judged.credit < 1.0 => {
                 kinds.push(FaultKind::Measured)
             }
+            Some(Outcome::Refused(..)) => kinds.push(FaultKind::Measured),
             _ => {}
         }
         kinds.sort();

@@ -1,28 +1,59 @@
-//! What a speed-up case measured: the CPUs the program could use, each position's timings
-//! round by round, whether the machine could be judged by (too few CPUs, busy), the credit
-//! earned against the machine's own ceiling, the uneven position compared with the plain one,
-//! and the thread design seen.
+//! What a speed-up case measured: the CPUs the program could use, what the student's threads
+//! did in each timed search round by round (the kernel's account of their CPU time and of the
+//! time they were ready to run, see [`Work`]), the grader's own calibration of the machine's
+//! ceiling, whether the evidence settled the credit, what it earned, and the thread design seen
+//! (with the uneven position that tells a division of the columns fixed in advance).
 
 use std::time::Duration;
 
 use super::design::Design;
 use crate::process::{Cpus, Failure};
 
-/// One `scores DEPTH` timed round after round: alone on one thread, on many threads, and (for
-/// the plain position) on one thread in as many copies of the program at once, all with the
-/// same answer. Each round's times are taken close together, so its ratios are judged, not the
-/// ratio of times taken seconds apart while the machine's speed drifted.
+/// What the student's threads did during one search, from the kernel's account of each thread
+/// (every process of the student's counted, not only the one asked).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Work {
+    /// From sending the command to reading its answer.
+    pub wall: Duration,
+    /// The CPU time all the threads ran, added up.
+    pub cpu: Duration,
+    /// The time they were ready to run (running, or waiting for a CPU), added up: over `wall`,
+    /// how many threads were at work at once on average, however busy the machine was.
+    pub ready: Duration,
+    /// How long the search would have taken on a machine that kept none of its threads
+    /// waiting: `wall` scaled by the share of its ready time that the best-served worker
+    /// actually ran, and never more than `cpu`. The wall-clock time a busy machine stretches,
+    /// taken out.
+    pub span: Duration,
+    /// How many threads did the search's work (see [`crate::judge`]'s design).
+    pub workers: usize,
+    /// The share of `cpu` that the busiest worker ran.
+    pub busiest: f64,
+    /// Whether the kernel said how long each thread waited for a CPU (else `span` is `wall`).
+    pub accounted: bool,
+}
+
+impl Work {
+    /// How many threads were at work at once, on average.
+    pub fn at_once(&self) -> f64 {
+        self.ready.as_secs_f64() / self.wall.as_secs_f64().max(1e-9)
+    }
+}
+
+/// One `scores DEPTH` searched round after round: by the program on one thread and on many,
+/// with the grader's own calibration of what many threads can give on this machine now in
+/// between. Each round's ratios are judged, taken close together.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Measurement {
     /// The depth searched.
     pub depth: u32,
-    /// Each round's time on one thread, alone.
-    pub one: Vec<Duration>,
-    /// Each round's time on the speed-up's threads.
-    pub many: Vec<Duration>,
-    /// Each round's mean time of the one-thread copies run at once; empty when the machine's
-    /// ceiling was not measured.
-    pub together: Vec<Duration>,
+    /// Each round's search on one thread.
+    pub one: Vec<Work>,
+    /// Each round's search on the speed-up's threads.
+    pub many: Vec<Work>,
+    /// Each round's ceiling: the most the speed-up's threads can give on this machine, from the
+    /// grader's own work run on one thread and then on that many at once ([`Work::span`]s).
+    pub ceilings: Vec<f64>,
 }
 
 impl Measurement {
@@ -32,25 +63,28 @@ impl Measurement {
             depth,
             one: Vec::new(),
             many: Vec::new(),
-            together: Vec::new(),
+            ceilings: Vec::new(),
         }
     }
 
-    /// Each round's speed-up: its one-thread time over its many-thread time.
+    /// Each round's speed-up: the one-thread search's span over the many-thread search's.
     pub fn speedups(&self) -> Vec<f64> {
-        ratios(&self.one, &self.many, 1.0)
+        let span = |w: &Work| w.span;
+        ratios(&self.one, &self.many, span)
     }
 
-    /// Each round's ceiling, the most `copies` threads could give on this machine: that many
-    /// one-thread runs at once did `copies` times the work of one alone in their time, and
-    /// never more than `copies` (a round that shows more only caught the machine speeding
-    /// up); none if not measured.
-    pub fn ceilings(&self, copies: usize) -> Vec<f64> {
-        let most = copies as f64;
-        ratios(&self.one, &self.together, most)
-            .into_iter()
-            .map(|c| c.min(most))
-            .collect()
+    /// Each round's speed-up by the clock on the wall, for information: a busy machine
+    /// stretches it.
+    pub fn wall_speedups(&self) -> Vec<f64> {
+        let wall = |w: &Work| w.wall;
+        ratios(&self.one, &self.many, wall)
+    }
+
+    /// Each round's one-thread CPU work over the many-thread search's: about 1 for the same
+    /// search split among threads.
+    pub fn work_ratios(&self) -> Vec<f64> {
+        let cpu = |w: &Work| w.cpu;
+        ratios(&self.one, &self.many, cpu)
     }
 
     /// The median of the rounds' speed-ups.
@@ -58,10 +92,9 @@ impl Measurement {
         median(&self.speedups())
     }
 
-    /// The median of the rounds' ceilings, if it was measured.
-    pub fn ceiling(&self, copies: usize) -> Option<f64> {
-        let ceilings = self.ceilings(copies);
-        (!ceilings.is_empty()).then(|| median(&ceilings))
+    /// The median of the rounds' ceilings (0 for none).
+    pub fn ceiling(&self) -> f64 {
+        median(&self.ceilings)
     }
 
     /// Where the median speed-up lies with [`CONFIDENCE`], from the rounds': lowest, highest.
@@ -69,29 +102,34 @@ impl Measurement {
         median_range(&self.speedups())
     }
 
-    /// Where the median ceiling lies with [`CONFIDENCE`], if it was measured.
-    pub fn ceiling_range(&self, copies: usize) -> Option<(f64, f64)> {
-        let ceilings = self.ceilings(copies);
-        (!ceilings.is_empty()).then(|| median_range(&ceilings))
+    /// Where the median ceiling lies with [`CONFIDENCE`].
+    pub fn ceiling_range(&self) -> (f64, f64) {
+        median_range(&self.ceilings)
     }
 
     /// How many rounds were timed.
     pub fn rounds(&self) -> usize {
         self.one.len()
     }
+
+    /// Whether the kernel said how long every thread waited for a CPU in every search: without
+    /// that, a busy machine cannot be told from a slow program.
+    pub fn accounted(&self) -> bool {
+        self.one.iter().chain(&self.many).all(|w| w.accounted)
+    }
+}
+
+/// Each of `times`' value (by `of`) over the same round's in `over`.
+fn ratios(times: &[Work], over: &[Work], of: impl Fn(&Work) -> Duration) -> Vec<f64> {
+    times
+        .iter()
+        .zip(over)
+        .map(|(t, o)| of(t).as_secs_f64() / of(o).as_secs_f64().max(1e-9))
+        .collect()
 }
 
 /// How sure [`median_range`] is that the true median lies in the range it gives.
 pub const CONFIDENCE: f64 = 0.8;
-
-/// `factor` times each of `times` over the same round's `over` (none where `over` is empty).
-fn ratios(times: &[Duration], over: &[Duration], factor: f64) -> Vec<f64> {
-    times
-        .iter()
-        .zip(over)
-        .map(|(t, o)| factor * t.as_secs_f64() / o.as_secs_f64().max(1e-6))
-        .collect()
-}
 
 /// The seconds of `times`.
 pub fn as_seconds(times: &[Duration]) -> Vec<f64> {
@@ -172,14 +210,30 @@ pub enum SpeedupFault {
     },
 }
 
-/// Why the machine could not judge the speed-up, though the program was measured.
+/// Why the speed-up could not be judged, though the program was measured.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Busy {
     /// The rounds, as many as the case allows, still left the credit unsettled: the medians'
     /// ranges allowed anything from the first share of the points to the second.
     Unsettled(f64, f64),
-    /// The one-thread copies at once gained only this ceiling.
+    /// The grader's own threads gained only this ceiling: the machine could not run the
+    /// speed-up's threads at once.
     Ceiling(f64),
+    /// The kernel does not say how long threads wait for a CPU (no `schedstat`), so a busy
+    /// machine cannot be told from a slow program.
+    Unaccounted,
+}
+
+/// Why a measured speed-up earns nothing, whatever its figures.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Refusal {
+    /// The one-thread search cost this many times the CPU work of the many-thread one (the
+    /// median of the rounds): it did more than the same search, so it is no baseline to
+    /// measure a speed-up against.
+    NoBaseline(f64),
+    /// Between commands, with nothing to do, the program's workers kept this many threads
+    /// ready to run on average: they poll for work instead of waiting for it.
+    BusyWaiting(f64),
 }
 
 /// What became of the plain position.
@@ -189,18 +243,31 @@ pub enum Outcome {
     TooFewCpus,
     /// A measurement failed: no credit.
     Failed(SpeedupFault),
-    /// Measured, but the machine was busy: not counted (grade again).
+    /// Measured, but not judged: not counted (grade again).
     Busy(Measurement, Busy),
+    /// Measured, and refused: no credit.
+    Refused(Measurement, Refusal),
     /// Measured and judged.
     Judged(Measurement, Judged),
+}
+
+impl Outcome {
+    /// The rounds measured, if any.
+    pub fn measurement(&self) -> Option<&Measurement> {
+        match self {
+            Outcome::Busy(m, _) | Outcome::Refused(m, _) | Outcome::Judged(m, _) => Some(m),
+            Outcome::TooFewCpus | Outcome::Failed(_) => None,
+        }
+    }
 }
 
 /// A speed-up judged against the machine's ceiling.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Judged {
-    /// The one-thread time over the many-thread time (medians).
+    /// The one-thread span over the many-thread span (medians).
     pub speedup: f64,
-    /// The most the threads could give on this machine, measured in the same run.
+    /// The most the threads could give on this machine, from the grader's own calibration in
+    /// the same rounds.
     pub ceiling: f64,
     /// `(speedup - 1) / (ceiling - 1)`: the share of the possible gain that the program gained.
     pub gain: f64,
@@ -210,29 +277,23 @@ pub struct Judged {
     pub credit: f64,
 }
 
-/// How the uneven position compares with the plain one.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Evenness {
-    /// Measured, and not well below the plain speed-up.
-    Even,
-    /// Well below the plain speed-up: flagged for the hand grader.
-    Flagged,
-    /// One thread needed less than half the case's target time there even at the deepest
-    /// search: not judged.
-    TooQuick,
-    /// Not measured.
-    Unknown,
+/// How the work was split among the threads at the uneven position.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Split {
+    /// The depth searched.
+    pub depth: u32,
+    /// What the many-thread search's threads did.
+    pub work: Work,
 }
 
-/// The uneven position's measurement (not scored).
+/// The uneven position: some columns filled, so that a division of the columns fixed in
+/// advance leaves threads idle while a pool keeps them all busy.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Uneven {
     /// The columns filled to the top.
     pub columns: Vec<usize>,
-    /// What was measured there, or why nothing was.
-    pub measured: Result<Measurement, SpeedupFault>,
-    /// How it compares with the plain position.
-    pub evenness: Evenness,
+    /// How the work was split there, or why it was not seen.
+    pub seen: Result<Split, SpeedupFault>,
 }
 
 /// A speed-up case's measurement and credit.
@@ -244,19 +305,19 @@ pub struct Speedup {
     pub cpus: Cpus,
     /// The plain position, and what it earned.
     pub outcome: Outcome,
-    /// The uneven position, when the case has one and the plain one was judged.
+    /// The uneven position, when the case has one and the program searched on several threads.
     pub uneven: Option<Uneven>,
-    /// How the program used its threads over two searches.
+    /// How the program used its threads.
     pub design: Design,
 }
 
 impl Speedup {
-    /// The share of the case's points it earns, 0 to 1; `None` when the machine could not judge
-    /// it (too few CPUs, busy), so that it is not counted either way.
+    /// The share of the case's points it earns, 0 to 1; `None` when it could not be judged (too
+    /// few CPUs, the rounds unsettled), so that it is not counted either way.
     pub fn credit(&self) -> Option<f64> {
         match &self.outcome {
             Outcome::TooFewCpus | Outcome::Busy(..) => None,
-            Outcome::Failed(_) => Some(0.0),
+            Outcome::Failed(_) | Outcome::Refused(..) => Some(0.0),
             Outcome::Judged(_, judged) => Some(judged.credit),
         }
     }
@@ -266,34 +327,51 @@ impl Speedup {
 mod tests {
     use super::*;
 
-    fn ms(times: &[u64]) -> Vec<Duration> {
-        times.iter().map(|&t| Duration::from_millis(t)).collect()
+    /// A search of `span` milliseconds that ran `cpu` on the wall clock's `wall`.
+    fn work(wall: u64, cpu: u64, span: u64) -> Work {
+        Work {
+            wall: Duration::from_millis(wall),
+            cpu: Duration::from_millis(cpu),
+            ready: Duration::from_millis(cpu),
+            span: Duration::from_millis(span),
+            workers: 1,
+            busiest: 1.0,
+            accounted: true,
+        }
     }
 
     #[test]
-    fn each_rounds_ratios_make_the_speedup_and_the_ceiling() {
-        // The machine slowed down in the last rounds: each round's ratios hold.
+    fn each_rounds_spans_make_the_speedup_whatever_the_wall_clock_says() {
+        // The machine was busy in the last rounds: the wall clock doubled, the spans held.
         let m = Measurement {
             depth: 8,
-            one: ms(&[400, 400, 400, 600, 600]),
-            many: ms(&[230, 220, 230, 345, 330]),
-            together: ms(&[420, 410, 420, 630, 620]),
+            one: vec![
+                work(400, 400, 400),
+                work(400, 400, 400),
+                work(800, 400, 400),
+            ],
+            many: vec![
+                work(220, 420, 215),
+                work(230, 410, 210),
+                work(460, 420, 220),
+            ],
+            ceilings: vec![1.9, 1.8, 1.85],
         };
-        assert!((m.speedup() - 400.0 / 230.0).abs() < 1e-9);
-        assert!((m.ceiling(2).unwrap() - 2.0 * 400.0 / 420.0).abs() < 1e-9);
-        assert_eq!(m.rounds(), 5);
-        // Two copies at once faster than one alone: the machine sped up, the ceiling is 2.
-        let faster = Measurement {
-            together: ms(&[380, 380, 380, 570, 570]),
-            ..m.clone()
-        };
-        assert_eq!(faster.ceiling(2), Some(2.0));
-        let no_ceiling = Measurement {
-            together: Vec::new(),
+        assert!((m.speedup() - 400.0 / 215.0).abs() < 1e-9);
+        assert!((m.ceiling() - 1.85).abs() < 1e-9);
+        assert!((median(&m.wall_speedups()) - 400.0 / 230.0).abs() < 1e-9);
+        assert!((median(&m.work_ratios()) - 400.0 / 420.0).abs() < 1e-9);
+        assert_eq!(m.rounds(), 3);
+        assert!(m.accounted());
+        let unaccounted = Measurement {
+            one: vec![Work {
+                accounted: false,
+                ..work(400, 400, 400)
+            }],
             ..m
         };
-        assert_eq!(no_ceiling.ceiling(2), None);
-        assert_eq!(no_ceiling.ceiling_range(2), None);
+        assert!(!unaccounted.accounted());
+        assert!((work(500, 900, 480).at_once() - 1.8).abs() < 1e-9);
     }
 
     /// The chance that the median of a uniform sample of `n` falls outside `median_range`,

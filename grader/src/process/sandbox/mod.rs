@@ -467,6 +467,12 @@ impl Prepared {
         }
     }
 
+    /// Whether process `pid` is one of the job's; `None` when the job's processes cannot be
+    /// told apart ([`Protections::survivors`] says so).
+    pub fn holds(&self, pid: i32) -> Option<bool> {
+        self.job().map(|job| survivors::belongs(job, pid))
+    }
+
     /// How the job's processes are recognised, if they can be.
     fn job(&self) -> Option<Job> {
         match &self.0.identity {

@@ -140,25 +140,38 @@ fn members(job: Job) -> Vec<Member> {
         .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<i32>().ok())
         .filter_map(|pid| {
             let status = fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-            let field = |name: &str| {
-                status
-                    .lines()
-                    .find_map(|l| l.strip_prefix(name))
-                    .map(str::trim)
-            };
-            let belongs = match job {
-                Job::Uid(uid) => field("Uid:")?
-                    .split_whitespace()
-                    .any(|u| u.parse::<u32>() == Ok(uid)),
-                Job::UserNamespace(inode) => namespace(pid) == Some(inode),
-            };
-            belongs.then(|| Member {
+            belongs_by(job, pid, &status).then(|| Member {
                 pid,
-                parent: field("PPid:").and_then(|p| p.parse().ok()).unwrap_or(0),
-                zombie: matches!(field("State:"), Some(s) if s.starts_with('Z') || s.starts_with('X')),
+                parent: status_field(&status, "PPid:")
+                    .and_then(|p| p.parse().ok())
+                    .unwrap_or(0),
+                zombie: matches!(status_field(&status, "State:"), Some(s) if s.starts_with('Z') || s.starts_with('X')),
             })
         })
         .collect()
+}
+
+/// Whether process `pid` is one of `job`'s (false once it is gone).
+pub(super) fn belongs(job: Job, pid: i32) -> bool {
+    fs::read_to_string(format!("/proc/{pid}/status"))
+        .is_ok_and(|status| belongs_by(job, pid, &status))
+}
+
+/// Whether process `pid`, whose `/proc/PID/status` is `status`, is one of `job`'s.
+fn belongs_by(job: Job, pid: i32, status: &str) -> bool {
+    match job {
+        Job::Uid(uid) => status_field(status, "Uid:")
+            .is_some_and(|ids| ids.split_whitespace().any(|u| u.parse::<u32>() == Ok(uid))),
+        Job::UserNamespace(inode) => namespace(pid) == Some(inode),
+    }
+}
+
+/// The value of the line of `status` that starts with `name`.
+fn status_field<'a>(status: &'a str, name: &str) -> Option<&'a str> {
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix(name))
+        .map(str::trim)
 }
 
 /// The inode of the user namespace of `pid`, if it can be read.

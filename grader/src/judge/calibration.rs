@@ -1,0 +1,130 @@
+//! The machine's ceiling, measured with the grader's own work, never the student's program: a
+//! fixed amount of arithmetic on a small table (like a search, it stays in the CPU's caches)
+//! done by one thread, then split among as many threads as the speed-up's at once, each
+//! summed up as a search's threads are ([`work`]). The ratio of the two spans is the most that
+//! many threads can gain here now: near the thread count on CPUs of their own, less where two
+//! threads share a core's pipeline. A busy machine stretches both wall-clock times, not the
+//! spans.
+
+use std::hint::black_box;
+use std::thread;
+use std::time::{Duration, Instant};
+
+use super::work::work;
+use crate::process::threads::{own_clock, Clock};
+use crate::process::ThreadUse;
+
+/// About how much CPU time one thread's share of the calibration takes.
+const UNIT: Duration = Duration::from_millis(60);
+
+/// The grader's calibration work, sized to take about [`UNIT`] on this machine.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Calibration {
+    /// Rounds of [`churn`] in one unit.
+    unit: u64,
+}
+
+impl Calibration {
+    /// Sizes the work: rounds doubled until they take a tenth of [`UNIT`] of CPU time on this
+    /// thread, then scaled up.
+    pub(crate) fn new() -> Calibration {
+        let mut rounds = 1 << 12;
+        loop {
+            let before = own_clock().map(|c| c.ran);
+            churn(rounds);
+            let ran = own_clock()
+                .map(|c| c.ran)
+                .zip(before)
+                .map(|(after, before)| after.saturating_sub(before));
+            match ran {
+                Some(ran) if ran >= UNIT / 10 => {
+                    let scale = UNIT.as_secs_f64() / ran.as_secs_f64();
+                    return Calibration {
+                        unit: (rounds as f64 * scale) as u64,
+                    };
+                }
+                None if rounds >= 1 << 24 => return Calibration { unit: rounds },
+                _ => rounds *= 2,
+            }
+        }
+    }
+
+    /// The most `threads` threads can gain on this machine now: the span of `threads` units on
+    /// one thread over the span of one unit on each of `threads` threads at once, never more
+    /// than `threads` (more only caught the machine speeding up). `None` if the
+    /// kernel does not account for the threads.
+    pub(crate) fn ceiling(&self, threads: usize) -> Option<f64> {
+        let count = u64::try_from(threads).unwrap_or(u64::MAX);
+        let alone = self.timed(&[count * self.unit]);
+        let together = self.timed(&vec![self.unit; threads]);
+        let most = threads as f64;
+        (alone.accounted && together.accounted)
+            .then(|| (alone.span.as_secs_f64() / together.span.as_secs_f64().max(1e-9)).min(most))
+    }
+
+    /// The work of one thread per entry of `rounds`, all at once, summed up.
+    fn timed(&self, rounds: &[u64]) -> super::result::speedup::Work {
+        let started = Instant::now();
+        let threads: Vec<ThreadUse> = thread::scope(|scope| {
+            let handles: Vec<_> = rounds
+                .iter()
+                .zip(1..)
+                .map(|(&n, id)| scope.spawn(move || on_own_clock(id, || churn(n))))
+                .collect();
+            handles
+                .into_iter()
+                .filter_map(|h| h.join().ok().flatten())
+                .collect()
+        });
+        work(&threads, started.elapsed())
+    }
+}
+
+/// What the calling thread did while running `job`, as thread `id`.
+fn on_own_clock(id: i32, job: impl FnOnce() -> u64) -> Option<ThreadUse> {
+    let before = own_clock()?;
+    black_box(job());
+    let after = own_clock()?;
+    Some(ThreadUse {
+        id,
+        clock: Clock {
+            ran: after.ran.saturating_sub(before.ran),
+            waited: after
+                .waited
+                .zip(before.waited)
+                .map(|(a, b)| a.saturating_sub(b)),
+        },
+    })
+}
+
+/// `rounds` of a xorshift generator indexing a table that fits in the first-level cache.
+fn churn(rounds: u64) -> u64 {
+    let mut table = [0u64; 512];
+    let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
+    for _ in 0..rounds {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        let slot = (state % 512) as usize;
+        table[slot] = table[slot].wrapping_add(state);
+    }
+    black_box(table.iter().fold(0, |a, &b| a ^ b))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_thread_gains_nothing_and_two_gain_up_to_two() {
+        let calibration = Calibration::new();
+        let one = calibration
+            .ceiling(1)
+            .expect("this kernel accounts for threads");
+        assert!((one - 1.0).abs() < 0.25, "one thread: {one}");
+        // Two threads: whatever else runs, never more than two, and more than one on two CPUs
+        // or where they wait for one (their waiting is taken out).
+        let two = calibration.ceiling(2).unwrap();
+        assert!(two > 1.2 && two < 2.2, "two threads: {two}");
+    }
+}
