@@ -40,7 +40,7 @@ const CASES: [&str; 9] = [
 const STUDENTS: [&str; 3] = ["reference", "crash", "weights_123"];
 
 /// Regular expressions for what changes from machine to machine, and what replaces them.
-const FILTERS: [(&str, &str); 6] = [
+const FILTERS: [(&str, &str); 8] = [
     // Why the grader had one CPU: its affinity on a larger machine, or the machine's size.
     (
         r"1 CPU \((1 of the machine's \d+, by the grader's CPU affinity|all the machine has)\)",
@@ -56,6 +56,15 @@ const FILTERS: [(&str, &str); 6] = [
     (
         r"mean [0-9.]+ s, median [0-9.]+ s, longest [0-9.]+ s \([^)]*\)",
         "mean [t] s, median [t] s, longest [t] s ([student])",
+    ),
+    // The uneven position's search: its depth and how the threads split the work.
+    (
+        r"`scores [0-9]+` on 2 threads: 2 threads at work, the busiest ran [0-9]+% of the [0-9.]+ s",
+        "`scores [d]` on 2 threads: 2 threads at work, the busiest ran [n]% of the [t] s",
+    ),
+    (
+        r"still shared the work \(the busiest ran [0-9]+% of it\)",
+        "still shared the work (the busiest ran [n]% of it)",
     ),
     // Gradescope's time.
     (r#""execution_time": [0-9.]+"#, r#""execution_time": [t]"#),
