@@ -212,13 +212,14 @@ fn java_threading_mistakes_cost_the_speedup_or_are_flagged_for_the_hand_grader()
     speedup_kit(&kit);
     let flag = "FLAG for the hand grader";
     let (pool, one) = ("a pool: the same 2 threads", "one thread did all the work");
+    let fixed = "a pool with a fixed division of the columns: the same 2 threads";
     // The design seen: one of these. Behind one lock the shared board's pool threads take
     // turns, and Java's lock is not fair: one of them may do all the work.
     for (mistake, credit, designs) in [
         (None, Some(10.0), &[pool][..]),
         (Some(ONE_WORKER), Some(0.0), &[one][..]),
         (Some(SHARED_BOARD), Some(0.0), &[pool, one][..]),
-        (Some(FIXED_DIVISION), None, &[pool][..]),
+        (Some(FIXED_DIVISION), None, &[fixed][..]),
     ] {
         let name = mistake.as_ref().map_or("pool", |m| m.name);
         let dir = work.path().join(name);
