@@ -19,17 +19,17 @@ use crate::process::threads::Seen;
 use crate::process::{Failure, Program, ThreadUse, ThreadWatch};
 
 /// How long a program is watched between commands, doing nothing.
-pub(crate) const IDLE: Duration = Duration::from_secs(1);
+pub const IDLE: Duration = Duration::from_secs(1);
 /// A pool busy-waits when its workers were ready to run, between commands, this many threads'
 /// worth on average: a pool that waits on a condition variable is ready for none of the time
 /// (measured: 0.00), one whose workers poll with `yield_now` for nearly all of it, one thread
 /// per worker, whatever else runs.
-pub(crate) const BUSY_IDLE: f64 = 0.5;
+pub const BUSY_IDLE: f64 = 0.5;
 /// The columns were divided in advance when, at the uneven position, the busiest worker ran at
 /// least this share of the CPU time: a division `c % THREADS` gives every open column there to
 /// one thread (measured: 0.99 and more), while threads that take the next column as they finish
 /// share it (measured: 0.5 to 0.6 on 2 threads).
-pub(crate) const FIXED_SHARE: f64 = 0.9;
+pub const FIXED_SHARE: f64 = 0.9;
 
 /// Sends `command` to `program` and waits up to `limit` for its answer (see [`Program::ask`])
 /// while watching its threads and every other process of the student's `sandbox`: the answer,

@@ -11,7 +11,7 @@ mod calibration;
 pub mod class;
 mod compare;
 pub mod confinement;
-mod design;
+pub mod design;
 #[cfg(test)]
 pub(crate) mod fixtures;
 pub mod job;

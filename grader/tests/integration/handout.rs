@@ -736,6 +736,21 @@ fn credit_mismatches(text: &str, rubric: &Rubric, cases: &[Case]) -> Vec<String>
         "unsure by more than {}",
         points(rule.busy_credit_range * timing_points)
     ));
+    // The refusals and the fixed division's flag, as the judge has them.
+    wanted.push(format!(
+        "more than {} times the CPU time",
+        connect_four_grader::judge::speedup::NO_BASELINE
+    ));
+    let idle = connect_four_grader::judge::design::BUSY_IDLE;
+    wanted.push(if idle == 0.5 {
+        "more than half a thread ready to run".to_string()
+    } else {
+        format!("more than {idle} threads ready to run")
+    });
+    wanted.push(format!(
+        "{}% or more of the work",
+        percent(connect_four_grader::judge::design::FIXED_SHARE)
+    ));
     let mut failures: Vec<String> = wanted
         .iter()
         .filter(|w| !inside.contains(w.as_str()))
