@@ -230,14 +230,16 @@ pub struct Finding {
     pub why: String,
 }
 
-/// The random answers' finding, when they never varied.
+/// The random answers' finding, when they never varied: it says that this voids the case.
 pub fn variety(case: &CaseResult, variety: &Variety) -> Option<Finding> {
     let always = variety.always.as_ref()?;
     Some(Finding {
         sent: format!("the {} random choices of {}", variety.count, case.name),
         expected: vec!["the accepted answers, not always the same one".into()],
         got: Some(format!("{always}, every time")),
-        why: "the answer never changes: it is not random".into(),
+        why: "the answer never changes: it is not random, so the case earns no points, \
+              however many of its answers were accepted"
+            .into(),
     })
 }
 

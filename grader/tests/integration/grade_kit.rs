@@ -195,10 +195,11 @@ fn bad_arguments_and_broken_kits_get_clean_errors() {
 }
 
 /// Each fixture and the categories in which it must lose points (and nowhere else).
-const STUDENTS: [(&str, &[&str]); 18] = [
+const STUDENTS: [(&str, &[&str]); 20] = [
     ("connect_four", &[]),
     ("no_diagonal", &["Basic gameplay"]),
     ("one_diagonal", &["Basic gameplay"]),
+    ("no_gap_win", &["Basic gameplay"]),
     ("full_column", &["Basic gameplay"]),
     ("column_before_end", &["Basic gameplay"]),
     ("row_off_by_one", &["Basic gameplay"]),
@@ -212,6 +213,7 @@ const STUDENTS: [(&str, &[&str]); 18] = [
     ("depth_off_by_one", &["AI"]),
     ("hang", &["AI"]),
     ("tie_is_inf", &["AI"]),
+    ("tie_before_win", &["AI"]),
     ("leftmost_best", &["AI"]),
     // Its Threading cases fail but are worth nothing by themselves: they take the speed-up's
     // points away (see `values_that_change_with_the_thread_count_forfeit_the_speedup`).
@@ -266,11 +268,21 @@ fn each_mutant_loses_points_in_exactly_its_category() {
     }
     assert_eq!(text.lines().count(), STUDENTS.len() + 1);
     assert!(problems.is_empty(), "{problems:#?}\n{text}");
+    // A four completed in its gap is missed on every kind of line with a gap: one case each, far
+    // more than the half point that five in a row alone cost such a program.
+    let gap = rows.iter().find(|cells| cells[0] == "no_gap_win").unwrap();
+    let basic: f64 = gap[1].parse().unwrap();
+    assert!(basic <= 28.0, "the gap costs little: {basic}\n{text}");
     for (name, reason) in [
         ("crash", "the program exited: exit status: 1"),
         ("hang", "no answer within the time limit"),
         ("garbage", "not a protocol response"),
-        ("always_red", "not random"),
+        ("always_red", "not random, so the case earns no points"),
+        ("always_red", "random_first_player (Basic gameplay): 0 of 2"),
+        ("tie_before_win", "scores/last_cell_win (AI): 0 of 1 points"),
+        ("no_gap_win", "wins/horizontal_gap_5x6"),
+        ("no_gap_win", "wins/diagonal_up_gap_6x7"),
+        ("no_gap_win", "wins/diagonal_down_gap_5x5"),
         (
             "leftmost_best",
             "the 12 random choices of genmove/random_among_best",

@@ -278,24 +278,24 @@ impl CaseResult {
     }
 }
 
-/// The points that `exchanges` (and, for a case whose answers must vary, its [`Variety`],
-/// worth as much as all its random answers together) earn out of `points`: the weighted share
-/// of accepted answers.
+/// The points that `exchanges` earn out of `points`: the weighted share of accepted answers. A
+/// case whose random answers must vary and never did ([`Variety::always`]) earns nothing, however
+/// many of them were accepted: each answer alone is one the reference could give, so only their
+/// variety shows the choice is random, and it is what the case is for.
 pub fn partial_credit(points: f64, exchanges: &[Exchange], variety: Option<&Variety>) -> f64 {
-    let varied = variety.map(|v| (v.count as f64, v.always.is_none()));
-    let total: f64 =
-        exchanges.iter().map(|e| e.weight).sum::<f64>() + varied.map_or(0.0, |(w, _)| w);
-    let failed =
-        exchanges.iter().any(|e| e.verdict != Verdict::Pass) || varied.is_some_and(|(_, ok)| !ok);
+    if variety.is_some_and(|v| v.always.is_some()) {
+        return 0.0;
+    }
+    let total: f64 = exchanges.iter().map(|e| e.weight).sum();
     if total <= 0.0 {
+        let failed = exchanges.iter().any(|e| e.verdict != Verdict::Pass);
         return if failed { 0.0 } else { points };
     }
     let passed: f64 = exchanges
         .iter()
         .filter(|e| e.verdict == Verdict::Pass)
         .map(|e| e.weight)
-        .sum::<f64>()
-        + varied.map_or(0.0, |(w, ok)| if ok { w } else { 0.0 });
+        .sum();
     points * passed / total
 }
 
@@ -433,18 +433,23 @@ mod tests {
     }
 
     #[test]
-    fn answers_that_never_vary_cost_as_much_as_all_of_them() {
+    fn answers_that_never_vary_void_the_case() {
         let passes = [exchange(Verdict::Pass, 1.0), exchange(Verdict::Pass, 1.0)];
         let same = Variety {
             count: 2,
             always: Some("= red".into()),
         };
-        assert_eq!(partial_credit(4.0, &passes, Some(&same)), 2.0);
+        assert_eq!(partial_credit(4.0, &passes, Some(&same)), 0.0);
         let varied = Variety {
             always: None,
             ..same
         };
         assert_eq!(partial_credit(4.0, &passes, Some(&varied)), 4.0);
+        let half = [
+            passes[0].clone(),
+            exchange(Verdict::Fail(Fault::WrongAnswer), 1.0),
+        ];
+        assert_eq!(partial_credit(4.0, &half, Some(&varied)), 2.0);
     }
 
     #[test]
