@@ -1,38 +1,146 @@
 //! The tests whose verdicts are timings: programs on two CPUs, whose speed-up is judged. They
-//! are `#[ignore]`d, so that the plain `cargo test`, which runs the other tests all at once and
-//! keeps both CPUs busy, leaves them out; `scripts/test` runs them afterwards, one at a time, on
-//! a machine doing nothing else (`cargo test -- --ignored --test-threads=1`), as an instructor
-//! grades. A student the grader finds the machine too busy to judge is graded again, as its
-//! report says to, twice at most: a machine busy three times running fails them.
+//! are `#[ignore]`d, so that the plain `cargo test`, which runs the other tests all at once, leaves
+//! them out; `scripts/test` runs them afterwards, one at a time, so that each test decides how
+//! busy the machine is: idle, or loaded by a busy loop per CPU that the test starts itself
+//! ([`Load`]), with two students graded at once (`--jobs 2`), as a shared server grades. The
+//! speed-up is judged by what the threads did, not by the clock, so the verdicts are the same
+//! either way.
 //!
-//! - The reference graded three times gets the same Threading credit each time, all of it; the
-//!   completed starter, built by the kit as the handout says, gets all of it too.
+//! - The reference, graded idle and under load, gets the whole speed-up each time; the completed
+//!   starter, built by the kit as the handout says, gets it too.
+//! - Every thread design a student might write in Rust (`tests/fixtures/designs/`), graded as a
+//!   class idle and under load: the pool and the pool made anew per search get every point; the
+//!   busy-waiting pool, a thread per column whatever THREADS says, one worker, and one worker
+//!   that burns CPU on one thread to forge a baseline get none, each with its reason; each
+//!   design's line in the gradebook is right in both conditions.
 //! - Java students with the same search, built from source: the fixture's pool gets every point
-//!   of the speed-up; one worker whatever THREADS says, and one board shared by every thread
-//!   behind one lock, get none of them; columns divided among the threads in advance are
-//!   flagged for the hand grader on the uneven position. Each mistake is made in a copy of the
-//!   Java fixture by replacing its exact lines, so a change to the fixture that would quietly
-//!   undo one fails here instead.
+//!   of the speed-up; one board shared by every thread behind one lock gets none; columns divided
+//!   among the threads in advance are flagged for the hand grader on the uneven position. Each
+//!   mistake is made in a copy of the Java fixture by replacing its exact lines, so a change to
+//!   the fixture that would quietly undo one fails here instead.
 
 use std::fs;
 use std::path::Path;
+use std::process::{Child, Command, Stdio};
 
+use crate::designs::{design_submission, DESIGNS};
 use crate::support::{
-    completed_starter, grade, graded, java_available, java_sources, reference_submission,
-    speedup_kit, tests,
+    column, completed_starter, grade, graded, java_available, java_sources, reference_submission,
+    rows, speedup_kit, tests,
 };
+
+/// A busy loop per CPU, running until dropped: the load of a shared machine.
+struct Load(Vec<Child>);
+
+impl Load {
+    fn start() -> Load {
+        let cpus = std::thread::available_parallelism().map_or(2, |n| n.get());
+        Load(
+            (0..cpus)
+                .map(|_| {
+                    Command::new("sh")
+                        .args(["-c", "while :; do :; done"])
+                        .stdout(Stdio::null())
+                        .spawn()
+                        .expect("a busy loop")
+                })
+                .collect(),
+        )
+    }
+}
+
+impl Drop for Load {
+    fn drop(&mut self) {
+        for child in &mut self.0 {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
 
 #[test]
 #[ignore = "timed: scripts/test runs it alone, after the rest"]
-fn the_reference_graded_three_times_gets_the_same_threading_credit() {
+fn the_reference_gets_the_whole_speedup_idle_and_under_load() {
     let work = tempfile::tempdir().unwrap();
     let kit = work.path().join("kit");
     speedup_kit(&kit);
     let student = work.path().join("student");
     let program = reference_submission(&student);
-    for _ in 0..3 {
+    for loaded in [false, true] {
+        let _load = loaded.then(Load::start);
         let (score, output) = speedup(&[&program], &kit, &student);
-        assert_eq!(score, 10.0, "{output}");
+        assert_eq!(score, 10.0, "loaded: {loaded}: {output}");
+    }
+}
+
+/// What each design gets from the speed-up case, in the gradebook: its points of 10 (`None`:
+/// any), the speed-up column (`None`: a measured speed-up) and the thread design column.
+const EXPECTED: [(&str, Option<&str>, Option<&str>, &str); 8] = [
+    ("pool", Some("10"), None, "pool"),
+    (
+        "busy_waiting",
+        Some("0"),
+        Some("busy-waiting"),
+        "busy-waiting pool",
+    ),
+    ("fixed_division", None, None, "pool, fixed division"),
+    (
+        "per_search_fixed",
+        None,
+        None,
+        "threads per search, fixed division",
+    ),
+    ("per_column", Some("0"), None, "thread per column"),
+    ("pool_per_move", Some("10"), None, "pool per search"),
+    ("one_worker", Some("0"), None, "one worker"),
+    ("forger", Some("0"), Some("no baseline"), "one worker"),
+];
+
+#[test]
+#[ignore = "timed: scripts/test runs it alone, after the rest"]
+fn every_thread_design_gets_its_credit_and_its_name_idle_and_under_load() {
+    let work = tempfile::tempdir().unwrap();
+    let (kit, class) = (work.path().join("kit"), work.path().join("class"));
+    speedup_kit(&kit);
+    for design in DESIGNS {
+        let dir = class.join(design);
+        let program = design_submission(&dir, design);
+        fs::write(
+            dir.join("run"),
+            format!("cd \"$(dirname \"$0\")\"\nexec {program} \"$@\"\n"),
+        )
+        .unwrap();
+    }
+    assert_eq!(EXPECTED.map(|e| e.0), DESIGNS);
+    for (loaded, jobs) in [(false, "1"), (true, "2")] {
+        let csv = work.path().join(format!("loaded-{loaded}.csv"));
+        let _load = loaded.then(Load::start);
+        let output = grade()
+            .arg("class")
+            .arg(&class)
+            .args(["--command", "sh {dir}/run", "--jobs", jobs, "--kit"])
+            .arg(&kit)
+            .arg("--csv")
+            .arg(&csv)
+            .output()
+            .unwrap();
+        let printed = String::from_utf8_lossy(&output.stdout);
+        assert!(output.status.success(), "{printed}");
+        let rows = rows(&csv);
+        let at = |name: &str| column(&rows[0], name);
+        let (points, speedup, design) = (at("Threading ("), at("speed-up"), at("thread design"));
+        for (name, credit, word, seen) in EXPECTED {
+            let row = rows.iter().find(|r| r[0] == name).expect("a row each");
+            let said = format!("{name}, loaded: {loaded}: {row:?}\n{printed}");
+            assert_eq!(row[design], seen, "{said}");
+            if let Some(credit) = credit {
+                assert_eq!(row[points], credit, "{said}");
+            }
+            match word {
+                Some(word) => assert_eq!(row[speedup], word, "{said}"),
+                None => assert!(row[speedup].contains("x of "), "{said}"),
+            }
+        }
     }
 }
 
@@ -93,16 +201,6 @@ struct Mistake {
     name: &'static str,
     edits: &'static [(&'static str, &'static str, &'static str)],
 }
-
-/// The pool handed one thread, whatever THREADS says.
-const ONE_WORKER: Mistake = Mistake {
-    name: "one_worker",
-    edits: &[(
-        "Game.java",
-        "this.pool = new WorkerPool(threads);",
-        "this.pool = new WorkerPool(1);",
-    )],
-};
 
 /// Every task searches the game's own board, taking turns behind its lock.
 const SHARED_BOARD: Mistake = Mistake {
@@ -217,7 +315,6 @@ fn java_threading_mistakes_cost_the_speedup_or_are_flagged_for_the_hand_grader()
     // turns, and Java's lock is not fair: one of them may do all the work.
     for (mistake, credit, designs) in [
         (None, Some(10.0), &[pool][..]),
-        (Some(ONE_WORKER), Some(0.0), &[one][..]),
         (Some(SHARED_BOARD), Some(0.0), &[pool, one][..]),
         (Some(FIXED_DIVISION), None, &[fixed][..]),
     ] {
