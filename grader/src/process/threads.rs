@@ -166,8 +166,9 @@ impl Scope {
         let all = processes();
         let mut pids: HashSet<i32> = family(self.leader, &all).into_iter().collect();
         if let Some(sandbox) = &self.sandbox {
+            let running: HashSet<i32> = all.iter().map(|p| p.pid).collect();
             let known = &mut self.known;
-            known.retain(|pid, _| all.iter().any(|p| p.pid == *pid));
+            known.retain(|pid, _| running.contains(pid));
             for process in &all {
                 let held = *known
                     .entry(process.pid)

@@ -33,11 +33,13 @@ mod toolchain;
 
 use std::ffi::{OsStr, OsString};
 use std::fmt;
+use std::fs;
 use std::io;
 use std::os::fd::{AsRawFd, OwnedFd};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -83,8 +85,8 @@ pub struct Sandbox {
     pub readable: Vec<PathBuf>,
     /// Read, write and execute: the submission, a build's cargo home and target directory.
     pub writable: Vec<PathBuf>,
-    /// A private scratch directory (also writable): `HOME` and `TMPDIR` point to it, and under a
-    /// job's user it is made `0700`.
+    /// A private scratch directory (also writable): `HOME` and `TMPDIR` point to a fresh folder
+    /// in it for each command, and under a job's user it is made `0700`.
     pub scratch: Option<PathBuf>,
     /// Paths that must stay out of reach (the kit, the reference, results, reports, the other
     /// submissions): preparing fails if one lies under an allowed path, where Landlock could not
@@ -338,6 +340,7 @@ impl Sandbox {
             netns,
             processes: processes_limit,
             scratch: self.scratch.clone(),
+            runs: AtomicUsize::new(0),
             path: std::env::var_os("PATH").and_then(|path| self.search_path(&path)),
             protections,
         })))
@@ -411,6 +414,8 @@ struct Inner {
     /// `RLIMIT_NPROC`, only when it counts the job's processes alone.
     processes: Option<u64>,
     scratch: Option<PathBuf>,
+    /// How many commands have been given a home of their own under `scratch`.
+    runs: AtomicUsize,
     /// `PATH` with only the folders the job may reach.
     path: Option<OsString>,
     protections: Protections,
@@ -436,7 +441,8 @@ impl Prepared {
     /// prepared) makes the spawn fail with its error.
     pub fn apply(&self, command: &mut Command) {
         if let Some(scratch) = &self.0.scratch {
-            command.env("HOME", scratch).env("TMPDIR", scratch);
+            let home = self.fresh_home(scratch);
+            command.env("HOME", &home).env("TMPDIR", &home);
         }
         if let Some(path) = &self.0.path {
             command.env("PATH", path);
@@ -447,6 +453,22 @@ impl Prepared {
         // allocation, no lock.
         unsafe {
             command.pre_exec(move || inner.enter());
+        }
+    }
+
+    /// A folder of its own under `scratch` for the next command (`run-N`, handed to the job's
+    /// user), so that two runs of the job's programs, a copy on one thread and a copy on two
+    /// say, do not meet in `HOME` or `TMPDIR`; `scratch` itself if it cannot be made.
+    fn fresh_home(&self, scratch: &Path) -> PathBuf {
+        let run = self.0.runs.fetch_add(1, Ordering::Relaxed);
+        let home = scratch.join(format!("run-{run}"));
+        let made = fs::create_dir(&home).and_then(|()| match self.user() {
+            Some(user) => filesystem::hand_over(&home, user, true),
+            None => Ok(()),
+        });
+        match made {
+            Ok(()) => home,
+            Err(_) => scratch.to_path_buf(),
         }
     }
 

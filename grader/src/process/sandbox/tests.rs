@@ -122,6 +122,28 @@ fn every_protection_is_in_force_on_this_machine() {
 }
 
 #[test]
+fn every_command_gets_a_home_of_its_own() {
+    let fixture = Fixture::new();
+    let prepared = fixture.sandbox(1).prepare().unwrap();
+    let script = "echo \"$HOME $TMPDIR\" && touch \"$HOME/marker\" && ls \"$HOME\"";
+    let first = run(&prepared, fixture.submission.path(), script);
+    let second = run(&prepared, fixture.submission.path(), script);
+    assert!(first.status.success(), "{}", text(&first.stderr));
+    assert!(second.status.success(), "{}", text(&second.stderr));
+    let (first, second) = (text(&first.stdout), text(&second.stdout));
+    let home = |out: &str| {
+        out.split_whitespace()
+            .next()
+            .unwrap_or_default()
+            .to_string()
+    };
+    assert_ne!(home(&first), home(&second), "{first} {second}");
+    assert!(home(&first).starts_with(&*fixture.scratch.path().to_string_lossy()));
+    // Each saw only its own marker: a copy of a program cannot leave another one a note there.
+    assert_eq!(second.lines().skip(1).collect::<Vec<_>>(), ["marker"]);
+}
+
+#[test]
 fn the_kit_cannot_be_read_but_the_submission_and_scratch_can() {
     let fixture = Fixture::new();
     let prepared = fixture.sandbox(1).prepare().unwrap();
