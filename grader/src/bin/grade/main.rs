@@ -14,11 +14,13 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
+use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand};
 use connect_four_grader::commands::class::ClassRun;
 use connect_four_grader::commands::gallery::GalleryRun;
 use connect_four_grader::commands::student::StudentRun;
 use connect_four_grader::commands::{self, Grading, WindowAsk};
+use connect_four_grader::report::gradescope::NotCountedAs;
 
 #[cfg(not(feature = "students-kit"))]
 mod course;
@@ -241,6 +243,18 @@ struct StudentArgs {
     /// Write Gradescope's results.json to PATH
     #[arg(long, value_name = "PATH")]
     gradescope: Option<PathBuf>,
+    /// With --gradescope: what results.json gives a speed-up the machine could not judge (too
+    /// few CPUs, busy): pending (0 of its points until the instructor grades it again, the score
+    /// flagged), full (all its points) or zero (0 of them)
+    #[arg(
+        long,
+        value_name = "SHOWS",
+        default_value = "pending",
+        requires = "gradescope",
+        value_parser = PossibleValuesParser::new(NotCountedAs::NAMES)
+            .map(|name| name.parse::<NotCountedAs>().unwrap_or_default())
+    )]
+    gradescope_not_counted: NotCountedAs,
     /// Print only the score table, not the failed cases
     #[arg(long)]
     quiet: bool,
@@ -316,6 +330,7 @@ fn main() -> ExitCode {
             command: args.command,
             grading: args.grading.settings(),
             gradescope: args.gradescope,
+            not_counted: args.gradescope_not_counted,
             quiet: args.quiet,
         })
         .map_err(|e| e.to_string()),

@@ -381,6 +381,12 @@ impl StudentResult {
         self.cases.iter().filter(|c| !c.passed()).collect()
     }
 
+    /// The cases that count neither way because the machine could not judge their speed-up
+    /// (too few CPUs, busy): their points are missing until the student is graded again.
+    pub fn not_counted(&self) -> impl Iterator<Item = &CaseResult> {
+        self.cases.iter().filter(|c| !c.counted())
+    }
+
     /// The speed-up measured, if a timing case ran.
     pub fn speedup(&self) -> Option<&Speedup> {
         self.cases.iter().find_map(|c| c.speedup.as_ref())
