@@ -15,6 +15,7 @@
 
 mod build_step;
 mod gallery;
+mod grade_again;
 mod grade_kit;
 mod gradescope;
 mod handout;

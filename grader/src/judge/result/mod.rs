@@ -6,6 +6,8 @@
 
 use std::time::Duration;
 
+use serde::{Deserialize, Serialize};
+
 pub mod build;
 pub mod confinement;
 pub mod design;
@@ -84,8 +86,10 @@ pub enum NotRun {
     Unresponsive(usize),
 }
 
-/// The kind of a failure, as a class summary counts them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+/// The kind of a failure, as a class summary counts them (and keeps them, beside it, for a
+/// class graded again in part).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum FaultKind {
     /// An answer differs from the reference's.
     WrongAnswer,
