@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Builds the Gradescope autograder zip: the committed tree of the repository, with this
 # directory (setup.sh, run_autograder, settings.sh and the configuration: build, command,
-# options, window-build, window) as it is in the working tree, so that an edited configuration
-# is uploaded even before it is committed, and with setup.sh and run_autograder also at the
-# zip's root, as Gradescope expects.
+# options, not-counted, window-build, window) as it is in the working tree, so that an edited
+# configuration is uploaded even before it is committed, and with setup.sh and run_autograder
+# also at the zip's root, as Gradescope expects.
 # Usage: grading/gradescope/make_zip.sh [OUT.zip]
 set -euo pipefail
 
@@ -31,7 +31,7 @@ echo "make_zip: wrote $out"
 config="$here"
 # shellcheck source=settings.sh
 source "$here/settings.sh"
-for name in build command options window-build window; do
+for name in build command options not-counted window-build window; do
   value="$(setting "$name")"
   echo "make_zip: $name: ${value:-none}"
 done

@@ -43,6 +43,8 @@ cargo build --release --no-default-features --locked
 config="$kit/grading/gradescope"
 # shellcheck source=settings.sh
 source "$config/settings.sh"
+# Fail the image build now, not at every submission, if the not-counted setting is not one.
+not_counted >/dev/null
 
 # warm NAME TEMPLATE: runs the cargo build TEMPLATE (the configured NAME) once on a copy of the
 # starter, into the shared target directory, so that what it compiles is reused by every

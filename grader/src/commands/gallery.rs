@@ -74,14 +74,16 @@ pub fn load_scores(dir: &Path, rubric: &Rubric) -> Result<HandScores, KitError> 
     Ok(scores)
 }
 
-/// Writes the gallery into the report directory `dir`: the class page, each student's page,
-/// the script and style sheet, and where the gradebook `csv` is.
+/// Writes the gallery into the report directory `dir`: the class page of `rows` (each of
+/// [`gallery::class_row`]'s, the whole class's), each student's page of `results`, the script
+/// and style sheet, and where the gradebook `csv` is.
 pub(crate) fn write_pages(
     dir: &Path,
     rubric: &Rubric,
     results: &[StudentResult],
     hand: &HandScores,
     csv: &Path,
+    rows: &[String],
 ) -> Result<(), KitError> {
     for result in results {
         write_page(dir, rubric, result, hand)?;
@@ -94,10 +96,7 @@ pub(crate) fn write_pages(
         &dir.join(FOLDER).join(GRADEBOOK_RECORD),
         &format!("{}\n", csv.display()),
     )?;
-    write(
-        &dir.join(CLASS_PAGE),
-        &gallery::class_page(rubric, results, hand, dir),
-    )
+    replace(&dir.join(CLASS_PAGE), &gallery::class_page_of(rubric, rows))
 }
 
 /// Writes one student's page into the report directory `dir` for `grade student`, with the

@@ -1,10 +1,12 @@
 //! The top layer: one function per `grade` subcommand, each given its settings as plain data by
 //! `main.rs` and doing its whole job: find and load the kit, judge, render and write. `student`
-//! grades one program, `class` a folder of submissions (and writes the graders' gallery),
-//! `gallery` serves the gallery and takes the hand scores, `solutions` writes or checks the stored
-//! answers, `pack` makes the kit students get, `matchup` plays a match. The last three are the
-//! course's alone: the students' `grade` (the `students-kit` feature) only grades.
+//! grades one program, `class` a folder of submissions (and writes the graders' gallery; with
+//! `again`, grades some of a class again into its files), `gallery` serves the gallery and takes
+//! the hand scores, `solutions` writes or checks the stored answers, `pack` makes the kit
+//! students get, `matchup` plays a match. The last three are the course's alone: the students'
+//! `grade` (the `students-kit` feature) only grades.
 
+pub mod again;
 pub mod class;
 mod files;
 pub mod gallery;

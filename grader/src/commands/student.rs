@@ -1,7 +1,8 @@
 //! `grade student COMMAND`: grades one program, built first if asked, and prints its report;
 //! writes its Markdown report with its page in the graders' gallery, and Gradescope's
-//! results.json, where asked. A student whose sandbox could not be set up is not graded: the
-//! report says why, and so does the exit status.
+//! results.json (a speed-up not counted shown as the course chose), where asked. A student
+//! whose sandbox could not be set up is not graded: the report says why, and so does the exit
+//! status.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -10,7 +11,8 @@ use super::files::{become_subreaper, parent, write, Grading};
 use super::gallery;
 use crate::judge::{file_stem, grade_student, Student};
 use crate::kit::KitError;
-use crate::report::{gradescope, markdown, terminal};
+use crate::report::gradescope::{self, NotCountedAs};
+use crate::report::{markdown, terminal};
 
 /// What `grade student` was asked.
 #[derive(Clone, Debug, Default)]
@@ -21,6 +23,8 @@ pub struct StudentRun {
     pub grading: Grading,
     /// Where to write Gradescope's results.json.
     pub gradescope: Option<PathBuf>,
+    /// What results.json gives a speed-up the machine could not judge.
+    pub not_counted: NotCountedAs,
     /// Print only the brief report, not the failed cases.
     pub quiet: bool,
 }
@@ -55,7 +59,7 @@ pub fn run(run: &StudentRun) -> Result<(), KitError> {
         );
     }
     if let Some(path) = &run.gradescope {
-        let json = gradescope::results(&kit.rubric, &result);
+        let json = gradescope::results(&kit.rubric, &result, run.not_counted);
         write(path, &format!("{json:#}\n"))?;
     }
     match result.ungraded() {

@@ -76,3 +76,24 @@ pub(crate) fn hand_rubric() -> crate::kit::Rubric {
     )
     .unwrap()
 }
+
+/// A timing case of `category` worth `points` whose speed-up the machine could not judge: the
+/// program could use one CPU of two, so it counts neither way.
+pub(crate) fn not_counted(name: &str, category: &str, points: f64) -> CaseResult {
+    use super::result::design::{Design, Unseen};
+    use super::result::speedup::{Outcome, Speedup};
+    CaseResult {
+        speedup: Some(Speedup {
+            threads: (1, 2),
+            cpus: crate::process::Cpus {
+                online: 2,
+                affinity: 1,
+                quota: None,
+            },
+            outcome: Outcome::TooFewCpus,
+            uneven: None,
+            design: Design::Unseen(Unseen::NotSearched),
+        }),
+        ..case_result(name, category, points)
+    }
+}

@@ -60,6 +60,21 @@ impl Kit {
         }
     }
 
+    /// The categories that hold a timing case, each once, in rubric order: those whose points a
+    /// machine that cannot judge a speed-up (too few CPUs, busy) leaves missing.
+    pub fn timed_categories(&self) -> Vec<String> {
+        self.rubric
+            .categories
+            .iter()
+            .filter(|category| {
+                self.cases
+                    .iter()
+                    .any(|(case, _)| case.is_timing() && case.category == category.name)
+            })
+            .map(|category| category.name.clone())
+            .collect()
+    }
+
     /// Whether held-out cases are among the cases.
     pub fn has_held_out(&self) -> bool {
         self.cases

@@ -1,12 +1,20 @@
 //! The class summary, what an instructor reads after grading a batch: per automatic category the
 //! mean, median, lowest and highest score and how the students spread over bands of a tenth of
-//! the points; how many builds failed; how long grading took; and the cases failed most often,
-//! with how many students failed each and how many of those timed out or crashed. Markdown,
-//! which reads as well in a terminal: `grade class` prints it and writes it to
-//! `class-summary.md`.
+//! the points; how many builds failed; how long grading took; the students to grade again,
+//! whose speed-up the machine could not judge (their missing points are left out of the
+//! figures, not counted as zeros); and the cases failed most often, with how many students
+//! failed each and how many of those timed out or crashed. Markdown, which reads as well in a
+//! terminal: `grade class` prints it and writes it to `class-summary.md`.
+//!
+//! It is made from each student's [`Standing`], what the summary needs of their result, which
+//! `grade class` keeps beside it in `class-summary.json`: grading some students again rewrites
+//! the summary from their new standings and the others' as they were.
 
 use std::collections::BTreeMap;
 use std::fmt::Write;
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
 
 use super::words::{self, points};
 use crate::judge::result::{FaultKind, StudentResult};
@@ -16,31 +24,167 @@ use crate::kit::Rubric;
 const MOST_FAILED: usize = 10;
 /// The file name the summary is written to.
 pub const FILE_NAME: &str = "class-summary.md";
+/// The file name of the students' standings, beside the summary.
+pub const STANDINGS: &str = "class-summary.json";
+/// The name of the automatic total's row.
+const AUTOMATIC_TOTAL: &str = "Automatic total";
 
-/// One automatic category (or the automatic total) and each student's points in it: earned and
-/// possible.
+/// One student as the class summary counts them.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Standing {
+    /// The student's name.
+    pub student: String,
+    /// How long grading them took, the build included.
+    pub elapsed: Duration,
+    /// The gradebook's word for their build (`ok`, `failed`, `timed out`), when there was one.
+    pub build: Option<String>,
+    /// Why none of their code ran, when their sandbox could not be set up.
+    pub ungraded: Option<String>,
+    /// Each automatic part of the rubric, in its order, with the points of the cases counted.
+    pub categories: Vec<Score>,
+    /// The points of every case counted.
+    pub total: Score,
+    /// The cases that lost points, in order.
+    pub failed: Vec<FailedCase>,
+    /// The cases whose speed-up the machine could not judge: grade again.
+    pub not_counted: Vec<NotCounted>,
+}
+
+/// Points earned and possible, under a name.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Score {
+    /// The category, or the automatic total.
+    pub name: String,
+    /// Points earned.
+    pub earned: f64,
+    /// Points possible.
+    pub max: f64,
+}
+
+/// A case that lost points, and the kinds of its failures.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FailedCase {
+    /// The case.
+    pub case: String,
+    /// Its category.
+    pub category: String,
+    /// Every kind of failure in it, each once.
+    pub kinds: Vec<FaultKind>,
+}
+
+/// A case whose speed-up was not counted, and why.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NotCounted {
+    /// The case.
+    pub case: String,
+    /// Its category, whose points are missing.
+    pub category: String,
+    /// Why, in the reports' words.
+    pub why: String,
+}
+
+impl Standing {
+    /// `result` as the class summary counts it.
+    pub fn of(rubric: &Rubric, result: &StudentResult) -> Standing {
+        let (earned, max) = result.total();
+        Standing {
+            student: result.student.clone(),
+            elapsed: result.elapsed,
+            build: result.build.as_ref().map(|b| words::build_word(b).into()),
+            ungraded: result.ungraded().map(String::from),
+            categories: result
+                .categories(rubric)
+                .into_iter()
+                .filter_map(|c| {
+                    Some(Score {
+                        earned: c.earned?,
+                        name: c.name,
+                        max: c.max,
+                    })
+                })
+                .collect(),
+            total: Score {
+                name: AUTOMATIC_TOTAL.into(),
+                earned,
+                max,
+            },
+            failed: result
+                .failed()
+                .into_iter()
+                .map(|case| FailedCase {
+                    case: case.name.clone(),
+                    category: case.category.clone(),
+                    kinds: case.kinds(),
+                })
+                .collect(),
+            not_counted: result
+                .not_counted()
+                .map(|case| NotCounted {
+                    case: case.name.clone(),
+                    category: case.category.clone(),
+                    why: words::case_not_counted(case).unwrap_or_default(),
+                })
+                .collect(),
+        }
+    }
+
+    /// Whether the student's points in the category (or the automatic total) called `name`
+    /// are all known: no speed-up of it was left uncounted.
+    fn known(&self, name: &str) -> bool {
+        match name {
+            AUTOMATIC_TOTAL => self.not_counted.is_empty(),
+            category => self.not_counted.iter().all(|n| n.category != category),
+        }
+    }
+
+    /// Whether the build failed (or timed out): every case then failed.
+    fn build_failed(&self) -> bool {
+        self.build.as_deref().is_some_and(|word| word != "ok")
+    }
+}
+
+/// Every student's standing, as `class-summary.json` keeps them, in the class's order.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Standings {
+    /// Each student's.
+    pub students: Vec<Standing>,
+}
+
+/// One automatic category (or the automatic total), its points in the rubric, and the points
+/// of each student whose points there are known: earned and possible.
 struct Column {
     name: String,
+    points: f64,
     scores: Vec<(f64, f64)>,
 }
 
-/// The automatic categories, then the automatic total, each with every student's points.
-fn columns(rubric: &Rubric, results: &[&StudentResult]) -> Vec<Column> {
-    let mut columns: Vec<Column> = Vec::new();
-    for result in results {
-        let (earned, max) = result.total();
-        let scores = result
-            .categories(rubric)
-            .into_iter()
-            .filter_map(|c| c.earned.map(|earned| (c.name, earned, c.max)))
-            .chain([("Automatic total".to_string(), earned, max)]);
-        for (name, earned, max) in scores {
-            match columns.iter_mut().find(|c| c.name == name) {
-                Some(column) => column.scores.push((earned, max)),
-                None => columns.push(Column {
-                    name,
-                    scores: vec![(earned, max)],
-                }),
+/// The automatic categories, then the automatic total, each with every student's points where
+/// they are known.
+fn columns(rubric: &Rubric, standings: &[&Standing]) -> Vec<Column> {
+    let parts = rubric.categories.iter().flat_map(|c| c.parts());
+    let mut columns: Vec<Column> = parts
+        .filter(|p| p.automatic)
+        .map(|p| (p.name, p.points))
+        .chain([(
+            AUTOMATIC_TOTAL.to_string(),
+            rubric.categories.iter().map(|c| c.automatic_points()).sum(),
+        )])
+        .map(|(name, points)| Column {
+            name,
+            points,
+            scores: Vec::new(),
+        })
+        .collect();
+    for standing in standings {
+        for score in standing.categories.iter().chain([&standing.total]) {
+            let column = columns.iter_mut().find(|c| c.name == score.name);
+            if let Some(column) = column.filter(|_| standing.known(&score.name)) {
+                column.scores.push((score.earned, score.max));
             }
         }
     }
@@ -85,10 +229,10 @@ fn band(earned: f64, max: f64) -> usize {
 }
 
 /// The builds: how many failed, and how.
-fn builds(results: &[StudentResult]) -> Option<String> {
-    let built: Vec<&str> = results
+fn builds(standings: &[Standing]) -> Option<String> {
+    let built: Vec<&str> = standings
         .iter()
-        .filter_map(|r| r.build.as_ref().map(words::build_word))
+        .filter_map(|s| s.build.as_deref())
         .collect();
     if built.is_empty() {
         return None;
@@ -105,13 +249,13 @@ fn builds(results: &[StudentResult]) -> Option<String> {
 }
 
 /// How long grading took: the mean, the median and the longest, with whose.
-fn times(results: &[StudentResult]) -> String {
-    let seconds: Vec<f64> = results.iter().map(|r| r.elapsed.as_secs_f64()).collect();
-    let longest = results
+fn times(standings: &[Standing]) -> String {
+    let seconds: Vec<f64> = standings.iter().map(|s| s.elapsed.as_secs_f64()).collect();
+    let longest = standings
         .iter()
         .max_by(|a, b| a.elapsed.cmp(&b.elapsed))
-        .map_or(String::new(), |r| {
-            format!("{:.1} s ({})", r.elapsed.as_secs_f64(), r.student)
+        .map_or(String::new(), |s| {
+            format!("{:.1} s ({})", s.elapsed.as_secs_f64(), s.student)
         });
     format!(
         "Grading time per student: mean {:.1} s, median {:.1} s, longest {longest}.",
@@ -120,12 +264,22 @@ fn times(results: &[StudentResult]) -> String {
     )
 }
 
-/// The mean, median, lowest and highest score of each column, as a table.
+/// The mean, median, lowest and highest score of each column, as a table; a column whose
+/// points no student has yet shows its points in the rubric and no figures.
 fn scores_table(columns: &[Column]) -> String {
     let mut out = String::from(
         "| Category | Points | Mean | Median | Lowest | Highest |\n|---|---:|---:|---:|---:|---:|\n",
     );
     for column in columns {
+        if column.scores.is_empty() {
+            let _ = writeln!(
+                out,
+                "| {} | {} | - | - | - | - |",
+                column.name,
+                points(column.points)
+            );
+            continue;
+        }
         let earned: Vec<f64> = column.scores.iter().map(|(e, _)| *e).collect();
         let max = column.scores.iter().map(|(_, m)| *m).fold(0.0, f64::max);
         let _ = writeln!(
@@ -176,16 +330,16 @@ struct Failures {
 
 /// The cases failed by the most students (leaving out those whose build failed: they failed
 /// every case), with how many failed each, and how many of those by a time-out or a crash.
-fn most_failed(results: &[&StudentResult]) -> String {
-    let built: Vec<&StudentResult> = results
+fn most_failed(standings: &[&Standing]) -> String {
+    let built: Vec<&Standing> = standings
         .iter()
         .copied()
-        .filter(|r| r.failed_build().is_none())
+        .filter(|s| !s.build_failed())
         .collect();
     let mut failures: BTreeMap<(&str, &str), Failures> = BTreeMap::new();
-    for case in built.iter().flat_map(|r| r.failed()) {
-        let kinds = case.kinds();
-        let entry = failures.entry((&case.name, &case.category)).or_default();
+    for case in built.iter().flat_map(|s| &s.failed) {
+        let kinds = &case.kinds;
+        let entry = failures.entry((&case.case, &case.category)).or_default();
         entry.students += 1;
         entry.timed_out += usize::from(kinds.contains(&FaultKind::TimedOut));
         entry.crashed += usize::from(
@@ -194,7 +348,7 @@ fn most_failed(results: &[&StudentResult]) -> String {
                 .any(|k| matches!(k, FaultKind::Crashed | FaultKind::Limit | FaultKind::Closed)),
         );
     }
-    let who = if built.len() == results.len() {
+    let who = if built.len() == standings.len() {
         format!("the {}", students(built.len()))
     } else {
         format!(
@@ -227,29 +381,93 @@ fn most_failed(results: &[&StudentResult]) -> String {
     out
 }
 
-/// The class summary of `results`, in Markdown.
-pub fn markdown(rubric: &Rubric, results: &[StudentResult]) -> String {
+/// `names` as the summary lists them: `ann, bob`.
+fn names<'a>(standings: impl IntoIterator<Item = &'a &'a Standing>) -> String {
+    let names: Vec<&str> = standings.into_iter().map(|s| s.student.as_str()).collect();
+    names.join(", ")
+}
+
+/// The paragraph on the students to grade again, whose speed-up the machine could not judge:
+/// who, why, and which figures leave them out; none when every speed-up counted.
+fn grade_again(again: &[&Standing]) -> Option<String> {
+    if again.is_empty() {
+        return None;
+    }
+    let each: Vec<String> = again
+        .iter()
+        .map(|standing| {
+            let why: Vec<String> = standing
+                .not_counted
+                .iter()
+                .map(|n| format!("{}: {}", n.category, n.why))
+                .collect();
+            format!("{} ({})", standing.student, why.join("; "))
+        })
+        .collect();
+    let mut categories: Vec<&str> = again
+        .iter()
+        .flat_map(|s| s.not_counted.iter().map(|n| n.category.as_str()))
+        .collect();
+    categories.sort_unstable();
+    categories.dedup();
+    Some(format!(
+        "**Grade again: {}** (the machine could not judge their speed-up, so those points are \
+         missing, not 0: blank in the gradebook, and left out of the figures below for {} and \
+         the automatic total): {}. `grade class` with the same options and `--not-counted` \
+         grades only them again.",
+        students(again.len()),
+        categories.join(", "),
+        each.join(", ")
+    ))
+}
+
+/// The line `grade class` ends with when students are to be graded again: how many, who, and
+/// how; none when every speed-up counted.
+pub fn grade_again_line(standings: &[Standing]) -> Option<String> {
+    let again: Vec<&Standing> = standings
+        .iter()
+        .filter(|s| !s.not_counted.is_empty())
+        .collect();
+    if again.is_empty() {
+        return None;
+    }
+    Some(format!(
+        "the speed-up of {} was not counted (the machine could not judge it): {}; grade them \
+         again with --not-counted",
+        students(again.len()),
+        names(&again)
+    ))
+}
+
+/// The class summary of `standings`, in Markdown.
+pub fn markdown(rubric: &Rubric, standings: &[Standing]) -> String {
     let mut out = format!("# Class summary: {}\n\n", rubric.title);
-    if results.is_empty() {
+    if standings.is_empty() {
         out.push_str("No students.\n");
         return out;
     }
-    let _ = writeln!(out, "{}.", students(results.len()));
-    if let Some(builds) = builds(results) {
+    let _ = writeln!(out, "{}.", students(standings.len()));
+    if let Some(builds) = builds(standings) {
         let _ = writeln!(out, "{builds}");
     }
-    let _ = writeln!(out, "{}", times(results));
-    let (graded, ungraded): (Vec<&StudentResult>, Vec<_>) = results
-        .iter()
-        .partition(|result| result.ungraded().is_none());
+    let _ = writeln!(out, "{}", times(standings));
+    let (graded, ungraded): (Vec<&Standing>, Vec<_>) =
+        standings.iter().partition(|s| s.ungraded.is_none());
     if !ungraded.is_empty() {
-        let names: Vec<&str> = ungraded.iter().map(|r| r.student.as_str()).collect();
         let _ = writeln!(
             out,
             "\n**Not graded** (their sandbox could not be set up, so none of their code ran; \
              the figures below leave them out): {}.",
-            names.join(", ")
+            names(&ungraded)
         );
+    }
+    let again: Vec<&Standing> = graded
+        .iter()
+        .copied()
+        .filter(|s| !s.not_counted.is_empty())
+        .collect();
+    if let Some(again) = grade_again(&again) {
+        let _ = writeln!(out, "\n{again}");
     }
     if graded.is_empty() {
         out.push_str("\nNo student was graded.\n");
@@ -309,12 +527,96 @@ mod tests {
         }
     }
 
+    /// The summary of `results` on [`rubric`].
+    fn summary(results: &[StudentResult]) -> String {
+        let standings: Vec<Standing> = results.iter().map(|r| Standing::of(&rubric(), r)).collect();
+        markdown(&rubric(), &standings)
+    }
+
+    #[test]
+    fn students_to_grade_again_are_named_and_their_missing_points_left_out() {
+        let rubric: Rubric = toml::from_str(&format!(
+            "title = \"Four\"\n{TEST_SPEEDUP}\
+             [[category]]\nname = \"Rules\"\npoints = 10\n\
+             [[category]]\nname = \"Threading\"\npoints = 10\n",
+        ))
+        .unwrap();
+        let with = |name: &str, speedup: CaseResult| {
+            let rules = CaseResult {
+                earned: 10.0,
+                ..fixtures::case_result("rules", "Rules", 10.0)
+            };
+            fixtures::student(name, vec![rules, speedup], 2)
+        };
+        let judged = |earned| CaseResult {
+            earned,
+            ..fixtures::case_result("speedup", "Threading", 10.0)
+        };
+        let results = [
+            with("ann", fixtures::not_counted("speedup", "Threading", 10.0)),
+            with("bob", judged(10.0)),
+            with("cy", judged(5.0)),
+        ];
+        let standings: Vec<Standing> = results.iter().map(|r| Standing::of(&rubric, r)).collect();
+        let text = markdown(&rubric, &standings);
+        assert!(
+            text.contains(
+                "\n**Grade again: 1 student** (the machine could not judge their speed-up, so \
+                 those points are missing, not 0: blank in the gradebook, and left out of the \
+                 figures below for Threading and the automatic total): ann (Threading: not \
+                 judged on 1 CPU). `grade class` with the same options and `--not-counted` \
+                 grades only them again.\n"
+            ),
+            "{text}"
+        );
+        // Rules counts all three; Threading and the total only bob and cy, not ann's 0.
+        assert!(
+            text.contains("| Rules | 10 | 10 | 10 | 10 | 10 |\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("| Threading | 10 | 7.5 | 7.5 | 5 | 10 |\n"),
+            "{text}"
+        );
+        assert!(text.contains("| Automatic total | 20 | 17.5 |"), "{text}");
+        assert!(text.contains("| Threading | 0 | 0 | 0 | 0 | 0 | 1 | 0 | 0 | 0 | 0 | 1 |"));
+        assert_eq!(
+            grade_again_line(&standings).as_deref(),
+            Some(
+                "the speed-up of 1 student was not counted (the machine could not judge it): \
+                 ann; grade them again with --not-counted"
+            )
+        );
+        // Nobody's speed-up counted: the row says so with no figures.
+        let nobody = [with(
+            "ann",
+            fixtures::not_counted("speedup", "Threading", 10.0),
+        )];
+        let nobody: Vec<Standing> = nobody.iter().map(|r| Standing::of(&rubric, r)).collect();
+        let text = markdown(&rubric, &nobody);
+        assert!(
+            text.contains("| Threading | 10 | - | - | - | - |\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("| Automatic total | 20 | - | - | - | - |\n"),
+            "{text}"
+        );
+        // Kept as JSON beside the summary, a standing reads back the same.
+        let kept = Standings {
+            students: standings,
+        };
+        let json = serde_json::to_string(&kept).unwrap();
+        assert_eq!(serde_json::from_str::<Standings>(&json).unwrap(), kept);
+        assert_eq!(grade_again_line(&kept.students[1..]), None);
+    }
+
     #[test]
     fn students_not_graded_are_named_and_left_out_of_the_figures() {
         let mut cy = student("cy", [0.0, 0.0], 1, None);
         cy.confinement = crate::judge::Confinement::Failed("the kit is inside".into());
         let results = [student("ann", [5.0, 5.0], 3, None), cy];
-        let text = markdown(&rubric(), &results);
+        let text = summary(&results);
         assert!(
             text.contains(
                 "**Not graded** (their sandbox could not be set up, so none of their \
@@ -323,7 +625,7 @@ mod tests {
             "{text}"
         );
         assert!(text.contains("| Rules | 10 | 10 | 10 | 10 |"), "{text}");
-        let text = markdown(&rubric(), &results[1..]);
+        let text = summary(&results[1..]);
         assert!(text.ends_with("\nNo student was graded.\n"), "{text}");
     }
 
@@ -346,7 +648,7 @@ mod tests {
                 Some(Ended::TimedOut(Duration::from_secs(9))),
             ),
         ];
-        let text = markdown(&rubric(), &results);
+        let text = summary(&results);
         assert!(
             text.starts_with("# Class summary: Four\n\n5 students.\n"),
             "{text}"
@@ -384,7 +686,7 @@ mod tests {
         assert_eq!(band(3.0, 30.0), 1);
         assert_eq!(band(29.9, 30.0), 9);
         assert_eq!(band(30.0, 30.0), 10);
-        let everyone_passed = markdown(&rubric(), &[student("ann", [5.0, 5.0], 1, None)]);
+        let everyone_passed = summary(&[student("ann", [5.0, 5.0], 1, None)]);
         assert!(everyone_passed.contains("1 student.\n"));
         assert!(everyone_passed.contains("Every case was passed by the 1 student."));
         assert!(!everyone_passed.contains("Failed builds"));

@@ -37,7 +37,7 @@ pub(super) fn table(rubric: &Rubric, result: &StudentResult, markdown: bool) -> 
         );
     }
     for case in &result.cases {
-        if let Some(why) = case.speedup.as_ref().and_then(words::not_counted) {
+        if let Some(why) = words::case_not_counted(case) {
             let _ = writeln!(out, "\n{indent}Not counted: {} ({why})", case.name);
         }
     }

@@ -17,7 +17,7 @@ use percent_encoding::{utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
 
 use super::style;
 use super::window;
-use super::words::{build_word, points};
+use super::words::{build_word, case_not_counted, category_not_counted, points};
 use crate::judge::file_stem;
 use crate::judge::result::hand::{HandScores, Marks};
 use crate::judge::result::window::{Check, Measured, Observation, Status, Step, WindowResult};
@@ -103,8 +103,16 @@ pub fn class_page(
     hand: &HandScores,
     reports: &Path,
 ) -> String {
+    let rows: Vec<String> = results
+        .iter()
+        .map(|result| class_row(rubric, result, hand, reports))
+        .collect();
+    class_page_of(rubric, &rows)
+}
+
+/// The class page around `rows`, each one of [`class_row`]'s.
+pub fn class_page_of(rubric: &Rubric, rows: &[String]) -> String {
     let mut out = head(&format!("{}: the gallery", rubric.title), "");
-    let items: usize = graded(rubric).map(|c| c.manual.len()).sum();
     let _ = write!(
         out,
         "<header><h1>{}: the gallery</h1>\n{MODE}</header>\n<main>\n<table class=\"class\">\n\
@@ -112,29 +120,85 @@ pub fn class_page(
          <th>Window steps seen</th><th>Hand-scored items</th></tr></thead>\n<tbody>\n",
         escape(&rubric.title)
     );
-    for result in results {
-        let (earned, max) = result.total();
-        let scored = hand
-            .students
-            .get(&result.student)
-            .map_or(0, |m| m.values().map(|c| c.scored()).sum());
-        let _ = writeln!(
-            out,
-            "<tr data-student=\"{}\" data-items=\"{items}\"><td><a data-page href=\"{}\">{}</a>\
-             </td><td>{}</td><td>{} / {}</td><td>{}</td><td>{}</td>\
-             <td class=\"scored\">{scored} of {items}</td></tr>",
-            escape(&result.student),
-            escape(&href(&format!("{FOLDER}/{}", page_name(&result.student)))),
-            escape(&result.student),
-            thumbnail(result, reports),
-            points(earned),
-            points(max),
-            result.build.as_ref().map_or("", build_word),
-            escape(&window_count(result.window.as_ref())),
-        );
+    for row in rows {
+        out.push_str(row);
     }
     out.push_str("</tbody>\n</table>\n</main>\n</body>\n</html>\n");
     out
+}
+
+/// What opens a student's row on the class page, before their escaped name.
+const ROW: &str = "<tr data-student=\"";
+
+/// `result`'s row on the class page, one line: their name linked to their page, their window,
+/// their automatic total (and what of it is not counted yet), build, window steps seen and
+/// hand-scored items.
+pub fn class_row(
+    rubric: &Rubric,
+    result: &StudentResult,
+    hand: &HandScores,
+    reports: &Path,
+) -> String {
+    let items: usize = graded(rubric).map(|c| c.manual.len()).sum();
+    let (earned, max) = result.total();
+    let scored = hand
+        .students
+        .get(&result.student)
+        .map_or(0, |m| m.values().map(|c| c.scored()).sum());
+    format!(
+        "{ROW}{}\" data-items=\"{items}\"><td><a data-page href=\"{}\">{}</a>\
+         </td><td>{}</td><td>{} / {}{}</td><td>{}</td><td>{}</td>\
+         <td class=\"scored\">{scored} of {items}</td></tr>\n",
+        escape(&result.student),
+        escape(&href(&format!("{FOLDER}/{}", page_name(&result.student)))),
+        escape(&result.student),
+        thumbnail(result, reports),
+        points(earned),
+        points(max),
+        escape(&incomplete(result)),
+        result.build.as_ref().map_or("", build_word),
+        escape(&window_count(result.window.as_ref())),
+    )
+}
+
+/// What follows an automatic total that leaves out a speed-up not counted: `, without
+/// Threading: not judged on 1 CPU`; nothing when every case counted.
+fn incomplete(result: &StudentResult) -> String {
+    result
+        .not_counted()
+        .filter_map(|case| {
+            Some(format!(
+                ", without {}: {}",
+                case.category,
+                case_not_counted(case)?
+            ))
+        })
+        .collect()
+}
+
+/// The rows of a class page that [`class_page_of`] wrote, each with its student's name: what
+/// a class graded again in part keeps of the others.
+pub fn class_rows(page: &str) -> Vec<(String, String)> {
+    page.split_inclusive('\n')
+        .filter_map(|line| {
+            let rest = line.strip_prefix(ROW)?;
+            let (name, _) = rest.split_once('"')?;
+            Some((unescape(name), line.to_string()))
+        })
+        .collect()
+}
+
+/// `text` as it was before [`escape`].
+fn unescape(text: &str) -> String {
+    [
+        ("&lt;", "<"),
+        ("&gt;", ">"),
+        ("&quot;", "\""),
+        ("&#39;", "'"),
+        ("&amp;", "&"),
+    ]
+    .iter()
+    .fold(text.to_string(), |text, (from, to)| text.replace(from, to))
 }
 
 /// How many window steps were seen: `5 of 7`, or why none were.
@@ -382,21 +446,26 @@ pub fn student_page(
         escape(&href(&format!("../{}.md", file_stem(&result.student))))
     );
     for score in result.categories(rubric) {
-        let earned = score.earned.map_or("by hand".into(), points);
+        let earned = match (score.earned, category_not_counted(result, &score.name)) {
+            (None, _) => format!("by hand / {}", points(score.max)),
+            (Some(earned), None) => format!("{} / {}", points(earned), points(score.max)),
+            (Some(_), Some(why)) => format!("not counted: {why}"),
+        };
         let _ = writeln!(
             out,
-            "<tr><td>{}</td><td>{earned} / {}</td></tr>",
+            "<tr><td>{}</td><td>{}</td></tr>",
             escape(&score.name),
-            points(score.max)
+            escape(&earned)
         );
     }
     let (earned, max) = result.total();
     let _ = write!(
         out,
-        "<tr><td>Automatic total</td><td>{} / {}</td></tr>\n</tbody>\n</table>\n\
+        "<tr><td>Automatic total</td><td>{} / {}{}</td></tr>\n</tbody>\n</table>\n\
          <form id=\"marks\" data-student=\"{student}\">\n",
         points(earned),
-        points(max)
+        points(max),
+        escape(&incomplete(result))
     );
     for category in graded(rubric) {
         out.push_str(&category_html(category, marks, result, reports));

@@ -4,11 +4,19 @@
 //! style facts and the hand scores typed in the gallery, for a spreadsheet or a learning
 //! platform's import. The hand scores are merged into a gradebook already written too, as the
 //! gallery saves them.
+//!
+//! A speed-up the machine could not judge (too few CPUs, busy) is never a zero: its category's
+//! automatic cell is blank, the column beside it (`Threading: not counted`) says why, and the
+//! automatic total and the total are blank too, as for a student who was not graded. A blank is
+//! what a spreadsheet's AVERAGE, MIN and MAX leave out and what a platform's import takes as no
+//! grade yet, where a mark such as `90*` would be text that a numeric column refuses (or that a
+//! sum skips as if it were 0). Its rows are read back as written ([`records`]), so that a class
+//! graded again in part keeps the others' rows byte for byte.
 
 use super::style;
 use super::words::{self, points};
 use crate::judge::result::hand::{HandScores, Marks};
-use crate::judge::result::StudentResult;
+use crate::judge::result::{CategoryScore, StudentResult};
 use crate::kit::rubric::Part;
 use crate::kit::Rubric;
 
@@ -23,6 +31,9 @@ const COMMENTS: &str = "hand comments";
 const NOT_GRADED: &str = "not graded";
 /// The column of the automatic total.
 const AUTOMATIC_TOTAL: &str = "automatic total";
+/// What follows a timed category's name in the header of the column beside its automatic part
+/// that says why its speed-up was not counted: `Threading: not counted`.
+const NOT_COUNTED: &str = ": not counted";
 
 /// What follows the gradebook as it is read: a row of its own only when every quoted field
 /// before it was closed, since the `csv` crate reads an unclosed quote to the end, leniently.
@@ -91,47 +102,85 @@ fn hand_cells(rubric: &Rubric, marks: Option<&Marks>, automatic: Option<f64>) ->
     }
 }
 
-/// The gradebook: a header, then per student each category's points (for the categories
-/// graded by hand, the sum of the hand scores once each item is scored), the automatic total,
-/// how their build went (`ok`, `failed`, `timed out`; blank without a build step; `not graded`,
-/// with no automatic points, when their sandbox could not be set up), how long grading them took in seconds, whether their copy of
-/// the supplied crate was changed (`yes` or `no`; blank when they have none or it was not
+/// The gradebook's header for `rubric`: the student, each category's parts (the automatic
+/// part of each of the `timed` categories, those with a speed-up case, followed by the column
+/// that says why its speed-up was not counted), then the columns every student has.
+pub fn header(rubric: &Rubric, timed: &[String]) -> Vec<String> {
+    let mut header = vec!["student".to_string()];
+    for category in &rubric.categories {
+        for part in category.parts() {
+            header.push(part_header(&part));
+            if part.automatic && timed.contains(&category.name) {
+                header.push(format!("{}{NOT_COUNTED}", category.name));
+            }
+        }
+    }
+    header.extend(
+        [
+            AUTOMATIC_TOTAL,
+            "build",
+            "time (s)",
+            "supplied_changed",
+            "speed-up",
+            "thread design",
+            "header items missing",
+            "lint",
+            "longest function (lines)",
+            HAND_SCORED,
+            TOTAL,
+            COMMENTS,
+        ]
+        .map(String::from),
+    );
+    header
+}
+
+/// The gradebook: [`header`], then per student each category's points (for the categories
+/// graded by hand, the sum of the hand scores once each item is scored; blank, with the reason
+/// in the column beside it, for a timed category whose speed-up was not counted), the automatic
+/// total (blank while a speed-up is not counted), how their build went (`ok`, `failed`, `timed
+/// out`; blank without a build step; `not graded`, with no automatic points, when their sandbox
+/// could not be set up), how long grading them took in seconds, whether their copy of the
+/// supplied crate was changed (`yes` or `no`; blank when they have none or it was not
 /// checked), and, last so that the older columns keep their places, the speed-up (`1.89x of
 /// 1.93x`: theirs and the machine's ceiling; or why it was not judged; `left out` with
 /// `--skip-timing`), the thread design seen (`pool`, `new threads per search`, `one
 /// worker`), and with `--style` the header items missing, the lints' counts and the longest
 /// function's lines, and then the hand scores' columns: the items scored (`7 of 11`), the
-/// total (once every item is scored) and the graders' comments.
-pub fn csv(rubric: &Rubric, results: &[StudentResult], hand: &HandScores) -> String {
-    let mut header = vec!["student".to_string()];
-    header.extend(
-        rubric
-            .categories
-            .iter()
-            .flat_map(|c| c.parts())
-            .map(|part| part_header(&part)),
-    );
-    header.push(AUTOMATIC_TOTAL.into());
-    header.push("build".into());
-    header.push("time (s)".into());
-    header.push("supplied_changed".into());
-    header.push("speed-up".into());
-    header.push("thread design".into());
-    header.push("header items missing".into());
-    header.push("lint".into());
-    header.push("longest function (lines)".into());
-    header.extend([HAND_SCORED, TOTAL, COMMENTS].map(String::from));
-    let mut rows = vec![header];
+/// total (once every item is scored and the automatic total is known) and the graders'
+/// comments.
+pub fn csv(
+    rubric: &Rubric,
+    timed: &[String],
+    results: &[StudentResult],
+    hand: &HandScores,
+) -> String {
+    let mut rows = vec![header(rubric, timed)];
     for result in results {
         let mut row = vec![result.student.clone()];
-        // A student none of whose code ran has no automatic points, not zero.
-        let automatic = result.ungraded().is_none().then(|| result.total().0);
+        // A student none of whose code ran has no automatic points, not zero; one whose
+        // speed-up was not counted has no automatic total yet.
+        let graded = result.ungraded().is_none();
+        let complete = graded && result.not_counted().next().is_none();
+        let automatic = complete.then(|| result.total().0);
         let cells = hand_cells(rubric, hand.students.get(&result.student), automatic);
         let mut by_hand = cells.parts.into_iter();
-        row.extend(result.categories(rubric).iter().map(|c| match c.earned {
-            Some(earned) => automatic.map_or(String::new(), |_| points(earned)),
-            None => by_hand.next().unwrap_or_default(),
-        }));
+        for CategoryScore { name, earned, .. } in result.categories(rubric) {
+            let Some(earned) = earned else {
+                row.push(by_hand.next().unwrap_or_default());
+                continue;
+            };
+            let why = graded
+                .then(|| words::category_not_counted(result, &name))
+                .flatten();
+            row.push(match graded && why.is_none() {
+                true => points(earned),
+                false => String::new(),
+            });
+            if timed.contains(&name) {
+                row.push(why.unwrap_or_default());
+            }
+        }
         row.push(automatic.map_or(String::new(), points));
         row.push(match result.ungraded() {
             Some(_) => NOT_GRADED.into(),
@@ -170,28 +219,78 @@ impl std::fmt::Display for GradebookError {
     }
 }
 
-/// The gradebook's rows as cells, header first: the CSV that [`csv`] writes (and a
-/// spreadsheet's, quoted the same way) read back; blank lines are skipped. A quoted field
-/// left open is refused: the gradebook was cut short or mangled.
-pub fn parse(text: &str) -> Result<Vec<Vec<String>>, GradebookError> {
+/// One row of a gradebook as read: its cells, and its text as it was written, ended by its
+/// line break (one is added to a last row that had none).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Record {
+    /// Its cells.
+    pub cells: Vec<String>,
+    /// Its text, from its first byte to the next row's.
+    pub text: String,
+}
+
+/// The gradebook's rows, header first: the CSV that [`csv`] writes (and a spreadsheet's,
+/// quoted the same way) read back, each with its text as written; blank lines are skipped. A
+/// quoted field left open is refused: the gradebook was cut short or mangled.
+pub fn records(text: &str) -> Result<Vec<Record>, GradebookError> {
     let ended = format!("{text}\n{END}");
     let mut reader = csv::ReaderBuilder::new()
         .has_headers(false)
         .flexible(true)
         .from_reader(ended.as_bytes());
+    // Each row's cells and the byte it starts at.
     let (mut rows, mut line) = (Vec::new(), 0);
     for record in reader.records() {
         let record =
             record.map_err(|e| GradebookError(format!("the gradebook is not CSV: {e}")))?;
         line = record.position().map_or(line, |p| p.line());
-        rows.push(record.iter().map(String::from).collect::<Vec<_>>());
+        let start = record.position().map_or(0, |p| p.byte());
+        let cells = record.iter().map(String::from).collect::<Vec<_>>();
+        rows.push((cells, usize::try_from(start).unwrap_or(usize::MAX)));
     }
     match rows.pop() {
-        Some(end) if end == [END] => Ok(rows),
-        _ => Err(GradebookError(format!(
-            "the row on line {line} opens a quoted field that is never closed"
-        ))),
+        Some((end, _)) if end == [END] => {}
+        _ => {
+            return Err(GradebookError(format!(
+                "the row on line {line} opens a quoted field that is never closed"
+            )))
+        }
     }
+    // A row starts where the reader says; its line break (the `\n` of a `\r\n` the reader
+    // counts as the next row's) and the blank lines after it are its own.
+    let starts: Vec<usize> = rows
+        .iter()
+        .enumerate()
+        .map(|(index, (_, start))| {
+            let start = (*start).min(text.len());
+            let rest = text.get(start..).unwrap_or_default();
+            match index {
+                0 => start,
+                _ => start + rest.len() - rest.trim_start_matches(['\r', '\n']).len(),
+            }
+        })
+        .collect();
+    let ends = starts.iter().skip(1).copied().chain([text.len()]);
+    let records = rows
+        .into_iter()
+        .zip(starts.iter().copied().zip(ends))
+        .map(|((cells, _), (start, end))| {
+            let mut text = text
+                .get(start..end.max(start))
+                .unwrap_or_default()
+                .to_string();
+            if !text.ends_with('\n') {
+                text.push('\n');
+            }
+            Record { cells, text }
+        })
+        .collect();
+    Ok(records)
+}
+
+/// The gradebook's rows as cells, header first, as [`records`] reads them.
+pub fn parse(text: &str) -> Result<Vec<Vec<String>>, GradebookError> {
+    Ok(records(text)?.into_iter().map(|r| r.cells).collect())
 }
 
 /// The students a gradebook has rows for.
@@ -201,6 +300,25 @@ pub fn students(text: &str) -> Result<Vec<String>, GradebookError> {
         .skip(1)
         .filter_map(|row| row.into_iter().next())
         .collect())
+}
+
+/// The students whose speed-up the gradebook of `rows` (as [`records`] reads them) says was
+/// not counted: those with a reason in a `<category>: not counted` column.
+pub fn not_counted(rows: &[Record]) -> Vec<String> {
+    let Some((header, rows)) = rows.split_first() else {
+        return Vec::new();
+    };
+    let columns: Vec<usize> = (0..header.cells.len())
+        .filter(|&at| header.cells[at].ends_with(NOT_COUNTED))
+        .collect();
+    rows.iter()
+        .filter(|row| {
+            columns
+                .iter()
+                .any(|&at| row.cells.get(at).is_some_and(|cell| !cell.is_empty()))
+        })
+        .filter_map(|row| row.cells.first().cloned())
+        .collect()
 }
 
 /// The gradebook `text` (as [`csv`] wrote it) with every student's hand scores put in its
@@ -258,6 +376,7 @@ mod tests {
     use super::*;
     use crate::judge::fixtures;
     use crate::judge::result::hand::CategoryMarks;
+    use crate::judge::result::CaseResult;
 
     /// Ann's marks: `items` for GUI, with a comment that needs quoting.
     fn scores(items: &[Option<f64>]) -> HandScores {
@@ -304,7 +423,7 @@ mod tests {
             fixtures::student("ann, the first", Vec::new(), 1),
             fixtures::student("bob", Vec::new(), 1),
         ];
-        let blank = csv(&rubric, &students, &HandScores::default());
+        let blank = csv(&rubric, &[], &students, &HandScores::default());
         let header = &parse(&blank).unwrap()[0];
         let at = |name: &str| header.iter().position(|h| h == name).unwrap();
         let cell = |text: &str, row: usize, name: &str| parse(text).unwrap()[row][at(name)].clone();
@@ -326,7 +445,7 @@ mod tests {
         );
         assert_eq!(cell(&merged, 2, "hand-scored items"), "0 of 2");
         // Written at once with the scores, the same gradebook.
-        assert_eq!(csv(&rubric, &students, &whole), merged);
+        assert_eq!(csv(&rubric, &[], &students, &whole), merged);
         // Merged again, nothing changes; merged with none, the scores are gone.
         assert_eq!(merge(&merged, &rubric, &whole).unwrap(), merged);
         assert_eq!(
@@ -346,7 +465,7 @@ mod tests {
         );
         ann.confinement = crate::judge::Confinement::Failed("the kit is inside".into());
         let whole = scores(&[Some(3.0), Some(1.5)]);
-        let text = csv(&rubric, &[ann], &whole);
+        let text = csv(&rubric, &[], &[ann], &whole);
         let rows = parse(&text).unwrap();
         let cell = |name: &str| {
             let at = rows[0].iter().position(|h| h.starts_with(name)).unwrap();
@@ -358,6 +477,70 @@ mod tests {
         );
         // Merged again, the blank automatic total stays blank, and so does the total.
         assert_eq!(merge(&text, &rubric, &whole).unwrap(), text);
+    }
+
+    #[test]
+    fn a_speedup_not_counted_leaves_its_category_and_the_totals_blank_with_the_reason() {
+        let rubric = fixtures::hand_rubric();
+        let timed = ["AI".to_string()];
+        let ann = fixtures::student(
+            "ann",
+            vec![
+                CaseResult {
+                    earned: 0.5,
+                    ..fixtures::case_result("a", "AI", 0.5)
+                },
+                fixtures::not_counted("speedup", "AI", 0.5),
+            ],
+            1,
+        );
+        let bob = fixtures::student(
+            "bob",
+            vec![CaseResult {
+                earned: 0.5,
+                ..fixtures::case_result("a", "AI", 0.5)
+            }],
+            1,
+        );
+        let mut whole = scores(&[Some(3.0), Some(1.5)]);
+        let marks = whole.students["ann, the first"].clone();
+        whole.students.insert("ann".into(), marks.clone());
+        whole.students.insert("bob".into(), marks);
+        let text = csv(&rubric, &timed, &[ann, bob], &whole);
+        let rows = parse(&text).unwrap();
+        assert_eq!(
+            rows[0][..4],
+            ["student", "AI (1)", "AI: not counted", "GUI (5)"]
+        );
+        let cells = |row: &[String]| {
+            [
+                "AI (1)",
+                "AI: not counted",
+                "automatic total",
+                "total",
+                "hand-scored items",
+            ]
+            .map(|name| row[rows[0].iter().position(|h| h == name).unwrap()].clone())
+        };
+        assert_eq!(
+            cells(&rows[1]),
+            ["", "not judged on 1 CPU", "", "", "2 of 2"]
+        );
+        assert_eq!(cells(&rows[2]), ["0.5", "", "0.5", "5", "2 of 2"]);
+        // The gallery's merge keeps the blanks blank, and the reason tells who to grade again.
+        assert_eq!(merge(&text, &rubric, &whole).unwrap(), text);
+        assert_eq!(not_counted(&records(&text).unwrap()), ["ann"]);
+        assert_eq!(header(&rubric, &timed), rows[0]);
+    }
+
+    #[test]
+    fn records_keep_each_row_s_text_as_written() {
+        let text = "a,b\r\n\n\"x\ny\",2\nlast,row";
+        let read = records(text).unwrap();
+        let texts: Vec<&str> = read.iter().map(|r| r.text.as_str()).collect();
+        assert_eq!(texts, ["a,b\r\n\n", "\"x\ny\",2\n", "last,row\n"]);
+        assert_eq!(read[1].cells, ["x\ny", "2"]);
+        assert!(records("").unwrap().is_empty());
     }
 
     #[test]

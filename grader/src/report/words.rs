@@ -11,7 +11,7 @@ use crate::judge::result::speedup::{
     median, Busy, Measurement, Outcome, Refusal, Speedup, SpeedupFault, Uneven, Work, CONFIDENCE,
 };
 use crate::judge::result::{
-    CaseResult, Exchange, Expect, Fault, NotRun, Skip, Variety, Verdict, Withheld,
+    CaseResult, Exchange, Expect, Fault, NotRun, Skip, StudentResult, Variety, Verdict, Withheld,
 };
 use crate::judge::{Build, Confinement};
 use crate::kit::supplied::{Change, Comparison};
@@ -430,6 +430,23 @@ pub fn not_counted(speedup: &Speedup) -> Option<String> {
         Outcome::Busy(..) => Some("the machine was busy: grade again".into()),
         Outcome::Failed(_) | Outcome::Refused(..) | Outcome::Judged(..) => None,
     }
+}
+
+/// Why `case` is not counted (its speed-up could not be judged), in [`not_counted`]'s words;
+/// `None` when it counts.
+pub fn case_not_counted(case: &CaseResult) -> Option<String> {
+    case.speedup.as_ref().and_then(not_counted)
+}
+
+/// Why the speed-ups of `result`'s cases in `category` were not counted, `; ` between them;
+/// `None` when every case of it counts.
+pub fn category_not_counted(result: &StudentResult, category: &str) -> Option<String> {
+    let why: Vec<String> = result
+        .not_counted()
+        .filter(|case| case.category == category)
+        .filter_map(case_not_counted)
+        .collect();
+    (!why.is_empty()).then(|| why.join("; "))
 }
 
 /// The plain position's line: what was measured and what it earned, or why it is not counted.

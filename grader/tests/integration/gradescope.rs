@@ -6,8 +6,9 @@
 //! `grading/`, so that a test can write its own configuration into `grading/gradescope/`; the
 //! repository's `starter/`, linked, whose `supplied/` is the course's copy; and the `grade`
 //! built for these tests, linked as `target/release/grade`), `submission/` the submission, and
-//! `results/` where `results.json` appears. Every run uses `--skip-timing` (the configuration file
-//! `options`), so that a loaded machine cannot decide a test.
+//! `results/` where `results.json` appears. Every run but the `not-counted` one (on one CPU) uses
+//! `--skip-timing` (the configuration file `options`), so that a loaded machine cannot decide a
+//! test.
 //!
 //! What it proves:
 //!
@@ -23,6 +24,10 @@
 //!   fails.
 //! - **A broken autograder** (a `grade` that crashes) still leaves a `results.json`: score 0,
 //!   with the reason the student is shown.
+//! - **The `not-counted` setting**: the Python fixture student graded with the speed-up case
+//!   under `taskset -c 0`, where it cannot be judged, and `not-counted` set to `full`, gets the
+//!   case's 10 points, saying why; a setting that is none of `pending`, `full` and `zero` gives
+//!   every submission 0 and the reason.
 //! - **Hostile students** (`tests/fixtures/hostile/`), with the instructor's secret seed in the
 //!   kit: one that runs the reference in its place (the reference's binary where `setup.sh`
 //!   leaves it) scores 0; one that replays the published answers loses the held-out cases,
@@ -101,6 +106,11 @@ impl Autograder {
 
     /// Runs the repository's `run_autograder` on this directory; prints how long it took.
     fn run(&self) -> Run {
+        self.run_under(&[])
+    }
+
+    /// [`Autograder::run`] under the command `before` (`taskset -c 0`), if any.
+    fn run_under(&self, before: &[&str]) -> Run {
         let target = build_root().join("gradescope").join(self.scenario);
         // A program left by an earlier run must not stand in for one this run fails to build.
         let program = target.join("release/connect_four");
@@ -108,7 +118,15 @@ impl Autograder {
             fs::remove_file(&program).expect("the old program can be removed");
         }
         let started = Instant::now();
-        let output = Command::new("bash")
+        let mut command = match before.split_first() {
+            Some((first, rest)) => {
+                let mut command = Command::new(first);
+                command.args(rest).arg("bash");
+                command
+            }
+            None => Command::new("bash"),
+        };
+        let output = command
             .arg(repository().join("grading/gradescope/run_autograder"))
             .env("AUTOGRADER_ROOT", &self.root)
             .env("CARGO_TARGET_DIR", &target)
@@ -276,6 +294,49 @@ fn a_window_configured_is_observed_and_shown_to_the_student_as_a_test_worth_no_p
         .collect();
     assert_eq!(students.len(), 1, "{students:?}");
     assert!(students[0].join("move-1.png").is_file(), "{students:?}");
+}
+
+#[test]
+fn a_speedup_the_machine_cannot_judge_shows_as_the_not_counted_setting_says() {
+    let autograder = Autograder::new("not-counted");
+    autograder.configure("build", "none");
+    autograder.configure("command", "sh {dir}/run");
+    // The speed-up case runs, on one CPU (`taskset -c 0`), where it cannot be judged.
+    autograder.configure("options", "none");
+    autograder.configure("not-counted", "full");
+    python_submission(&autograder.submission(), "connect_four");
+    let run = autograder.run_under(&["taskset", "-c", "0"]);
+    assert!(
+        run.printed.contains("--gradescope-not-counted full"),
+        "{}",
+        run.printed
+    );
+    let speedup = tests(&run.results)
+        .iter()
+        .find(|t| t["name"] == "Threading: threads/speedup")
+        .unwrap_or_else(|| panic!("no speed-up test:\n{}", run.printed));
+    assert_eq!(
+        (&speedup["score"], &speedup["max_score"], &speedup["status"]),
+        (&10.0.into(), &10.0.into(), &"passed".into()),
+        "{}",
+        describe(speedup)
+    );
+    assert!(
+        describe(speedup).contains("Not counted (not judged on 1 CPU): given all its 10 points"),
+        "{}",
+        describe(speedup)
+    );
+    assert_eq!(number(&run, "score"), number(&run, "max_score"));
+
+    // A setting that is none of the three: every submission is told why, and scores 0.
+    autograder.configure("not-counted", "later");
+    let run = autograder.run();
+    assert_eq!(number(&run, "score"), 0.0, "{}", run.printed);
+    let output = run.results["output"].as_str().unwrap_or_default();
+    assert!(
+        output.contains("not-counted says 'later': pending, full or zero"),
+        "{output}"
+    );
 }
 
 #[test]

@@ -16,6 +16,7 @@
 mod build_step;
 mod designs;
 mod gallery;
+mod grade_again;
 mod grade_kit;
 mod gradescope;
 mod handout;

@@ -83,7 +83,7 @@ const FILTERS: [(&str, &str); 8] = [
 ];
 
 /// Asserts that `text` is the snapshot `name`, once masked.
-fn assert_snapshot(name: &str, text: &str) {
+pub(crate) fn assert_snapshot(name: &str, text: &str) {
     let mut settings = insta::Settings::clone_current();
     settings.set_prepend_module_to_snapshot(false);
     for (pattern, replacement) in FILTERS {

@@ -1,7 +1,8 @@
 //! The speed-up case where the machine decides nothing: under `taskset -c 0` the grader, and so
 //! every program it starts, may use one CPU, so the speed-up is not timed and counts neither
 //! way, and the thread design is still seen. The reference loses no point there and its report
-//! says why, and Gradescope's zero-point test of the thread design shows its pool; three Python
+//! says why (Gradescope's results show the speed-up pending, 0 of its points until it is graded
+//! again), and Gradescope's zero-point test of the thread design shows its pool; three Python
 //! students with the same values (one thread, a pool of threads created once, new threads for
 //! every search, each taking columns
 //! `c % THREADS`) are told apart in the gradebook, whatever the machine: the kernel's account
@@ -31,18 +32,31 @@ fn under_one_cpu_the_reference_loses_no_point_and_the_report_says_why() {
             .current_dir(dir.path()),
     );
     let results = &graded.results;
+    // Pending (the default): 0 of the speed-up's 10 points until it is graded again, and the
+    // score says so first.
     assert_eq!(results["score"], 60.0, "{}", graded.printed);
-    assert_eq!(results["max_score"], 60.0, "{}", graded.printed);
+    assert_eq!(results["max_score"], 70.0, "{}", graded.printed);
     let speedup = tests(results)
         .iter()
         .find(|t| t["name"] == "Threading: threads/speedup")
         .expect("the timing case is a test");
     assert_eq!(
         (&speedup["score"], &speedup["max_score"], &speedup["status"]),
-        (&0.0.into(), &0.0.into(), &"passed".into()),
+        (&0.0.into(), &10.0.into(), &"failed".into()),
+        "{speedup}"
+    );
+    assert!(
+        speedup["output"].as_str().unwrap().starts_with(
+            "Not counted yet (not judged on 1 CPU): 0 of its 10 points until your instructor \
+             grades it again."
+        ),
         "{speedup}"
     );
     let output = results["output"].as_str().unwrap();
+    assert!(
+        output.starts_with("PENDING: the score leaves out the 10 points"),
+        "{output}"
+    );
     let design = tests(results)
         .iter()
         .find(|t| t["name"] == "Threading (graded by hand): the thread design seen")

@@ -8,17 +8,20 @@
 //!
 //! Exit codes: 0 after grading or a match, 1 when the kit's files are missing or malformed (the
 //! message names the file and line), a report cannot be written or a match's player cannot
-//! start, 2 for bad arguments.
+//! start, 2 for bad arguments (and for `grade class --only` or `--not-counted` when the
+//! student, the gradebook or the report directory to grade again into is not there).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
+use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand};
 use connect_four_grader::commands::class::ClassRun;
 use connect_four_grader::commands::gallery::GalleryRun;
 use connect_four_grader::commands::student::StudentRun;
 use connect_four_grader::commands::{self, Grading, WindowAsk};
+use connect_four_grader::report::gradescope::NotCountedAs;
 
 #[cfg(not(feature = "students-kit"))]
 mod course;
@@ -82,7 +85,7 @@ enum Mode {
 const STUDENT_HELP: &str = "Examples:\n  grade student ./target/release/connect_four\n  grade student 'java -cp build ConnectFour' --report ~/grade-report\n  In a student's directory, built first, for Gradescope:\n  grade student ./target/release/connect_four \\\n    --build 'cargo build --release --no-default-features --locked' --gradescope ~/results.json";
 
 /// Examples after `grade class --help`.
-const CLASS_HELP: &str = "Building first (--build), per language:\n  Rust:   grade class submissions/ --build 'cargo build --release --no-default-features --locked' \\\n            --command '{dir}/target/release/connect_four' --report reports\n  Java:   grade class submissions/ --build 'javac -d build *.java' --command 'java -cp {dir}/build ConnectFour'\n  Python: grade class submissions/ --command 'python3 {dir}/connect_four.py'   (nothing to build)";
+const CLASS_HELP: &str = "Grading again only some students, with the class run's options (the others' rows,\nreports and hand scores kept):\n  grade class class/ --command 'sh {dir}/run' --report reports --not-counted\n  grade class class/ --command 'sh {dir}/run' --report reports --only ann --only bob\n\nBuilding first (--build), per language:\n  Rust:   grade class submissions/ --build 'cargo build --release --no-default-features --locked' \\\n            --command '{dir}/target/release/connect_four' --report reports\n  Java:   grade class submissions/ --build 'javac -d build *.java' --command 'java -cp {dir}/build ConnectFour'\n  Python: grade class submissions/ --command 'python3 {dir}/connect_four.py'   (nothing to build)";
 
 /// Examples after `grade gallery --help`.
 const GALLERY_HELP: &str = "Examples:\n  grade class class/ --command 'python3 {dir}/connect_four.py' --style --report reports \\\n    --window 'python3 {dir}/connect_four.py' --csv gradebook.csv\n  grade gallery reports\n  grade gallery reports --port 8123 --csv ~/grades/gradebook.csv";
@@ -241,6 +244,18 @@ struct StudentArgs {
     /// Write Gradescope's results.json to PATH
     #[arg(long, value_name = "PATH")]
     gradescope: Option<PathBuf>,
+    /// With --gradescope: what results.json gives a speed-up the machine could not judge (too
+    /// few CPUs, busy): pending (0 of its points until the instructor grades it again, the score
+    /// flagged), full (all its points) or zero (0 of them)
+    #[arg(
+        long,
+        value_name = "SHOWS",
+        default_value = "pending",
+        requires = "gradescope",
+        value_parser = PossibleValuesParser::new(NotCountedAs::NAMES)
+            .map(|name| name.parse::<NotCountedAs>().unwrap_or_default())
+    )]
+    gradescope_not_counted: NotCountedAs,
     /// Print only the score table, not the failed cases
     #[arg(long)]
     quiet: bool,
@@ -263,6 +278,21 @@ struct ClassArgs {
     /// Where to write the CSV gradebook
     #[arg(long, value_name = "PATH", default_value = "gradebook.csv")]
     csv: PathBuf,
+    /// Grade again only this student, the name of their submission folder (repeat it for
+    /// more), into the gradebook and reports a class run wrote with the same --csv and --report
+    ///
+    /// Everyone else's gradebook row, report and gallery page stay as they were, byte for byte,
+    /// every hand score and comment typed in the gallery is kept, and the class summary is
+    /// written again from every student's standing (class-summary.json, beside it). A student
+    /// with a folder but no row yet (a late submission) gets one, in name order. A name with no
+    /// folder, or no gradebook to grade again into, exits with status 2.
+    #[arg(long, value_name = "NAME")]
+    only: Vec<String>,
+    /// Grade again, as --only does, the students whose speed-up the gradebook says was not
+    /// counted: the machine was busy or had too few CPUs (blank points, and why, in its
+    /// "<category>: not counted" column)
+    #[arg(long)]
+    not_counted: bool,
     #[command(flatten)]
     grading: GradingArgs,
 }
@@ -311,37 +341,41 @@ fn main() -> ExitCode {
     };
     #[cfg(feature = "students-kit")]
     let name = "grade";
+    // Each failure with its exit status: 2 for what the command line asked, 1 for the rest.
     let done = match mode {
         Mode::Student(args) => commands::student::run(&StudentRun {
             command: args.command,
             grading: args.grading.settings(),
             gradescope: args.gradescope,
+            not_counted: args.gradescope_not_counted,
             quiet: args.quiet,
         })
-        .map_err(|e| e.to_string()),
+        .map_err(|e| (e.to_string(), 1)),
         Mode::Class(args) => commands::class::run(&ClassRun {
             submissions: args.submissions,
             command: args.command,
             jobs: usize::from(args.jobs),
             csv: args.csv,
             grading: args.grading.settings(),
+            only: args.only,
+            not_counted: args.not_counted,
         })
-        .map_err(|e| e.to_string()),
+        .map_err(|e| (e.to_string(), if e.bad_arguments() { 2 } else { 1 })),
         Mode::Gallery(args) => commands::gallery::run(&GalleryRun {
             dir: args.dir,
             port: args.port,
             kit: args.kit.kit,
             csv: args.csv,
         })
-        .map_err(|e| e.to_string()),
+        .map_err(|e| (e.to_string(), 1)),
         #[cfg(not(feature = "students-kit"))]
-        Mode::Course(course) => course.run(),
+        Mode::Course(course) => course.run().map_err(|e| (e, 1)),
     };
     match done {
         Ok(()) => ExitCode::SUCCESS,
-        Err(error) => {
+        Err((error, status)) => {
             eprintln!("{name}: {error}");
-            ExitCode::FAILURE
+            ExitCode::from(status)
         }
     }
 }

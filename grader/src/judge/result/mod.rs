@@ -6,6 +6,8 @@
 
 use std::time::Duration;
 
+use serde::{Deserialize, Serialize};
+
 pub mod build;
 pub mod confinement;
 pub mod design;
@@ -84,8 +86,10 @@ pub enum NotRun {
     Unresponsive(usize),
 }
 
-/// The kind of a failure, as a class summary counts them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+/// The kind of a failure, as a class summary counts them (and keeps them, beside it, for a
+/// class graded again in part).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum FaultKind {
     /// An answer differs from the reference's.
     WrongAnswer,
@@ -380,6 +384,12 @@ impl StudentResult {
     /// The cases that lost points, in order.
     pub fn failed(&self) -> Vec<&CaseResult> {
         self.cases.iter().filter(|c| !c.passed()).collect()
+    }
+
+    /// The cases that count neither way because the machine could not judge their speed-up
+    /// (too few CPUs, busy): their points are missing until the student is graded again.
+    pub fn not_counted(&self) -> impl Iterator<Item = &CaseResult> {
+        self.cases.iter().filter(|c| !c.counted())
     }
 
     /// The speed-up measured, if a timing case ran.
