@@ -278,8 +278,8 @@ fn threads(count: usize) -> String {
 
 /// One position's rounds: "`scores 8` in 7 rounds: 0.36 s on 1 thread, 0.19 s on 2 threads
 /// (the medians of the spans, the searches' times with their waiting for a CPU taken out; by
-/// the wall clock 0.37 s and 0.20 s), 1.97 threads at work at once; speed-up 1.89x (the median
-/// of the rounds')".
+/// the wall clock 0.37 s and 0.20 s), 1.97 threads at work at once, 0.96x the CPU time on 1
+/// thread that it took on 2 threads; speed-up 1.89x (the median of the rounds')".
 fn measurement(m: &Measurement, (one, many): (usize, usize)) -> String {
     let medians =
         |works: &[Work], of: fn(&Work) -> f64| median(&works.iter().map(of).collect::<Vec<f64>>());
@@ -288,7 +288,8 @@ fn measurement(m: &Measurement, (one, many): (usize, usize)) -> String {
     format!(
         "`scores {}` in {} rounds: {:.2} s on {}, {:.2} s on {} (the medians of the spans, the \
          searches' times with their waiting for a CPU taken out; by the wall clock {:.2} s and \
-         {:.2} s), {:.2} threads at work at once; speed-up {:.2}x (the median of the rounds')",
+         {:.2} s), {:.2} threads at work at once, {:.2}x the CPU time on {} that it took on {}; \
+         speed-up {:.2}x (the median of the rounds')",
         m.depth,
         m.rounds(),
         medians(&m.one, span),
@@ -298,6 +299,9 @@ fn measurement(m: &Measurement, (one, many): (usize, usize)) -> String {
         medians(&m.one, wall),
         medians(&m.many, wall),
         medians(&m.many, Work::at_once),
+        median(&m.work_ratios()),
+        threads(one),
+        threads(many),
         m.speedup()
     )
 }
@@ -996,8 +1000,9 @@ mod tests {
             [
                 "`scores 8` in 3 rounds: 0.35 s on 1 thread, 0.20 s on 2 threads (the medians of \
                  the spans, the searches' times with their waiting for a CPU taken out; by the \
-                 wall clock 0.36 s and 0.20 s), 2.00 threads at work at once; speed-up 1.75x \
-                 (the median of the rounds'). The grader's own work on 2 threads at once: 1.94x, \
+                 wall clock 0.36 s and 0.20 s), 2.00 threads at work at once, 0.87x the CPU time \
+                 on 1 thread that it took on 2 threads; speed-up 1.75x (the median of the \
+                 rounds'). The grader's own work on 2 threads at once: 1.94x, \
                  the most 2 threads can give on this machine now; the program gained 80% of \
                  that: 100% credit.",
                 "Each round, span/wall clock in seconds: on 1 thread 0.350/0.360 0.350/0.360 \
