@@ -438,9 +438,16 @@ fn replaying_the_published_answers_loses_the_held_out_cases() {
         .filter(|t| t["name"].as_str().is_some_and(|n| n.contains("held_out/")))
         .collect();
     assert_eq!(held.len(), 12, "{}", run.printed);
+    // A held-out position may, by chance, begin as a published case on the same board does
+    // (the gap cases on 5 x 6, say): the memoriser then answers that beginning, and no more.
     for test in &held {
         assert_eq!(test["visibility"], "after_due_date", "{}", describe(test));
-        assert_eq!(test["score"], 0.0, "{}", describe(test));
+        let (score, max) = (test["score"].as_f64(), test["max_score"].as_f64());
+        assert!(
+            score.zip(max).is_some_and(|(s, m)| s < 0.5 * m),
+            "{}",
+            describe(test)
+        );
     }
     let (score, max) = (number(&run, "score"), number(&run, "max_score"));
     assert!(
