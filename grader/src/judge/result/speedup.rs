@@ -131,11 +131,6 @@ fn ratios(times: &[Work], over: &[Work], of: impl Fn(&Work) -> Duration) -> Vec<
 /// How sure [`median_range`] is that the true median lies in the range it gives.
 pub const CONFIDENCE: f64 = 0.8;
 
-/// The seconds of `times`.
-pub fn as_seconds(times: &[Duration]) -> Vec<f64> {
-    times.iter().map(Duration::as_secs_f64).collect()
-}
-
 /// The median of `values` (0 for none).
 pub fn median(values: &[f64]) -> f64 {
     let sorted = sorted(values);
