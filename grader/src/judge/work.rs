@@ -30,11 +30,13 @@ const READY_SHARE: f64 = 0.5;
 /// The threads that worked in a search, or `None` if none worked long enough to tell.
 pub(crate) fn workers(threads: &[ThreadUse]) -> Option<Vec<&ThreadUse>> {
     let busiest = threads.iter().map(ThreadUse::used).max()?;
-    if busiest < LEAST_WORK {
-        return None;
-    }
+    (busiest >= LEAST_WORK).then(|| near(threads, busiest))
+}
+
+/// The threads that ran at least [`WORKER_SHARE`] of `busiest`'s CPU time.
+fn near(threads: &[ThreadUse], busiest: Duration) -> Vec<&ThreadUse> {
     let least = busiest.mul_f64(WORKER_SHARE);
-    Some(threads.iter().filter(|t| t.used() >= least).collect())
+    threads.iter().filter(|t| t.used() >= least).collect()
 }
 
 /// What `threads` did in a search that took `wall` on the wall clock.
@@ -47,8 +49,7 @@ pub(crate) fn work(threads: &[ThreadUse], wall: Duration) -> Work {
         .map(ThreadUse::used)
         .max()
         .unwrap_or_default();
-    let least = busiest.mul_f64(WORKER_SHARE);
-    let working: Vec<&ThreadUse> = threads.iter().filter(|t| t.used() >= least).collect();
+    let working = near(threads, busiest);
     let longest = working.iter().map(|t| t.clock.ready()).max();
     let served = working
         .iter()
