@@ -126,6 +126,14 @@ pub fn observe(job: &Job, settings: &Settings) -> WindowResult {
         Ok(display) => display,
         Err(why) => return WindowResult::Unobserved(Unobserved::NoDisplay(why)),
     };
+    if let Some(sandbox) = job.sandbox {
+        if let Err(why) = sandbox.admit(&display.socket()) {
+            return WindowResult::Unobserved(Unobserved::NoDisplay(DisplayError::Tool(
+                format!("putting {} into the sandbox", display.socket().display()),
+                why.to_string(),
+            )));
+        }
+    }
     let observer = Observer {
         job,
         display: &display,

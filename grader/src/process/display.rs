@@ -5,10 +5,11 @@
 //! `import` as a PNG file, which is kept (for people to look at) and decoded into an [`Image`]
 //! (for the observer to compare). Knows nothing of cases or of Connect Four.
 //!
-//! The server's socket is the file `/tmp/.X11-unix/X<n>`; a client in the
-//! sandbox reaches it there, its network namespace hiding the server's abstract socket. Every
-//! server's socket file is reachable so, and a server admits only the clients that show its
-//! random cookie: the authority file [`Display::grant`] writes for its job alone.
+//! The server's socket is the file `/tmp/.X11-unix/X<n>` ([`Display::socket`]); a client in
+//! the sandbox reaches it there once the sandbox has admitted it into the job's file tree (its
+//! network namespace hides the server's abstract socket). Where the job has no file tree of its
+//! own, every server's socket file is reachable, so a server also admits only the clients that
+//! show its random cookie: the authority file [`Display::grant`] writes for its job alone.
 
 use std::fmt;
 use std::fs::File;
@@ -362,6 +363,12 @@ impl Display {
     /// Its name, for `DISPLAY`.
     pub fn name(&self) -> &str {
         &self.name
+    }
+
+    /// Its socket file, through which clients connect.
+    pub fn socket(&self) -> PathBuf {
+        let number = self.name.trim_start_matches(':');
+        Path::new(super::sandbox::X11_PATH).join(format!("X{number}"))
     }
 
     /// The visible top-level windows (the root's children: there is no window manager), with

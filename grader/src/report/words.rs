@@ -822,7 +822,8 @@ fn protection(protection: Protection) -> &'static str {
         Protection::Network => "no network",
         Protection::Processes => "process limit (enforced by the kernel)",
         Protection::Survivors => "nothing outlives grading",
-        Protection::Signals => "no signals or sockets out of the sandbox",
+        Protection::Signals => "no signals or abstract sockets out of the sandbox",
+        Protection::Tree => "own file tree (no named socket, FIFO or device outside it)",
     }
 }
 
@@ -1141,6 +1142,7 @@ mod tests {
             processes: Status::InForce,
             survivors: Status::InForce,
             signals: Status::Partly(Reason::NoLandlock),
+            tree: Status::InForce,
         };
         let on = |swept| Confinement::On {
             protections: Box::new(protections.clone()),
@@ -1149,11 +1151,11 @@ mod tests {
         };
         assert_eq!(
             confinement(&on(Ok(2))),
-            "Sandbox: in force: filesystem (only the submission and a scratch folder); no \
-             network; process limit (enforced by the kernel); nothing outlives grading. Not in \
-             force: own unprivileged user: not in force, the grader does not run as root, so \
-             student code runs as the grader's user; no signals or sockets out of the sandbox \
-             only in part: the kernel has no Landlock (or it is disabled). 2 process(es) still \
+            "Sandbox: in force: filesystem (only the submission and a scratch folder); own file \
+             tree (no named socket, FIFO or device outside it); no network; process limit \
+             (enforced by the kernel); nothing outlives grading. Not in force: own unprivileged \
+             user: not in force, the grader does not run as root, so student code runs as the \
+             grader's user; no signals or abstract sockets out of the sandbox only in part: the kernel has no Landlock (or it is disabled). 2 process(es) still \
              running after the last case were killed."
         );
         let survived = confinement(&on(Err(Survivors { pids: vec![41, 42] })));

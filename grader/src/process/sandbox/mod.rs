@@ -7,7 +7,9 @@
 //! [`Prepared::apply`] then sets a `Command` up so that, between fork and exec, the child only
 //! makes async-signal-safe system calls with what was prepared:
 //!
-//! 1. joins the job's user namespace (grader not root) and network namespace (`setns`);
+//! 1. joins the job's user namespace (grader not root), network namespace and mount namespace
+//!    (`setns`), whose root holds only the paths the job may reach (`mounts`), and goes back to
+//!    its working folder there;
 //! 2. sets `RLIMIT_NPROC`, which then counts only this job's processes (its own uid, or its own
 //!    user namespace), so a fork loop is stopped at the limit, not counted after;
 //! 3. as root, drops every group and switches to the job's unprivileged uid and gid;
@@ -20,10 +22,12 @@
 //! running, double-forked daemons included, and says whether anything survived.
 //!
 //! Nothing here knows of cases or scores. Its pieces: [`protections`] (the typed report),
-//! `filesystem` (Landlock, system paths), `namespaces` (the job's namespaces), `survivors` (the
-//! sweep), `toolchain` (what a Rust build reads).
+//! `filesystem` (Landlock, system paths), `namespaces` (the job's namespaces), `mounts` (the
+//! job's own file tree), `survivors` (the sweep), `toolchain` (what a Rust build reads).
 
+mod environment;
 mod filesystem;
+mod mounts;
 mod namespaces;
 mod protections;
 mod survivors;
@@ -31,11 +35,12 @@ mod survivors;
 mod tests;
 mod toolchain;
 
-use std::ffi::{OsStr, OsString};
+use std::ffi::{CString, OsStr, OsString};
 use std::fmt;
 use std::fs;
 use std::io;
 use std::os::fd::{AsRawFd, OwnedFd};
+use std::os::unix::ffi::OsStringExt;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -44,6 +49,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 pub use filesystem::{DEVICES, SHARED, SYSTEM};
+pub use mounts::X11_PATH;
 pub use protections::{Protection, Protections, Reason, Status};
 pub use survivors::{become_subreaper, Survivors, DEADLINE};
 pub use toolchain::Toolchain;
@@ -277,10 +283,27 @@ impl Sandbox {
         // grader make a network namespace); a network namespace unless the network is allowed.
         let want_user = !root;
         let want_net = !self.network;
-        let made = namespaces::make(want_user, want_net);
-        let (userns, netns, nested, namespace_error) = match made {
-            Ok(n) => (n.user, n.net, n.nested_refused, None),
-            Err(e) => (None, None, Ok(()), Some(e.to_string())),
+        let others: Vec<PathBuf> = self
+            .readable
+            .iter()
+            .chain(self.all_writable())
+            .cloned()
+            .collect();
+        let plan = mounts::Plan::new(
+            &self.system,
+            &self.devices,
+            &others,
+            self.scratch.as_deref(),
+        );
+        let made = namespaces::make(want_user, want_net, Some(&plan));
+        let (userns, netns, mntns, nested, namespace_error) = match made {
+            Ok(n) => (n.user, n.net, n.mount, n.nested_refused, None),
+            Err(e) => (None, None, Err(e.to_string()), Ok(()), Some(e.to_string())),
+        };
+        let (mntns, tree) = match mntns {
+            Ok(Some(fd)) => (Some(fd), Status::InForce),
+            Ok(None) => (None, Status::NotRequested),
+            Err(why) => (None, Status::Unavailable(Reason::NoOwnTree(why))),
         };
         let network = if self.network {
             Status::NotRequested
@@ -333,11 +356,13 @@ impl Sandbox {
             processes,
             survivors,
             signals,
+            tree,
         };
         Ok(Prepared(Arc::new(Inner {
             ruleset,
             identity,
             netns,
+            mntns,
             processes: processes_limit,
             scratch: self.scratch.clone(),
             runs: AtomicUsize::new(0),
@@ -411,6 +436,8 @@ struct Inner {
     identity: Identity,
     /// The network namespace to join (none when the network is allowed or none could be made).
     netns: Option<OwnedFd>,
+    /// The mount namespace of the job's own file tree (none if it could not be made).
+    mntns: Option<OwnedFd>,
     /// `RLIMIT_NPROC`, only when it counts the job's processes alone.
     processes: Option<u64>,
     scratch: Option<PathBuf>,
@@ -435,24 +462,50 @@ impl Prepared {
         }
     }
 
-    /// Sets `command` up to run in the sandbox: `HOME` and `TMPDIR` to the scratch directory,
-    /// `PATH` to the folders of the grader's it may reach, and, between fork and exec, the steps
-    /// of this module's description. A step that fails in the child (none is expected: each was
-    /// prepared) makes the spawn fail with its error.
+    /// Sets `command` up to run in the sandbox: an environment of a short list (`environment`)
+    /// with `HOME` and `TMPDIR` in the scratch directory and `PATH` the folders of the
+    /// grader's it may reach, and, between fork and exec, the steps of this module's
+    /// description, after which no descriptor but 0, 1 and 2 survives the exec. A step that
+    /// fails in the child (none is expected: each was prepared) makes the spawn fail with its
+    /// error.
     pub fn apply(&self, command: &mut Command) {
-        if let Some(scratch) = &self.0.scratch {
-            let home = self.fresh_home(scratch);
-            command.env("HOME", &home).env("TMPDIR", &home);
+        let home = self.0.scratch.as_deref().map(|s| self.fresh_home(s));
+        let mut extra: Vec<(&str, &OsStr)> = Vec::new();
+        if let Some(home) = &home {
+            extra.extend([("HOME", home.as_os_str()), ("TMPDIR", home.as_os_str())]);
         }
         if let Some(path) = &self.0.path {
-            command.env("PATH", path);
+            extra.push(("PATH", path));
         }
+        environment::clean(command, std::env::vars_os(), &extra);
+        // The working folder, to go back to once in the job's file tree (joining its mount
+        // namespace puts the process at its root): the command's, which must exist there, else
+        // the grader's, if it does.
+        let folder = match command.get_current_dir() {
+            Some(dir) => Folder::Given(std::env::current_dir().unwrap_or_default().join(dir)),
+            None => Folder::Inherited(std::env::current_dir().unwrap_or_default()),
+        };
+        let folder = folder.into_c();
         let inner = Arc::clone(&self.0);
-        // SAFETY: `enter` only makes system calls (setns, setrlimit, setgroups, setresgid,
-        // setresuid, prctl, landlock_restrict_self) on values prepared before the fork: no
-        // allocation, no lock.
+        // SAFETY: `enter` only makes system calls (setns, chdir, setrlimit, setgroups,
+        // setresgid, setresuid, prctl, landlock_restrict_self) on values prepared before the
+        // fork: no allocation, no lock.
         unsafe {
-            command.pre_exec(move || inner.enter());
+            command.pre_exec(move || inner.enter(&folder));
+        }
+    }
+
+    /// Puts `socket`, the socket of an X server the grader started for this job alone (a
+    /// window's), into the job's file tree, so that the job can connect to it and to no other.
+    /// Nothing to do when the job has no file tree of its own ([`Protections::tree`] says so):
+    /// the socket is reachable as it is.
+    pub fn admit(&self, socket: &Path) -> io::Result<()> {
+        match (&self.0.mntns, &self.0.scratch) {
+            (Some(_), Some(scratch)) => mounts::admit(scratch, socket),
+            (Some(_), None) => Err(io::Error::other(
+                "the sandbox has no scratch folder to put the socket in",
+            )),
+            (None, _) => Ok(()),
         }
     }
 
@@ -510,9 +563,50 @@ impl Prepared {
     }
 }
 
+/// Marks every descriptor from 3 up close-on-exec, so that none the grader's caller left open
+/// (or another thread of the grader opened without the flag) reaches student code. std's own
+/// pipe, which reports a failed exec, is close-on-exec already.
+fn inherit_none() {
+    // SAFETY: plain system calls on integers, between fork and exec.
+    unsafe {
+        // close_range with CLOSE_RANGE_CLOEXEC (Linux 5.11); else one by one, as far as
+        // descriptors usually go.
+        if libc::syscall(
+            libc::SYS_close_range,
+            3 as libc::c_uint,
+            libc::c_uint::MAX,
+            libc::CLOSE_RANGE_CLOEXEC,
+        ) != 0
+        {
+            for fd in 3..=65_535 {
+                libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC);
+            }
+        }
+    }
+}
+
+/// A command's working folder, as a path to `chdir` to between fork and exec.
+enum Folder<T> {
+    /// Set on the command: it must exist in the job's tree.
+    Given(T),
+    /// The grader's own: kept if the job's tree has it, else the process starts at the root.
+    Inherited(T),
+}
+
+impl Folder<PathBuf> {
+    /// The same, as a C string (a path with a NUL byte, which cannot exist, becomes empty).
+    fn into_c(self) -> Folder<CString> {
+        let c = |path: PathBuf| CString::new(path.into_os_string().into_vec()).unwrap_or_default();
+        match self {
+            Folder::Given(path) => Folder::Given(c(path)),
+            Folder::Inherited(path) => Folder::Inherited(c(path)),
+        }
+    }
+}
+
 impl Inner {
     /// The child's half, between fork and exec: async-signal-safe system calls only.
-    fn enter(&self) -> io::Result<()> {
+    fn enter(&self, folder: &Folder<CString>) -> io::Result<()> {
         fn check(result: libc::c_long) -> io::Result<()> {
             if result < 0 {
                 Err(io::Error::last_os_error())
@@ -522,11 +616,21 @@ impl Inner {
         }
         // SAFETY (every block): plain system calls on descriptors this sandbox owns and on
         // integers; the child is single-threaded, as setns into a user namespace requires.
+        inherit_none();
         if let Identity::Namespace { fd, .. } = &self.identity {
             check(unsafe { libc::setns(fd.as_raw_fd(), libc::CLONE_NEWUSER) }.into())?;
         }
         if let Some(net) = &self.netns {
             check(unsafe { libc::setns(net.as_raw_fd(), libc::CLONE_NEWNET) }.into())?;
+        }
+        if let Some(mnt) = &self.mntns {
+            check(unsafe { libc::setns(mnt.as_raw_fd(), libc::CLONE_NEWNS) }.into())?;
+            match folder {
+                Folder::Given(dir) => check(unsafe { libc::chdir(dir.as_ptr()) }.into())?,
+                Folder::Inherited(dir) => {
+                    unsafe { libc::chdir(dir.as_ptr()) };
+                }
+            }
         }
         if let Some(limit) = self.processes {
             let limit = libc::rlimit {

@@ -2,7 +2,7 @@
 //! for every protection that is not (fully) in force the [`Reason`] why. Reporters render it
 //! (the terminal, the Markdown report, results.json); nothing here is worded for students
 //! beyond the `Display` of a reason. A protection is never left out: the report always has all
-//! six.
+//! seven.
 
 use std::fmt;
 
@@ -25,13 +25,18 @@ pub enum Protection {
     /// Landlock's scopes: signals and abstract UNIX sockets cannot reach processes outside the
     /// sandbox (the grader, the instructor's other processes).
     Signals,
+    /// A file tree of the job's own (a mount namespace): only the paths the sandbox allows
+    /// exist, so no named socket, FIFO or device elsewhere (the grading user's tmux, D-Bus,
+    /// ssh-agent, X server, a Docker socket) can be reached, and `/dev/shm` is the job's own.
+    Tree,
 }
 
 impl Protection {
     /// Every protection, in the order reports list them.
-    pub const ALL: [Protection; 6] = [
+    pub const ALL: [Protection; 7] = [
         Protection::User,
         Protection::Filesystem,
+        Protection::Tree,
         Protection::Network,
         Protection::Processes,
         Protection::Survivors,
@@ -47,7 +52,8 @@ impl fmt::Display for Protection {
             Protection::Network => "network",
             Protection::Processes => "process limit",
             Protection::Survivors => "no survivors",
-            Protection::Signals => "signals and sockets",
+            Protection::Signals => "signals and abstract sockets",
+            Protection::Tree => "own file tree (no outside sockets)",
         })
     }
 }
@@ -97,6 +103,9 @@ pub enum Reason {
     /// The job's user namespace could not be kept from making nested ones, in which a process
     /// could hide from the search for survivors.
     NestedNamespaces(String),
+    /// The job's own file tree could not be made (no mount namespace: not permitted, as in a
+    /// container without `CAP_SYS_ADMIN`; or a path could not be bound into it).
+    NoOwnTree(String),
     /// The kernel is too old for this (`RLIMIT_NPROC` per user namespace needs Linux 5.14).
     OldKernel {
         /// The kernel's release.
@@ -130,6 +139,11 @@ impl fmt::Display for Reason {
                 f,
                 "nested user namespaces, where a process could hide, cannot be refused: {why}"
             ),
+            Reason::NoOwnTree(why) => write!(
+                f,
+                "{why}; a named socket, FIFO or device elsewhere that the job's user may open \
+                 stays reachable"
+            ),
             Reason::OldKernel { release, needed } => {
                 write!(f, "the kernel is {release}; this needs Linux {needed}")
             }
@@ -152,6 +166,8 @@ pub struct Protections {
     pub survivors: Status,
     /// [`Protection::Signals`].
     pub signals: Status,
+    /// [`Protection::Tree`].
+    pub tree: Status,
 }
 
 impl Protections {
@@ -164,6 +180,7 @@ impl Protections {
             Protection::Processes => &self.processes,
             Protection::Survivors => &self.survivors,
             Protection::Signals => &self.signals,
+            Protection::Tree => &self.tree,
         }
     }
 

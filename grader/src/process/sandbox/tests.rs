@@ -112,7 +112,7 @@ fn every_protection_is_in_force_on_this_machine() {
     for (protection, status) in protections.iter() {
         eprintln!("{protection}: {status:?}");
     }
-    assert_eq!(protections.iter().count(), 6);
+    assert_eq!(protections.iter().count(), 7);
     if root() {
         assert!(protections.all_in_force(), "{protections:?}");
         assert_eq!(protections.user, Status::InForce);
@@ -158,10 +158,11 @@ fn the_kit_cannot_be_read_but_the_submission_and_scratch_can() {
         "read the kit: {}",
         text(&stolen.stdout)
     );
+    // Landlock would refuse it; in the job's own file tree it does not even exist.
+    let refused = text(&stolen.stderr);
     assert!(
-        text(&stolen.stderr).contains("Permission denied"),
-        "{}",
-        text(&stolen.stderr)
+        refused.contains("Permission denied") || refused.contains("No such file"),
+        "{refused}"
     );
     let listed = run(
         &prepared,
@@ -271,6 +272,174 @@ fn no_connection_to_a_listener_on_loopback() {
         ErrorKind::WouldBlock,
         "nothing reached the listener"
     );
+}
+
+/// A named UNIX socket and a FIFO outside the sandbox, open to every user as a forgotten X
+/// server's or a TA's tmux socket may be to the job's uid: a listener that counts what reaches
+/// it.
+struct Outside {
+    _dir: TempDir,
+    socket: PathBuf,
+    fifo: PathBuf,
+    listener: std::os::unix::net::UnixListener,
+}
+
+impl Outside {
+    fn new() -> Outside {
+        let dir = tempfile::tempdir().unwrap();
+        let socket = dir.path().join("agent.sock");
+        Outside::at(dir, socket)
+    }
+
+    /// An X server's socket, as a window's Xvfb has, in `/tmp/.X11-unix`.
+    fn x11() -> Outside {
+        let folder = Path::new("/tmp/.X11-unix");
+        if fs::create_dir(folder).is_ok() {
+            fs::set_permissions(folder, fs::Permissions::from_mode(0o1777)).unwrap();
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let name = format!(
+            "X-test-{}",
+            dir.path().file_name().unwrap().to_string_lossy()
+        );
+        Outside::at(dir, folder.join(name))
+    }
+
+    fn at(dir: TempDir, socket: PathBuf) -> Outside {
+        fs::set_permissions(dir.path(), fs::Permissions::from_mode(0o777)).unwrap();
+        let _ = fs::remove_file(&socket);
+        let listener = std::os::unix::net::UnixListener::bind(&socket).unwrap();
+        listener.set_nonblocking(true).unwrap();
+        fs::set_permissions(&socket, fs::Permissions::from_mode(0o777)).unwrap();
+        let fifo = dir.path().join("fifo");
+        let name = std::ffi::CString::new(fifo.as_os_str().as_encoded_bytes()).unwrap();
+        // SAFETY: makes a FIFO at a NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o666) }, 0);
+        fs::set_permissions(&fifo, fs::Permissions::from_mode(0o666)).unwrap();
+        Outside {
+            _dir: dir,
+            socket,
+            fifo,
+            listener,
+        }
+    }
+
+    /// A script that connects to the socket and writes into the FIFO, saying how each went.
+    fn script(&self) -> String {
+        format!(
+            "/usr/bin/python3 -c 'import os, socket\n\
+             s = socket.socket(socket.AF_UNIX)\n\
+             try:\n    s.connect(\"{}\"); s.sendall(b\"run this\"); print(\"connected\")\n\
+             except OSError as e:\n    print(\"refused\", e)\n\
+             try:\n    os.open(\"{}\", os.O_WRONLY | os.O_NONBLOCK); print(\"fifo\")\n\
+             except OSError as e:\n    print(\"refused\", e)'",
+            self.socket.display(),
+            self.fifo.display()
+        )
+    }
+
+    /// Whether anything connected.
+    fn reached(&self) -> bool {
+        self.listener.accept().is_ok()
+    }
+}
+
+impl Drop for Outside {
+    fn drop(&mut self) {
+        let _ = fs::remove_file(&self.socket);
+    }
+}
+
+#[test]
+fn no_named_socket_or_fifo_outside_the_sandbox_can_be_reached() {
+    let outside = Outside::new();
+    let fixture = Fixture::new();
+    // The same script outside the sandbox reaches both: the test can fail.
+    let plain = Command::new("/bin/sh")
+        .arg("-c")
+        .arg(outside.script())
+        .output()
+        .unwrap();
+    assert!(
+        text(&plain.stdout).starts_with("connected\n"),
+        "{}",
+        text(&plain.stdout)
+    );
+    assert!(outside.reached());
+
+    let prepared = fixture.sandbox(9).prepare().unwrap();
+    assert_eq!(prepared.protections().tree, Status::InForce);
+    let tried = run(&prepared, fixture.submission.path(), &outside.script());
+    let out = text(&tried.stdout);
+    assert_eq!(
+        out.matches("refused").count(),
+        2,
+        "{out} {}",
+        text(&tried.stderr)
+    );
+    assert!(!outside.reached(), "nothing reached the socket");
+}
+
+#[test]
+fn a_socket_the_grader_admits_is_the_only_one_reached() {
+    let admitted = Outside::x11();
+    let other = Outside::x11();
+    let fixture = Fixture::new();
+    let prepared = fixture.sandbox(10).prepare().unwrap();
+    prepared.admit(&admitted.socket).unwrap();
+    let tried = run(&prepared, fixture.submission.path(), &admitted.script());
+    let out = text(&tried.stdout);
+    assert!(
+        out.starts_with("connected\n"),
+        "{out} {}",
+        text(&tried.stderr)
+    );
+    assert!(admitted.reached());
+    let tried = run(&prepared, fixture.submission.path(), &other.script());
+    assert!(
+        text(&tried.stdout).starts_with("refused"),
+        "{}",
+        text(&tried.stdout)
+    );
+    assert!(!other.reached());
+}
+
+#[test]
+fn student_code_starts_with_a_short_environment_and_no_inherited_descriptor() {
+    let fixture = Fixture::new();
+    let prepared = fixture.sandbox(11).prepare().unwrap();
+    // A descriptor without close-on-exec, as a caller of `grade` may leave open.
+    let file = fs::File::open(fixture.submission.path().join("main.py")).unwrap();
+    // SAFETY: dup returns a new descriptor (without close-on-exec), closed below.
+    let leaked = unsafe { libc::dup(std::os::fd::AsRawFd::as_raw_fd(&file)) };
+    assert!(leaked > 2);
+    let script = format!("[ -e /proc/$$/fd/{leaked} ] && echo open || echo closed; env");
+    let plain = Command::new("/bin/sh")
+        .arg("-c")
+        .arg(&script)
+        .output()
+        .unwrap();
+    let sandboxed = run(&prepared, fixture.submission.path(), &script);
+    // SAFETY: closes the descriptor dup made.
+    unsafe { libc::close(leaked) };
+    // Outside the sandbox the descriptor and cargo's variables reach the shell: the test can
+    // fail.
+    let plain = text(&plain.stdout);
+    assert!(
+        plain.starts_with("open\n") && plain.contains("CARGO_MANIFEST_DIR="),
+        "{plain}"
+    );
+    let out = text(&sandboxed.stdout);
+    let mut lines = out.lines();
+    assert_eq!(lines.next(), Some("closed"), "{}", text(&sandboxed.stderr));
+    let names: Vec<&str> = lines.filter_map(|l| l.split('=').next()).collect();
+    for name in &names {
+        let ours = ["HOME", "TMPDIR", "PATH", "PWD", "SHLVL", "_", "OLDPWD"].contains(name);
+        assert!(
+            ours || environment::kept(std::ffi::OsStr::new(name)),
+            "{name} reached student code: {names:?}"
+        );
+    }
 }
 
 #[test]
@@ -518,6 +687,12 @@ fn as_an_unprivileged_grader() {
     assert!(!text(&signal.stdout).contains("reached"));
 
     if Path::new("/usr/bin/python3").exists() {
+        // A socket of the grader's own uid, as a TA's tmux or ssh-agent is.
+        let outside = Outside::new();
+        let tried = run(&prepared, fixture.submission.path(), &outside.script());
+        assert_eq!(text(&tried.stdout).matches("refused").count(), 2);
+        assert!(!outside.reached());
+
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         let port = listener.local_addr().unwrap().port();
         let tried = run(&prepared, fixture.submission.path(), &connect_script(port));

@@ -1,0 +1,406 @@
+//! The job's own file tree: a mount namespace whose root is an empty `tmpfs` into which only the
+//! paths the sandbox allows are bound, at the same places. Landlock decides what may be read or
+//! written, but not what may be connected to: a named UNIX socket (the grading user's tmux
+//! server, D-Bus session bus, ssh-agent, X server, a Docker socket) is reached with `connect()`,
+//! which Landlock does not check. In this tree such a socket, and any FIFO or device outside the
+//! allowed paths, has no name at all. `/dev` holds only the allowed devices and a private
+//! `/dev/shm`; `/tmp` is an empty folder, but for `/tmp/.X11-unix`, which leads into the job's
+//! scratch folder, where [`admit`] puts the socket of the job's own X server (a window's).
+//!
+//! A [`Plan`] is made in the grader (it allocates); [`build`] runs in the namespaces helper
+//! forked by `namespaces`, after the namespace is made, with async-signal-safe system calls
+//! only, and pivots the helper's namespace to the new root, which every process of the job then
+//! joins with `setns`.
+
+use std::ffi::{CStr, CString, OsStr};
+use std::fs;
+use std::io;
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Component, Path, PathBuf};
+
+/// Where the new root is put together, in the helper's namespace only: a folder every Linux
+/// system has, covered there by the new root's `tmpfs` (the sources are opened before).
+const STAGE: &CStr = c"/tmp";
+
+/// Where X servers put their sockets (`/tmp/.X11-unix/X<n>`), which X clients look in.
+pub const X11_PATH: &str = "/tmp/.X11-unix";
+/// What [`X11_PATH`] leads to in the job's tree, below its scratch folder: a folder of the
+/// grader's, in which [`admit`] puts the one X server's socket the job may reach.
+const X11_LINK: &str = ".X11-unix";
+
+/// Symbolic links every `/dev` has, which shells and runtimes use (`/dev/stdout`, bash's
+/// `/dev/fd/N`): they lead into `/proc`, which is bound.
+const DEV_LINKS: [(&str, &str); 4] = [
+    ("/dev/fd", "/proc/self/fd"),
+    ("/dev/stdin", "/proc/self/fd/0"),
+    ("/dev/stdout", "/proc/self/fd/1"),
+    ("/dev/stderr", "/proc/self/fd/2"),
+];
+
+/// One thing in the new root.
+#[derive(Debug)]
+enum Entry {
+    /// The grader's `source` bound (recursively) at the same path; a folder or a file.
+    Bind { path: CString, file: bool },
+    /// A symbolic link with this text (the system's `/bin -> usr/bin`).
+    Link { path: CString, text: CString },
+    /// A fresh `tmpfs` of the job's own, writable by every user (`/dev/shm`).
+    Private { path: CString },
+    /// An empty folder (`/tmp`).
+    Folder { path: CString },
+}
+
+impl Entry {
+    /// Where it is, in the new root.
+    fn path(&self) -> &CString {
+        match self {
+            Entry::Bind { path, .. }
+            | Entry::Link { path, .. }
+            | Entry::Private { path }
+            | Entry::Folder { path } => path,
+        }
+    }
+}
+
+/// The new root's contents, in the order they are made: binds, private folders, then links.
+#[derive(Debug)]
+pub(super) struct Plan {
+    entries: Vec<Entry>,
+}
+
+/// Which step of [`build`] failed, and the system's error.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Failure {
+    /// The entry (counting from 1), or 0 for the steps around them.
+    pub entry: u16,
+    /// The `errno`.
+    pub errno: i32,
+}
+
+impl Plan {
+    /// The plan for these allowed paths: `system` (folders, files and the system's links),
+    /// `devices` (files, and [`super::SHARED`] folders, which become private), and `others`
+    /// (the toolchain, the submission, the scratch folder). A path below one already bound is
+    /// visible through it and left out (making its folder would write into the bound one).
+    pub fn new(
+        system: &[PathBuf],
+        devices: &[PathBuf],
+        others: &[PathBuf],
+        scratch: Option<&Path>,
+    ) -> Plan {
+        let mut binds: Vec<(PathBuf, bool)> = Vec::new();
+        let mut links = Vec::new();
+        let mut private = Vec::new();
+        for path in system.iter().chain(devices).chain(others) {
+            let Ok(meta) = fs::symlink_metadata(path) else {
+                continue;
+            };
+            if system.contains(path) && meta.file_type().is_symlink() {
+                if let Ok(text) = fs::read_link(path) {
+                    links.push((path.clone(), text));
+                }
+            } else if devices.contains(path) && meta.is_dir() {
+                private.push(path.clone());
+            } else {
+                binds.push((path.clone(), !path.is_dir()));
+            }
+        }
+        binds.sort_by(|a, b| a.0.cmp(&b.0));
+        let mut kept: Vec<(PathBuf, bool)> = Vec::new();
+        for (path, file) in binds {
+            let covered = kept
+                .iter()
+                .map(|(p, _)| p)
+                .chain(links.iter().map(|(p, _)| p))
+                .any(|above| path.starts_with(above));
+            if !covered && normal(&path) {
+                kept.push((path, file));
+            }
+        }
+        let c = |path: &Path| CString::new(path.as_os_str().as_bytes()).ok();
+        let mut entries: Vec<Entry> = kept
+            .iter()
+            .filter_map(|(path, file)| {
+                Some(Entry::Bind {
+                    path: c(path)?,
+                    file: *file,
+                })
+            })
+            .collect();
+        entries.extend(
+            private
+                .iter()
+                .filter_map(|path| Some(Entry::Private { path: c(path)? })),
+        );
+        entries.extend(c(Path::new("/tmp")).map(|path| Entry::Folder { path }));
+        let dev_links = DEV_LINKS
+            .iter()
+            .map(|(path, text)| (PathBuf::from(path), PathBuf::from(text)));
+        let x11 = scratch.map(|folder| (PathBuf::from(X11_PATH), folder.join(X11_LINK)));
+        let links = links.into_iter().chain(dev_links).chain(x11);
+        entries.extend(links.filter_map(|(path, text)| {
+            Some(Entry::Link {
+                path: c(&path)?,
+                text: c(&text)?,
+            })
+        }));
+        Plan { entries }
+    }
+
+    /// The path of entry `number` (counting from 1), for reports.
+    pub fn path(&self, number: u16) -> Option<&OsStr> {
+        let entry = self.entries.get(usize::from(number).checked_sub(1)?)?;
+        Some(OsStr::from_bytes(entry.path().as_bytes()))
+    }
+
+    /// How many descriptors [`build`] needs room for.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+}
+
+/// Whether `path` is absolute with no `.` or `..` (which the new root could not mirror).
+fn normal(path: &Path) -> bool {
+    path.is_absolute()
+        && path
+            .components()
+            .all(|c| matches!(c, Component::RootDir | Component::Normal(_)))
+}
+
+/// Makes the new root from `plan` in the calling process's mount namespace (just made, not
+/// shared with the grader's) and pivots to it. `fds` has room for one descriptor per entry.
+///
+/// # Safety
+/// Only in the namespaces helper, a child just forked, after `unshare(CLONE_NEWNS)`: it makes
+/// system calls only, on memory that existed before the fork.
+pub(super) unsafe fn build(plan: &Plan, fds: &mut [i32]) -> Result<(), Failure> {
+    let fail = |entry: usize| Failure {
+        entry: u16::try_from(entry).unwrap_or(u16::MAX),
+        errno: *libc::__errno_location(),
+    };
+    // Nothing done here may reach the grader's namespace.
+    if libc::mount(
+        std::ptr::null(),
+        c"/".as_ptr(),
+        std::ptr::null(),
+        libc::MS_REC | libc::MS_PRIVATE,
+        std::ptr::null(),
+    ) != 0
+    {
+        return Err(fail(0));
+    }
+    // The sources, opened before the stage covers `/tmp`, where a submission may be.
+    for (i, entry) in plan.entries.iter().enumerate() {
+        fds[i] = -1;
+        if let Entry::Bind { path, .. } = entry {
+            fds[i] = libc::open(path.as_ptr(), libc::O_PATH | libc::O_CLOEXEC);
+            if fds[i] < 0 {
+                return Err(fail(i + 1));
+            }
+        }
+    }
+    if libc::mount(
+        c"tmpfs".as_ptr(),
+        STAGE.as_ptr(),
+        c"tmpfs".as_ptr(),
+        libc::MS_NOSUID | libc::MS_NODEV,
+        c"mode=0755".as_ptr().cast(),
+    ) != 0
+    {
+        return Err(fail(0));
+    }
+    let mut buffer = [0u8; 4096];
+    for (i, entry) in plan.entries.iter().enumerate() {
+        let Some(target) = staged(&mut buffer, entry.path()) else {
+            return Err(Failure {
+                entry: u16::try_from(i + 1).unwrap_or(u16::MAX),
+                errno: libc::ENAMETOOLONG,
+            });
+        };
+        let made = match entry {
+            Entry::Bind { file, .. } => {
+                let mut source = [0u8; 32];
+                make(target, *file)
+                    && libc::mount(
+                        fd_path(&mut source, fds[i]),
+                        target.as_ptr().cast(),
+                        std::ptr::null(),
+                        libc::MS_BIND | libc::MS_REC,
+                        std::ptr::null(),
+                    ) == 0
+            }
+            Entry::Private { .. } => {
+                make(target, false)
+                    && libc::mount(
+                        c"tmpfs".as_ptr(),
+                        target.as_ptr().cast(),
+                        c"tmpfs".as_ptr(),
+                        libc::MS_NOSUID | libc::MS_NODEV,
+                        c"mode=1777".as_ptr().cast(),
+                    ) == 0
+            }
+            Entry::Folder { .. } => make(target, false),
+            Entry::Link { text, .. } => {
+                parents(target) && libc::symlink(text.as_ptr(), target.as_ptr().cast()) == 0
+            }
+        };
+        if !made {
+            return Err(fail(i + 1));
+        }
+    }
+    if libc::chdir(STAGE.as_ptr()) != 0
+        || libc::syscall(libc::SYS_pivot_root, c".".as_ptr(), c".".as_ptr()) != 0
+        || libc::umount2(c".".as_ptr(), libc::MNT_DETACH) != 0
+        || libc::chdir(c"/".as_ptr()) != 0
+    {
+        return Err(fail(0));
+    }
+    Ok(())
+}
+
+/// `STAGE` followed by `path`, NUL-terminated, in `buffer`; `None` if it does not fit.
+fn staged<'a>(buffer: &'a mut [u8; 4096], path: &CString) -> Option<&'a mut [u8]> {
+    let (stage, path) = (STAGE.to_bytes(), path.as_bytes_with_nul());
+    let length = stage.len() + path.len();
+    if length > buffer.len() {
+        return None;
+    }
+    buffer[..stage.len()].copy_from_slice(stage);
+    buffer[stage.len()..length].copy_from_slice(path);
+    Some(&mut buffer[..length])
+}
+
+/// `/proc/self/fd/FD`, NUL-terminated, written into `buffer` without allocating.
+fn fd_path(buffer: &mut [u8; 32], fd: i32) -> *const libc::c_char {
+    const PREFIX: &[u8] = b"/proc/self/fd/";
+    buffer[..PREFIX.len()].copy_from_slice(PREFIX);
+    let mut digits = [0u8; 10];
+    let (mut n, mut count) = (fd.unsigned_abs(), 0);
+    loop {
+        digits[count] = b'0' + (n % 10) as u8;
+        count += 1;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    for (i, digit) in digits[..count].iter().rev().enumerate() {
+        buffer[PREFIX.len() + i] = *digit;
+    }
+    buffer[PREFIX.len() + count] = 0;
+    buffer.as_ptr().cast()
+}
+
+/// Makes `target`'s parent folders, then `target` itself: an empty file or a folder.
+///
+/// # Safety
+/// As [`build`]: system calls only. `target` ends with its NUL.
+unsafe fn make(target: &mut [u8], file: bool) -> bool {
+    if !parents(target) {
+        return false;
+    }
+    if file {
+        let fd = libc::open(
+            target.as_ptr().cast(),
+            libc::O_CREAT | libc::O_WRONLY | libc::O_CLOEXEC,
+            0o600,
+        );
+        fd >= 0 && libc::close(fd) == 0
+    } else {
+        libc::mkdir(target.as_ptr().cast(), 0o755) == 0 || *libc::__errno_location() == libc::EEXIST
+    }
+}
+
+/// Makes every folder above `target` (a NUL-terminated path), each `0755`, those that exist
+/// kept, by ending the path at each `/` in turn.
+///
+/// # Safety
+/// As [`build`].
+unsafe fn parents(target: &mut [u8]) -> bool {
+    let end = target.len() - 1;
+    for i in 1..end {
+        if target[i] != b'/' {
+            continue;
+        }
+        target[i] = 0;
+        let made = libc::mkdir(target.as_ptr().cast(), 0o755) == 0
+            || *libc::__errno_location() == libc::EEXIST;
+        target[i] = b'/';
+        if !made {
+            return false;
+        }
+    }
+    true
+}
+
+/// Puts `socket`, one of the grader's X servers' sockets (in [`X11`]), into the job's tree,
+/// where [`X11`] leads to `FOLDER/.X11-unix` (`folder` being the job's scratch folder): a hard
+/// link to it there, so that the job can connect to that server and to no other.
+pub(super) fn admit(folder: &Path, socket: &Path) -> io::Result<()> {
+    let (Some(name), Some(X11_PATH)) = (socket.file_name(), socket.parent().and_then(Path::to_str))
+    else {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!(
+                "{} is not an X server's socket in {X11_PATH}",
+                socket.display()
+            ),
+        ));
+    };
+    let sockets = folder.join(X11_LINK);
+    fs::create_dir_all(&sockets)?;
+    let link = sockets.join(name);
+    match fs::hard_link(socket, &link) {
+        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => Ok(()),
+        other => other,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn paths(plan: &Plan) -> Vec<String> {
+        (1..=plan.len() as u16)
+            .map(|n| plan.path(n).unwrap().to_string_lossy().into_owned())
+            .collect()
+    }
+
+    #[test]
+    fn a_path_below_a_bound_one_is_left_out_and_links_come_last() {
+        let dir = tempfile::tempdir().unwrap();
+        let inside = dir.path().join("target");
+        fs::create_dir(&inside).unwrap();
+        let plan = Plan::new(
+            &[PathBuf::from("/usr"), PathBuf::from("/dev/null")],
+            &[],
+            &[
+                inside.clone(),
+                dir.path().to_path_buf(),
+                PathBuf::from("/usr/lib"),
+            ],
+            Some(dir.path()),
+        );
+        let listed = paths(&plan);
+        assert!(listed.contains(&dir.path().to_string_lossy().into_owned()));
+        assert!(!listed.contains(&inside.to_string_lossy().into_owned()));
+        assert!(!listed.contains(&"/usr/lib".to_string()));
+        assert_eq!(listed.last().map(String::as_str), Some(X11_PATH));
+        let null = plan
+            .entries
+            .iter()
+            .find(|e| e.path().as_bytes() == b"/dev/null");
+        assert!(matches!(null, Some(Entry::Bind { file: true, .. })));
+    }
+
+    #[test]
+    fn the_descriptor_path_is_written_without_allocating() {
+        let mut buffer = [0u8; 32];
+        for fd in [0, 7, 10, 12345, i32::MAX] {
+            let text = fd_path(&mut buffer, fd);
+            // SAFETY: fd_path wrote a NUL-terminated string into `buffer`.
+            let text = unsafe { std::ffi::CStr::from_ptr(text) };
+            assert_eq!(text.to_str().unwrap(), format!("/proc/self/fd/{fd}"));
+        }
+    }
+}
