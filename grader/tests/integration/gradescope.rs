@@ -476,3 +476,48 @@ fn a_daemon_cannot_rewrite_results_json_after_grading() {
         run.printed
     );
 }
+
+/// The capabilities a Docker container has by default (no `CAP_SYS_ADMIN`, none of the others
+/// Docker drops), as `setpriv --bounding-set` takes them: a root process keeps only these.
+const DOCKER_CAPABILITIES: &str = "-all,+chown,+dac_override,+fowner,+fsetid,+kill,+setgid,\
+    +setuid,+setpcap,+net_bind_service,+net_raw,+sys_chroot,+mknod,+audit_write,+setfcap";
+
+#[test]
+fn in_a_container_s_default_capabilities_an_honest_student_gets_every_point_and_is_told_what_fell_away(
+) {
+    // SAFETY: geteuid cannot fail.
+    if unsafe { libc::geteuid() } != 0 {
+        eprintln!(
+            "not root: a container's capabilities cannot be emulated, nor are they Gradescope's"
+        );
+        return;
+    }
+    let autograder = hostile_autograder("container");
+    fs::copy(
+        fixtures().join("connect_four.py"),
+        autograder.submission().join("run.py"),
+    )
+    .expect("the honest game");
+    let run = autograder.run_under(&["setpriv", "--bounding-set", DOCKER_CAPABILITIES, "--"]);
+    assert_eq!(
+        number(&run, "score"),
+        number(&run, "max_score"),
+        "{}",
+        run.printed
+    );
+    let sandbox = tests(&run.results)
+        .iter()
+        .find(|t| t["name"] == "Sandbox (not scored)")
+        .and_then(|t| t["output"].as_str())
+        .unwrap_or_default()
+        .to_string();
+    // Without CAP_SYS_ADMIN no namespace can be made: the report says what is lost, and why.
+    assert!(
+        sandbox
+            .contains("own file tree (no named socket, FIFO or device outside it): not in force")
+            && sandbox.contains("Operation not permitted"),
+        "{sandbox}"
+    );
+    assert!(sandbox.contains("no network only in part"), "{sandbox}");
+    assert!(sandbox.contains("own unprivileged user (uid"), "{sandbox}");
+}

@@ -22,6 +22,7 @@ mod gradescope;
 mod handout;
 mod hostile;
 mod matchup;
+mod outside;
 mod robustness;
 mod snapshots;
 mod student_journey;
