@@ -11,14 +11,13 @@ use std::os::fd::AsRawFd;
 use std::os::unix::fs::PermissionsExt;
 use std::os::unix::net::UnixListener;
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::Output;
 
 use tempfile::TempDir;
 
-use crate::support::{column, fixtures, rows, small_kit, QUICK_CASES};
-
-/// The ordinary user the test grades as: no account needed, no file of the machine's owned.
-const TA_UID: u32 = 63_100;
+use crate::support::{
+    column, fixtures, grade_copy, hand_to, ordinary_user, rows, run_as, small_kit, QUICK_CASES,
+};
 /// A token in the grader's environment.
 const TOKEN: &str = "ta-token-7b1e";
 /// What the descriptor left open holds.
@@ -38,7 +37,7 @@ impl Scene {
         let root = dir.path();
         fs::set_permissions(root, fs::Permissions::from_mode(0o755)).unwrap();
         small_kit(&root.join("kit"), &QUICK_CASES);
-        fs::copy(env!("CARGO_BIN_EXE_grade"), root.join("grade")).unwrap();
+        grade_copy(root);
         for (name, program) in [
             ("honest", "connect_four.py"),
             ("outside", "../hostile/outside.py"),
@@ -64,14 +63,7 @@ impl Scene {
         )
         .unwrap();
         fs::write(root.join("secret.txt"), SECRET).unwrap();
-        if let Some(uid) = owner {
-            let status = Command::new("chown")
-                .args(["-R", &format!("{uid}:{uid}")])
-                .arg(root)
-                .status()
-                .unwrap();
-            assert!(status.success());
-        }
+        hand_to(owner, root);
         // The grading user's own (tmux's 0700); as root, open to everyone, as an X server's is,
         // so that only the sandbox, not permissions, keeps the student's uid out.
         let (folder_mode, socket_mode) = if owner.is_some() {
@@ -98,19 +90,7 @@ impl Scene {
         let secret = fs::File::open(self.path("secret.txt")).unwrap();
         // SAFETY: dup returns a new descriptor without close-on-exec, closed below.
         let open = unsafe { libc::dup(secret.as_raw_fd()) };
-        let mut command = match owner {
-            Some(uid) => {
-                let mut command = Command::new("setpriv");
-                command
-                    .arg(format!("--reuid={uid}"))
-                    .arg(format!("--regid={uid}"))
-                    .args(["--clear-groups", "--"])
-                    .arg(self.path("grade"));
-                command
-            }
-            None => Command::new(self.path("grade")),
-        };
-        let output = command
+        let output = run_as(owner, &self.path("grade"))
             .arg("class")
             .arg(self.path("class"))
             .arg("--kit")
@@ -190,9 +170,7 @@ fn graded_as_the_user_running_the_tests_nothing_is_reached() {
 
 #[test]
 fn graded_as_an_ordinary_user_nothing_of_theirs_is_reached() {
-    // SAFETY: geteuid cannot fail.
-    let root = unsafe { libc::geteuid() } == 0;
-    nothing_reached(root.then_some(TA_UID));
+    nothing_reached(ordinary_user());
 }
 
 #[test]

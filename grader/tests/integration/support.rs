@@ -426,3 +426,50 @@ pub fn window_fixture() -> PathBuf {
 pub fn swing_fixture() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/window/java")
 }
+
+/// The ordinary user that tests grade as when they run as root (a TA grading on their own
+/// machine): no account needed, nothing of the machine's owned by it. `None` when the tests
+/// already run as an ordinary user.
+pub fn ordinary_user() -> Option<u32> {
+    const TA_UID: u32 = 63_100;
+    // SAFETY: geteuid cannot fail.
+    (unsafe { libc::geteuid() } == 0).then_some(TA_UID)
+}
+
+/// `program` as a command run as `user` (its uid and gid, no other groups), or as the tests'
+/// own user when `None`. The program and everything it reads must be reachable by that user:
+/// copy the `grade` binary next to the files the test makes ([`grade_copy`]).
+pub fn run_as(user: Option<u32>, program: &Path) -> Command {
+    match user {
+        Some(uid) => {
+            let mut command = Command::new("setpriv");
+            command
+                .arg(format!("--reuid={uid}"))
+                .arg(format!("--regid={uid}"))
+                .args(["--clear-groups", "--"])
+                .arg(program);
+            command
+        }
+        None => Command::new(program),
+    }
+}
+
+/// Copies the `grade` binary into `dir` (which another user can reach, unlike a checkout under
+/// a home folder) and returns its path.
+pub fn grade_copy(dir: &Path) -> PathBuf {
+    let copy = dir.join("grade");
+    fs::copy(env!("CARGO_BIN_EXE_grade"), &copy).unwrap();
+    copy
+}
+
+/// Hands `dir` and everything in it to `user`, when given.
+pub fn hand_to(user: Option<u32>, dir: &Path) {
+    if let Some(uid) = user {
+        let status = Command::new("chown")
+            .args(["-R", &format!("{uid}:{uid}")])
+            .arg(dir)
+            .status()
+            .unwrap();
+        assert!(status.success(), "chown -R {uid} {}", dir.display());
+    }
+}
