@@ -7,6 +7,11 @@
 //! and reports as they were. Each student's build has a build directory of its own: a shared
 //! `CARGO_TARGET_DIR` is left out. Students whose sandbox could not be set up are named at the
 //! end, and the run fails; those whose speed-up was not counted are named too.
+//!
+//! Nothing graded is lost: each student's reports and [`journal`] entry are written as soon as
+//! they are graded, and the class's files from the journal. A panic while grading one student
+//! fails them alone; Ctrl-C or `SIGTERM` ([`interrupt`]) stops the run, writes the files of the
+//! students graded and names the others; the same command then carries the run on.
 
 use std::collections::BTreeMap;
 use std::env;

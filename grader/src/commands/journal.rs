@@ -5,7 +5,7 @@
 //! class (the same submissions folder, kit and settings) carries it on, grading only the
 //! students it does not hold (or whose submission changed since).
 //!
-//! One JSON value a line, each a [`Line`]: the run first (the format's version, when it
+//! One JSON value a line, each a `Line`: the run first (the format's version, when it
 //! started, what class it grades), then a student's [`Entry`] as each is graded, and `finished`
 //! once every student has one. A line cut short by a crash (no line break yet) is left out.
 //! Each entry holds what the class's files are made of, as [`super::again`] reads them back
