@@ -7,18 +7,29 @@
 //! and reports as they were. Each student's build has a build directory of its own: a shared
 //! `CARGO_TARGET_DIR` is left out. Students whose sandbox could not be set up are named at the
 //! end, and the run fails; those whose speed-up was not counted are named too.
+//!
+//! Nothing graded is lost: each student's reports and [`journal`] entry are written as soon as
+//! they are graded, and the class's files from the journal. A panic while grading one student
+//! fails them alone; Ctrl-C or `SIGTERM` ([`interrupt`]) stops the run, writes the files of the
+//! students graded and names the others; the same command then carries the run on.
 
+use std::collections::BTreeMap;
 use std::env;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
+use std::time::{Duration, SystemTime};
 
 use super::again::{AgainError, Earlier, Files};
 use super::files::{become_subreaper, parent, replace, write, Grading};
+use super::fingerprint::{self, Fingerprint};
 use super::gallery;
-use crate::judge::class::{grade_all, submissions, Event};
+use super::interrupt::{self, Signal};
+use super::journal::{self, Class, Entry, Found, Journal, JournalError, Settings, StartOver};
+use crate::judge::class::{grade_all, submissions, Event, Outcome};
 use crate::judge::result::hand::HandScores;
 use crate::judge::result::StudentResult;
+use crate::judge::stop::Stop;
 use crate::judge::{file_stem, Student};
 use crate::kit::{Kit, KitError};
 use crate::report::class::{Standing, Standings};
@@ -58,6 +69,9 @@ pub struct ClassRun {
     /// Grade again the students whose speed-up the gradebook says was not counted, into the
     /// class's files (`--not-counted`).
     pub not_counted: bool,
+    /// Grade everyone, though an earlier run stopped part way could be carried on
+    /// (`--restart`).
+    pub restart: bool,
 }
 
 impl ClassRun {
@@ -93,14 +107,40 @@ pub enum ClassError {
     Kit(KitError),
     /// The students to grade again could not be graded into the class's files.
     Again(AgainError),
+    /// The journal could not be written: what is graded from then on could be lost.
+    Journal(JournalError),
+    /// Some students were not graded: the run was stopped, or the grader failed on them.
+    Stopped(Box<Stopped>),
+}
+
+/// The students of a run that were not graded, and why; the others are in the class's files.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Stopped {
+    /// The signal that stopped the run, if one did.
+    pub signal: Option<Signal>,
+    /// Those being graded when it came: their results were set aside.
+    pub interrupted: Vec<String>,
+    /// Those whose turn had not come.
+    pub not_started: Vec<String>,
+    /// Those the grader failed on (it panicked), with its message.
+    pub failed: Vec<(String, String)>,
+    /// How many students the gradebook holds, and of how many.
+    pub graded: (usize, usize),
+    /// The gradebook.
+    pub csv: PathBuf,
+    /// Whether only some students were being graded again (`--only`, `--not-counted`).
+    pub again: bool,
 }
 
 impl ClassError {
-    /// Whether it is the command line's doing (exit status 2, as for a bad argument).
-    pub fn bad_arguments(&self) -> bool {
+    /// The exit status it ends `grade` with: 2 for the command line's doing (as for a bad
+    /// argument), 128 and the signal's number for a run a signal stopped (130 for Ctrl-C), 1
+    /// for the rest.
+    pub fn exit_status(&self) -> u8 {
         match self {
-            ClassError::Kit(_) => false,
-            ClassError::Again(again) => again.bad_arguments(),
+            ClassError::Again(again) if again.bad_arguments() => 2,
+            ClassError::Stopped(stopped) => stopped.signal.map_or(1, Signal::exit_status),
+            _ => 1,
         }
     }
 }
@@ -110,7 +150,64 @@ impl std::fmt::Display for ClassError {
         match self {
             ClassError::Kit(error) => error.fmt(f),
             ClassError::Again(error) => error.fmt(f),
+            ClassError::Journal(error) => error.fmt(f),
+            ClassError::Stopped(stopped) => stopped.fmt(f),
         }
+    }
+}
+
+impl std::fmt::Display for Stopped {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (graded, all) = self.graded;
+        let csv = self.csv.display();
+        if let Some(signal) = self.signal {
+            let mut not = Vec::new();
+            if !self.interrupted.is_empty() {
+                not.push(format!("{} (interrupted)", self.interrupted.join(", ")));
+            }
+            if !self.not_started.is_empty() {
+                not.push(format!("{} (not started)", self.not_started.join(", ")));
+            }
+            write!(
+                f,
+                "stopped ({}): {graded} of {all} students graded, in {csv}",
+                signal.name()
+            )?;
+            if !not.is_empty() {
+                write!(f, "; not graded: {}", not.join("; "))?;
+            }
+            writeln!(f)?;
+        }
+        if !self.failed.is_empty() {
+            writeln!(
+                f,
+                "the grader failed while grading {} (a bug of grade's: please report it with \
+                 this message); they are not graded and have no row in {csv}:",
+                students(self.failed.len())
+            )?;
+            for (name, why) in &self.failed {
+                writeln!(f, "  {name}: {why}")?;
+            }
+        }
+        match self.again {
+            true => write!(
+                f,
+                "run the same command again to grade again those not graded"
+            ),
+            false => write!(
+                f,
+                "run the same command again to carry on: the students graded are kept, and \
+                 only the others are graded (--restart grades everyone again)"
+            ),
+        }
+    }
+}
+
+/// `count` students, in words.
+fn students(count: usize) -> String {
+    match count {
+        1 => "1 student".into(),
+        _ => format!("{count} students"),
     }
 }
 
@@ -126,6 +223,12 @@ impl From<AgainError> for ClassError {
     }
 }
 
+impl From<JournalError> for ClassError {
+    fn from(error: JournalError) -> Self {
+        ClassError::Journal(error)
+    }
+}
+
 /// The hand scores typed so far in the report directory, if there is one.
 fn hand_scores(run: &ClassRun, kit: &Kit) -> Result<HandScores, KitError> {
     match &run.grading.report {
@@ -134,77 +237,306 @@ fn hand_scores(run: &ClassRun, kit: &Kit) -> Result<HandScores, KitError> {
     }
 }
 
-/// Grades the class, or again only some of it, and writes its files.
+/// Grades the class, or again only some of it, and writes its files: each student's result is
+/// kept in the journal and their reports written as soon as they are graded, and the class's
+/// files are written from the journal at the end, or when the run is stopped. A class run
+/// carries on an unfinished one (see [`journal`]).
 pub fn run(run: &ClassRun) -> Result<(), ClassError> {
     let (kit, dir) = run.grading.kit()?;
     own_build_directories();
     let timed = kit.timed_categories();
     // Read before grading, so that a broken file stops the run before hours of it.
-    hand_scores(run, &kit)?;
+    let hand = hand_scores(run, &kit)?;
     let all = submissions(&run.submissions, &run.command, run.grading.limits(&kit))?;
-    let students: Vec<&Student> = match run.again() {
-        false => all.iter().collect(),
+    let class = journal_class(run, &kit, &dir);
+    let (journal, students, carried) = match run.again() {
+        false => {
+            let current = all
+                .iter()
+                .map(|s| (s.name.clone(), submission(s)))
+                .collect();
+            let begun = Journal::begin(run.summary_dir(), class, run.restart, &current)?;
+            say_begun(&begun.found, begun.entries.len(), all.len(), &begun.changed);
+            let students: Vec<Student> = all
+                .iter()
+                .filter(|s| !begun.entries.contains_key(&s.name))
+                .cloned()
+                .collect();
+            (Some(begun.journal), students, begun.entries)
+        }
         true => {
             let earlier = Earlier::load(&run.files(), &kit.rubric, &timed)?;
-            earlier.chosen(&all, &run.only, run.not_counted, &run.submissions)?
+            let chosen = earlier.chosen(&all, &run.only, run.not_counted, &run.submissions)?;
+            if chosen.is_empty() {
+                eprintln!(
+                    "grade: nothing to grade again: {} names no student whose speed-up was not \
+                     counted",
+                    run.csv.display()
+                );
+                return Ok(());
+            }
+            let names: Vec<&str> = chosen.iter().map(|s| s.name.as_str()).collect();
+            eprintln!(
+                "grade: grading again {} of the class into {}: {}",
+                names.len(),
+                run.csv.display(),
+                names.join(", ")
+            );
+            let students = chosen.into_iter().cloned().collect();
+            (
+                Journal::join(run.summary_dir(), &class),
+                students,
+                BTreeMap::new(),
+            )
         }
     };
-    if students.is_empty() {
-        eprintln!(
-            "grade: nothing to grade again: {} names no student whose speed-up was not counted",
-            run.csv.display()
-        );
-        return Ok(());
+    let keeper = Keeper {
+        run,
+        kit: &kit,
+        timed: &timed,
+        hand: &hand,
+        journal: journal.as_ref(),
+        fresh: Mutex::new(BTreeMap::new()),
+        error: Mutex::new(None),
+    };
+    let stop = Stop::default();
+    let (outcomes, signal) = interrupt::watching(&stop, || {
+        grade(run, &kit, &dir, &students, &stop, |student, result| {
+            if let Err(error) = keeper.keep(student, result) {
+                // Nothing graded from now on could be kept: stop, and say why.
+                stop.ask();
+                keeper.failed(error);
+            }
+        })
+    });
+    let (fresh, error) = keeper.into_parts();
+    // The class's students with a result, in the class's order.
+    let mut entries = carried;
+    entries.extend(fresh);
+    let written: Vec<&Entry> = all.iter().filter_map(|s| entries.get(&s.name)).collect();
+    for entry in &written {
+        let _ = write!(std::io::stdout().lock(), "{}", entry.brief);
     }
-    if run.again() {
-        let names: Vec<&str> = students.iter().map(|s| s.name.as_str()).collect();
-        eprintln!(
-            "grade: grading again {} of the class into {}: {}",
-            names.len(),
-            run.csv.display(),
-            names.join(", ")
-        );
+    let standings = write_class(run, &kit, &timed, &written)?;
+    if let Some(error) = error {
+        return Err(error);
     }
-    let students: Vec<Student> = students.into_iter().cloned().collect();
-    let results = grade(run, &kit, &dir, &students);
-    for result in &results {
-        let _ = writeln!(
-            std::io::stdout().lock(),
-            "{}",
-            terminal::brief(&kit.rubric, result)
-        );
-        if let Some(reports) = &run.grading.report {
-            let path = reports.join(format!("{}.md", file_stem(&result.student)));
-            write(&path, &markdown::student(&kit.rubric, result))?;
-        }
-    }
-    let standings = write_class(run, &kit, &timed, &results)?;
     if let Some(line) = class::grade_again_line(&standings) {
         eprintln!("grade: {line}");
     }
-    ungraded(&results).map_err(ClassError::from)
+    let stopped = stopped(
+        run,
+        signal,
+        &students,
+        &outcomes,
+        (standings.len(), all.len()),
+    );
+    match (&journal, &stopped) {
+        (Some(journal), None) if !run.again() => journal.finish()?,
+        _ => {}
+    }
+    let ungraded = ungraded(&standings);
+    match (stopped, ungraded) {
+        (Some(stopped), Err(ungraded)) => {
+            eprintln!("grade: {ungraded}");
+            Err(ClassError::Stopped(Box::new(stopped)))
+        }
+        (Some(stopped), Ok(())) => Err(ClassError::Stopped(Box::new(stopped))),
+        (None, ungraded) => ungraded.map_err(ClassError::from),
+    }
 }
 
-/// Grades `students` on the run's jobs, with progress on standard error.
-fn grade(run: &ClassRun, kit: &Kit, dir: &Path, students: &[Student]) -> Vec<StudentResult> {
+/// What the journal records of a class run: the submissions folder, the kit and the settings
+/// the results depend on.
+fn journal_class(run: &ClassRun, kit: &Kit, dir: &Path) -> Class {
+    let grading = &run.grading;
+    let limits = grading.limits(kit);
+    let absolute = |path: &Path| path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
+    Class {
+        submissions: absolute(&run.submissions),
+        kit: absolute(dir),
+        kit_files: fingerprint::of(dir, &[]),
+        settings: Settings {
+            command: run.command.clone(),
+            build: grading.build.clone(),
+            supplied: grading.supplied.as_deref().map(absolute),
+            skip_timing: grading.skip_timing,
+            student_deadline: grading.student_deadline,
+            limits: [
+                limits.memory_mib,
+                limits.processes,
+                limits.cpu_seconds,
+                limits.file_size_mib,
+            ],
+            sandbox: !grading.no_sandbox,
+            style: grading.style,
+            window: grading.window.as_ref().map(|ask| {
+                let build = ask.build.as_ref().map(|(template, _)| template.clone());
+                (ask.command.clone(), build, ask.depth)
+            }),
+            reports: grading.report.is_some(),
+        },
+    }
+}
+
+/// The fingerprint of `student`'s submission as it is now, its build's output left out.
+fn submission(student: &Student) -> Fingerprint {
+    match &student.dir {
+        Some(dir) => fingerprint::of(dir, &["target"]),
+        None => fingerprint::of(Path::new("."), &["target"]),
+    }
+}
+
+/// Says on standard error what the journal holds for this run: an earlier run carried on (with
+/// `kept` of `all` students graded, those of `changed` to grade again), or set aside.
+fn say_begun(found: &Found, kept: usize, all: usize, changed: &[String]) {
+    match found {
+        Found::Nothing | Found::StartingOver(StartOver::Finished) => {}
+        Found::StartingOver(why) => eprintln!(
+            "grade: starting over, grading everyone: the journal of an earlier run ({}) is set \
+             aside: {why}",
+            journal::FILE_NAME
+        ),
+        Found::CarryingOn(started) => {
+            eprintln!(
+                "grade: carrying on: {kept} of {all} students already graded in an earlier run \
+                 (started {}); grading the other {} (--restart grades everyone again)",
+                ago(*started),
+                all - kept
+            );
+            if !changed.is_empty() {
+                eprintln!(
+                    "grade: graded again, their submission changed since: {}",
+                    changed.join(", ")
+                );
+            }
+        }
+    }
+}
+
+/// How long ago `time` was, in words: `4 min ago`.
+fn ago(time: SystemTime) -> String {
+    let elapsed = SystemTime::now()
+        .duration_since(time)
+        .unwrap_or(Duration::ZERO)
+        .as_secs();
+    match elapsed {
+        0..60 => format!("{elapsed} s ago"),
+        60..3600 => format!("{} min ago", elapsed / 60),
+        3600..86400 => format!("{} h {} min ago", elapsed / 3600, elapsed % 3600 / 60),
+        _ => format!("{} days ago", elapsed / 86400),
+    }
+}
+
+/// What is kept of each student as they are graded: their reports and journal entry.
+struct Keeper<'a> {
+    run: &'a ClassRun,
+    kit: &'a Kit,
+    timed: &'a [String],
+    hand: &'a HandScores,
+    journal: Option<&'a Journal>,
+    /// The entries of the students graded in this run.
+    fresh: Mutex<BTreeMap<String, Entry>>,
+    /// The first error in keeping one.
+    error: Mutex<Option<ClassError>>,
+}
+
+impl Keeper<'_> {
+    /// Writes `result`'s reports (with `--report`), and then their entry into the journal.
+    fn keep(&self, student: &Student, result: &StudentResult) -> Result<(), ClassError> {
+        let rubric = &self.kit.rubric;
+        let reports = self.run.grading.report.as_deref();
+        if let Some(reports) = reports {
+            let path = reports.join(format!("{}.md", file_stem(&result.student)));
+            write(&path, &markdown::student(rubric, result))?;
+            gallery::write_page(reports, rubric, result, self.hand)?;
+        }
+        let fresh = gradebook::csv(
+            rubric,
+            self.timed,
+            std::slice::from_ref(result),
+            &HandScores::default(),
+        );
+        let row = gradebook::records(&fresh)
+            .ok()
+            .and_then(|rows| rows.into_iter().nth(1))
+            .map(|row| row.text)
+            .unwrap_or_default();
+        let entry = Entry {
+            student: result.student.clone(),
+            submission: submission(student),
+            standing: Standing::of(rubric, result),
+            row,
+            class_row: reports
+                .map(|dir| crate::report::gallery::class_row(rubric, result, self.hand, dir)),
+            brief: format!("{}\n", terminal::brief(rubric, result)),
+        };
+        if let Some(journal) = self.journal {
+            journal.record(&entry)?;
+        }
+        if let Ok(mut fresh) = self.fresh.lock() {
+            fresh.insert(entry.student.clone(), entry);
+        }
+        Ok(())
+    }
+
+    /// Keeps `error`, if it is the first.
+    fn failed(&self, error: ClassError) {
+        if let Ok(mut first) = self.error.lock() {
+            first.get_or_insert(error);
+        }
+    }
+
+    /// The entries kept, and the first error.
+    fn into_parts(self) -> (BTreeMap<String, Entry>, Option<ClassError>) {
+        (
+            self.fresh.into_inner().unwrap_or_default(),
+            self.error.into_inner().unwrap_or_default(),
+        )
+    }
+}
+
+/// Grades `students` on the run's jobs, with progress on standard error, handing each result to
+/// `keep` as soon as it is graded; stops as `stop` says.
+fn grade(
+    run: &ClassRun,
+    kit: &Kit,
+    dir: &Path,
+    students: &[Student],
+    stop: &Stop,
+    keep: impl Fn(&Student, &StudentResult) + Sync,
+) -> Vec<Outcome> {
     become_subreaper();
     let total = students.len();
     let out = Progress::stderr();
     // How many are graded, and who is being graded.
     let state = Mutex::new((0, Vec::<String>::new()));
     let options = run.grading.options(dir, &[parent(&run.csv)]);
-    let results = grade_all(kit, students, &options, run.jobs, |event| {
+    let outcomes = grade_all(kit, students, &options, run.jobs, stop, |event| {
+        if let Event::Finished(student, Outcome::Graded(result), _) = event {
+            keep(student, result);
+        }
         let Ok(mut state) = state.lock() else {
             return;
         };
         let (done, running) = &mut *state;
         match event {
             Event::Started(student) => running.push(student.name.clone()),
-            Event::Finished(student, graded) => {
-                *done = graded;
+            Event::Finished(student, outcome, ended) => {
+                *done = ended;
                 running.retain(|name| name != &student.name);
-                if !out.live() {
-                    out.line(&format!("graded {graded}/{total}: {}", student.name));
+                let name = &student.name;
+                match outcome {
+                    Outcome::Graded(_) if !out.live() => {
+                        out.line(&format!("graded {ended}/{total}: {name}"))
+                    }
+                    Outcome::Graded(_) | Outcome::NotStarted => {}
+                    Outcome::Failed(why) => out.line(&format!(
+                        "not graded {ended}/{total}: {name}: the grader failed: {why}"
+                    )),
+                    Outcome::Interrupted => {
+                        out.line(&format!("not graded {ended}/{total}: {name}: interrupted"))
+                    }
                 }
             }
         }
@@ -214,34 +546,65 @@ fn grade(run: &ClassRun, kit: &Kit, dir: &Path, students: &[Student]) -> Vec<Stu
         ));
     });
     out.finish();
-    results
+    outcomes
 }
 
-/// Writes the class's files for `results`: the gradebook, the gallery (with `--report`), the
-/// class summary and the standings, with the hand scores typed by now; graded again in part,
-/// everyone else's rows as the class run wrote them (read again now, so that hand scores saved
-/// in the gallery meanwhile are kept). Prints the class summary and returns every student's
-/// standing.
+/// The students of `graded` (in the order of `students`) not graded, and why; `None` when
+/// every one of them was.
+fn stopped(
+    run: &ClassRun,
+    signal: Option<Signal>,
+    students: &[Student],
+    outcomes: &[Outcome],
+    graded: (usize, usize),
+) -> Option<Stopped> {
+    let mut stopped = Stopped {
+        signal,
+        interrupted: Vec::new(),
+        not_started: Vec::new(),
+        failed: Vec::new(),
+        graded,
+        csv: run.csv.clone(),
+        again: run.again(),
+    };
+    for (student, outcome) in students.iter().zip(outcomes) {
+        let name = student.name.clone();
+        match outcome {
+            Outcome::Graded(_) => {}
+            Outcome::Failed(why) => stopped.failed.push((name, why.clone())),
+            Outcome::Interrupted => stopped.interrupted.push(name),
+            Outcome::NotStarted => stopped.not_started.push(name),
+        }
+    }
+    let all_graded = stopped.failed.is_empty()
+        && stopped.interrupted.is_empty()
+        && stopped.not_started.is_empty();
+    (signal.is_some() || !all_graded).then_some(stopped)
+}
+
+/// Writes the class's files for `entries` (each student's journal entry): the gradebook, the
+/// gallery's class page (with `--report`), the class summary and the standings, with the hand
+/// scores typed by now; graded again in part, everyone else's rows as the class run wrote them
+/// (read again now, so that hand scores saved in the gallery meanwhile are kept). Prints the
+/// class summary and returns every student's standing.
 fn write_class(
     run: &ClassRun,
     kit: &Kit,
     timed: &[String],
-    results: &[StudentResult],
+    entries: &[&Entry],
 ) -> Result<Vec<Standing>, ClassError> {
     let rubric = &kit.rubric;
     let hand = hand_scores(run, kit)?;
-    let fresh = gradebook::csv(rubric, timed, results, &hand);
-    let standings: Vec<Standing> = results.iter().map(|r| Standing::of(rubric, r)).collect();
+    let header = gradebook::csv(rubric, timed, &[], &HandScores::default());
+    let rows: String = entries.iter().map(|e| e.row.as_str()).collect();
+    let fresh = gradebook::merge(&format!("{header}{rows}"), rubric, &hand)
+        .map_err(|e| KitError(format!("the gradebook: {e}")))?;
+    let standings: Vec<Standing> = entries.iter().map(|e| e.standing.clone()).collect();
     let reports = run.grading.report.as_deref();
-    let rows: Vec<(String, String)> = reports.map_or_else(Vec::new, |dir| {
-        results
-            .iter()
-            .map(|r| {
-                let row = crate::report::gallery::class_row(rubric, r, &hand, dir);
-                (r.student.clone(), row)
-            })
-            .collect()
-    });
+    let rows: Vec<(String, String)> = entries
+        .iter()
+        .filter_map(|e| Some((e.student.clone(), e.class_row.clone()?)))
+        .collect();
     let (text, standings, rows) = match run.again() {
         false => (
             fresh,
@@ -261,7 +624,7 @@ fn write_class(
     replace(&run.csv, &text)?;
     eprintln!("grade: wrote {}", run.csv.display());
     if let Some(reports) = reports {
-        gallery::write_pages(reports, rubric, results, &hand, &run.csv, &rows)?;
+        gallery::write_pages(reports, rubric, &run.csv, &rows)?;
         eprintln!(
             "grade: wrote the graders' gallery, {} (grade gallery {} serves it)",
             reports.join(crate::report::gallery::CLASS_PAGE).display(),
@@ -285,10 +648,10 @@ fn write_class(
 
 /// An error naming the students who were not graded (their sandbox could not be set up), if
 /// any were: their rows are no grade.
-fn ungraded(results: &[StudentResult]) -> Result<(), KitError> {
-    let ungraded: Vec<String> = results
+fn ungraded(standings: &[Standing]) -> Result<(), KitError> {
+    let ungraded: Vec<String> = standings
         .iter()
-        .filter_map(|result| Some(format!("{}: {}", result.student, result.ungraded()?)))
+        .filter_map(|s| Some(format!("{}: {}", s.student, s.ungraded.as_deref()?)))
         .collect();
     if ungraded.is_empty() {
         return Ok(());
@@ -297,7 +660,60 @@ fn ungraded(results: &[StudentResult]) -> Result<(), KitError> {
         "{} of {} students were not graded: their sandbox could not be set up, so none of \
          their code was run, and the gradebook leaves their points blank:\n  {}",
         ungraded.len(),
-        results.len(),
+        standings.len(),
         ungraded.join("\n  ")
     )))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn how_long_ago_reads_in_the_largest_unit_that_fits() {
+        let ago_by = |seconds| ago(SystemTime::now() - Duration::from_secs(seconds));
+        assert_eq!(ago_by(5), "5 s ago");
+        assert_eq!(ago_by(125), "2 min ago");
+        assert_eq!(ago_by(3 * 3600 + 7 * 60), "3 h 7 min ago");
+        assert_eq!(ago_by(3 * 86400), "3 days ago");
+        assert_eq!(ago(SystemTime::now() + Duration::from_secs(60)), "0 s ago");
+    }
+
+    #[test]
+    fn a_stopped_run_names_who_was_not_graded_and_how_to_carry_on() {
+        let stopped = Stopped {
+            signal: Some(Signal(libc::SIGINT)),
+            interrupted: vec!["cy".into(), "dee".into()],
+            not_started: vec!["eve".into()],
+            failed: vec![("bob".into(), "no case".into())],
+            graded: (1, 5),
+            csv: "gradebook.csv".into(),
+            again: false,
+        };
+        let error = ClassError::Stopped(Box::new(stopped.clone()));
+        assert_eq!(error.exit_status(), 130);
+        assert_eq!(
+            error.to_string(),
+            "stopped (SIGINT, Ctrl-C): 1 of 5 students graded, in gradebook.csv; not graded: \
+             cy, dee (interrupted); eve (not started)\n\
+             the grader failed while grading 1 student (a bug of grade's: please report it \
+             with this message); they are not graded and have no row in gradebook.csv:\n  \
+             bob: no case\n\
+             run the same command again to carry on: the students graded are kept, and only \
+             the others are graded (--restart grades everyone again)"
+        );
+        let failed = ClassError::Stopped(Box::new(Stopped {
+            signal: None,
+            again: true,
+            ..stopped
+        }));
+        assert_eq!(failed.exit_status(), 1);
+        assert!(
+            failed.to_string().starts_with("the grader failed"),
+            "{failed}"
+        );
+        assert!(failed
+            .to_string()
+            .ends_with("to grade again those not graded"));
+    }
 }

@@ -196,18 +196,24 @@ pub(crate) fn write(path: &Path, text: &str) -> Result<(), KitError> {
     fs::write(path, text).map_err(|e| KitError(format!("{}: cannot write: {e}", path.display())))
 }
 
-/// Replaces `path` with `text` at once: written beside it, then renamed over it, so that a
-/// reader (or a crash) never sees half of it.
+/// Replaces `path` with `text` at once: written beside it and synced to disk, then renamed
+/// over it, so that a reader (or a crash, even of the machine) never sees half of it.
 pub(crate) fn replace(path: &Path, text: &str) -> Result<(), KitError> {
     let name = path
         .file_name()
         .map_or_else(|| "file".into(), |name| name.to_string_lossy().into_owned());
     let temporary = parent(path).join(format!(".{name}.{}.tmp", std::process::id()));
     write(&temporary, text)?;
-    fs::rename(&temporary, path).map_err(|e| {
-        let _ = fs::remove_file(&temporary);
-        KitError(format!("{}: cannot write: {e}", path.display()))
-    })
+    let synced = fs::File::open(&temporary).and_then(|file| file.sync_all());
+    synced
+        .and_then(|()| fs::rename(&temporary, path))
+        .map_err(|e| {
+            let _ = fs::remove_file(&temporary);
+            KitError(format!("{}: cannot write: {e}", path.display()))
+        })?;
+    // The rename itself, on disk.
+    let _ = fs::File::open(parent(path)).and_then(|dir| dir.sync_all());
+    Ok(())
 }
 
 /// The folder `path` is in (the working directory for a bare file name).

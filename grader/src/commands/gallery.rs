@@ -74,20 +74,16 @@ pub fn load_scores(dir: &Path, rubric: &Rubric) -> Result<HandScores, KitError> 
     Ok(scores)
 }
 
-/// Writes the gallery into the report directory `dir`: the class page of `rows` (each of
-/// [`gallery::class_row`]'s, the whole class's), each student's page of `results`, the script
-/// and style sheet, and where the gradebook `csv` is.
+/// Writes the gallery into the report directory `dir` around the students' pages (each written
+/// by [`write_page`] as they are graded): the class page of `rows` (each of
+/// [`gallery::class_row`]'s, the whole class's), the script and style sheet, and where the
+/// gradebook `csv` is.
 pub(crate) fn write_pages(
     dir: &Path,
     rubric: &Rubric,
-    results: &[StudentResult],
-    hand: &HandScores,
     csv: &Path,
     rows: &[String],
 ) -> Result<(), KitError> {
-    for result in results {
-        write_page(dir, rubric, result, hand)?;
-    }
     write_assets(dir)?;
     let csv = fs::canonicalize(parent(csv))
         .map(|dir| dir.join(csv.file_name().unwrap_or_default()))
@@ -122,7 +118,7 @@ pub(crate) fn write_student_page(
 }
 
 /// Writes `result`'s page, with their hand scores in `hand`, and returns where.
-fn write_page(
+pub(crate) fn write_page(
     dir: &Path,
     rubric: &Rubric,
     result: &StudentResult,

@@ -1,8 +1,12 @@
 //! Grading a whole class: one student per subdirectory of the submissions directory, several
 //! graded at once, each start and end of a student told as an [`Event`] (the commands show
-//! them as progress), the results returned in the students' order.
+//! them as progress and keep each result as it comes), the [`Outcome`]s returned in the
+//! students' order. A panic while grading one student is caught and fails that student alone;
+//! a run asked to [`Stop`] starts no one more and sets the results cut short aside.
 
+use std::any::Any;
 use std::fs;
+use std::panic::{self, AssertUnwindSafe};
 use std::path::Path;
 use std::sync::Mutex;
 
@@ -10,7 +14,8 @@ use crossbeam::channel::unbounded;
 
 use super::job::Student;
 use super::result::StudentResult;
-use super::student::{grade_student, Options};
+use super::stop::Stop;
+use super::student::{grade_student_unless_stopped, Options};
 use crate::kit::{Kit, KitError};
 use crate::process::Limits;
 
@@ -45,57 +50,218 @@ pub fn submissions(dir: &Path, template: &str, limits: Limits) -> Result<Vec<Stu
         .collect()
 }
 
+/// What became of one student of a class.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Outcome {
+    /// They were graded.
+    Graded(Box<StudentResult>),
+    /// The grader panicked while grading them (its message): a bug of the grader's, caught so
+    /// that the others are graded; they are not.
+    Failed(String),
+    /// They were being graded when the run was asked to stop: their result, cut short, was set
+    /// aside.
+    Interrupted,
+    /// The run was asked to stop before their turn.
+    NotStarted,
+}
+
 /// What happens while a class is graded, in the order it happens.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Event<'a> {
     /// A student's grading starts.
     Started(&'a Student),
-    /// A student has been graded: how many of all have been, so far.
-    Finished(&'a Student, usize),
+    /// A student's grading has ended (never [`Outcome::NotStarted`]): how many of all have
+    /// ended, so far.
+    Finished(&'a Student, &'a Outcome, usize),
 }
 
 /// Grades `students` on `jobs` threads, in any order, telling `tell` each start and end (one
-/// call at a time), and returns their results in the order given.
+/// call at a time), and returns their outcomes in the order given. Once `stop` is asked no
+/// student starts, and those being graded are stopped.
 pub fn grade_all(
     kit: &Kit,
     students: &[Student],
     options: &Options,
     jobs: usize,
+    stop: &Stop,
     tell: impl Fn(Event) + Sync,
-) -> Vec<StudentResult> {
+) -> Vec<Outcome> {
+    each(
+        students,
+        jobs,
+        stop,
+        |student| grade_student_unless_stopped(kit, student, options, stop),
+        tell,
+    )
+}
+
+/// Runs `grade` on each of `students` on `jobs` threads, a panic in it caught and kept as the
+/// student's [`Outcome::Failed`], and a `None` (asked to stop meanwhile) kept as
+/// [`Outcome::Interrupted`]; tells `tell` as [`grade_all`] does.
+fn each(
+    students: &[Student],
+    jobs: usize,
+    stop: &Stop,
+    grade: impl Fn(&Student) -> Option<StudentResult> + Sync,
+    tell: impl Fn(Event) + Sync,
+) -> Vec<Outcome> {
     let (work, queue) = unbounded();
     for index in 0..students.len() {
         work.send(index).expect("the queue is open");
     }
     drop(work);
-    // How many are done; locked while telling, so that events come one at a time.
+    // How many have ended; locked while telling, so that events come one at a time.
     let done = Mutex::new(0);
-    let results = Mutex::new(vec![None; students.len()]);
+    let outcomes = Mutex::new(vec![Outcome::NotStarted; students.len()]);
     crossbeam::scope(|scope| {
         for _ in 0..jobs.max(1) {
             scope.spawn(|_| {
                 while let Ok(index) = queue.recv() {
+                    if stop.asked() {
+                        break;
+                    }
                     let student = &students[index];
                     if let Ok(_done) = done.lock() {
                         tell(Event::Started(student));
                     }
-                    let result = grade_student(kit, student, options);
-                    if let Ok(mut all) = results.lock() {
-                        all[index] = Some(result);
-                    }
+                    let outcome = match panic::catch_unwind(AssertUnwindSafe(|| grade(student))) {
+                        Ok(Some(result)) => Outcome::Graded(Box::new(result)),
+                        Ok(None) => Outcome::Interrupted,
+                        Err(payload) => Outcome::Failed(message(payload.as_ref())),
+                    };
                     if let Ok(mut done) = done.lock() {
                         *done += 1;
-                        tell(Event::Finished(student, *done));
+                        tell(Event::Finished(student, &outcome, *done));
+                    }
+                    if let Ok(mut all) = outcomes.lock() {
+                        all[index] = outcome;
                     }
                 }
             });
         }
     })
-    .expect("grading threads do not panic");
-    results
-        .into_inner()
-        .unwrap_or_default()
-        .into_iter()
-        .flatten()
-        .collect()
+    .expect("grading threads do not panic: a student's grading is caught");
+    outcomes.into_inner().unwrap_or_default()
+}
+
+/// A panic's message, from its payload.
+fn message(payload: &(dyn Any + Send)) -> String {
+    match (
+        payload.downcast_ref::<&str>(),
+        payload.downcast_ref::<String>(),
+    ) {
+        (Some(text), _) => (*text).to_string(),
+        (_, Some(text)) => text.clone(),
+        _ => "a panic without a message".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::judge::fixtures;
+    use crate::process::Limits;
+
+    /// Students named `names`.
+    fn students(names: &[&str]) -> Vec<Student> {
+        names
+            .iter()
+            .map(|name| Student {
+                name: name.to_string(),
+                command: String::new(),
+                dir: None,
+                limits: Limits::default(),
+            })
+            .collect()
+    }
+
+    /// A result of `student`'s, graded.
+    fn result(student: &Student) -> Option<StudentResult> {
+        Some(fixtures::student(&student.name, Vec::new(), 1))
+    }
+
+    #[test]
+    fn a_panic_while_grading_one_student_fails_them_alone() {
+        let class = students(&["ann", "bob", "cy"]);
+        let told = Mutex::new(Vec::new());
+        let outcomes = each(
+            &class,
+            2,
+            &Stop::default(),
+            |student| match student.name.as_str() {
+                "bob" => panic!("no case for bob"),
+                _ => result(student),
+            },
+            |event| {
+                if let Event::Finished(student, outcome, done) = event {
+                    let failed = matches!(outcome, Outcome::Failed(_));
+                    told.lock()
+                        .unwrap()
+                        .push((student.name.clone(), failed, done));
+                }
+            },
+        );
+        assert_eq!(
+            outcomes[0],
+            Outcome::Graded(Box::new(result(&class[0]).unwrap()))
+        );
+        assert_eq!(outcomes[1], Outcome::Failed("no case for bob".into()));
+        assert_eq!(
+            outcomes[2],
+            Outcome::Graded(Box::new(result(&class[2]).unwrap()))
+        );
+        let mut told = told.into_inner().unwrap();
+        told.sort();
+        assert_eq!(
+            told.iter()
+                .map(|(name, failed, _)| (name.as_str(), *failed))
+                .collect::<Vec<_>>(),
+            [("ann", false), ("bob", true), ("cy", false)]
+        );
+        let mut counts: Vec<usize> = told.iter().map(|(_, _, done)| *done).collect();
+        counts.sort();
+        assert_eq!(counts, [1, 2, 3]);
+    }
+
+    #[test]
+    fn a_formatted_panic_keeps_its_message() {
+        let class = students(&["ann"]);
+        let outcomes = each(
+            &class,
+            1,
+            &Stop::default(),
+            |student| panic!("{} has {} cases", student.name, 2),
+            |_| {},
+        );
+        assert_eq!(outcomes, [Outcome::Failed("ann has 2 cases".into())]);
+    }
+
+    #[test]
+    fn once_asked_to_stop_the_running_are_interrupted_and_no_one_starts() {
+        let class = students(&["ann", "bob", "cy", "dee"]);
+        let stop = Stop::default();
+        // One job: ann is graded, bob is running when the stop is asked, and the rest wait.
+        let outcomes = each(
+            &class,
+            1,
+            &stop,
+            |student| match student.name.as_str() {
+                "bob" => {
+                    stop.ask();
+                    None
+                }
+                _ => result(student),
+            },
+            |_| {},
+        );
+        assert!(matches!(outcomes[0], Outcome::Graded(_)));
+        assert_eq!(
+            outcomes[1..],
+            [
+                Outcome::Interrupted,
+                Outcome::NotStarted,
+                Outcome::NotStarted
+            ]
+        );
+    }
 }

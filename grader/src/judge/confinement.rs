@@ -90,6 +90,16 @@ impl Prison {
     }
 }
 
+impl Drop for Prison {
+    /// Kills whatever the student left running when their grading panicked (it was not
+    /// released): the panic is caught, and the class run goes on without their processes.
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            let _ = self.prepared.kill_survivors();
+        }
+    }
+}
+
 /// How many uids from the base a grader may try before giving up.
 const UIDS: u32 = 1000;
 

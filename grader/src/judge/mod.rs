@@ -1,7 +1,8 @@
 //! Judging: a student's program against the kit. A case's [`script`] played and each answer
 //! judged, cases of each kind ([`compare`]), the [`speedup`] measured and the thread
 //! [`design`] seen, the [`requirement`]s between cases, the [`build`] step, each student's
-//! sandbox ([`confinement`]), the [`style`] facts, one [`student`] graded and a whole [`class`],
+//! sandbox ([`confinement`]), the [`style`] facts, one [`student`] graded and a whole [`class`]
+//! (which can be asked to [`stop`]),
 //! the student's [`window`] played under Xvfb, and the games of a [`matchup`] (the course's
 //! `grade` only). Everything comes out as typed [`result`]s; nothing here is worded for people,
 //! which is the reports' job.
@@ -21,6 +22,7 @@ mod requirement;
 pub mod result;
 pub mod script;
 pub mod speedup;
+pub mod stop;
 pub mod student;
 pub mod style;
 pub mod window;
@@ -34,5 +36,5 @@ pub use result::confinement::Confinement;
 pub use result::{
     CaseResult, CategoryScore, Exchange, Fault, FaultKind, NotRun, Skip, StudentResult, Verdict,
 };
-pub use student::{grade_student, Options};
+pub use student::{grade_student, grade_student_unless_stopped, Options};
 pub use style::StyleCheck;

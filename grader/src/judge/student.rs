@@ -15,6 +15,7 @@ use super::requirement;
 use super::result::confinement::Confinement;
 use super::result::window::{Unobserved, WindowResult};
 use super::result::{CaseResult, NotRun, StudentResult};
+use super::stop::Stop;
 use super::style::{self, StyleCheck};
 use super::window::WindowRun;
 use crate::kit::Kit;
@@ -48,6 +49,24 @@ pub struct Options {
 /// grader's) with the kit's. Their processes run in a sandbox of their own; whatever is left of
 /// them is killed before this returns.
 pub fn grade_student(kit: &Kit, student: &Student, options: &Options) -> StudentResult {
+    grade_until(kit, student, options, &Stop::default())
+}
+
+/// [`grade_student`] in a run that may be asked to stop (`stop`): their sandbox is kept there,
+/// to be killed when it is, and once it is no more of their grading starts. `None` when it was
+/// asked while they were graded: their result was cut short, and is no grade.
+pub fn grade_student_unless_stopped(
+    kit: &Kit,
+    student: &Student,
+    options: &Options,
+    stop: &Stop,
+) -> Option<StudentResult> {
+    let result = grade_until(kit, student, options, stop);
+    (!stop.asked()).then_some(result)
+}
+
+/// [`grade_student`], stopping early (with a result cut short) once `stop` is asked.
+fn grade_until(kit: &Kit, student: &Student, options: &Options, stop: &Stop) -> StudentResult {
     let started = Instant::now();
     let prison = options
         .sandbox
@@ -57,6 +76,7 @@ pub fn grade_student(kit: &Kit, student: &Student, options: &Options) -> Student
         Some(Ok(prison)) => Some(&prison.prepared),
         _ => None,
     };
+    let _running = sandbox.map(|prepared| stop.enter(prepared));
     let job = Job { student, sandbox };
     let dir = student.dir.as_deref().unwrap_or(Path::new("."));
     // A program the kit builds is built with the course's copy of the supplied crate.
@@ -78,6 +98,9 @@ pub fn grade_student(kit: &Kit, student: &Student, options: &Options) -> Student
     // How many cases in a row the program has answered nothing and timed out.
     let mut silent = 0;
     for (case, solution) in &kit.cases {
+        if stop.asked() {
+            break;
+        }
         let out_of_time = options.student_deadline.filter(|d| graded.elapsed() >= *d);
         if options.skip_timing && case.is_timing() {
             left_out.push(case.name.clone());
@@ -101,11 +124,16 @@ pub fn grade_student(kit: &Kit, student: &Student, options: &Options) -> Student
     let style = options
         .style
         .as_ref()
+        .filter(|_| !stop.asked())
         .map(|check| style::gather(&kit.rubric.style, check, &job, dir, why));
-    let window = options.window.as_ref().map(|run| match why {
-        Some(why) => WindowResult::Unobserved(Unobserved::NoSandbox(why.to_owned())),
-        None => run.run(&job, dir),
-    });
+    let window = options
+        .window
+        .as_ref()
+        .filter(|_| !stop.asked())
+        .map(|run| match why {
+            Some(why) => WindowResult::Unobserved(Unobserved::NoSandbox(why.to_owned())),
+            None => run.run(&job, dir),
+        });
     let confinement = match &prison {
         None => Confinement::Off,
         Some(Err(why)) => Confinement::Failed(why.clone()),

@@ -21,6 +21,7 @@ mod grade_kit;
 mod gradescope;
 mod handout;
 mod hostile;
+mod journal;
 mod matchup;
 mod outside;
 mod robustness;

@@ -9,7 +9,8 @@
 //! Exit codes: 0 after grading or a match, 1 when the kit's files are missing or malformed (the
 //! message names the file and line), a report cannot be written or a match's player cannot
 //! start, 2 for bad arguments (and for `grade class --only` or `--not-counted` when the
-//! student, the gradebook or the report directory to grade again into is not there).
+//! student, the gradebook or the report directory to grade again into is not there), and for a
+//! class run stopped by a signal 128 and its number (130 for Ctrl-C, 143 for `SIGTERM`).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -293,6 +294,15 @@ struct ClassArgs {
     /// "<category>: not counted" column)
     #[arg(long)]
     not_counted: bool,
+    /// Grade everyone, though an earlier run of this class was stopped part way
+    ///
+    /// Without it a class run carries on an earlier one that stopped before every student was
+    /// graded (a crash, Ctrl-C): the results kept in its journal (class-journal.jsonl, beside
+    /// the class summary) stand, and only the students without one, or whose submission changed
+    /// since, are graded. A run after one that graded everyone, or with another kit or other
+    /// settings, grades everyone anyway.
+    #[arg(long, conflicts_with_all = ["only", "not_counted"])]
+    restart: bool,
     #[command(flatten)]
     grading: GradingArgs,
 }
@@ -359,8 +369,9 @@ fn main() -> ExitCode {
             grading: args.grading.settings(),
             only: args.only,
             not_counted: args.not_counted,
+            restart: args.restart,
         })
-        .map_err(|e| (e.to_string(), if e.bad_arguments() { 2 } else { 1 })),
+        .map_err(|e| (e.to_string(), e.exit_status())),
         Mode::Gallery(args) => commands::gallery::run(&GalleryRun {
             dir: args.dir,
             port: args.port,

@@ -542,6 +542,15 @@ impl Prepared {
         }
     }
 
+    /// Kills every process of the job once, now, reaping none: to stop a job from another
+    /// thread while its commands are still being waited for. Does nothing when the job's
+    /// processes cannot be told apart ([`Protections::survivors`] says so).
+    pub fn kill_now(&self) {
+        if let Some(job) = self.job() {
+            survivors::kill_once(job);
+        }
+    }
+
     /// Whether process `pid` is one of the job's; `None` when the job's processes cannot be
     /// told apart ([`Protections::survivors`] says so).
     pub fn holds(&self, pid: i32) -> Option<bool> {

@@ -492,6 +492,46 @@ fn a_fork_loop_never_exceeds_the_process_limit() {
 }
 
 #[test]
+fn kill_now_kills_a_running_job_and_leaves_its_child_to_be_waited_for() {
+    let fixture = Fixture::new();
+    let prepared = fixture.sandbox(12).prepare().unwrap();
+    if prepared.protections().survivors != Status::InForce {
+        eprintln!("skipped: the job's processes cannot be told apart here");
+        return;
+    }
+    let marker = fixture.submission.path().join("started");
+    let mut command = Command::new("/bin/sh");
+    command
+        .args(["-c", "sleep 300 & echo $! > started; sleep 300"])
+        .current_dir(fixture.submission.path());
+    prepared.apply(&mut command);
+    let mut child = command.spawn().expect("the sandboxed shell starts");
+    let start = Instant::now();
+    while !marker.exists() {
+        assert!(start.elapsed() < Duration::from_secs(5), "the job started");
+        thread::sleep(Duration::from_millis(5));
+    }
+    let asked = Instant::now();
+    prepared.kill_now();
+    // Not reaped by kill_now: the child's own wait gets its status, SIGKILL.
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if asked.elapsed() > Duration::from_secs(5) {
+            let _ = prepared.kill_survivors();
+            panic!("the job still runs after kill_now");
+        }
+        thread::sleep(Duration::from_millis(5));
+    };
+    assert_eq!(
+        std::os::unix::process::ExitStatusExt::signal(&status),
+        Some(libc::SIGKILL)
+    );
+    assert_eq!(prepared.kill_survivors(), Ok(0), "nothing left of the job");
+}
+
+#[test]
 fn a_double_forked_daemon_is_gone_after_kill_survivors() {
     let fixture = Fixture::new();
     let prepared = fixture.sandbox(5).prepare().unwrap();

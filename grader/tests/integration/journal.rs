@@ -1,0 +1,356 @@
+//! A class run loses nothing, end to end: five Python students, each slowed by a pause in
+//! their `run` script so that a run can be stopped part way, graded with `--jobs 2` on a kit of
+//! two quick cases. Killed with `SIGKILL` once the first result is in the journal, a run leaves
+//! that result there; the same command again carries on (and says so), grades every other
+//! student once (and again the one whose submission changed meanwhile), and writes a
+//! gradebook whose scores are those of a run never stopped. Ctrl-C (`SIGINT`) in the middle
+//! ends the run with status 130, a gradebook of the students graded, and the others named;
+//! carried on, the class is complete, and `--restart` grades everyone again.
+//!
+//! A panic while grading one student is tested at the seam where it is caught (`judge::class`'s
+//! unit tests): no submission can make the grader panic on purpose, and no hidden switch in
+//! `grade` makes it.
+
+use std::collections::BTreeSet;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Child, ExitStatus, Stdio};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use crate::support::{column, grade, python_submission, rows, small_kit, QUICK_CASES};
+
+/// The students, by the fixture each hands in: each quick to grade, not all to the same score.
+const STUDENTS: [(&str, &str); 5] = [
+    ("ann", "connect_four"),
+    ("bob", "garbage"),
+    ("cy", "closes_stdout"),
+    ("dee", "weights_123"),
+    ("eve", "no_diagonal"),
+];
+
+/// A class's work folder: `kit/`, `class/`, and what `grade class` writes there.
+struct Class {
+    _dir: tempfile::TempDir,
+    work: PathBuf,
+}
+
+/// A pause of 0.3 s before each start of a student's program.
+const EVERY_START: &str = "sleep 0.3\n";
+/// A pause of 3 s before a student's program first starts (the first time it is graded).
+const FIRST_START: &str = "[ -e .started ] || { touch .started; sleep 3; }\n";
+
+impl Class {
+    /// The five students, each pausing as `pause` says (a shell command) before their program
+    /// starts.
+    fn new(pause: &str) -> Class {
+        let dir = tempfile::tempdir().unwrap();
+        let work = dir.path().to_path_buf();
+        small_kit(&work.join("kit"), &QUICK_CASES);
+        for (name, fixture) in STUDENTS {
+            let submission = work.join("class").join(name);
+            python_submission(&submission, fixture);
+            fs::write(
+                submission.join("run"),
+                format!("cd \"$(dirname \"$0\")\"\n{pause}exec python3 {fixture}.py \"$@\"\n"),
+            )
+            .unwrap();
+        }
+        Class { _dir: dir, work }
+    }
+
+    /// `grade class` on the class, two at a time, into `csv` (its summary and journal beside
+    /// it), with `extra` arguments; its output goes to files, so that it never waits on a pipe.
+    fn start(&self, csv: &str, extra: &[&str]) -> Run {
+        let (out, err) = (self.work.join("stdout"), self.work.join("stderr"));
+        let child = grade()
+            .current_dir(&self.work)
+            .args(["class", "class", "--kit", "kit", "--jobs", "2"])
+            .args(["--csv", csv, "--command", "sh {dir}/run"])
+            .args(extra)
+            .stdin(Stdio::null())
+            .stdout(fs::File::create(&out).unwrap())
+            .stderr(fs::File::create(&err).unwrap())
+            .spawn()
+            .expect("grade starts");
+        Run { child, out, err }
+    }
+
+    /// [`Class::start`] to its end.
+    fn graded(&self, csv: &str, extra: &[&str]) -> Finished {
+        self.start(csv, extra).wait()
+    }
+
+    /// The students with a result in the journal beside `csv`, one name per result.
+    fn journaled(&self, csv: &str) -> Vec<String> {
+        let path = self.journal(csv);
+        let text = fs::read_to_string(path).unwrap_or_default();
+        // Whole lines only: the last may be cut short by a kill.
+        let whole = text.rfind('\n').map_or("", |end| &text[..end]);
+        whole
+            .lines()
+            .filter_map(|line| {
+                let value: serde_json::Value = serde_json::from_str(line).ok()?;
+                Some(value.get("student")?.get("student")?.as_str()?.to_string())
+            })
+            .collect()
+    }
+
+    /// The journal beside `csv`.
+    fn journal(&self, csv: &str) -> PathBuf {
+        let csv = self.work.join(csv);
+        csv.parent().unwrap().join("class-journal.jsonl")
+    }
+
+    /// The gradebook `csv`, each student's cells but the time it took, by student.
+    fn scores(&self, csv: &str) -> Vec<Vec<String>> {
+        let rows = rows(&self.work.join(csv));
+        let time = column(&rows[0], "time (s)");
+        rows.into_iter()
+            .map(|mut row| {
+                row.remove(time);
+                row
+            })
+            .collect()
+    }
+
+    /// The students the gradebook `csv` has rows for.
+    fn in_gradebook(&self, csv: &str) -> BTreeSet<String> {
+        rows(&self.work.join(csv))
+            .into_iter()
+            .skip(1)
+            .map(|row| row[0].clone())
+            .collect()
+    }
+}
+
+/// A `grade class` running.
+struct Run {
+    child: Child,
+    out: PathBuf,
+    err: PathBuf,
+}
+
+/// A `grade class` that ended: how, and what it printed.
+struct Finished {
+    status: ExitStatus,
+    stdout: String,
+    stderr: String,
+}
+
+impl Run {
+    /// Waits until `ready` is true (polled), at most a minute.
+    fn until(&self, what: &str, ready: impl Fn() -> bool) {
+        let start = Instant::now();
+        while !ready() {
+            assert!(
+                start.elapsed() < Duration::from_secs(60),
+                "waited for {what}"
+            );
+            thread::sleep(Duration::from_millis(5));
+        }
+    }
+
+    /// Waits for the run to end.
+    fn wait(mut self) -> Finished {
+        let status = self.child.wait().unwrap();
+        let read = |path: &Path| fs::read_to_string(path).unwrap_or_default();
+        let (stdout, stderr) = (read(&self.out), read(&self.err));
+        Finished {
+            status,
+            stdout,
+            stderr,
+        }
+    }
+}
+
+impl Finished {
+    /// The students its progress says it graded, one name per line.
+    fn graded(&self) -> Vec<String> {
+        self.stderr
+            .lines()
+            .filter_map(|line| line.strip_prefix("graded ")?.split_once(": "))
+            .map(|(_, name)| name.to_string())
+            .collect()
+    }
+
+    /// Both its outputs, for a failed assertion.
+    fn printed(&self) -> String {
+        format!("{}{}", self.stdout, self.stderr)
+    }
+}
+
+/// Names, sorted.
+fn sorted(names: &[String]) -> Vec<String> {
+    let mut names = names.to_vec();
+    names.sort();
+    names
+}
+
+#[test]
+fn a_run_killed_part_way_is_carried_on_and_grades_each_student_once() {
+    let class = Class::new(EVERY_START);
+    let run = class.start("gradebook.csv", &[]);
+    run.until("the first result in the journal", || {
+        !class.journaled("gradebook.csv").is_empty()
+    });
+    // The kernel's out-of-memory killer, or anyone's kill -9: no chance to clean up.
+    let mut run = run;
+    run.child.kill().unwrap();
+    let killed = run.wait();
+    assert!(!killed.status.success());
+    let kept = class.journaled("gradebook.csv");
+    assert!(
+        (1..STUDENTS.len()).contains(&kept.len()),
+        "killed part way: {kept:?}"
+    );
+    // One student kept changes their submission before the run is carried on.
+    let changed = kept[0].clone();
+    let fixture = STUDENTS
+        .iter()
+        .find(|(name, _)| *name == changed)
+        .unwrap()
+        .1;
+    let file = class.work.join(format!("class/{changed}/{fixture}.py"));
+    let text = fs::read_to_string(&file).unwrap();
+    fs::write(&file, format!("{text}# handed in again\n")).unwrap();
+
+    let carried = class.graded("gradebook.csv", &[]);
+    assert!(carried.status.success(), "{}", carried.printed());
+    let already = kept.len() - 1;
+    assert!(
+        carried.stderr.contains(&format!(
+            "carrying on: {already} of 5 students already graded in an earlier run (started "
+        )),
+        "{}",
+        carried.stderr
+    );
+    assert!(
+        carried.stderr.contains(&format!(
+            "graded again, their submission changed since: {changed}\n"
+        )),
+        "{}",
+        carried.stderr
+    );
+    // Every student graded once: those kept (but the one who changed) before, the rest now.
+    let now = carried.graded();
+    let before: Vec<String> = kept.iter().filter(|n| **n != changed).cloned().collect();
+    let mut everyone = before.clone();
+    everyone.extend(now.iter().cloned());
+    let all: Vec<String> = STUDENTS.iter().map(|(n, _)| n.to_string()).collect();
+    assert_eq!(
+        sorted(&everyone),
+        all,
+        "kept {before:?}, graded now {now:?}"
+    );
+    assert!(now.contains(&changed), "{now:?}");
+    // The journal holds each student once, and the run is finished.
+    assert_eq!(sorted(&class.journaled("gradebook.csv")), all);
+    let journal = fs::read_to_string(class.journal("gradebook.csv")).unwrap();
+    assert!(
+        journal.lines().last().unwrap().starts_with("{\"finished\""),
+        "{journal}"
+    );
+    // Every student's summary is printed, those carried on too.
+    for name in &all {
+        assert!(
+            carried.stdout.contains(&format!(": {name}\n")),
+            "{}",
+            carried.stdout
+        );
+    }
+
+    // The same class graded in one go, into a folder of its own.
+    fs::create_dir(class.work.join("whole")).unwrap();
+    let whole = class.graded("whole/gradebook.csv", &[]);
+    assert!(whole.status.success(), "{}", whole.printed());
+    assert!(!whole.stderr.contains("carrying on"), "{}", whole.stderr);
+    assert_eq!(
+        class.scores("gradebook.csv"),
+        class.scores("whole/gradebook.csv")
+    );
+    let scores = class.scores("gradebook.csv");
+    let total = column(&scores[0], "automatic total");
+    let totals: BTreeSet<&str> = scores[1..].iter().map(|r| r[total].as_str()).collect();
+    assert!(totals.len() > 1, "the students' scores differ: {scores:?}");
+
+    // A run after a finished one grades everyone again, as it always has.
+    let again = class.graded("gradebook.csv", &[]);
+    assert!(again.status.success(), "{}", again.printed());
+    assert!(!again.stderr.contains("carrying on"), "{}", again.stderr);
+    assert_eq!(sorted(&again.graded()), all);
+}
+
+#[test]
+fn ctrl_c_writes_what_is_graded_names_the_rest_and_the_run_carries_on() {
+    let class = Class::new(FIRST_START);
+    // Ann starts at once: she is graded while bob, graded beside her, is still in his pause.
+    fs::write(class.work.join("class/ann/.started"), "").unwrap();
+    let run = class.start("gradebook.csv", &[]);
+    run.until("the first result in the journal", || {
+        !class.journaled("gradebook.csv").is_empty()
+    });
+    let pid = i32::try_from(run.child.id()).unwrap();
+    let asked = Instant::now();
+    // SAFETY: signals the child just started, not yet reaped.
+    unsafe { libc::kill(pid, libc::SIGINT) };
+    let stopped = run.wait();
+    let took = asked.elapsed();
+    assert_eq!(stopped.status.code(), Some(130), "{}", stopped.printed());
+    // The students running were stopped, not waited for (their pause alone is 3 s).
+    assert!(took < Duration::from_secs(2), "stopping took {took:?}");
+    let kept = sorted(&class.journaled("gradebook.csv"));
+    assert!((1..STUDENTS.len()).contains(&kept.len()), "{kept:?}");
+    // The gradebook of the students graded, and the class summary of them.
+    let graded: BTreeSet<String> = kept.iter().cloned().collect();
+    assert_eq!(class.in_gradebook("gradebook.csv"), graded);
+    let summary = fs::read_to_string(class.work.join("class-summary.md")).unwrap();
+    assert!(
+        summary.contains(&format!("{} student", kept.len())),
+        "{summary}"
+    );
+    let said = stopped
+        .stderr
+        .lines()
+        .find(|l| l.starts_with("grade: stopped (SIGINT, Ctrl-C): "))
+        .unwrap_or_else(|| panic!("{}", stopped.stderr));
+    assert!(
+        said.contains(&format!(
+            "{} of 5 students graded, in gradebook.csv; not graded: ",
+            kept.len()
+        )),
+        "{said}"
+    );
+    assert!(said.contains("(interrupted)"), "{said}");
+    for (name, _) in STUDENTS.iter().filter(|(n, _)| !graded.contains(*n)) {
+        assert!(said.contains(name), "{name} named: {said}");
+    }
+    assert!(
+        stopped
+            .stderr
+            .contains("run the same command again to carry on"),
+        "{}",
+        stopped.stderr
+    );
+
+    let carried = class.graded("gradebook.csv", &[]);
+    assert!(carried.status.success(), "{}", carried.printed());
+    let mut everyone = kept.clone();
+    everyone.extend(carried.graded());
+    let all: Vec<String> = STUDENTS.iter().map(|(n, _)| n.to_string()).collect();
+    assert_eq!(sorted(&everyone), all);
+    assert_eq!(class.in_gradebook("gradebook.csv").len(), 5);
+
+    // --restart grades everyone, and says so.
+    let restarted = class.graded("gradebook.csv", &["--restart"]);
+    assert!(restarted.status.success(), "{}", restarted.printed());
+    assert!(
+        restarted.stderr.contains(
+            "starting over, grading everyone: the journal of an earlier \
+             run (class-journal.jsonl) is set aside: --restart was given"
+        ),
+        "{}",
+        restarted.stderr
+    );
+    assert_eq!(sorted(&restarted.graded()), all);
+}
