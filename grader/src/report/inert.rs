@@ -165,6 +165,25 @@ pub fn restore(shown: &str) -> String {
     out
 }
 
+/// Whether `c` is one that neither [`text`] nor [`line`] leaves in what they write.
+#[cfg(test)]
+fn forbidden(c: char) -> bool {
+    (c.is_control() && c != '\n' && c != '\t')
+        || ('\u{202a}'..='\u{202e}').contains(&c)
+        || ('\u{2066}'..='\u{2069}').contains(&c)
+}
+
+/// Checks that a report of [`hostile_student`](crate::judge::fixtures::hostile_student) shows
+/// none of the characters a terminal or a page would act on, and shows them escaped instead.
+#[cfg(test)]
+pub(crate) fn assert_inert(shown: &str) {
+    let left: Vec<char> = shown.chars().filter(|&c| forbidden(c)).collect();
+    assert!(left.is_empty(), "{left:?} left in {shown}");
+    for escaped in ["\\u{1b}[2J", "\\u{7}", "\\u{9b}1m", "\\u{202e}"] {
+        assert!(shown.contains(escaped), "no {escaped} in {shown}");
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -205,7 +224,10 @@ mod tests {
     #[test]
     fn restore_reads_back_and_keeps_what_is_no_escape() {
         assert_eq!(restore("\\u{1b}[2J\\\\n\\r"), "\x1b[2J\\n\r");
-        assert_eq!(restore("\\u{zz} \\\\u{zz} \\x \\u{110000}"), "\\u{zz} \\u{zz} \\x \\u{110000}");
+        assert_eq!(
+            restore("\\u{zz} \\\\u{zz} \\x \\u{110000}"),
+            "\\u{zz} \\u{zz} \\x \\u{110000}"
+        );
         assert_eq!(restore("\\"), "\\");
     }
 
@@ -221,13 +243,6 @@ mod tests {
         for name in ["=1", "'=1", "''", "ann", "\x1b", ""] {
             assert_eq!(uncell(&cell(name)), name);
         }
-    }
-
-    /// Whether `c` is one that neither [`text`] nor [`line`] may leave in what they write.
-    fn forbidden(c: char) -> bool {
-        (c.is_control() && c != '\n' && c != '\t')
-            || ('\u{202a}'..='\u{202e}').contains(&c)
-            || ('\u{2066}'..='\u{2069}').contains(&c)
     }
 
     /// The deliberately simple implementation: each character on its own, every backslash
@@ -251,8 +266,8 @@ mod tests {
         let piece = prop_oneof![
             any::<char>().prop_map(String::from),
             prop::sample::select(vec![
-                "\\", "\\\\", "n", "r", "t", "u{", "u{1b}", "}", "\x1b", "\x07", "\n", "\t",
-                "\r", "\u{9b}", "\u{7f}", "\u{202e}", "\u{2069}", "'", "=", "a",
+                "\\", "\\\\", "n", "r", "t", "u{", "u{1b}", "}", "\x1b", "\x07", "\n", "\t", "\r",
+                "\u{9b}", "\u{7f}", "\u{202e}", "\u{2069}", "'", "=", "a",
             ])
             .prop_map(String::from),
         ];
