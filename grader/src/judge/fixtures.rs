@@ -97,3 +97,108 @@ pub(crate) fn not_counted(name: &str, category: &str, points: f64) -> CaseResult
         ..case_result(name, category, points)
     }
 }
+
+/// What a hostile student puts wherever the reports show something of theirs: a terminal's
+/// commands (clear the screen, a green "All 75 of 75 points", a window title, their text put in
+/// the reader's clipboard), a C1 control that some terminals take as ESC [, and a right-to-left
+/// override.
+pub(crate) const HOSTILE: &str = "\x1b[2J\x1b[32mAll 75 of 75 points\x1b[0m\x1b]0;graded\x07\
+                                  \x1b]52;c;cm0gLXJmIH4=\x07\u{9b}1m\u{202e}";
+
+/// A student who put [`HOSTILE`] in everything of theirs that a report shows: their folder's
+/// name, their answers and standard error, their build's log (a failed build when
+/// `build_failed`), their copy of the supplied crate's folder and files, their source files'
+/// and functions' names; and a sandbox and window that failed for reasons quoting it.
+pub(crate) fn hostile_student(build_failed: bool) -> StudentResult {
+    use std::os::unix::process::ExitStatusExt;
+    use std::path::PathBuf;
+    use std::process::ExitStatus;
+
+    use super::result::build::Build;
+    use super::result::style::{
+        Function, HeaderItem, LintOutcome, LintResult, SourceFile, Style, Unread, Unreadable,
+    };
+    use super::result::window::{Unobserved, WindowResult};
+    use super::result::{Fault, Variety};
+    use crate::kit::style::Language;
+    use crate::kit::supplied::{Change, Comparison};
+    use crate::process::logged::Ended;
+    use crate::process::{Ending, Failure, Stream};
+
+    let failed = |failure| Verdict::Fail(Fault::Program(failure));
+    let said = |verdict| exchange("turn", "= red", Some(&format!("= {HOSTILE}")), verdict);
+    let case = CaseResult {
+        exchanges: vec![
+            said(Verdict::Fail(Fault::WrongAnswer)),
+            said(failed(Failure::Ended(Ending {
+                status: ExitStatus::from_raw(1 << 8),
+                limit: None,
+                escaped: 0,
+                stderr: format!("Traceback\n{HOSTILE}"),
+            }))),
+            said(failed(Failure::Garbage(HOSTILE.into()))),
+            said(failed(Failure::TimedOut {
+                limit: Duration::from_secs(1),
+                first: Some(HOSTILE.into()),
+            })),
+            said(failed(Failure::Closed {
+                stream: Stream::Output,
+                stderr: HOSTILE.into(),
+            })),
+        ],
+        variety: Some(Variety {
+            count: 3,
+            always: Some(HOSTILE.into()),
+        }),
+        ..case_result("c", "AI", 1.0)
+    };
+    let file = format!("src/{HOSTILE}.rs");
+    StudentResult {
+        build: Some(Build {
+            ended: match build_failed {
+                true => Ended::Failed(ExitStatus::from_raw(101 << 8)),
+                false => Ended::Succeeded,
+            },
+            elapsed: Duration::from_secs(1),
+            tail: format!("error[E0425]\n{HOSTILE}"),
+            log: Some(PathBuf::from(format!("/r/ann{HOSTILE}.build.log"))),
+            offline: false,
+        }),
+        supplied: Some(Comparison {
+            folder: format!("supplied{HOSTILE}"),
+            changes: vec![Change::Added(file.clone())],
+            replaced: true,
+        }),
+        confinement: Confinement::Failed(HOSTILE.into()),
+        style: Some(Style {
+            files: vec![SourceFile {
+                path: file.clone(),
+                language: Language::Rust,
+                lines: 1,
+                missing: vec![HeaderItem::Name],
+                placeholder: Vec::new(),
+            }],
+            unread: vec![Unread {
+                path: file.clone(),
+                why: Unreadable::Io(HOSTILE.into()),
+            }],
+            lints: vec![LintResult {
+                name: "cargo clippy".into(),
+                counts: "warnings".into(),
+                outcome: LintOutcome::NoSandbox(HOSTILE.into()),
+                log: Some(PathBuf::from(format!("/r/{HOSTILE}.log"))),
+            }],
+            longest: vec![Function {
+                path: file,
+                name: HOSTILE.into(),
+                line: 1,
+                lines: 2,
+            }],
+            ..Style::default()
+        }),
+        window: Some(WindowResult::Unobserved(Unobserved::NoSandbox(
+            HOSTILE.into(),
+        ))),
+        ..student(&format!("ann{HOSTILE}"), vec![case], 1)
+    }
+}

@@ -16,6 +16,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
+use super::inert;
 use super::words::{self, points};
 use crate::judge::result::{FaultKind, StudentResult};
 use crate::kit::Rubric;
@@ -255,7 +256,11 @@ fn times(standings: &[Standing]) -> String {
         .iter()
         .max_by(|a, b| a.elapsed.cmp(&b.elapsed))
         .map_or(String::new(), |s| {
-            format!("{:.1} s ({})", s.elapsed.as_secs_f64(), s.student)
+            format!(
+                "{:.1} s ({})",
+                s.elapsed.as_secs_f64(),
+                inert::line(&s.student)
+            )
         });
     format!(
         "Grading time per student: mean {:.1} s, median {:.1} s, longest {longest}.",
@@ -381,9 +386,12 @@ fn most_failed(standings: &[&Standing]) -> String {
     out
 }
 
-/// `names` as the summary lists them: `ann, bob`.
+/// `names` as the summary lists them (made inert): `ann, bob`.
 fn names<'a>(standings: impl IntoIterator<Item = &'a &'a Standing>) -> String {
-    let names: Vec<&str> = standings.into_iter().map(|s| s.student.as_str()).collect();
+    let names: Vec<String> = standings
+        .into_iter()
+        .map(|s| inert::line(&s.student))
+        .collect();
     names.join(", ")
 }
 
@@ -401,7 +409,7 @@ fn grade_again(again: &[&Standing]) -> Option<String> {
                 .iter()
                 .map(|n| format!("{}: {}", n.category, n.why))
                 .collect();
-            format!("{} ({})", standing.student, why.join("; "))
+            format!("{} ({})", inert::line(&standing.student), why.join("; "))
         })
         .collect();
     let mut categories: Vec<&str> = again
@@ -531,6 +539,25 @@ mod tests {
     fn summary(results: &[StudentResult]) -> String {
         let standings: Vec<Standing> = results.iter().map(|r| Standing::of(&rubric(), r)).collect();
         markdown(&rubric(), &standings)
+    }
+
+    #[test]
+    fn a_student_s_name_is_shown_escaped() {
+        let hostile = fixtures::hostile_student(false);
+        let graded = CaseResult {
+            speedup: fixtures::not_counted("s", "Rules", 1.0).speedup,
+            ..fixtures::case_result("s", "Rules", 1.0)
+        };
+        let again = StudentResult {
+            confinement: crate::judge::Confinement::Off,
+            cases: vec![graded],
+            ..hostile.clone()
+        };
+        let text = summary(&[hostile, again.clone()]);
+        crate::report::inert::assert_inert(&text);
+        assert!(text.contains("**Not graded**"), "{text}");
+        let standings = [Standing::of(&rubric(), &again)];
+        crate::report::inert::assert_inert(&grade_again_line(&standings).unwrap());
     }
 
     #[test]

@@ -5,6 +5,7 @@
 
 use std::fmt::Write;
 
+use super::inert;
 use super::words::{self, points, Finding};
 use crate::judge::result::{CaseResult, Exchange, StudentResult, Verdict};
 use crate::kit::Rubric;
@@ -44,9 +45,10 @@ pub(super) fn table(rubric: &Rubric, result: &StudentResult, markdown: bool) -> 
     out
 }
 
-/// `expected` and `got` side by side, `!` marking the lines that differ.
+/// `expected` and `got` (what the program answered, made inert here) side by side, `!` marking
+/// the lines that differ.
 fn diff(expected: &[String], got: Option<&str>) -> String {
-    let Some(got) = got else {
+    let Some(got) = got.map(inert::text) else {
         let shown = match expected {
             [one] => one.replace('\n', "\n          "),
             many => format!("one of: {}", many.join(" | ")),

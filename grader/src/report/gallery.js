@@ -20,6 +20,11 @@
   }
   const form = document.getElementById("marks");
 
+  // The student an element is about: their name, percent-encoded in its data-student.
+  function student(element) {
+    return decodeURIComponent(element.dataset.student);
+  }
+
   // A category's sum, once every item has a score.
   function sum(section) {
     const boxes = [...section.querySelectorAll("input[data-item]")];
@@ -34,7 +39,7 @@
   function fill(saved) {
     const students = (saved && saved.students) || {};
     if (form) {
-      const marks = students[form.dataset.student] || {};
+      const marks = students[student(form)] || {};
       for (const section of form.querySelectorAll("section[data-category]")) {
         const given = marks[section.dataset.category];
         if (given) {
@@ -48,7 +53,7 @@
       }
     }
     for (const row of document.querySelectorAll("tr[data-student]")) {
-      const marks = students[row.dataset.student] || {};
+      const marks = students[student(row)] || {};
       const scored = Object.values(marks)
         .map((given) => given.items.filter((score) => score !== null).length)
         .reduce((a, n) => a + n, 0);
@@ -91,7 +96,7 @@
     fetch("/scores", {
       method: "POST",
       headers: { "Content-Type": "application/json", "X-Grade-Token": token },
-      body: JSON.stringify({ student: form.dataset.student, categories: categories }),
+      body: JSON.stringify({ student: student(form), categories: categories }),
     })
       .then((response) => response.text().then((text) => ({ ok: response.ok, text: text })))
       .then((answer) => {

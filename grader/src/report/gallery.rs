@@ -6,15 +6,19 @@
 //! gallery`, the page's script saves the scores; opened as a file, it is read only.
 //!
 //! Everything a student could choose (their name, anything their program printed, file names)
-//! is HTML-escaped here, and the pages carry no script of their own: the one script is
+//! is made [`inert`] (a control character shown as `\u{1b}`, not taken by the browser as
+//! nothing) and HTML-escaped here, and the pages carry no script of their own: the one script is
 //! [`SCRIPT`], a file beside them, so that the server's content security policy can refuse any
-//! inline script that escaping ever missed.
+//! inline script that escaping ever missed. A student's name as the script knows them (the
+//! key of their hand scores) is percent-encoded ([`key`]): kept exactly, with no character a
+//! page would hide.
 
 use std::fmt::Write;
 use std::path::Path;
 
-use percent_encoding::{utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
+use percent_encoding::{percent_decode_str, utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
 
+use super::inert;
 use super::style;
 use super::window;
 use super::words::{build_word, case_not_counted, category_not_counted, points};
@@ -61,6 +65,12 @@ const KEPT: &AsciiSet = &NON_ALPHANUMERIC
 /// A relative path as a link: every byte but letters, digits and `-_./` percent-encoded.
 fn href(path: &str) -> String {
     utf8_percent_encode(path, KEPT).to_string()
+}
+
+/// A student's name as the pages' `data-student` carries it for the script, which decodes it
+/// (`decodeURIComponent`) into the key of their hand scores: percent-encoded as a link is.
+fn key(student: &str) -> String {
+    href(student)
 }
 
 /// A student's page, in [`FOLDER`].
@@ -127,7 +137,7 @@ pub fn class_page_of(rubric: &Rubric, rows: &[String]) -> String {
     out
 }
 
-/// What opens a student's row on the class page, before their escaped name.
+/// What opens a student's row on the class page, before their name's [`key`].
 const ROW: &str = "<tr data-student=\"";
 
 /// `result`'s row on the class page, one line: their name linked to their page, their window,
@@ -149,9 +159,9 @@ pub fn class_row(
         "{ROW}{}\" data-items=\"{items}\"><td><a data-page href=\"{}\">{}</a>\
          </td><td>{}</td><td>{} / {}{}</td><td>{}</td><td>{}</td>\
          <td class=\"scored\">{scored} of {items}</td></tr>\n",
-        escape(&result.student),
+        key(&result.student),
         escape(&href(&format!("{FOLDER}/{}", page_name(&result.student)))),
-        escape(&result.student),
+        escape(&inert::line(&result.student)),
         thumbnail(result, reports),
         points(earned),
         points(max),
@@ -183,22 +193,10 @@ pub fn class_rows(page: &str) -> Vec<(String, String)> {
         .filter_map(|line| {
             let rest = line.strip_prefix(ROW)?;
             let (name, _) = rest.split_once('"')?;
-            Some((unescape(name), line.to_string()))
+            let name = percent_decode_str(name).decode_utf8_lossy().into_owned();
+            Some((name, line.to_string()))
         })
         .collect()
-}
-
-/// `text` as it was before [`escape`].
-fn unescape(text: &str) -> String {
-    [
-        ("&lt;", "<"),
-        ("&gt;", ">"),
-        ("&quot;", "\""),
-        ("&#39;", "'"),
-        ("&amp;", "&"),
-    ]
-    .iter()
-    .fold(text.to_string(), |text, (from, to)| text.replace(from, to))
 }
 
 /// How many window steps were seen: `5 of 7`, or why none were.
@@ -435,8 +433,11 @@ pub fn student_page(
     marks: Option<&Marks>,
     reports: &Path,
 ) -> String {
-    let student = escape(&result.student);
-    let mut out = head(&format!("{}: {}", rubric.title, result.student), "../");
+    let student = escape(&inert::line(&result.student));
+    let mut out = head(
+        &format!("{}: {}", rubric.title, inert::line(&result.student)),
+        "../",
+    );
     let _ = write!(
         out,
         "<header><p><a data-page href=\"../{CLASS_PAGE}\">All students</a> \u{b7} \
@@ -462,10 +463,11 @@ pub fn student_page(
     let _ = write!(
         out,
         "<tr><td>Automatic total</td><td>{} / {}{}</td></tr>\n</tbody>\n</table>\n\
-         <form id=\"marks\" data-student=\"{student}\">\n",
+         <form id=\"marks\" data-student=\"{}\">\n",
         points(earned),
         points(max),
-        escape(&incomplete(result))
+        escape(&incomplete(result)),
+        key(&result.student)
     );
     for category in graded(rubric) {
         out.push_str(&category_html(category, marks, result, reports));
@@ -510,6 +512,19 @@ mod tests {
             assert!(!html.contains("<script>"), "no inline script: {html}");
         }
         assert!(page.contains("A &lt;grid&gt;"), "{page}");
+    }
+
+    #[test]
+    fn what_a_student_printed_is_shown_escaped_and_their_key_kept() {
+        let result = fixtures::hostile_student(false);
+        let rubric = fixtures::hand_rubric();
+        let page = student_page(&rubric, &result, None, Path::new("/r"));
+        let row = class_row(&rubric, &result, &HandScores::default(), Path::new("/r"));
+        crate::report::inert::assert_inert(&page);
+        assert!(page.contains("<h1>ann\\u{1b}[2J"), "{page}");
+        assert!(page.contains("data-student=\"ann%1B%5B2J"), "{page}");
+        assert!(row.contains(">ann\\u{1b}[2J"), "{row}");
+        assert_eq!(class_rows(&row), [(result.student.clone(), row.clone())]);
     }
 
     #[test]

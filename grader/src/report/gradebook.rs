@@ -12,7 +12,11 @@
 //! grade yet, where a mark such as `90*` would be text that a numeric column refuses (or that a
 //! sum skips as if it were 0). Its rows are read back as written ([`records`]), so that a class
 //! graded again in part keeps the others' rows byte for byte.
+//!
+//! The student's cell, the one a student chooses (their folder's name), is made inert and never
+//! starts a formula ([`inert::cell`]), and is read back as their name.
 
+use super::inert;
 use super::style;
 use super::words::{self, points};
 use crate::judge::result::hand::{HandScores, Marks};
@@ -157,7 +161,7 @@ pub fn csv(
 ) -> String {
     let mut rows = vec![header(rubric, timed)];
     for result in results {
-        let mut row = vec![result.student.clone()];
+        let mut row = vec![inert::cell(&result.student)];
         // A student none of whose code ran has no automatic points, not zero; one whose
         // speed-up was not counted has no automatic total yet.
         let graded = result.ungraded().is_none();
@@ -223,15 +227,16 @@ impl std::fmt::Display for GradebookError {
 /// line break (one is added to a last row that had none).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Record {
-    /// Its cells.
+    /// Its cells, the first (the student's) read back to their name.
     pub cells: Vec<String>,
     /// Its text, from its first byte to the next row's.
     pub text: String,
 }
 
 /// The gradebook's rows, header first: the CSV that [`csv`] writes (and a spreadsheet's,
-/// quoted the same way) read back, each with its text as written; blank lines are skipped. A
-/// quoted field left open is refused: the gradebook was cut short or mangled.
+/// quoted the same way) read back, each with its text as written and its first cell read back
+/// to the student's name; blank lines are skipped. A quoted field left open is refused: the
+/// gradebook was cut short or mangled.
 pub fn records(text: &str) -> Result<Vec<Record>, GradebookError> {
     let ended = format!("{text}\n{END}");
     let mut reader = csv::ReaderBuilder::new()
@@ -245,7 +250,14 @@ pub fn records(text: &str) -> Result<Vec<Record>, GradebookError> {
             record.map_err(|e| GradebookError(format!("the gradebook is not CSV: {e}")))?;
         line = record.position().map_or(line, |p| p.line());
         let start = record.position().map_or(0, |p| p.byte());
-        let cells = record.iter().map(String::from).collect::<Vec<_>>();
+        let cells = record
+            .iter()
+            .enumerate()
+            .map(|(at, cell)| match at {
+                0 => inert::uncell(cell),
+                _ => cell.to_string(),
+            })
+            .collect::<Vec<_>>();
         rows.push((cells, usize::try_from(start).unwrap_or(usize::MAX)));
     }
     match rows.pop() {
@@ -367,6 +379,11 @@ pub fn merge(text: &str, rubric: &Rubric, hand: &HandScores) -> Result<String, G
         row[scored] = cells.scored;
         row[total] = cells.total;
         row[comments] = cells.comments;
+    }
+    for row in &mut rows {
+        if let Some(student) = row.first_mut() {
+            *student = inert::cell(student);
+        }
     }
     Ok(write_rows(&rows))
 }
@@ -531,6 +548,31 @@ mod tests {
         assert_eq!(merge(&text, &rubric, &whole).unwrap(), text);
         assert_eq!(not_counted(&records(&text).unwrap()), ["ann"]);
         assert_eq!(header(&rubric, &timed), rows[0]);
+    }
+
+    #[test]
+    fn a_student_s_name_is_an_inert_cell_that_reads_back_as_their_name() {
+        let rubric = fixtures::hand_rubric();
+        let hostile = fixtures::hostile_student(false);
+        let formula = fixtures::student("=HYPERLINK(\"http://x\",\"ok\")", Vec::new(), 1);
+        let mut whole = scores(&[Some(3.0), Some(1.5)]);
+        let marks = whole.students["ann, the first"].clone();
+        whole
+            .students
+            .insert(hostile.student.clone(), marks.clone());
+        whole.students.insert(formula.student.clone(), marks);
+        let students = [hostile, formula];
+        let blank = csv(&rubric, &[], &students, &HandScores::default());
+        crate::report::inert::assert_inert(&blank);
+        assert!(blank.contains("\n\"'=HYPERLINK("), "{blank}");
+        let names: Vec<String> = students.iter().map(|s| s.student.clone()).collect();
+        assert_eq!(self::students(&blank).unwrap(), names);
+        // The hand scores saved under their names fill their rows, as when written at once.
+        let merged = merge(&blank, &rubric, &whole).unwrap();
+        assert_eq!(merged, csv(&rubric, &[], &students, &whole));
+        let rows = parse(&merged).unwrap();
+        let scored = rows[0].iter().position(|h| h == HAND_SCORED).unwrap();
+        assert_eq!([&rows[1][scored], &rows[2][scored]], ["2 of 2", "2 of 2"]);
     }
 
     #[test]

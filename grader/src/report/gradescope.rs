@@ -253,6 +253,27 @@ pub fn results(rubric: &Rubric, result: &StudentResult, not_counted: NotCountedA
 mod tests {
     use super::*;
     use crate::judge::fixtures;
+    use crate::report::inert::assert_inert;
+
+    #[test]
+    fn what_a_student_printed_reaches_results_json_as_visible_text() {
+        let rubric = fixtures::hand_rubric();
+        for build_failed in [false, true] {
+            let json = results(
+                &rubric,
+                &fixtures::hostile_student(build_failed),
+                NotCountedAs::Pending,
+            );
+            let text = json.to_string();
+            // JSON's own escapes of controls (\u001b) are what Gradescope's page would act on.
+            assert!(!text.contains("\\u00"), "{text}");
+            let Value::Object(fields) = &json else {
+                panic!("{json}");
+            };
+            assert_inert(fields["output"].as_str().unwrap());
+            assert_inert(&text.replace("\\\\", "\\"));
+        }
+    }
 
     /// A student with 1 point of 1 in AI and a speed-up of 2 points not counted, as
     /// results.json shows it under `setting`: the total's score, maximum and output, and the

@@ -6,6 +6,7 @@
 use std::fmt::Write;
 
 use super::detail::{case_detail, notes, table};
+use super::inert;
 use super::style;
 use super::window;
 use super::words::{self, points, SUPPLIED_CHANGED, SUPPLIED_NOT_SCORED};
@@ -17,7 +18,7 @@ use crate::kit::Rubric;
 
 /// The supplied crate comparison as a Markdown section, with one changed file a line.
 fn supplied_section(comparison: &Comparison) -> String {
-    let folder = &comparison.folder;
+    let folder = inert::line(&comparison.folder);
     if !comparison.changed() {
         return format!(
             "## Supplied crate\n\nThe supplied crate (`{folder}/`) is the course's copy, unchanged.\n\n"
@@ -30,7 +31,7 @@ fn supplied_section(comparison: &Comparison) -> String {
     );
     for change in &comparison.changes {
         let kind = words::change_kind(change);
-        let _ = writeln!(out, "- {kind} `{}`", change.path());
+        let _ = writeln!(out, "- {kind} `{}`", inert::line(change.path()));
     }
     let _ = write!(
         out,
@@ -44,13 +45,13 @@ fn supplied_section(comparison: &Comparison) -> String {
 fn build_section(build: &Build) -> String {
     let mut out = format!("## Build\n\n{}", words::build_headline(build));
     if let Some(log) = build.log.as_ref().and_then(|p| p.file_name()) {
-        let _ = write!(out, " Its log: `{}`.", log.to_string_lossy());
+        let _ = write!(out, " Its log: `{}`.", inert::line(&log.to_string_lossy()));
     }
     if !build.succeeded() && !build.tail.is_empty() {
         let _ = write!(
             out,
             "\n\nThe last lines of its log:\n\n```text\n{}\n```",
-            build.tail
+            inert::text(&build.tail)
         );
     }
     out.push_str("\n\n");
@@ -94,7 +95,7 @@ fn window_section(observed: &WindowResult) -> String {
 /// The Markdown report: the build, the supplied crate check, the table, the hand-graded
 /// checklists with blanks, and the failures (after a failed build, none: no case was run).
 pub fn student(rubric: &Rubric, result: &StudentResult) -> String {
-    let mut out = format!("# {}: {}\n\n", rubric.title, result.student);
+    let mut out = format!("# {}: {}\n\n", rubric.title, inert::line(&result.student));
     if let Some(build) = &result.build {
         out.push_str(&build_section(build));
     }
@@ -151,4 +152,34 @@ pub fn student(rubric: &Rubric, result: &StudentResult) -> String {
         );
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::judge::fixtures::{self, hand_rubric, hostile_student, HOSTILE};
+    use crate::judge::result::{CaseResult, Verdict};
+    use crate::report::inert::assert_inert;
+
+    #[test]
+    fn what_a_student_printed_reaches_the_markdown_report_escaped() {
+        let rubric = hand_rubric();
+        for build_failed in [false, true] {
+            assert_inert(&student(&rubric, &hostile_student(build_failed)));
+        }
+        // As an instructor reads it: one answer with a terminal's commands in it.
+        let answered = format!("= 3\n{HOSTILE}");
+        let case = CaseResult {
+            exchanges: vec![fixtures::exchange(
+                "scores 1",
+                "= 3",
+                Some(&answered),
+                Verdict::Fail(crate::judge::result::Fault::WrongAnswer),
+            )],
+            ..fixtures::case_result("scores", "AI", 1.0)
+        };
+        let report = student(&rubric, &fixtures::student("ann", vec![case], 1));
+        let failed = report.split("## Failed cases").nth(1).unwrap();
+        insta::assert_snapshot!(failed);
+    }
 }

@@ -3,6 +3,7 @@
 
 use std::fmt::Write;
 
+use super::inert;
 use super::words;
 use crate::judge::matchup::{
     wilson, Forfeit, GameRecord, MatchError, Settings, Spec, Standings, NAMES,
@@ -18,10 +19,16 @@ pub fn forfeit(forfeit: &Forfeit) -> String {
         Forfeit::Failed(line, failure) => format!("`{line}`: {}", words::failure(failure)),
         Forfeit::Refused(line, first) => format!("answered {first:?} to `{line}`"),
         Forfeit::Disagreed(line, got, wanted) => {
-            format!("answered `= {got}` to `{line}`, not `= {wanted}`")
+            format!(
+                "answered `= {}` to `{line}`, not `= {wanted}`",
+                inert::line(got)
+            )
         }
         Forfeit::NotAColumn(column) => {
-            format!("answered `= {column}` to `genmove`: not a column")
+            format!(
+                "answered `= {}` to `genmove`: not a column",
+                inert::line(column)
+            )
         }
         Forfeit::Illegal(col, error) => format!("chose column {col}: {error}"),
         Forfeit::Engine(Some(error)) => format!("the engine failed: {error}"),

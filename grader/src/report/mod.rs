@@ -2,13 +2,15 @@
 //! shared [`words`], the [`terminal`] report, the per-student [`markdown`] report, the CSV
 //! [`gradebook`], Gradescope's results.json ([`gradescope`]), the [`class`] summary, the
 //! [`matchup`] summary, the [`style`] facts, the [`window`] observation, the graders'
-//! [`gallery`] pages, and [`progress`] on standard error. Nothing here runs anything.
+//! [`gallery`] pages, and [`progress`] on standard error; what a student controls in them made
+//! [`inert`] for people. Nothing here runs anything.
 
 pub mod class;
 mod detail;
 pub mod gallery;
 pub mod gradebook;
 pub mod gradescope;
+pub mod inert;
 pub mod markdown;
 #[cfg(not(feature = "students-kit"))]
 pub mod matchup;

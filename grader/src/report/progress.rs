@@ -1,8 +1,11 @@
 //! Progress on standard error, shared by the long runs (a class, a match): on a terminal one
 //! status line rewritten in place, with messages printed above it; elsewhere (a log file) no
-//! status line, only plain lines, so that a log reads top to bottom.
+//! status line, only plain lines, so that a log reads top to bottom. What is shown is made
+//! [`inert`](super::inert) (it names students), kept to one line.
 
 use std::io::{IsTerminal, Write};
+
+use super::inert;
 
 /// Where progress goes, and whether it may rewrite its line.
 #[derive(Clone, Copy, Debug)]
@@ -28,7 +31,7 @@ impl Progress {
     pub fn status(self, status: &str) {
         if self.live {
             let mut err = std::io::stderr().lock();
-            let _ = write!(err, "\r\x1b[K{status}");
+            let _ = write!(err, "\r\x1b[K{}", inert::line(status));
             let _ = err.flush();
         }
     }
@@ -38,7 +41,7 @@ impl Progress {
     pub fn line(self, line: &str) {
         let mut err = std::io::stderr().lock();
         let clear = if self.live { "\r\x1b[K" } else { "" };
-        let _ = writeln!(err, "{clear}{line}");
+        let _ = writeln!(err, "{clear}{}", inert::line(line));
         let _ = err.flush();
     }
 

@@ -5,6 +5,7 @@
 
 use std::fmt::Write;
 
+use super::inert;
 use super::words;
 use crate::judge::result::style::{
     HeaderItem, LintOutcome, LintResult, SourceFile, Style, Unreadable,
@@ -65,10 +66,11 @@ fn unreadable(why: &Unreadable) -> String {
         Unreadable::TooLarge(bytes) => format!("larger than {} KiB", bytes >> 10),
         Unreadable::NotText => "not UTF-8 text".into(),
         Unreadable::NotAFile => "no longer a plain file".into(),
-        Unreadable::Io(why) => why.clone(),
-        Unreadable::Unparsed(why) => {
-            format!("it does not parse ({why}): its functions are not measured")
-        }
+        Unreadable::Io(why) => inert::line(why),
+        Unreadable::Unparsed(why) => format!(
+            "it does not parse ({}): its functions are not measured",
+            inert::line(why)
+        ),
     }
 }
 
@@ -77,16 +79,17 @@ pub fn lint(lint: &LintResult) -> String {
     let how = match &lint.outcome {
         LintOutcome::Counted(count) => format!("{count} {}", lint.counts),
         LintOutcome::Failed { ended, .. } => format!("could not count: {}", words::ended(ended)),
-        LintOutcome::NoSandbox(why) => {
-            format!("not run: the sandbox could not be set up ({why})")
-        }
+        LintOutcome::NoSandbox(why) => format!(
+            "not run: the sandbox could not be set up ({})",
+            inert::line(why)
+        ),
     };
     let log = lint
         .log
         .as_ref()
         .and_then(|p| p.file_name())
         .map_or(String::new(), |name| {
-            format!(" (log: {})", name.to_string_lossy())
+            format!(" (log: {})", inert::line(&name.to_string_lossy()))
         });
     format!("{}: {how}{log}", lint.name)
 }
@@ -111,7 +114,7 @@ fn headers(style: &Style) -> Vec<String> {
         style.files.len()
     )];
     for file in style.files.iter().filter(|f| f.gaps() > 0) {
-        out.push(format!("  {}: {}.", file.path, gaps(file)));
+        out.push(format!("  {}: {}.", inert::line(&file.path), gaps(file)));
     }
     out
 }
@@ -122,7 +125,7 @@ fn others(style: &Style, result: &StudentResult) -> Vec<String> {
     for file in &style.unread {
         out.push(format!(
             "Not read: {}: {}.",
-            file.path,
+            inert::line(&file.path),
             unreadable(&file.why)
         ));
     }
@@ -136,10 +139,15 @@ fn others(style: &Style, result: &StudentResult) -> Vec<String> {
     for &unlinted in &style.unlinted {
         out.push(format!("{}: no lint command is set.", language(unlinted)));
     }
-    let longest = style
-        .longest
-        .iter()
-        .map(|f| format!("{} lines: {} ({}:{})", f.lines, f.name, f.path, f.line));
+    let longest = style.longest.iter().map(|f| {
+        format!(
+            "{} lines: {} ({}:{})",
+            f.lines,
+            inert::line(&f.name),
+            inert::line(&f.path),
+            f.line
+        )
+    });
     if !style.longest.is_empty() {
         out.push(format!(
             "Longest functions: {}.",
@@ -174,7 +182,12 @@ pub fn markdown(style: &Style, result: &StudentResult) -> String {
             none if none.is_empty() => "complete".to_string(),
             some => some,
         };
-        let _ = writeln!(out, "| `{}` | {} | {header} |", file.path, file.lines);
+        let _ = writeln!(
+            out,
+            "| `{}` | {} | {header} |",
+            inert::line(&file.path),
+            file.lines
+        );
     }
     out.push('\n');
     for line in others(style, result) {

@@ -5,6 +5,7 @@
 use std::fmt::Write;
 
 use super::detail::{case_detail, notes, table};
+use super::inert;
 use super::style;
 use super::window;
 use super::words::{self, points};
@@ -14,7 +15,7 @@ use crate::kit::Rubric;
 /// The score table, the build, the supplied crate comparison and the measurements, without any
 /// case's detail.
 pub fn brief(rubric: &Rubric, result: &StudentResult) -> String {
-    let mut out = format!("{}: {}\n\n", rubric.title, result.student);
+    let mut out = format!("{}: {}\n\n", rubric.title, inert::line(&result.student));
     out.push_str(&table(rubric, result, false));
     if let Some(build) = &result.build {
         let _ = writeln!(out, "\n  {}", words::build_headline(build));
@@ -71,7 +72,7 @@ pub fn full(rubric: &Rubric, result: &StudentResult) -> String {
         let _ = writeln!(
             out,
             "\nThe last lines of the build's log:\n\n  {}",
-            build.tail.replace('\n', "\n  ")
+            inert::text(&build.tail).replace('\n', "\n  ")
         );
         return out;
     }
@@ -103,4 +104,23 @@ pub fn full(rubric: &Rubric, result: &StudentResult) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::judge::fixtures::{hand_rubric, hostile_student};
+    use crate::report::inert::assert_inert;
+
+    #[test]
+    fn what_a_student_printed_reaches_the_terminal_escaped() {
+        let rubric = hand_rubric();
+        for build_failed in [false, true] {
+            assert_inert(&full(&rubric, &hostile_student(build_failed)));
+        }
+        let result = hostile_student(false);
+        assert_inert(&case(&result.cases[0]));
+        assert!(full(&rubric, &result)
+            .starts_with("Connect Four: ann\\u{1b}[2J\\u{1b}[32mAll 75 of 75 points\\u{1b}[0m"));
+    }
 }

@@ -5,6 +5,7 @@
 
 use std::path::Path;
 
+use super::inert;
 use super::words::{build_headline, failure, seconds};
 use crate::judge::result::window::{
     Cell, Check, Measured, Observation, Status, Step, Trouble, Unobserved, WindowResult,
@@ -249,7 +250,10 @@ fn trouble_words(trouble: &Trouble) -> String {
             "the window did not come to rest (or show what was awaited) within {}.",
             seconds(*limit)
         ),
-        Trouble::Display(why) => format!("the display failed: {why}."),
+        // The display's tools may quote what they read of the student's window.
+        Trouble::Display(why) => {
+            format!("the display failed: {}.", inert::line(&why.to_string()))
+        }
         Trouble::Needs(step) => format!("not observed, as \"{}\" was not.", step_name(*step)),
         Trouble::Misplayed(number) => format!(
             "move {number} of the scripted game did not land where it should have, so the \
@@ -272,10 +276,11 @@ fn unobserved(why: &Unobserved) -> String {
                 build_headline(build)
             )
         }
-        Unobserved::NoDisplay(why) => format!("Not observed: {why}."),
+        Unobserved::NoDisplay(why) => format!("Not observed: {}.", inert::line(&why.to_string())),
         Unobserved::NoSandbox(why) => format!(
             "Not observed: the sandbox could not be set up, and no student code runs \
-             unconfined: {why}."
+             unconfined: {}.",
+            inert::line(why)
         ),
     }
 }

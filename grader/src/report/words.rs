@@ -6,6 +6,7 @@
 
 use std::time::Duration;
 
+use super::inert;
 use crate::judge::result::design::{Design, Division, Unseen};
 use crate::judge::result::speedup::{
     median, Busy, Measurement, Outcome, Refusal, Speedup, SpeedupFault, Uneven, Work, CONFIDENCE,
@@ -97,12 +98,12 @@ pub fn limit_hit(hit: &LimitHit) -> String {
     }
 }
 
-/// `; standard error ends: TAIL`, or nothing if `tail` is empty.
+/// `; standard error ends: TAIL` (made inert), or nothing if `tail` is empty.
 fn stderr_note(tail: &str) -> String {
     if tail.is_empty() {
         String::new()
     } else {
-        format!("; standard error ends: {tail}")
+        format!("; standard error ends: {}", inert::text(tail))
     }
 }
 
@@ -149,7 +150,7 @@ pub fn failure(failure: &Failure) -> String {
         Failure::Flood => {
             format!("too much output (over {MAX_OUTPUT} bytes, or a line over {MAX_LINE} bytes)")
         }
-        Failure::Io(why) => format!("cannot talk to the program: {why}"),
+        Failure::Io(why) => format!("cannot talk to the program: {}", inert::line(why)),
     }
 }
 
@@ -186,7 +187,10 @@ pub fn not_run(why: &NotRun) -> String {
             "not run: the student's overall time limit of {} s ran out",
             limit.as_secs()
         ),
-        NotRun::NoSandbox(why) => format!("not run: the sandbox could not be set up: {why}"),
+        NotRun::NoSandbox(why) => format!(
+            "not run: the sandbox could not be set up: {}",
+            inert::line(why)
+        ),
         NotRun::Unresponsive(cases) => format!(
             "not run: the program answered nothing in {cases} cases in a row, each of which \
              timed out"
@@ -722,8 +726,8 @@ pub fn ended(ended: &Ended) -> String {
         Ended::TimedOut(limit) => format!("it timed out after {} s", limit.as_secs()),
         Ended::Failed(status) => status.to_string(),
         Ended::Flooded => format!("its output passed {} MiB", MAX_LOG >> 20),
-        Ended::NotStarted(why) => format!("it could not be started: {why}"),
-        Ended::NoLog(why) => format!("its log cannot be written: {why}"),
+        Ended::NotStarted(why) => format!("it could not be started: {}", inert::line(why)),
+        Ended::NoLog(why) => format!("its log cannot be written: {}", inert::line(why)),
     }
 }
 
@@ -750,7 +754,8 @@ pub fn build_headline(build: &Build) -> String {
 const OFFLINE: &str = "The build runs offline, in the sandbox: the grading machine has the \
      crates of the course's starter, at the versions its Cargo.lock locks, and no others.";
 
-/// The build as plain text: how it went and, if it failed, the last lines of its log.
+/// The build as plain text: how it went and, if it failed, the last lines of its log (made
+/// inert).
 pub fn build(build: &Build) -> String {
     if build.succeeded() {
         build_headline(build)
@@ -760,7 +765,7 @@ pub fn build(build: &Build) -> String {
         format!(
             "{}\nThe last lines of its log:\n\n{}",
             build_headline(build),
-            build.tail
+            inert::text(&build.tail)
         )
     }
 }
@@ -776,13 +781,13 @@ pub fn change_kind(change: &Change) -> &'static str {
 
 /// One changed file: `changed src/lib.rs`.
 fn change(change: &Change) -> String {
-    format!("{} {}", change_kind(change), change.path())
+    format!("{} {}", change_kind(change), inert::line(change.path()))
 }
 
 /// The supplied crate comparison as plain text: that the copy is the course's, or every change
 /// and why it is not scored.
 pub fn supplied(comparison: &Comparison) -> String {
-    let folder = &comparison.folder;
+    let folder = inert::line(&comparison.folder);
     if !comparison.changed() {
         return format!("The supplied crate ({folder}/) is the course's copy, unchanged.");
     }
@@ -799,7 +804,10 @@ pub fn supplied(comparison: &Comparison) -> String {
 /// The sentence on the course's copy having been built instead, if it was; else nothing.
 pub fn replaced(comparison: &Comparison) -> String {
     if comparison.replaced {
-        format!(" {SUPPLIED_REPLACED} {}.submitted/.", comparison.folder)
+        format!(
+            " {SUPPLIED_REPLACED} {}.submitted/.",
+            inert::line(&comparison.folder)
+        )
     } else {
         String::new()
     }
@@ -837,7 +845,10 @@ pub fn confinement(confinement: &Confinement) -> String {
                 .into()
         }
         Confinement::Failed(why) => {
-            return format!("Sandbox: could not be set up, so no student code was run: {why}.")
+            return format!(
+                "Sandbox: could not be set up, so no student code was run: {}.",
+                inert::line(why)
+            )
         }
         Confinement::On {
             protections,

@@ -21,6 +21,7 @@ mod grade_kit;
 mod gradescope;
 mod handout;
 mod hostile;
+mod inert;
 mod journal;
 mod matchup;
 mod outside;
