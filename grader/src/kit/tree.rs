@@ -154,6 +154,23 @@ pub fn walk(
     Ok(walker.listing)
 }
 
+/// A survey of the submission `root`'s special entries: its links, FIFOs, sockets and devices,
+/// which the grader never reads, listed for the graders. Build output (a `target` folder at
+/// the top, if it is a folder) is left out.
+pub fn survey(root: &Path) -> Listing {
+    let skip = |path: &str, _: &str| path == "target";
+    match walk(root, "", &skip) {
+        Ok(mut listing) => {
+            listing.entries.retain(|entry| entry.kind != Kind::File);
+            listing
+        }
+        Err(_) => Listing {
+            unlisted: vec![String::new()],
+            ..Listing::default()
+        },
+    }
+}
+
 /// Whether a link in the folder `folder` (`/`-separated below the submission) whose target is
 /// `target` names something inside the submission: a relative target whose `..`s never climb
 /// above the submission's folder.

@@ -27,8 +27,8 @@ pub const SUPPLIED_CHANGED: &str = "The supplied crate was changed";
 pub const SUPPLIED_NOT_SCORED: &str = "Students must not change it, but the score does not \
     depend on this: a grader decides whether the change matters.";
 /// Said when the kit built the program with the course's copy instead of the changed one.
-const SUPPLIED_REPLACED: &str = "The program was built with the course's copy; the submitted \
-    copy is kept beside it, in";
+const SUPPLIED_REPLACED: &str = "The program was built with the course's copy, put in its \
+    place for the grading; the submitted copy was put back afterwards.";
 
 /// Seconds as the case files and reports write them: `1.25 s`.
 pub fn seconds(duration: Duration) -> String {
@@ -796,12 +796,16 @@ pub fn supplied(comparison: &Comparison) -> String {
     )
 }
 
-/// The sentence on the course's copy having been built instead, if it was; else nothing.
+/// The sentence on the course's copy having been built instead, if it was (and where the
+/// submitted copy is, if it could not be put back); else nothing.
 pub fn replaced(comparison: &Comparison) -> String {
-    if comparison.replaced {
-        format!(" {SUPPLIED_REPLACED} {}.submitted/.", comparison.folder)
-    } else {
-        String::new()
+    match (&comparison.not_put_back, comparison.replaced) {
+        (Some((why, kept)), _) => format!(
+            " The program was built with the course's copy, put in its place for the grading; \
+             the submitted copy could not be put back ({why}): it is in {kept}/."
+        ),
+        (None, true) => format!(" {SUPPLIED_REPLACED}"),
+        (None, false) => String::new(),
     }
 }
 
