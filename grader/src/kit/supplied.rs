@@ -95,7 +95,8 @@ impl Course {
                 true => tree::read(dir, &path, MAX_FILE).ok(),
                 false => None,
             };
-            let bytes = bytes.ok_or_else(|| format!("{}: cannot read", dir.join(&path).display()))?;
+            let bytes =
+                bytes.ok_or_else(|| format!("{}: cannot read", dir.join(&path).display()))?;
             files.insert(path, bytes);
         }
         Ok(Course { files })
@@ -255,7 +256,9 @@ fn find(submission: &Path) -> Option<String> {
     manifests.sort_by_key(|folder| (folder.matches('/').count(), *folder));
     manifests
         .into_iter()
-        .find(|folder| package_name(submission, &format!("{folder}/Cargo.toml")).as_deref() == Some(PACKAGE))
+        .find(|folder| {
+            package_name(submission, &format!("{folder}/Cargo.toml")).as_deref() == Some(PACKAGE)
+        })
         .map(str::to_string)
 }
 
@@ -272,7 +275,10 @@ fn package_name(root: &Path, manifest: &str) -> Option<String> {
 fn entries(root: &Path, folder: &str) -> BTreeMap<String, bool> {
     let below = |path: &str| match folder.is_empty() {
         true => path.to_string(),
-        false => path.strip_prefix(&format!("{folder}/")).unwrap_or(path).to_string(),
+        false => path
+            .strip_prefix(&format!("{folder}/"))
+            .unwrap_or(path)
+            .to_string(),
     };
     let mut entries = BTreeMap::new();
     for part in COMPARED {
@@ -453,7 +459,11 @@ mod tests {
         let (again, swap) = course.restore(&submission).unwrap().unwrap();
         assert_eq!(again, restored);
         drop(swap);
-        assert_eq!(snapshot(&submission), before, "dropped, the swap puts it back too");
+        assert_eq!(
+            snapshot(&submission),
+            before,
+            "dropped, the swap puts it back too"
+        );
     }
 
     #[test]
@@ -461,7 +471,11 @@ mod tests {
         let (_work, course, submission) = course_and_submission("supplied");
         write_crate(&submission.join("supplied.submitted"));
         write_crate(&submission.join(".grade-supplied-decoy/supplied"));
-        fs::write(submission.join("supplied/src/lib.rs"), "pub fn cheat() {}\n").unwrap();
+        fs::write(
+            submission.join("supplied/src/lib.rs"),
+            "pub fn cheat() {}\n",
+        )
+        .unwrap();
         let changed = vec![Change::Changed("src/lib.rs".into())];
         assert_eq!(course.compare(&submission).unwrap().changes, changed);
         let (restored, swap) = course.restore(&submission).unwrap().unwrap();
@@ -502,7 +516,10 @@ mod tests {
         let (_, swap) = course.restore(&submission).unwrap().unwrap();
         assert!(fs::symlink_metadata(&copy).unwrap().is_dir(), "replaced");
         swap.unwrap().put_back(&submission).unwrap();
-        assert!(fs::symlink_metadata(&copy).unwrap().is_symlink(), "put back");
+        assert!(
+            fs::symlink_metadata(&copy).unwrap().is_symlink(),
+            "put back"
+        );
     }
 
     #[test]

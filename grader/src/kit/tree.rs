@@ -254,7 +254,10 @@ fn names(fd: &OwnedFd) -> Result<Vec<String>, Errno> {
 /// `relative` split into its folders and its last name; an error unless every part is a name.
 fn split(relative: &str) -> Result<(Vec<&str>, &str), ReadError> {
     let parts: Vec<&str> = relative.split('/').collect();
-    if parts.iter().any(|p| p.is_empty() || *p == "." || *p == "..") {
+    if parts
+        .iter()
+        .any(|p| p.is_empty() || *p == "." || *p == "..")
+    {
         return Err(ReadError::Outside);
     }
     let (name, folders) = parts.split_last().ok_or(ReadError::Outside)?;

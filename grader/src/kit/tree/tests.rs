@@ -35,10 +35,7 @@ fn link(target: &str, within: bool) -> Kind {
 fn a_regular_file_is_read_up_to_its_cap_and_no_further() {
     let (_work, root, _) = submission();
     assert_eq!(read(&root, "src/main.rs", 13).unwrap(), b"fn main() {}\n");
-    assert_eq!(
-        read(&root, "src/main.rs", 12),
-        Err(ReadError::TooLarge(12))
-    );
+    assert_eq!(read(&root, "src/main.rs", 12), Err(ReadError::TooLarge(12)));
     assert_eq!(read(&root, "src/other.rs", 100), Err(ReadError::Missing));
     assert_eq!(read(&root, "nowhere/main.rs", 100), Err(ReadError::Missing));
 }
@@ -106,11 +103,17 @@ fn a_link_along_the_path_is_not_followed() {
     // Even a link that stays inside is not followed: its own entry is what is listed.
     assert!(matches!(
         read(&root, "source/main.rs", 100),
-        Err(ReadError::Through(Entry { kind: Kind::Link(Link { within: true, .. }), .. }))
+        Err(ReadError::Through(Entry {
+            kind: Kind::Link(Link { within: true, .. }),
+            ..
+        }))
     ));
     assert!(matches!(
         read(&root, "src/main.rs/x", 100),
-        Err(ReadError::Through(Entry { kind: Kind::File, .. }))
+        Err(ReadError::Through(Entry {
+            kind: Kind::File,
+            ..
+        }))
     ));
     assert!(matches!(
         walk(&root, "away", &|_, _| false),
@@ -121,7 +124,13 @@ fn a_link_along_the_path_is_not_followed() {
 #[test]
 fn a_path_that_is_not_below_the_folder_is_refused() {
     let (_work, root, _) = submission();
-    for path in ["", "/etc/passwd", "../student/src/main.rs", "src/../src/main.rs", "./src"] {
+    for path in [
+        "",
+        "/etc/passwd",
+        "../student/src/main.rs",
+        "src/../src/main.rs",
+        "./src",
+    ] {
         assert_eq!(read(&root, path, 100), Err(ReadError::Outside), "{path}");
     }
 }
