@@ -467,6 +467,23 @@ mod tests {
     }
 
     #[test]
+    fn a_copy_that_cannot_be_put_back_is_said_with_where_it_is() {
+        let (_work, course, submission) = course_and_submission("supplied");
+        fs::write(submission.join("supplied/src/lib.rs"), "").unwrap();
+        let (_, swap) = course.restore(&submission).unwrap().unwrap();
+        let swap = swap.unwrap();
+        // Its folder taken away while the course's copy was in place.
+        let aside = swap.aside.clone();
+        fs::rename(&aside, submission.join("moved")).unwrap();
+        let (why, kept) = swap.put_back(&submission).unwrap_err();
+        assert!(why.contains("cannot move back"), "{why}");
+        assert!(
+            kept.starts_with(ASIDE) && kept.ends_with("/supplied"),
+            "{kept}"
+        );
+    }
+
+    #[test]
     fn a_decoy_copy_beside_a_changed_one_is_never_taken_for_the_graders() {
         let (_work, course, submission) = course_and_submission("supplied");
         write_crate(&submission.join("supplied.submitted"));

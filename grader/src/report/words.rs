@@ -898,6 +898,44 @@ mod tests {
     }
 
     #[test]
+    fn a_replaced_copy_is_said_put_back_or_where_it_was_left() {
+        let comparison = Comparison {
+            folder: "supplied".into(),
+            changes: vec![Change::Changed("src/lib.rs".into())],
+            replaced: true,
+            not_put_back: None,
+        };
+        let said = supplied(&comparison);
+        assert!(
+            said.contains("changed src/lib.rs") && said.contains("was put back afterwards"),
+            "{said}"
+        );
+        let left = Comparison {
+            not_put_back: Some((
+                "cannot move back".into(),
+                ".grade-supplied-x/supplied".into(),
+            )),
+            ..comparison
+        };
+        let said = supplied(&left);
+        assert!(
+            said.contains(
+                "could not be put back (cannot move back): it is in \
+                 .grade-supplied-x/supplied/."
+            ),
+            "{said}"
+        );
+        assert_eq!(
+            replaced(&Comparison {
+                replaced: false,
+                not_put_back: None,
+                ..left
+            }),
+            ""
+        );
+    }
+
+    #[test]
     fn limits_are_named_with_how_they_are_known() {
         let hit = |limit, amount, evidence| {
             limit_hit(&LimitHit {
