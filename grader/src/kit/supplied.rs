@@ -217,6 +217,8 @@ impl Swap {
         let failed = |what: &str, path: &Path, e: std::io::Error| {
             format!("cannot {what} {}: {e}", path.display())
         };
+        // Without the submitted copy, the course's stays.
+        fs::symlink_metadata(&self.kept).map_err(|e| failed("move back", &self.kept, e))?;
         // A link put in the course copy's place is removed itself, never followed.
         match fs::symlink_metadata(&self.copy) {
             Ok(meta) if meta.is_dir() => fs::remove_dir_all(&self.copy),
@@ -477,6 +479,10 @@ mod tests {
         fs::rename(&aside, submission.join("moved")).unwrap();
         let (why, kept) = swap.put_back(&submission).unwrap_err();
         assert!(why.contains("cannot move back"), "{why}");
+        assert!(
+            submission.join("supplied/Cargo.toml").is_file(),
+            "the course's copy stays"
+        );
         assert!(
             kept.starts_with(ASIDE) && kept.ends_with("/supplied"),
             "{kept}"
