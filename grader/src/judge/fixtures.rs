@@ -6,6 +6,7 @@ use std::time::Duration;
 use super::result::confinement::Confinement;
 use super::result::{CaseResult, Exchange, Expect, StudentResult, Verdict};
 
+use crate::kit::tree::Listing;
 use crate::kit::Case;
 
 /// A case `name` of the Threading category, requiring `requires`, loaded from a case file
@@ -60,6 +61,7 @@ pub(crate) fn student(name: &str, cases: Vec<CaseResult>, seconds: u64) -> Stude
         elapsed: Duration::from_secs(seconds),
         build: None,
         supplied: None,
+        special: Listing::default(),
         confinement: Confinement::Off,
         style: None,
         window: None,
@@ -168,6 +170,7 @@ pub(crate) fn hostile_student(build_failed: bool) -> StudentResult {
             folder: format!("supplied{HOSTILE}"),
             changes: vec![Change::Added(file.clone())],
             replaced: true,
+            not_put_back: Some((HOSTILE.into(), format!("/kept{HOSTILE}"))),
         }),
         confinement: Confinement::Failed(HOSTILE.into()),
         style: Some(Style {

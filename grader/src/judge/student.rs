@@ -18,7 +18,8 @@ use super::result::{CaseResult, NotRun, StudentResult};
 use super::stop::Stop;
 use super::style::{self, StyleCheck};
 use super::window::WindowRun;
-use crate::kit::Kit;
+use crate::kit::supplied::Comparison;
+use crate::kit::{tree, Kit};
 
 /// After this many cases in a row in which the program answered nothing and timed out, the
 /// rest are not run: a program that never answers costs the class a few time limits, not one
@@ -79,7 +80,10 @@ fn grade_until(kit: &Kit, student: &Student, options: &Options, stop: &Stop) -> 
     let _running = sandbox.map(|prepared| stop.enter(prepared));
     let job = Job { student, sandbox };
     let dir = student.dir.as_deref().unwrap_or(Path::new("."));
-    // A program the kit builds is built with the course's copy of the supplied crate.
+    // What the submission holds that is never read, as handed in.
+    let special = tree::survey(dir);
+    // A program the kit builds is built with the course's copy of the supplied crate, which
+    // stays in place until grading is over.
     let restored = match (&options.build, &kit.supplied) {
         (Some(_), Some(course)) => course.restore(dir),
         _ => Ok(None),
@@ -139,17 +143,23 @@ fn grade_until(kit: &Kit, student: &Student, options: &Options, stop: &Stop) -> 
         Some(Err(why)) => Confinement::Failed(why.clone()),
         Some(Ok(prison)) => prison.release(),
     };
+    // Put back once nothing of the student's runs any more.
+    let supplied = match restored {
+        Ok(Some((comparison, swap))) => Some(Comparison {
+            not_put_back: swap.and_then(|swap| swap.put_back(dir).err()),
+            ..comparison
+        }),
+        // Not restored (no build step, or it could not be): compare what is there.
+        _ => kit.supplied.as_ref().and_then(|course| course.compare(dir)),
+    };
     StudentResult {
         student: student.name.clone(),
         cases,
         left_out,
         elapsed: started.elapsed(),
         build,
-        supplied: match restored {
-            Ok(Some(comparison)) => Some(comparison),
-            // Not restored (no build step, or it could not be): compare what is there.
-            _ => kit.supplied.as_ref().and_then(|course| course.compare(dir)),
-        },
+        supplied,
+        special,
         confinement,
         style,
         window,

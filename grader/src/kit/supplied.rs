@@ -1,14 +1,20 @@
 //! The supplied crate check. A Rust submission is a copy of the starter project, and with it of
 //! the course's supplied crate (`connect_four_supplied`, in `supplied/`), which students must not
 //! change. This finds a submission's copy, compares it byte for byte with the course's and lists
-//! every file changed, added or removed, for the reports to show; before the kit builds a
-//! submission, [`Course::restore`] puts the course's copy in place of a changed one (keeping the
-//! submitted copy beside it), so that every program is built with the course's. The score does
-//! not depend on the change itself: a grader decides.
+//! every file changed, added or removed, for the reports to show. Before the kit builds a
+//! submission, [`Course::restore`] moves a changed copy aside, into a folder of the grader's, and
+//! puts the course's copy in its place, so that every program is built with the course's; after
+//! grading, [`Swap::put_back`] puts the submitted copy back, so that a submission ends as it was
+//! handed in and grading it again finds the same. Nothing found in a submission is taken as the
+//! grader's own doing: the copy compared is always the one that is built. The submission's files
+//! are read through [`tree`], never following a link. The score does not depend on the change
+//! itself: a grader decides.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+use super::tree::{self, Kind, ReadError};
 
 /// The supplied crate's package name, as its `Cargo.toml` gives it.
 const PACKAGE: &str = "connect_four_supplied";
@@ -17,18 +23,18 @@ const PACKAGE: &str = "connect_four_supplied";
 const COMPARED: [&str; 4] = ["Cargo.toml", "src", "images", "tests"];
 /// How deep below a submission a copy is looked for: `supplied/` is 1, `project/supplied/` 2.
 const DEPTH: usize = 2;
-/// What a submitted copy that [`Course::restore`] replaced is renamed to: its folder's name
-/// with this added.
-const SUBMITTED: &str = ".submitted";
-
-/// A copy's files: each path below the crate's folder, `/`-separated, with its bytes (`None` when
-/// it cannot be read, which differs from any contents).
-type Files = BTreeMap<String, Option<Vec<u8>>>;
+/// The largest file of the course's copy, and of a submission's `Cargo.toml` read for its
+/// package name, in bytes. A submission's copy of a course file is read up to the course file's
+/// own size: one byte more is a change.
+const MAX_FILE: u64 = 16 << 20;
+/// How the grader's folder that holds a changed copy while the course's is built begins.
+const ASIDE: &str = ".grade-supplied-";
 
 /// How one file of a submission's copy differs from the course's, by its path below the copy.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Change {
-    /// In both, with different bytes (or unreadable in the submission).
+    /// In both, with different bytes (or, in the submission, not a regular file that can be
+    /// read: a link, a FIFO, a file too large).
     Changed(String),
     /// Only in the submission.
     Added(String),
@@ -52,9 +58,11 @@ pub struct Comparison {
     pub folder: String,
     /// Every file that differs, sorted by path; empty when the copy is the course's.
     pub changes: Vec<Change>,
-    /// Whether the course's copy was put in place of it before the build (the submitted copy
-    /// is kept as `FOLDER.submitted`).
+    /// Whether the course's copy was put in place of it for the build.
     pub replaced: bool,
+    /// When the submitted copy could not be put back after grading: why, and where it is
+    /// (relative to the submission).
+    pub not_put_back: Option<(String, String)>,
 }
 
 impl Comparison {
@@ -67,171 +75,247 @@ impl Comparison {
 /// The course's copy of the supplied crate, read once and compared with every submission's.
 #[derive(Clone, Debug)]
 pub struct Course {
-    files: Files,
+    /// Each file's path below the crate's folder, `/`-separated, with its bytes.
+    files: BTreeMap<String, Vec<u8>>,
 }
 
 impl Course {
     /// Reads the course's copy in `dir`. The error says why it cannot serve: no `Cargo.toml`
     /// naming the supplied crate there, or a file that cannot be read.
     pub fn load(dir: &Path) -> Result<Course, String> {
-        if package_name(dir).as_deref() != Some(PACKAGE) {
+        if package_name(dir, "Cargo.toml").as_deref() != Some(PACKAGE) {
             return Err(format!(
                 "{}: no Cargo.toml of the package {PACKAGE}",
                 dir.display()
             ));
         }
-        let files = files(dir);
-        match files.iter().find(|(_, bytes)| bytes.is_none()) {
-            Some((path, _)) => Err(format!("{}: cannot read", dir.join(path).display())),
-            None => Ok(Course { files }),
+        let mut files = BTreeMap::new();
+        for (path, regular) in entries(dir, "") {
+            let bytes = match regular {
+                true => tree::read(dir, &path, MAX_FILE).ok(),
+                false => None,
+            };
+            let bytes =
+                bytes.ok_or_else(|| format!("{}: cannot read", dir.join(&path).display()))?;
+            files.insert(path, bytes);
         }
+        Ok(Course { files })
     }
 
-    /// Compares the copy in `submission` with the course's (the copy as submitted, if
-    /// [`restore`](Self::restore) replaced it); `None` when the submission has no copy (a Java
-    /// or Python one).
+    /// Compares the copy in `submission` with the course's; `None` when the submission has no
+    /// copy (a Java or Python one).
     pub fn compare(&self, submission: &Path) -> Option<Comparison> {
         let folder = find(submission)?;
-        let submitted = submission.join(format!("{folder}{SUBMITTED}"));
-        let replaced = submitted.is_dir();
-        let theirs = files(&if replaced {
-            submitted
-        } else {
-            submission.join(&folder)
-        });
         Some(Comparison {
+            changes: self.changes(submission, &folder),
             folder,
-            changes: changes(&self.files, &theirs),
-            replaced,
+            replaced: false,
+            not_put_back: None,
         })
     }
 
-    /// Before a build: if `submission`'s copy differs from the course's, renames it to
-    /// `FOLDER.submitted` and writes the course's copy in its place, so that the program is
-    /// built with the course's supplied crate. Returns the comparison (of the copy as
-    /// submitted), or `None` for a submission without a copy. Running it again changes nothing.
-    pub fn restore(&self, submission: &Path) -> Result<Option<Comparison>, String> {
+    /// Before a build: compares `submission`'s copy with the course's and, if it differs, moves
+    /// it aside into a new folder of the grader's (hidden, in the submission, made for this
+    /// grading alone) and writes the course's copy in its place, so that the program is built
+    /// with the course's supplied crate. Returns the comparison, with the [`Swap`] to undo once
+    /// grading is over; `None` for a submission without a copy.
+    pub fn restore(&self, submission: &Path) -> Result<Option<(Comparison, Option<Swap>)>, String> {
         let Some(comparison) = self.compare(submission) else {
             return Ok(None);
         };
-        let copy = submission.join(&comparison.folder);
-        let submitted = submission.join(format!("{}{SUBMITTED}", comparison.folder));
-        if !comparison.changed() || submitted.is_dir() {
-            return Ok(Some(comparison));
+        if !comparison.changed() {
+            return Ok(Some((comparison, None)));
         }
         let failed = |what: &str, path: &Path, e: std::io::Error| {
             format!("cannot {what} {}: {e}", path.display())
         };
-        fs::rename(&copy, &submitted).map_err(|e| failed("rename", &copy, e))?;
+        let copy = submission.join(&comparison.folder);
+        let aside = tempfile::Builder::new()
+            .prefix(ASIDE)
+            .tempdir_in(submission)
+            .map_err(|e| failed("make a folder in", submission, e))?
+            .keep();
+        let kept = aside.join("supplied");
+        if let Err(e) = fs::rename(&copy, &kept) {
+            let _ = fs::remove_dir(&aside);
+            return Err(failed("move", &copy, e));
+        }
+        // From here on, an error puts the submitted copy back as the swap is dropped.
+        let swap = Swap {
+            copy,
+            aside,
+            kept,
+            done: false,
+        };
         for (path, bytes) in &self.files {
-            let target = copy.join(path);
+            let target = swap.copy.join(path);
             if let Some(parent) = target.parent() {
                 fs::create_dir_all(parent).map_err(|e| failed("create", parent, e))?;
             }
-            let bytes = bytes.as_deref().unwrap_or_default();
             fs::write(&target, bytes).map_err(|e| failed("write", &target, e))?;
         }
-        Ok(Some(Comparison {
+        let comparison = Comparison {
             replaced: true,
             ..comparison
-        }))
+        };
+        Ok(Some((comparison, Some(swap))))
+    }
+
+    /// How the copy in `folder` of `submission` differs from the course's.
+    fn changes(&self, submission: &Path, folder: &str) -> Vec<Change> {
+        if tree::kind(submission, folder) != Ok(Kind::Folder) {
+            // Not a folder (a link to one, a file): nothing of it is the course's.
+            return self.files.keys().cloned().map(Change::Changed).collect();
+        }
+        let theirs = entries(submission, folder);
+        let paths: BTreeSet<&String> = self.files.keys().chain(theirs.keys()).collect();
+        paths
+            .into_iter()
+            .filter_map(|path| match (self.files.get(path), theirs.get(path)) {
+                (Some(ours), Some(true)) => {
+                    let cap = ours.len() as u64;
+                    let bytes = tree::read(submission, &format!("{folder}/{path}"), cap);
+                    (bytes.as_ref() != Ok(ours)).then(|| Change::Changed(path.clone()))
+                }
+                (Some(_), Some(false)) => Some(Change::Changed(path.clone())),
+                (Some(_), None) => Some(Change::Removed(path.clone())),
+                (None, _) => Some(Change::Added(path.clone())),
+            })
+            .collect()
     }
 }
 
-/// Where `submission`'s copy is: its `supplied/` folder, else the first folder at most [`DEPTH`]
-/// levels down (shallowest first, then by name) whose `Cargo.toml` names the supplied crate.
+/// A changed copy moved aside while the course's copy stands in its place; put back by
+/// [`Swap::put_back`], or when dropped.
+#[derive(Debug)]
+#[must_use = "the submitted copy is put back once grading is over"]
+pub struct Swap {
+    /// Where the copy is built from, in the submission.
+    copy: PathBuf,
+    /// The grader's folder that holds the submitted copy.
+    aside: PathBuf,
+    /// The submitted copy, in it.
+    kept: PathBuf,
+    /// Whether it has been put back (or tried).
+    done: bool,
+}
+
+impl Swap {
+    /// Removes the course's copy and puts the submitted one back in its place. The error says
+    /// why it could not, and where the submitted copy is, relative to `submission`.
+    pub fn put_back(mut self, submission: &Path) -> Result<(), (String, String)> {
+        let kept = self.kept.strip_prefix(submission).unwrap_or(&self.kept);
+        let kept = kept.to_string_lossy().into_owned();
+        self.undo().map_err(|why| (why, kept))
+    }
+
+    /// Puts the submitted copy back, once.
+    fn undo(&mut self) -> Result<(), String> {
+        if std::mem::replace(&mut self.done, true) {
+            return Ok(());
+        }
+        let failed = |what: &str, path: &Path, e: std::io::Error| {
+            format!("cannot {what} {}: {e}", path.display())
+        };
+        // Without the submitted copy, the course's stays.
+        fs::symlink_metadata(&self.kept).map_err(|e| failed("move back", &self.kept, e))?;
+        // A link put in the course copy's place is removed itself, never followed.
+        match fs::symlink_metadata(&self.copy) {
+            Ok(meta) if meta.is_dir() => fs::remove_dir_all(&self.copy),
+            Ok(_) => fs::remove_file(&self.copy),
+            Err(_) => Ok(()),
+        }
+        .map_err(|e| failed("remove", &self.copy, e))?;
+        fs::rename(&self.kept, &self.copy).map_err(|e| failed("move back", &self.kept, e))?;
+        fs::remove_dir(&self.aside).map_err(|e| failed("remove", &self.aside, e))
+    }
+}
+
+impl Drop for Swap {
+    fn drop(&mut self) {
+        let _ = self.undo();
+    }
+}
+
+/// Where `submission`'s copy is: whatever stands at `supplied` (a link or a file there is what
+/// a build would take), else the first folder at most [`DEPTH`] levels down (shallowest first,
+/// then by name) whose `Cargo.toml` names the supplied crate. Hidden folders (the grader's
+/// among them) and build output (`target`) are not looked in, and no link is followed.
 fn find(submission: &Path) -> Option<String> {
-    if submission.join("supplied").is_dir() {
+    if tree::kind(submission, "supplied") != Err(ReadError::Missing) {
         return Some("supplied".into());
     }
-    let mut level = vec![String::new()];
-    for _ in 0..DEPTH {
-        let mut next = Vec::new();
-        for parent in &level {
-            for name in subfolders(&submission.join(parent)) {
-                let folder = if parent.is_empty() {
-                    name
-                } else {
-                    format!("{parent}/{name}")
-                };
-                if package_name(&submission.join(&folder)).as_deref() == Some(PACKAGE) {
-                    return Some(folder);
-                }
-                next.push(folder);
-            }
-        }
-        level = next;
-    }
-    None
-}
-
-/// The folders directly in `dir`, sorted, without hidden ones and build output (`target`), and
-/// without links (which could lead in circles).
-fn subfolders(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = fs::read_dir(dir)
-        .into_iter()
-        .flatten()
-        .flatten()
-        .filter(|entry| entry.file_type().is_ok_and(|t| t.is_dir()))
-        .map(|entry| entry.file_name().to_string_lossy().into_owned())
-        .filter(|name| !name.starts_with('.') && name != "target")
+    let skip = |path: &str, name: &str| {
+        name.starts_with('.') || name == "target" || path.matches('/').count() >= DEPTH
+    };
+    let listing = tree::walk(submission, "", &skip).ok()?;
+    let mut manifests: Vec<&str> = listing
+        .entries
+        .iter()
+        .filter(|entry| entry.kind == Kind::File)
+        .filter_map(|entry| entry.path.strip_suffix("/Cargo.toml"))
         .collect();
-    names.sort();
-    names
+    manifests.sort_by_key(|folder| (folder.matches('/').count(), *folder));
+    manifests
+        .into_iter()
+        .find(|folder| {
+            package_name(submission, &format!("{folder}/Cargo.toml")).as_deref() == Some(PACKAGE)
+        })
+        .map(str::to_string)
 }
 
-/// The package name in `dir/Cargo.toml`, if it has one.
-fn package_name(dir: &Path) -> Option<String> {
-    let text = fs::read_to_string(dir.join("Cargo.toml")).ok()?;
-    let manifest: toml::Table = text.parse().ok()?;
+/// The package name in the manifest `manifest` below `root`, if it has one.
+fn package_name(root: &Path, manifest: &str) -> Option<String> {
+    let bytes = tree::read(root, manifest, MAX_FILE).ok()?;
+    let manifest: toml::Table = String::from_utf8(bytes).ok()?.parse().ok()?;
     Some(manifest.get("package")?.get("name")?.as_str()?.to_string())
 }
 
-/// The compared files of the copy in `root`.
-fn files(root: &Path) -> Files {
-    let mut files = Files::new();
+/// The compared entries of the copy in `folder` below `root` (`""`: `root` itself), each by its
+/// path below the copy, with whether it is a regular file. A folder that cannot be listed, and
+/// where a walk stopped, count as entries that are not.
+fn entries(root: &Path, folder: &str) -> BTreeMap<String, bool> {
+    let below = |path: &str| match folder.is_empty() {
+        true => path.to_string(),
+        false => path
+            .strip_prefix(&format!("{folder}/"))
+            .unwrap_or(path)
+            .to_string(),
+    };
+    let mut entries = BTreeMap::new();
     for part in COMPARED {
-        add(root, part, &mut files);
-    }
-    files
-}
-
-/// Adds `relative` below `root` to `files`: a file with its bytes, a folder with everything in
-/// it; nothing if it is missing. A link is read as a file (a link to a folder is unreadable).
-fn add(root: &Path, relative: &str, files: &mut Files) {
-    let path = root.join(relative);
-    match fs::symlink_metadata(&path) {
-        Ok(meta) if meta.is_dir() => {
-            let mut names: Vec<String> = fs::read_dir(&path)
-                .into_iter()
-                .flatten()
-                .flatten()
-                .map(|entry| entry.file_name().to_string_lossy().into_owned())
-                .collect();
-            names.sort();
-            for name in names {
-                add(root, &format!("{relative}/{name}"), files);
+        let path = match folder.is_empty() {
+            true => part.to_string(),
+            false => format!("{folder}/{part}"),
+        };
+        match tree::kind(root, &path) {
+            Err(ReadError::Missing) => {}
+            Ok(Kind::Folder) => match tree::walk(root, &path, &|_, _| false) {
+                Ok(listing) => {
+                    for entry in listing.entries {
+                        entries.insert(below(&entry.path), entry.kind == Kind::File);
+                    }
+                    let stopped = listing.stopped.map(|stopped| match stopped {
+                        tree::Stopped::TooDeep(path) => path,
+                        tree::Stopped::TooMany(_) => path.clone(),
+                    });
+                    for path in listing.unlisted.into_iter().chain(stopped) {
+                        entries.insert(below(&path), false);
+                    }
+                }
+                Err(_) => {
+                    entries.insert(part.to_string(), false);
+                }
+            },
+            Ok(kind) => {
+                entries.insert(part.to_string(), kind == Kind::File);
+            }
+            Err(_) => {
+                entries.insert(part.to_string(), false);
             }
         }
-        Ok(_) => {
-            files.insert(relative.to_string(), fs::read(&path).ok());
-        }
-        Err(_) => {}
     }
-}
-
-/// Every difference between the course's files and a submission's, sorted by path.
-fn changes(course: &Files, theirs: &Files) -> Vec<Change> {
-    let paths: BTreeSet<&String> = course.keys().chain(theirs.keys()).collect();
-    paths
-        .into_iter()
-        .filter_map(|path| match (course.get(path), theirs.get(path)) {
-            (Some(ours), Some(bytes)) if ours == bytes => None,
-            (Some(_), Some(_)) => Some(Change::Changed(path.clone())),
-            (Some(_), None) => Some(Change::Removed(path.clone())),
-            (None, _) => Some(Change::Added(path.clone())),
-        })
-        .collect()
+    entries
 }
 
 #[cfg(test)]
@@ -322,8 +406,32 @@ mod tests {
         assert_eq!(comparison.changes, [Change::Changed("src/lib.rs".into())]);
     }
 
+    /// Every file below `dir` with its bytes (a link as its target), to tell a folder is as
+    /// it was.
+    fn snapshot(dir: &Path) -> Vec<(String, Vec<u8>)> {
+        let mut found = Vec::new();
+        let Ok(entries) = fs::read_dir(dir) else {
+            return found;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            let kind = entry.file_type().unwrap();
+            let name = path.display().to_string();
+            if kind.is_symlink() {
+                let target = fs::read_link(&path).unwrap();
+                found.push((name, target.display().to_string().into_bytes()));
+            } else if kind.is_dir() {
+                found.extend(snapshot(&path));
+            } else {
+                found.push((name, fs::read(&path).unwrap()));
+            }
+        }
+        found.sort();
+        found
+    }
+
     #[test]
-    fn restore_puts_the_course_copy_in_place_and_keeps_the_submitted_one() {
+    fn restore_puts_the_course_copy_in_place_until_it_is_put_back() {
         let (_work, course, submission) = course_and_submission("supplied");
         fs::write(
             submission.join("supplied/src/protocol.rs"),
@@ -331,7 +439,8 @@ mod tests {
         )
         .unwrap();
         fs::write(submission.join("supplied/src/extra.rs"), "").unwrap();
-        let restored = course.restore(&submission).unwrap().unwrap();
+        let before = snapshot(&submission);
+        let (restored, swap) = course.restore(&submission).unwrap().unwrap();
         assert_eq!(
             restored.changes,
             [
@@ -339,32 +448,110 @@ mod tests {
                 Change::Changed("src/protocol.rs".into())
             ]
         );
+        assert!(restored.replaced);
         assert_eq!(
             fs::read_to_string(submission.join("supplied/src/protocol.rs")).unwrap(),
             "pub fn answer() {}\n",
             "the course's copy is in place"
         );
         assert!(!submission.join("supplied/src/extra.rs").exists());
+        swap.unwrap().put_back(&submission).unwrap();
+        assert_eq!(snapshot(&submission), before, "the submission is as it was");
+        // Grading again finds the same, and replaces it again.
+        let (again, swap) = course.restore(&submission).unwrap().unwrap();
+        assert_eq!(again, restored);
+        drop(swap);
         assert_eq!(
-            fs::read_to_string(submission.join("supplied.submitted/src/protocol.rs")).unwrap(),
-            "pub fn cheat() {}\n",
-            "the submitted copy is kept"
+            snapshot(&submission),
+            before,
+            "dropped, the swap puts it back too"
         );
-        // The comparison still speaks of the copy as submitted, and a second restore is a no-op.
-        assert!(restored.replaced);
-        assert_eq!(course.compare(&submission).unwrap(), restored);
-        assert_eq!(course.restore(&submission).unwrap().unwrap(), restored);
-        assert!(!submission.join("supplied.submitted.submitted").exists());
+    }
+
+    #[test]
+    fn a_copy_that_cannot_be_put_back_is_said_with_where_it_is() {
+        let (_work, course, submission) = course_and_submission("supplied");
+        fs::write(submission.join("supplied/src/lib.rs"), "").unwrap();
+        let (_, swap) = course.restore(&submission).unwrap().unwrap();
+        let swap = swap.unwrap();
+        // Its folder taken away while the course's copy was in place.
+        let aside = swap.aside.clone();
+        fs::rename(&aside, submission.join("moved")).unwrap();
+        let (why, kept) = swap.put_back(&submission).unwrap_err();
+        assert!(why.contains("cannot move back"), "{why}");
+        assert!(
+            submission.join("supplied/Cargo.toml").is_file(),
+            "the course's copy stays"
+        );
+        assert!(
+            kept.starts_with(ASIDE) && kept.ends_with("/supplied"),
+            "{kept}"
+        );
+    }
+
+    #[test]
+    fn a_decoy_copy_beside_a_changed_one_is_never_taken_for_the_graders() {
+        let (_work, course, submission) = course_and_submission("supplied");
+        write_crate(&submission.join("supplied.submitted"));
+        write_crate(&submission.join(".grade-supplied-decoy/supplied"));
+        fs::write(
+            submission.join("supplied/src/lib.rs"),
+            "pub fn cheat() {}\n",
+        )
+        .unwrap();
+        let changed = vec![Change::Changed("src/lib.rs".into())];
+        assert_eq!(course.compare(&submission).unwrap().changes, changed);
+        let (restored, swap) = course.restore(&submission).unwrap().unwrap();
+        assert_eq!((restored.changes, restored.replaced), (changed, true));
+        assert_eq!(
+            fs::read_to_string(submission.join("supplied/src/lib.rs")).unwrap(),
+            "pub mod protocol;\n"
+        );
+        swap.unwrap().put_back(&submission).unwrap();
+        assert!(submission.join("supplied.submitted/Cargo.toml").is_file());
+    }
+
+    #[test]
+    fn links_and_special_files_in_a_copy_are_changes_never_read() {
+        let (work, course, submission) = course_and_submission("supplied");
+        let copy = submission.join("supplied");
+        fs::remove_file(copy.join("src/lib.rs")).unwrap();
+        std::os::unix::fs::symlink("/dev/zero", copy.join("src/lib.rs")).unwrap();
+        std::os::unix::fs::symlink("/dev/zero", copy.join("src/zero.rs")).unwrap();
+        // A file the same size as the course's, then one byte longer.
+        fs::write(copy.join("src/protocol.rs"), "pub fn answer() {}!").unwrap();
+        assert_eq!(
+            compare(&course, &submission),
+            [
+                "changed src/lib.rs",
+                "changed src/protocol.rs",
+                "added src/zero.rs"
+            ]
+        );
+        // The whole copy a link to a folder elsewhere: nothing of it is the course's.
+        let elsewhere = work.path().join("elsewhere");
+        write_crate(&elsewhere);
+        fs::remove_dir_all(&copy).unwrap();
+        std::os::unix::fs::symlink(&elsewhere, &copy).unwrap();
+        let comparison = course.compare(&submission).unwrap();
+        assert_eq!(comparison.folder, "supplied");
+        assert_eq!(comparison.changes.len(), course.files.len());
+        let (_, swap) = course.restore(&submission).unwrap().unwrap();
+        assert!(fs::symlink_metadata(&copy).unwrap().is_dir(), "replaced");
+        swap.unwrap().put_back(&submission).unwrap();
+        assert!(
+            fs::symlink_metadata(&copy).unwrap().is_symlink(),
+            "put back"
+        );
     }
 
     #[test]
     fn restore_leaves_an_unchanged_copy_and_other_languages_alone() {
         let (_work, course, submission) = course_and_submission("supplied");
-        let unchanged = course.restore(&submission).unwrap().unwrap();
-        assert!(!unchanged.changed() && !unchanged.replaced);
-        assert!(!submission.join("supplied.submitted").exists());
+        let (unchanged, swap) = course.restore(&submission).unwrap().unwrap();
+        assert!(!unchanged.changed() && !unchanged.replaced && swap.is_none());
         let python = tempfile::tempdir().unwrap();
-        assert_eq!(course.restore(python.path()).unwrap(), None);
+        assert!(course.restore(python.path()).unwrap().is_none());
     }
 
     #[test]

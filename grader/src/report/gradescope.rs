@@ -5,7 +5,8 @@
 //! case's detail, so that it reveals nothing of a hidden case. The build, when there was a
 //! build step, comes first as a visible test worth no points (a failed one with the last lines
 //! of its log, the compiler's errors, and every case at 0), then the supplied crate
-//! comparison, when there was one, likewise, the sandbox the student's code ran in (failed
+//! comparison, when there was one, likewise, the submission's special files, when it has any
+//! (failed unless each is a link that stays inside the submission), the sandbox the student's code ran in (failed
 //! when it could not be set up or a process outlived grading), and, when the window was
 //! observed, what was seen of it, for the GUI's hand grading. After the cases come the thread
 //! design the speed-up case saw, for the pool's hand grading (failed unless a pool), and the
@@ -17,7 +18,7 @@ use std::str::FromStr;
 use serde_json::{json, Value};
 
 use super::words::{self, points, rounded};
-use super::{style, terminal, window};
+use super::{special, style, terminal, window};
 use crate::judge::result::window::{Status, WindowResult};
 use crate::judge::result::{CaseResult, StudentResult};
 use crate::judge::Confinement;
@@ -137,6 +138,17 @@ pub fn results(rubric: &Rubric, result: &StudentResult, not_counted: NotCountedA
             "visibility": "visible",
         })
     });
+    // Failed when anything but a link that stays inside the submission is there.
+    let special = special::any(&result.special).then(|| {
+        json!({
+            "name": "Special files (not scored)",
+            "score": 0.0,
+            "max_score": 0.0,
+            "status": if special::harmless(&result.special) { "passed" } else { "failed" },
+            "output": format!("{}\n{}", special::WHY, special::lines(&result.special).join("\n")),
+            "visibility": "visible",
+        })
+    });
     // Passed when the student's code ran in a sandbox and nothing of it outlived grading; which
     // protections this system allowed is the output's to say (not the student's doing).
     let safe = match &result.confinement {
@@ -220,6 +232,7 @@ pub fn results(rubric: &Rubric, result: &StudentResult, not_counted: NotCountedA
     let tests: Vec<Value> = build
         .into_iter()
         .chain(supplied)
+        .chain(special)
         .chain([sandbox])
         .chain(window)
         .chain(cases)

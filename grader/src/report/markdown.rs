@@ -1,5 +1,5 @@
 //! The per-student Markdown report, for the student and the graders: the build, the supplied
-//! crate comparison, the sandbox, the window observed (when asked for), the score table, the
+//! crate comparison, the special files, the sandbox, the window observed (when asked for), the score table, the
 //! style facts (when gathered), the checklists of the categories graded by hand with blanks to
 //! fill, and every failed case in detail.
 
@@ -7,6 +7,7 @@ use std::fmt::Write;
 
 use super::detail::{case_detail, notes, table};
 use super::inert;
+use super::special;
 use super::style;
 use super::window;
 use super::words::{self, points, SUPPLIED_CHANGED, SUPPLIED_NOT_SCORED};
@@ -101,6 +102,13 @@ pub fn student(rubric: &Rubric, result: &StudentResult) -> String {
     }
     if let Some(comparison) = &result.supplied {
         out.push_str(&supplied_section(comparison));
+    }
+    if special::any(&result.special) {
+        let _ = write!(out, "## {}\n\n{}\n\n", special::HEADING, special::WHY);
+        for line in special::lines(&result.special) {
+            let _ = writeln!(out, "- {line}");
+        }
+        out.push('\n');
     }
     let _ = write!(
         out,

@@ -1,9 +1,9 @@
 //! Reports: the judge's typed results put in words, for people and for other programs. The
 //! shared [`words`], the [`terminal`] report, the per-student [`markdown`] report, the CSV
 //! [`gradebook`], Gradescope's results.json ([`gradescope`]), the [`class`] summary, the
-//! [`matchup`] summary, the [`style`] facts, the [`window`] observation, the graders'
-//! [`gallery`] pages, and [`progress`] on standard error; what a student controls in them made
-//! [`inert`] for people. Nothing here runs anything.
+//! [`matchup`] summary, the [`style`] facts, the [`window`] observation, the submission's
+//! [`special`] files, the graders' [`gallery`] pages, and [`progress`] on standard error; what a
+//! student controls in them made [`inert`] for people. Nothing here runs anything.
 
 pub mod class;
 mod detail;
@@ -15,6 +15,7 @@ pub mod markdown;
 #[cfg(not(feature = "students-kit"))]
 pub mod matchup;
 pub mod progress;
+pub mod special;
 pub mod style;
 pub mod terminal;
 pub mod window;

@@ -1,11 +1,12 @@
 //! The terminal report: in brief (a score table, the build, the supplied crate comparison,
-//! the speed-up measured, the style facts and the window observed) and, in full, every failed
+//! the special files, the speed-up measured, the style facts and the window observed) and, in full, every failed
 //! case with what was sent, expected and received, or the last lines of a failed build's log.
 
 use std::fmt::Write;
 
 use super::detail::{case_detail, notes, table};
 use super::inert;
+use super::special;
 use super::style;
 use super::window;
 use super::words::{self, points};
@@ -27,6 +28,12 @@ pub fn brief(rubric: &Rubric, result: &StudentResult) -> String {
             "\n  {}",
             words::supplied(comparison).replace('\n', "\n  ")
         );
+    }
+    if special::any(&result.special) {
+        let _ = writeln!(out, "\n  {}: {}", special::HEADING, special::WHY);
+        for line in special::lines(&result.special) {
+            let _ = writeln!(out, "    {line}");
+        }
     }
     for note in notes(result) {
         let _ = writeln!(out, "\n  {note}");

@@ -28,8 +28,8 @@ pub const SUPPLIED_CHANGED: &str = "The supplied crate was changed";
 pub const SUPPLIED_NOT_SCORED: &str = "Students must not change it, but the score does not \
     depend on this: a grader decides whether the change matters.";
 /// Said when the kit built the program with the course's copy instead of the changed one.
-const SUPPLIED_REPLACED: &str = "The program was built with the course's copy; the submitted \
-    copy is kept beside it, in";
+const SUPPLIED_REPLACED: &str = "The program was built with the course's copy, put in its \
+    place for the grading; the submitted copy was put back afterwards.";
 
 /// Seconds as the case files and reports write them: `1.25 s`.
 pub fn seconds(duration: Duration) -> String {
@@ -801,15 +801,18 @@ pub fn supplied(comparison: &Comparison) -> String {
     )
 }
 
-/// The sentence on the course's copy having been built instead, if it was; else nothing.
+/// The sentence on the course's copy having been built instead, if it was (and where the
+/// submitted copy is, if it could not be put back); else nothing.
 pub fn replaced(comparison: &Comparison) -> String {
-    if comparison.replaced {
-        format!(
-            " {SUPPLIED_REPLACED} {}.submitted/.",
-            inert::line(&comparison.folder)
-        )
-    } else {
-        String::new()
+    match (&comparison.not_put_back, comparison.replaced) {
+        (Some((why, kept)), _) => format!(
+            " The program was built with the course's copy, put in its place for the grading; \
+             the submitted copy could not be put back ({}): it is in {}/.",
+            inert::line(why),
+            inert::line(kept)
+        ),
+        (None, true) => format!(" {SUPPLIED_REPLACED}"),
+        (None, false) => String::new(),
     }
 }
 
@@ -903,6 +906,44 @@ mod tests {
         assert_eq!(points(-0.0), "0");
         assert_eq!(points(1.0 / 3.0), "0.33");
         assert!(rounded(-0.0).is_sign_positive() && rounded(-0.001).is_sign_positive());
+    }
+
+    #[test]
+    fn a_replaced_copy_is_said_put_back_or_where_it_was_left() {
+        let comparison = Comparison {
+            folder: "supplied".into(),
+            changes: vec![Change::Changed("src/lib.rs".into())],
+            replaced: true,
+            not_put_back: None,
+        };
+        let said = supplied(&comparison);
+        assert!(
+            said.contains("changed src/lib.rs") && said.contains("was put back afterwards"),
+            "{said}"
+        );
+        let left = Comparison {
+            not_put_back: Some((
+                "cannot move back".into(),
+                ".grade-supplied-x/supplied".into(),
+            )),
+            ..comparison
+        };
+        let said = supplied(&left);
+        assert!(
+            said.contains(
+                "could not be put back (cannot move back): it is in \
+                 .grade-supplied-x/supplied/."
+            ),
+            "{said}"
+        );
+        assert_eq!(
+            replaced(&Comparison {
+                replaced: false,
+                not_put_back: None,
+                ..left
+            }),
+            ""
+        );
     }
 
     #[test]

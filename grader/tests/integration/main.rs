@@ -33,4 +33,5 @@ mod supplied_check;
 mod support;
 mod threading;
 mod timed;
+mod tree;
 mod window;

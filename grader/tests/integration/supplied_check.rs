@@ -153,7 +153,7 @@ fn no_copy_is_not_flagged_and_a_missing_course_copy_is_said_once() {
 }
 
 #[test]
-fn with_a_build_step_the_course_copy_is_built_and_the_submitted_one_kept() {
+fn with_a_build_step_the_course_copy_is_built_and_the_submitted_one_put_back() {
     let work = tempfile::tempdir().unwrap();
     let student = work.path().join("class/changed");
     python_submission(&student, "connect_four");
@@ -189,16 +189,17 @@ fn with_a_build_step_the_course_copy_is_built_and_the_submitted_one_kept() {
         fs::read(starter_supplied().join("src/lib.rs")).unwrap(),
         "the build saw the course's copy"
     );
-    let kept = fs::read_to_string(student.join("supplied.submitted/src/lib.rs")).unwrap();
+    let back = fs::read_to_string(student.join("supplied/src/lib.rs")).unwrap();
     assert!(
-        kept.ends_with("// a fix of my own\n"),
-        "the submitted copy is kept"
+        back.ends_with("// a fix of my own\n"),
+        "the submitted copy is put back"
     );
+    assert!(student.join("supplied/src/extra.rs").is_file());
     let report = fs::read_to_string(reports.join("changed.md")).unwrap();
     assert!(
         report.contains("The supplied crate was changed:** 3 file(s)")
             && report.contains("built with the course's copy")
-            && report.contains("supplied.submitted/"),
+            && report.contains("the submitted copy was put back"),
         "{report}"
     );
 }

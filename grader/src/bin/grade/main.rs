@@ -151,9 +151,10 @@ struct GradingArgs {
     /// Cargo.toml names connect_four_supplied; with `student`, in the directory grade runs in) is
     /// compared with it byte for byte: Cargo.toml, src/, images/ and tests/. Every file changed,
     /// added or removed is listed in the summary, the report, the gradebook's supplied_changed
-    /// column and Gradescope's results. It is not scored. With --build, a changed copy is
-    /// renamed supplied.submitted/ and the course's copy put in its place before the build.
-    /// Without the course's copy the check is skipped, with a warning.
+    /// column and Gradescope's results. It is not scored. With --build, a changed copy is moved
+    /// aside and the course's copy put in its place for the build and the grading; the
+    /// submitted copy is put back afterwards. Without the course's copy the check is skipped,
+    /// with a warning.
     #[arg(long, value_name = "DIR")]
     supplied: Option<PathBuf>,
     /// Build each submission first with this shell command: with `class` in each

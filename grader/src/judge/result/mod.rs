@@ -18,6 +18,7 @@ pub mod window;
 
 use crate::kit::case::Case;
 use crate::kit::supplied::Comparison;
+use crate::kit::tree::Listing;
 use crate::kit::Rubric;
 use crate::process::Failure;
 use build::Build;
@@ -330,6 +331,9 @@ pub struct StudentResult {
     /// The submission's copy of the supplied crate compared with the course's (not scored);
     /// `None` when it has none or the course's copy was not found.
     pub supplied: Option<Comparison>,
+    /// The submission's special entries (links, FIFOs, sockets, devices), never read, listed
+    /// for the graders (not scored).
+    pub special: Listing,
     /// The sandbox the student's processes ran in.
     pub confinement: Confinement,
     /// The style facts, when asked for (`--style`).

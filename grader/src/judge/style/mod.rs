@@ -2,7 +2,7 @@
 //! grader: each source file's [`header`] items, the longest [`functions`] (Rust), and the kit's
 //! lint commands, each run as the build is (in the student's sandbox, under its limits) with
 //! the lines of its output counted. The sources are read before any lint runs, as a lint runs
-//! the student's build script.
+//! the student's build script, and only through [`tree`]: regular files, never through a link.
 
 mod functions;
 mod header;
@@ -17,6 +17,7 @@ use super::result::style::{
     Function, LintOutcome, LintResult, SourceFile, Style, Unread, Unreadable,
 };
 use crate::kit::style::{self as settings, Language, Lint};
+use crate::kit::tree::{self, Kind, ReadError};
 use crate::process::logged::Ended;
 
 /// The most source files looked at.
@@ -24,14 +25,13 @@ const MAX_FILES: usize = 500;
 /// The largest source file read, in bytes.
 const MAX_FILE_BYTES: u64 = 1 << 20;
 /// Folders never looked in: build output, caches and the supplied crate (the course's).
-const SKIPPED: [&str; 7] = [
+const SKIPPED: [&str; 6] = [
     "target",
     "build",
     "out",
     "__pycache__",
     "node_modules",
     "supplied",
-    "supplied.submitted",
 ];
 
 /// Where the lints' logs are kept, as `<student>.lint.<name>.log`; `None`: temporary files.
@@ -50,9 +50,7 @@ pub(crate) fn gather(
     dir: &Path,
     unconfined: Option<&str>,
 ) -> Style {
-    let mut sources = Vec::new();
-    let mut more_files = 0;
-    walk(dir, dir, &mut sources, &mut more_files);
+    let (sources, more_files) = walk(dir);
     let mut style = Style {
         more_files,
         ..Style::default()
@@ -106,33 +104,23 @@ fn language(path: &str) -> Option<Language> {
     }
 }
 
-/// Adds the source files under `folder` to `found` as paths relative to `root` with their
-/// languages, in name order, never following a link nor entering [`SKIPPED`] or hidden folders;
-/// counts in `more` those past [`MAX_FILES`].
-fn walk(root: &Path, folder: &Path, found: &mut Vec<(String, Language)>, more: &mut usize) {
-    let Ok(entries) = fs::read_dir(folder) else {
-        return;
-    };
-    let mut entries: Vec<_> = entries.flatten().collect();
-    entries.sort_by_key(|entry| entry.file_name());
-    for entry in entries {
-        let name = entry.file_name().to_string_lossy().into_owned();
-        let Ok(kind) = entry.file_type() else {
-            continue;
-        };
-        let path = entry.path();
-        if kind.is_dir() && !name.starts_with('.') && !SKIPPED.contains(&name.as_str()) {
-            walk(root, &path, found, more);
-        } else if kind.is_file() {
-            let relative = path.strip_prefix(root).unwrap_or(&path);
-            let relative = relative.to_string_lossy().replace('\\', "/");
-            match language(&relative) {
-                Some(_) if found.len() >= MAX_FILES => *more += 1,
-                Some(language) => found.push((relative, language)),
-                None => {}
-            }
-        }
-    }
+/// The source files of the submission `root`, as paths relative to it with their languages, in
+/// name order, at most [`MAX_FILES`] of them, and how many more there are. Only regular files
+/// count (see [`tree::walk`]): no link is followed, and [`SKIPPED`] and hidden folders are not
+/// entered.
+fn walk(root: &Path) -> (Vec<(String, Language)>, usize) {
+    let skip = |_: &str, name: &str| name.starts_with('.') || SKIPPED.contains(&name);
+    let listing = tree::walk(root, "", &skip).unwrap_or_default();
+    let mut sources: Vec<(String, Language)> = listing
+        .entries
+        .into_iter()
+        .filter(|entry| entry.kind == Kind::File)
+        .filter_map(|entry| Some((language(&entry.path)?, entry.path)))
+        .map(|(language, path)| (path, language))
+        .collect();
+    let more = sources.len().saturating_sub(MAX_FILES);
+    sources.truncate(MAX_FILES);
+    (sources, more)
 }
 
 /// Reads the source file `path` of the submission `dir`: its header items, and for Rust its
@@ -143,15 +131,14 @@ fn read(
     language: Language,
     functions: &mut Vec<Function>,
 ) -> Result<SourceFile, Unreadable> {
-    let full = dir.join(path);
-    let meta = fs::symlink_metadata(&full).map_err(|e| Unreadable::Io(e.to_string()))?;
-    if !meta.is_file() {
-        return Err(Unreadable::NotAFile);
-    }
-    if meta.len() > MAX_FILE_BYTES {
-        return Err(Unreadable::TooLarge(MAX_FILE_BYTES));
-    }
-    let bytes = fs::read(&full).map_err(|e| Unreadable::Io(e.to_string()))?;
+    let bytes = tree::read(dir, path, MAX_FILE_BYTES).map_err(|e| match e {
+        ReadError::TooLarge(cap) => Unreadable::TooLarge(cap),
+        ReadError::Io(why) => Unreadable::Io(why),
+        ReadError::Missing
+        | ReadError::NotAFile(_)
+        | ReadError::Through(_)
+        | ReadError::Outside => Unreadable::NotAFile,
+    })?;
     let text = String::from_utf8(bytes).map_err(|_| Unreadable::NotText)?;
     if language == Language::Rust {
         functions.extend(functions::functions(path, &text).map_err(Unreadable::Unparsed)?);
