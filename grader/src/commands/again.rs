@@ -14,6 +14,7 @@ use crate::kit::Rubric;
 use crate::report::class::{Standing, Standings, STANDINGS};
 use crate::report::gallery::{class_rows, CLASS_PAGE};
 use crate::report::gradebook::{self, Record};
+use crate::report::inert;
 
 /// How many submission folders an error lists before it says how many more there are.
 const LISTED: usize = 10;
@@ -82,7 +83,8 @@ impl std::fmt::Display for AgainError {
                 folder,
                 known,
             } => {
-                let mut listed = known.iter().take(LISTED).cloned().collect::<Vec<_>>();
+                let mut listed: Vec<String> =
+                    known.iter().take(LISTED).map(|n| inert::line(n)).collect();
                 if known.len() > LISTED {
                     listed.push(format!("and {} more", known.len() - LISTED));
                 }

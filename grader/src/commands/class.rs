@@ -34,7 +34,7 @@ use crate::judge::{file_stem, Student};
 use crate::kit::{Kit, KitError};
 use crate::report::class::{Standing, Standings};
 use crate::report::progress::Progress;
-use crate::report::{class, gradebook, markdown, terminal};
+use crate::report::{class, gradebook, inert, markdown, terminal};
 
 /// Leaves `CARGO_TARGET_DIR` out of the students' builds, saying so: a build directory every
 /// student's build could write would let one student's build overwrite another's program or
@@ -163,10 +163,10 @@ impl std::fmt::Display for Stopped {
         if let Some(signal) = self.signal {
             let mut not = Vec::new();
             if !self.interrupted.is_empty() {
-                not.push(format!("{} (interrupted)", self.interrupted.join(", ")));
+                not.push(format!("{} (interrupted)", names(&self.interrupted)));
             }
             if !self.not_started.is_empty() {
-                not.push(format!("{} (not started)", self.not_started.join(", ")));
+                not.push(format!("{} (not started)", names(&self.not_started)));
             }
             write!(
                 f,
@@ -275,12 +275,12 @@ pub fn run(run: &ClassRun) -> Result<(), ClassError> {
                 );
                 return Ok(());
             }
-            let names: Vec<&str> = chosen.iter().map(|s| s.name.as_str()).collect();
+            let chosen_names: Vec<String> = chosen.iter().map(|s| s.name.clone()).collect();
             eprintln!(
                 "grade: grading again {} of the class into {}: {}",
-                names.len(),
+                chosen_names.len(),
                 run.csv.display(),
-                names.join(", ")
+                names(&chosen_names)
             );
             let students = chosen.into_iter().cloned().collect();
             (
@@ -407,7 +407,7 @@ fn say_begun(found: &Found, kept: usize, all: usize, changed: &[String]) {
             if !changed.is_empty() {
                 eprintln!(
                     "grade: graded again, their submission changed since: {}",
-                    changed.join(", ")
+                    names(changed)
                 );
             }
         }
@@ -651,7 +651,10 @@ fn write_class(
 fn ungraded(standings: &[Standing]) -> Result<(), KitError> {
     let ungraded: Vec<String> = standings
         .iter()
-        .filter_map(|s| Some(format!("{}: {}", s.student, s.ungraded.as_deref()?)))
+        .filter_map(|s| {
+            let why = s.ungraded.as_deref()?;
+            Some(format!("{}: {}", inert::line(&s.student), inert::line(why)))
+        })
         .collect();
     if ungraded.is_empty() {
         return Ok(());
@@ -663,6 +666,12 @@ fn ungraded(standings: &[Standing]) -> Result<(), KitError> {
         standings.len(),
         ungraded.join("\n  ")
     )))
+}
+
+/// Students' folder names, made inert and joined by commas, for a message.
+fn names(students: &[String]) -> String {
+    let inert: Vec<String> = students.iter().map(|name| inert::line(name)).collect();
+    inert.join(", ")
 }
 
 #[cfg(test)]
