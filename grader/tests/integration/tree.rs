@@ -13,7 +13,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
-use crate::support::{copy_dir, grade, python_submission, rows, small_kit, starter_supplied};
+use crate::support::{
+    copy_dir, grade_copy, hand_to, ordinary_user, python_submission, rows, run_as, small_kit,
+    starter_supplied,
+};
 
 /// What the secret file holds: no output or report may contain it.
 const SECRET: &str = "seed = 8675309 # TREE-SECRET";
@@ -33,9 +36,12 @@ sys.exit(status)";
 /// The "build": it records the supplied crate it finds, as a real build would compile it.
 const BUILD: &str = "cp supplied/src/lib.rs built-with.rs";
 
-/// A class of hostile submissions, a small kit and the secret, in a folder of their own.
+/// A class of hostile submissions, a small kit and the secret, in a folder of their own, with
+/// the grader and the course's supplied crate copied in, all owned by the grading user.
 struct Class {
     work: tempfile::TempDir,
+    /// Who grades: an ordinary user, or the tests' own.
+    user: Option<u32>,
 }
 
 impl Class {
@@ -43,9 +49,12 @@ impl Class {
     /// the secret added, and a link inside the submission), `decoy` (a changed `supplied/` and
     /// an untouched `supplied.submitted/`) and `fifo` (named pipes where a source could be, in
     /// the submission and in its supplied crate).
-    fn new() -> Class {
+    fn new(user: Option<u32>) -> Class {
         let work = tempfile::tempdir().unwrap();
-        let class = Class { work };
+        fs::set_permissions(work.path(), fs::Permissions::from_mode(0o755)).unwrap();
+        let class = Class { work, user };
+        grade_copy(class.work.path());
+        copy_dir(&starter_supplied(), &class.course_supplied());
         small_kit(&class.kit(), &["rules/board_1x1", "scores/depth1"]);
         // Mode 0000: only root may read it, and root may, as the grader runs.
         fs::write(class.secret(), SECRET).unwrap();
@@ -77,7 +86,17 @@ impl Class {
             .status()
             .unwrap();
         assert!(made.success());
+        hand_to(user, class.work.path());
+        // The secret stays root's alone: an ordinary grader cannot read it either.
+        if user.is_some() {
+            std::os::unix::fs::chown(class.secret(), Some(0), Some(0)).unwrap();
+        }
         class
+    }
+
+    /// The course's supplied crate, as the grader is given it.
+    fn course_supplied(&self) -> PathBuf {
+        self.work.path().join("course-supplied")
     }
 
     fn kit(&self) -> PathBuf {
@@ -104,19 +123,19 @@ impl Class {
     /// in `dir`; its output, once it has succeeded within [`MAX_RESIDENT_KIB`] of memory.
     fn grade(&self, dir: &Path, args: &[&str]) -> Output {
         let resident = self.work.path().join("resident");
-        let mut command = Command::new("python3");
+        let mut command = run_as(self.user, Path::new("/usr/bin/python3"));
         command
             .args(["-c", MEASURE])
             .arg(&resident)
             .arg("prlimit")
             .arg(format!("--as={ADDRESS_SPACE}"))
             .arg("--")
-            .arg(grade().get_program())
+            .arg(self.work.path().join("grade"))
             .args(args)
             .arg("--kit")
             .arg(self.kit())
             .arg("--supplied")
-            .arg(starter_supplied())
+            .arg(self.course_supplied())
             .current_dir(dir);
         let started = Instant::now();
         let output = command.output().unwrap();
@@ -214,7 +233,17 @@ fn leftovers(dir: &Path) -> Vec<String> {
 
 #[test]
 fn a_class_of_hostile_trees_is_graded_without_reading_them() {
-    let class = Class::new();
+    hostile_trees(None);
+}
+
+#[test]
+fn graded_by_an_ordinary_user_a_class_of_hostile_trees_is_not_read_either() {
+    hostile_trees(ordinary_user());
+}
+
+/// Grades the class twice as `user` (or the tests' own) and checks every report.
+fn hostile_trees(user: Option<u32>) {
+    let class = Class::new(user);
     let course_lib = fs::read(starter_supplied().join("src/lib.rs")).unwrap();
     let submitted_lib = fs::read(class.student("decoy/supplied/src/lib.rs")).unwrap();
     for run in ["first", "second"] {
@@ -278,7 +307,7 @@ fn a_class_of_hostile_trees_is_graded_without_reading_them() {
 
 #[test]
 fn gradescope_lists_the_special_files_and_never_reads_them() {
-    let class = Class::new();
+    let class = Class::new(None);
     let zero = class.student("zero");
     let results = class.work.path().join("results/results.json");
     fs::create_dir_all(results.parent().unwrap()).unwrap();
