@@ -316,7 +316,6 @@ mod tests {
     use super::*;
     use crate::judge::fixtures;
     use crate::judge::result::hand::HandScores;
-    use crate::process::Limits;
 
     #[test]
     fn fresh_items_take_their_students_places_and_new_ones_go_in_name_order() {
@@ -361,26 +360,13 @@ mod tests {
         files
     }
 
-    /// Submissions named `names`.
-    fn submissions(names: &[&str]) -> Vec<Student> {
-        names
-            .iter()
-            .map(|name| Student {
-                name: name.to_string(),
-                command: String::new(),
-                dir: None,
-                limits: Limits::default(),
-            })
-            .collect()
-    }
-
     #[test]
     fn the_students_chosen_are_those_named_and_those_not_counted() {
         let dir = tempfile::tempdir().unwrap();
         let files = class(dir.path(), &["ann", "bob", "cy"]);
         let timed = ["AI".to_string()];
         let earlier = Earlier::load(&files, &fixtures::hand_rubric(), &timed).unwrap();
-        let students = submissions(&["ann", "bob", "cy", "dee"]);
+        let students = crate::judge::fixtures::students(&["ann", "bob", "cy", "dee"]);
         let names = |chosen: Vec<&Student>| -> Vec<String> {
             chosen.into_iter().map(|s| s.name.clone()).collect()
         };

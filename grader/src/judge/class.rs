@@ -159,21 +159,7 @@ fn message(payload: &(dyn Any + Send)) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::judge::fixtures;
-    use crate::process::Limits;
-
-    /// Students named `names`.
-    fn students(names: &[&str]) -> Vec<Student> {
-        names
-            .iter()
-            .map(|name| Student {
-                name: name.to_string(),
-                command: String::new(),
-                dir: None,
-                limits: Limits::default(),
-            })
-            .collect()
-    }
+    use crate::judge::fixtures::{self, students};
 
     /// A result of `student`'s, graded.
     fn result(student: &Student) -> Option<StudentResult> {

@@ -9,6 +9,19 @@ use super::result::{CaseResult, Exchange, Expect, StudentResult, Verdict};
 use crate::kit::tree::Listing;
 use crate::kit::Case;
 
+/// Students named `names`, as a class folder's submissions would be (no command, no folder).
+pub(crate) fn students(names: &[&str]) -> Vec<super::Student> {
+    names
+        .iter()
+        .map(|name| super::Student {
+            name: name.to_string(),
+            command: String::new(),
+            dir: None,
+            limits: crate::process::Limits::default(),
+        })
+        .collect()
+}
+
 /// A case `name` of the Threading category, requiring `requires`, loaded from a case file
 /// written for it (so that it is checked as the kit checks one).
 pub(crate) fn case(name: &str, requires: &[&str]) -> Case {
