@@ -1,8 +1,10 @@
-//! The environment student code starts with: a short list of the grader's variables (the
-//! language and locale, and what a toolchain needs to find itself), never the rest, where a
-//! token set for `grade`, an ssh-agent's or a session bus's address, or a `MAKEFLAGS` naming the
-//! caller's descriptors would be. What the grader sets on a command itself (the toolchain's
-//! homes, `DISPLAY` for a window) is kept.
+//! What student code starts with: a short list of the grader's variables (the language and
+//! locale, and what a toolchain needs to find itself), never the rest, where a token set for
+//! `grade`, an ssh-agent's or a session bus's address, or a `MAKEFLAGS` naming the caller's
+//! descriptors would be; what the grader sets on a command itself (the toolchain's homes,
+//! `DISPLAY` for a window) is kept. And no descriptor beyond 0, 1 and 2 ([`inherit_none`]),
+//! by the same range operation with which the namespaces helper drops what it inherited
+//! ([`close_range`]).
 
 use std::ffi::{OsStr, OsString};
 use std::process::Command;
@@ -49,6 +51,44 @@ pub(super) fn clean(
     for (name, value) in extra {
         command.env(name, value);
     }
+}
+
+/// Closes the descriptors `first..=last`, or with `keep_open` marks them close-on-exec
+/// instead: `close_range` (Linux 5.9, its close-on-exec flag 5.11), else one by one, as far
+/// as descriptors usually go.
+///
+/// # Safety
+/// Only between fork and exec, or in a child just forked, which owns nothing else it needs
+/// in that range.
+pub(super) unsafe fn close_range(first: i32, last: i32, keep_open: bool) {
+    let flags = if keep_open {
+        libc::CLOSE_RANGE_CLOEXEC
+    } else {
+        0
+    };
+    if libc::syscall(
+        libc::SYS_close_range,
+        first as libc::c_uint,
+        last as libc::c_uint,
+        flags,
+    ) != 0
+    {
+        for fd in first..=last.min(65_535) {
+            if keep_open {
+                libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC);
+            } else {
+                libc::close(fd);
+            }
+        }
+    }
+}
+
+/// Marks every descriptor from 3 up close-on-exec, so that none the grader's caller left open
+/// (or another thread of the grader opened without the flag) reaches student code. std's own
+/// pipe, which reports a failed exec, is close-on-exec already.
+pub(super) fn inherit_none() {
+    // SAFETY: called between fork and exec; only flags change, nothing is closed.
+    unsafe { close_range(3, i32::MAX, true) }
 }
 
 #[cfg(test)]

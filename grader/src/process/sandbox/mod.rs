@@ -481,11 +481,16 @@ impl Prepared {
         // The working folder, to go back to once in the job's file tree (joining its mount
         // namespace puts the process at its root): the command's, which must exist there, else
         // the grader's, if it does.
-        let folder = match command.get_current_dir() {
-            Some(dir) => Folder::Given(std::env::current_dir().unwrap_or_default().join(dir)),
-            None => Folder::Inherited(std::env::current_dir().unwrap_or_default()),
+        let here = std::env::current_dir().unwrap_or_default();
+        let folder = Folder {
+            path: CString::new(
+                here.join(command.get_current_dir().unwrap_or(&here))
+                    .into_os_string()
+                    .into_vec(),
+            )
+            .unwrap_or_default(),
+            required: command.get_current_dir().is_some(),
         };
-        let folder = folder.into_c();
         let inner = Arc::clone(&self.0);
         // SAFETY: `enter` only makes system calls (setns, chdir, setrlimit, setgroups,
         // setresgid, setresuid, prctl, landlock_restrict_self) on values prepared before the
@@ -572,50 +577,18 @@ impl Prepared {
     }
 }
 
-/// Marks every descriptor from 3 up close-on-exec, so that none the grader's caller left open
-/// (or another thread of the grader opened without the flag) reaches student code. std's own
-/// pipe, which reports a failed exec, is close-on-exec already.
-fn inherit_none() {
-    // SAFETY: plain system calls on integers, between fork and exec.
-    unsafe {
-        // close_range with CLOSE_RANGE_CLOEXEC (Linux 5.11); else one by one, as far as
-        // descriptors usually go.
-        if libc::syscall(
-            libc::SYS_close_range,
-            3 as libc::c_uint,
-            libc::c_uint::MAX,
-            libc::CLOSE_RANGE_CLOEXEC,
-        ) != 0
-        {
-            for fd in 3..=65_535 {
-                libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC);
-            }
-        }
-    }
-}
-
-/// A command's working folder, as a path to `chdir` to between fork and exec.
-enum Folder<T> {
-    /// Set on the command: it must exist in the job's tree.
-    Given(T),
-    /// The grader's own: kept if the job's tree has it, else the process starts at the root.
-    Inherited(T),
-}
-
-impl Folder<PathBuf> {
-    /// The same, as a C string (a path with a NUL byte, which cannot exist, becomes empty).
-    fn into_c(self) -> Folder<CString> {
-        let c = |path: PathBuf| CString::new(path.into_os_string().into_vec()).unwrap_or_default();
-        match self {
-            Folder::Given(path) => Folder::Given(c(path)),
-            Folder::Inherited(path) => Folder::Inherited(c(path)),
-        }
-    }
+/// A command's working folder, as a path to `chdir` to between fork and exec (a path with a
+/// NUL byte, which cannot exist, becomes empty).
+struct Folder {
+    path: CString,
+    /// Set on the command, so it must exist in the job's tree; else the grader's own, kept if
+    /// the tree has it, or the process starts at the root.
+    required: bool,
 }
 
 impl Inner {
     /// The child's half, between fork and exec: async-signal-safe system calls only.
-    fn enter(&self, folder: &Folder<CString>) -> io::Result<()> {
+    fn enter(&self, folder: &Folder) -> io::Result<()> {
         fn check(result: libc::c_long) -> io::Result<()> {
             if result < 0 {
                 Err(io::Error::last_os_error())
@@ -625,7 +598,7 @@ impl Inner {
         }
         // SAFETY (every block): plain system calls on descriptors this sandbox owns and on
         // integers; the child is single-threaded, as setns into a user namespace requires.
-        inherit_none();
+        environment::inherit_none();
         if let Identity::Namespace { fd, .. } = &self.identity {
             check(unsafe { libc::setns(fd.as_raw_fd(), libc::CLONE_NEWUSER) }.into())?;
         }
@@ -634,11 +607,9 @@ impl Inner {
         }
         if let Some(mnt) = &self.mntns {
             check(unsafe { libc::setns(mnt.as_raw_fd(), libc::CLONE_NEWNS) }.into())?;
-            match folder {
-                Folder::Given(dir) => check(unsafe { libc::chdir(dir.as_ptr()) }.into())?,
-                Folder::Inherited(dir) => {
-                    unsafe { libc::chdir(dir.as_ptr()) };
-                }
+            let moved = unsafe { libc::chdir(folder.path.as_ptr()) };
+            if folder.required {
+                check(moved.into())?;
             }
         }
         if let Some(limit) = self.processes {

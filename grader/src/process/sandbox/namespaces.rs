@@ -15,6 +15,7 @@ use std::io::{self, Read, Write};
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 use std::os::unix::fs::MetadataExt;
 
+use super::environment;
 use super::mounts::{self, Plan};
 
 /// The namespaces of one job.
@@ -258,18 +259,7 @@ unsafe fn close_all_but(mut keep: [i32; 3]) {
     let mut first = 3;
     for last in keep.into_iter().map(|k| k - 1).chain([i32::MAX]) {
         if first <= last {
-            // close_range (Linux 5.9); else one by one, as far as descriptors usually go.
-            if libc::syscall(
-                libc::SYS_close_range,
-                first as libc::c_uint,
-                last as libc::c_uint,
-                0,
-            ) != 0
-            {
-                for fd in first..=last.min(65_535) {
-                    libc::close(fd);
-                }
-            }
+            environment::close_range(first, last, false);
         }
         first = last.saturating_add(2);
     }
