@@ -111,6 +111,14 @@ pub enum ClassError {
     Journal(JournalError),
     /// Some students were not graded: the run was stopped, or the grader failed on them.
     Stopped(Box<Stopped>),
+    /// The report directory is inside the class folder (or is it), where the next run would
+    /// take it for a student's submission (exit status 2).
+    ReportInside {
+        /// The report directory, as given.
+        reports: PathBuf,
+        /// The class folder, as given.
+        class: PathBuf,
+    },
 }
 
 /// The students of a run that were not graded, and why; the others are in the class's files.
@@ -140,6 +148,7 @@ impl ClassError {
         match self {
             ClassError::Again(again) if again.bad_arguments() => 2,
             ClassError::Stopped(stopped) => stopped.signal.map_or(1, Signal::exit_status),
+            ClassError::ReportInside { .. } => 2,
             _ => 1,
         }
     }
@@ -152,6 +161,15 @@ impl std::fmt::Display for ClassError {
             ClassError::Again(error) => error.fmt(f),
             ClassError::Journal(error) => error.fmt(f),
             ClassError::Stopped(stopped) => stopped.fmt(f),
+            ClassError::ReportInside { reports, class } => write!(
+                f,
+                "--report {}: inside the class folder {}, where the next run would grade it as \
+                 a student's submission; write the reports beside the class folder instead \
+                 (e.g. --report {})",
+                reports.display(),
+                class.display(),
+                suggested_reports(class).display()
+            ),
         }
     }
 }
@@ -242,6 +260,7 @@ fn hand_scores(run: &ClassRun, kit: &Kit) -> Result<HandScores, KitError> {
 /// files are written from the journal at the end, or when the run is stopped. A class run
 /// carries on an unfinished one (see [`journal`]).
 pub fn run(run: &ClassRun) -> Result<(), ClassError> {
+    refuse_reports_inside(run)?;
     let (kit, dir) = run.grading.kit()?;
     own_build_directories();
     let timed = kit.timed_categories();
@@ -344,6 +363,46 @@ pub fn run(run: &ClassRun) -> Result<(), ClassError> {
         (Some(stopped), Ok(())) => Err(ClassError::Stopped(Box::new(stopped))),
         (None, ungraded) => ungraded.map_err(ClassError::from),
     }
+}
+
+/// Refuses a report directory in the class folder (or the folder itself): its subdirectories
+/// are the students, and the reports would be graded as one on the next run. Checked before
+/// anything is graded or written, on the paths as they resolve (links followed), the report
+/// directory not yet made.
+fn refuse_reports_inside(run: &ClassRun) -> Result<(), ClassError> {
+    let Some(reports) = &run.grading.report else {
+        return Ok(());
+    };
+    match (resolved(reports), run.submissions.canonicalize()) {
+        (Some(inside), Ok(class)) if inside.starts_with(&class) => Err(ClassError::ReportInside {
+            reports: reports.clone(),
+            class: run.submissions.clone(),
+        }),
+        _ => Ok(()),
+    }
+}
+
+/// `path` made absolute with its links followed, as far as it exists: its nearest existing
+/// ancestor canonical, the rest appended; `None` when no part of it can be resolved.
+fn resolved(path: &Path) -> Option<PathBuf> {
+    let absolute = env::current_dir().ok()?.join(path);
+    let mut rest = Vec::new();
+    let mut existing = absolute.as_path();
+    loop {
+        if let Ok(found) = existing.canonicalize() {
+            return Some(rest.iter().rev().fold(found, |path, part| path.join(part)));
+        }
+        rest.push(existing.file_name()?);
+        existing = existing.parent()?;
+    }
+}
+
+/// A report directory beside the class folder `class`: `class-reports`.
+fn suggested_reports(class: &Path) -> PathBuf {
+    let name = class
+        .file_name()
+        .map_or_else(|| "class".into(), |n| n.to_string_lossy().into_owned());
+    parent(class).join(format!("{name}-reports"))
 }
 
 /// What the journal records of a class run: the submissions folder, the kit and the settings
@@ -676,6 +735,8 @@ fn names(students: &[String]) -> String {
 
 #[cfg(test)]
 mod tests {
+    use std::fs;
+
     use super::*;
 
     #[test]
@@ -686,6 +747,36 @@ mod tests {
         assert_eq!(ago_by(3 * 3600 + 7 * 60), "3 h 7 min ago");
         assert_eq!(ago_by(3 * 86400), "3 days ago");
         assert_eq!(ago(SystemTime::now() + Duration::from_secs(60)), "0 s ago");
+    }
+
+    #[test]
+    fn a_report_folder_in_the_class_folder_is_refused_before_anything_runs() {
+        let work = tempfile::tempdir().unwrap();
+        let class = work.path().join("class");
+        fs::create_dir_all(class.join("ann")).unwrap();
+        std::os::unix::fs::symlink(&class, work.path().join("link")).unwrap();
+        let asked = |reports: PathBuf| ClassRun {
+            submissions: class.clone(),
+            grading: Grading {
+                report: Some(reports),
+                ..Grading::default()
+            },
+            ..ClassRun::default()
+        };
+        for inside in [
+            class.join("reports"),
+            class.join("reports/deeper"),
+            class.clone(),
+            class.join("ann/../reports"),
+            work.path().join("link/reports"),
+        ] {
+            let error = refuse_reports_inside(&asked(inside.clone())).unwrap_err();
+            assert_eq!(error.exit_status(), 2, "{}", inside.display());
+            assert!(error.to_string().contains("class-reports"), "{error}");
+        }
+        for beside in [work.path().join("reports"), work.path().join("classy")] {
+            assert!(refuse_reports_inside(&asked(beside)).is_ok());
+        }
     }
 
     #[test]

@@ -5,7 +5,8 @@
 //! as it comes, to carry on a run stopped by a crash or an `interrupt`, the submissions'
 //! `fingerprint`s telling which changed since), `gallery` serves the gallery and takes
 //! the hand scores, `solutions` writes or checks the stored answers, `pack` makes the kit
-//! students get, `matchup` plays a match. The last three are the course's alone: the students'
+//! students get, `matchup` plays a match, `handout` checks a course's copy of the handout. The
+//! last four are the course's alone: the students'
 //! `grade` (the `students-kit` feature) only grades.
 
 pub mod again;
@@ -13,6 +14,8 @@ pub mod class;
 mod files;
 pub mod fingerprint;
 pub mod gallery;
+#[cfg(not(feature = "students-kit"))]
+pub mod handout;
 pub mod interrupt;
 pub mod journal;
 #[cfg(not(feature = "students-kit"))]

@@ -185,6 +185,17 @@ fn bad_arguments_and_broken_kits_get_clean_errors() {
         .assert()
         .code(1)
         .stderr(predicate::str::contains("/nonexistent: not a kit"));
+    // A report folder in the class folder would be graded as a student on the next run.
+    let class = tempfile::tempdir().unwrap();
+    std::fs::create_dir(class.path().join("ann")).unwrap();
+    grade()
+        .args(["class", "--command", "x", "--report"])
+        .arg(class.path().join("reports"))
+        .arg(class.path())
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("inside the class folder"));
+    assert!(!class.path().join("reports").exists());
     let copy = broken_kit("cases/rules/gravity_4x4.toml", "play 2\n", "plya 2\n");
     grade()
         .args(["student", "x", "--kit"])

@@ -19,6 +19,7 @@ mod gallery;
 mod grade_again;
 mod grade_kit;
 mod gradescope;
+mod handing_out;
 mod handout;
 mod hostile;
 mod inert;

@@ -1,8 +1,8 @@
 //! The course's own subcommands, left out of the students' `grade` (the `students-kit`
-//! feature): `generate` and `check` (the stored answers), `pack` (the students' kit) and
-//! `match`. Each uses the reference engine, or hands out a `grade` without it; the students'
+//! feature): `generate` and `check` (the stored answers), `pack` (the students' kit),
+//! `handout` (a course's copy of the handout checked) and `match`. The reference engine is in
+//! `generate`, `check` and `match`, and `pack` hands out a `grade` without it; the students'
 //! `grade` has none of them, so a copy of it carried in a submission can answer nothing.
-
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -25,6 +25,12 @@ pub enum Course {
     /// rubric and the published cases with their answers, and the supplied crate; never the
     /// secret seed of the held-out cases
     Pack(PackArgs),
+    /// Check a course's copy of the handout before handing it out: every placeholder left in it
+    /// (`[[DUE DATE]]`, `[[LATE POLICY]]`, ...) is named with its line and what to write there
+    ///
+    /// Exit status 0 when none is left, 1 when some are (or the file cannot be read). The
+    /// placeholders are listed in grading/README.md ("Handing out the assignment").
+    Handout(HandoutArgs),
     /// Play a match between two players, the reference or programs, and sum it up
     ///
     /// The games (--games of them) between A (red) and B (black), the first player alternating;
@@ -46,6 +52,14 @@ pub struct PackArgs {
     grade: Option<PathBuf>,
     #[command(flatten)]
     kit: KitArgs,
+}
+
+/// `grade handout`'s arguments.
+#[derive(Args, Debug)]
+pub struct HandoutArgs {
+    /// The course's copy of handout.md
+    #[arg(value_name = "FILE")]
+    file: PathBuf,
 }
 
 /// The players' syntax and examples, after `grade match --help`.
@@ -122,6 +136,7 @@ impl Course {
                 commands::pack::run(args.kit.kit.as_deref(), args.grade.as_deref(), &args.out)
                     .map_err(|e| e.to_string())
             }
+            Course::Handout(args) => commands::handout::run(&args.file).map_err(|e| e.to_string()),
             Course::Match(args) => {
                 let settings = Settings {
                     rows: args.rows,
