@@ -304,6 +304,18 @@ struct ClassArgs {
     /// settings, grades everyone anyway.
     #[arg(long, conflicts_with_all = ["only", "not_counted"])]
     restart: bool,
+    /// The roster: a CSV file with a header row and the columns folder (the submission
+    /// folder's name, or Gradescope's submission_123456), student_id, name, email and
+    /// extension (hours more, or a due date-time in RFC 3339), all but folder optional
+    ///
+    /// The gradebook then gains, after its other columns, student id, name and email (a line
+    /// per student of a group: several rows with one folder), submitted, late, late penalty and
+    /// final total. A folder that holds Gradescope's submission_metadata.yml (its "Export
+    /// Submissions", unzipped) is read the same way without a roster: its names, ids, emails
+    /// and submission times; a roster given too completes or overrides them. The rubric's
+    /// [late] table sets the due date and the penalty. See grading/README.md.
+    #[arg(long, value_name = "PATH")]
+    roster: Option<PathBuf>,
     #[command(flatten)]
     grading: GradingArgs,
 }
@@ -371,6 +383,7 @@ fn main() -> ExitCode {
             only: args.only,
             not_counted: args.not_counted,
             restart: args.restart,
+            roster: args.roster,
         })
         .map_err(|e| (e.to_string(), e.exit_status())),
         Mode::Gallery(args) => commands::gallery::run(&GalleryRun {
