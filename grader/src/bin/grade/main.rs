@@ -2,7 +2,7 @@
 //! grades one program; `grade class DIR --command TEMPLATE` a folder of submissions, with a
 //! gradebook, a class summary and the graders' gallery; `grade gallery DIR` serves that gallery
 //! and takes the hand scores typed in it. The course's `grade` adds the subcommands of [`course`]
-//! (`generate`, `check`, `pack` and `match`), which the students' (built with the
+//! (`generate`, `check`, `pack`, `match` and `export`), which the students' (built with the
 //! `students-kit` feature) has not. Each parses into its settings and calls one function of the
 //! library's commands layer, as ripgrep's main does.
 //!
@@ -38,7 +38,7 @@ const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (the students' kit's)
 
 /// Examples after `grade --help`.
 #[cfg(not(feature = "students-kit"))]
-const EXAMPLES: &str = "Examples:\n  grade student ./target/release/connect_four\n  grade student 'java -cp build ConnectFour' --report ~/grade-report\n  grade class submissions/ --command 'python3 {dir}/connect_four.py' --jobs 2 --csv grades.csv\n  grade gallery reports\n  grade check\n  grade match reference:2 'cmd:5:java -cp build ConnectFour' --games 20\n\nEach subcommand has its own --help.";
+const EXAMPLES: &str = "Examples:\n  grade student ./target/release/connect_four\n  grade student 'java -cp build ConnectFour' --report ~/grade-report\n  grade class submissions/ --command 'python3 {dir}/connect_four.py' --jobs 2 --csv grades.csv\n  grade gallery reports\n  grade export grades.csv --canvas canvas.csv --roster roster.csv\n  grade check\n  grade match reference:2 'cmd:5:java -cp build ConnectFour' --games 20\n\nEach subcommand has its own --help.";
 #[cfg(feature = "students-kit")]
 const EXAMPLES: &str = "Examples:\n  grade student ./target/release/connect_four\n  grade student 'java -cp build ConnectFour' --report ~/grade-report\n\nEach subcommand has its own --help.";
 
