@@ -3,7 +3,8 @@
 //! saying when each submitted), a roster that gives one an extension and another a new name,
 //! and a rubric whose `[late]` table takes 10% a day started late (grace 15 minutes, cap 30%).
 //! `grade class EXPORT --roster R` joins the gradebook: the older columns as before, then who,
-//! when (from Gradescope), how late and the penalty. Before any hand score, `grade export`
+//! when (from Gradescope), how late and the penalty; `--only` grades one again into it, the
+//! same. A roster with a bad extension stops the class before grading, naming its line. Before any hand score, `grade export`
 //! leaves every grade blank and says so with the count; once every item is scored (as the
 //! gallery saves them), the final totals are the totals less the penalties, and Canvas's,
 //! Moodle's and Gradescope's files carry them.
@@ -97,22 +98,33 @@ fn a_gradescope_export_with_a_roster_and_a_late_policy_reaches_every_platform() 
          submission_103,1003,\"Yu, Cy\",,48\n",
     )
     .unwrap();
-    let said = run(
-        &work,
-        &[
-            "class",
-            "export",
-            "--kit",
-            "kit",
-            "--command",
-            "sh {dir}/run",
-            "--roster",
-            "roster.csv",
-            "--csv",
-            "gradebook.csv",
-        ],
-    );
+    let class = [
+        "class",
+        "export",
+        "--kit",
+        "kit",
+        "--command",
+        "sh {dir}/run",
+        "--roster",
+        "roster.csv",
+        "--csv",
+        "gradebook.csv",
+    ];
+    let said = run(&work, &class);
     assert!(said.contains("is a Gradescope export"), "{said}");
+    // Graded again in part: the others' rows as they were, byte for byte, and bob's joined
+    // cells the same (his files changed in the first run: Gradescope's time counts).
+    let first =
+        gradebook::records(&fs::read_to_string(work.join("gradebook.csv")).unwrap()).unwrap();
+    run(&work, &[&class[..], &["--only", "submission_102"]].concat());
+    let again =
+        gradebook::records(&fs::read_to_string(work.join("gradebook.csv")).unwrap()).unwrap();
+    let texts = |records: &[gradebook::Record]| -> Vec<String> {
+        [0, 1, 3].map(|at| records[at].text.clone()).to_vec()
+    };
+    assert_eq!(texts(&again), texts(&first));
+    let width = gradebook::header(&Rubric::load(&work.join("kit/rubric.toml")).unwrap(), &[]).len();
+    assert_eq!(again[2].cells[width..], first[2].cells[width..]);
     let rubric = Rubric::load(&work.join("kit/rubric.toml")).unwrap();
     let possible: f64 = rubric.categories.iter().map(|c| c.points).sum();
     let table = rows(&work.join("gradebook.csv"));
@@ -269,4 +281,51 @@ fn a_broken_roster_stops_the_class_before_grading_naming_its_line() {
         "{err}"
     );
     assert!(!work.join("gradebook.csv").exists());
+}
+
+#[test]
+fn without_gradescope_s_times_the_files_say_when_and_a_roster_says_who() {
+    let dir = tempfile::tempdir().unwrap();
+    let work = dir.path();
+    small_kit(&work.join("kit"), &QUICK_CASES);
+    with_late(
+        &work.join("kit"),
+        "due = \"2999-01-01T00:00:00+01:00\"\npenalty = 5\nper = \"hour\"\n",
+    );
+    crate::support::python_submission(&work.join("class/ann"), "connect_four");
+    crate::support::python_submission(&work.join("class/bob"), "connect_four");
+    fs::write(
+        work.join("roster.csv"),
+        "folder,name\nann,Ann Lee\ngone,Nobody\n",
+    )
+    .unwrap();
+    let said = run(
+        work,
+        &[
+            "class",
+            "class",
+            "--kit",
+            "kit",
+            "--command",
+            "sh {dir}/run",
+            "--roster",
+            "roster.csv",
+            "--csv",
+            "gradebook.csv",
+        ],
+    );
+    assert!(
+        said.contains("the roster names 1 folder with no submission: gone"),
+        "{said}"
+    );
+    assert!(said.contains("names who submitted 1 folder"), "{said}");
+    let table = rows(&work.join("gradebook.csv"));
+    assert_eq!(cells(&table, "name"), ["Ann Lee", ""]);
+    assert_eq!(cells(&table, "late"), ["on time", "on time"]);
+    for submitted in cells(&table, "submitted") {
+        assert!(
+            submitted.ends_with("+01:00 (files)"),
+            "{submitted}: in the due date's offset"
+        );
+    }
 }
