@@ -150,14 +150,19 @@ fn read(path: &Path, missing: impl FnOnce(PathBuf) -> AgainError) -> Result<Stri
 
 impl Earlier {
     /// Reads the class's `files` and checks them: the gradebook has this kit's columns
-    /// (`rubric`, the `timed` categories), and it, the standings and the class page hold the
+    /// (`rubric`, the `timed` categories; joined or not, see [`Earlier::joined`]), and it, the standings and the class page hold the
     /// same students.
     pub fn load(files: &Files, rubric: &Rubric, timed: &[String]) -> Result<Earlier, AgainError> {
         let path = &files.gradebook;
         let text = read(path, AgainError::NoGradebook)?;
         let unreadable = |why: String| AgainError::Unreadable(path.clone(), why);
         let gradebook = gradebook::records(&text).map_err(|e| unreadable(e.to_string()))?;
-        if gradebook.first().map(|r| &r.cells) != Some(&gradebook::header(rubric, timed)) {
+        let columns = gradebook.first().map(|r| &r.cells);
+        let kits = [
+            gradebook::header(rubric, timed),
+            gradebook::joined_header(rubric, timed),
+        ];
+        if !kits.iter().any(|header| columns == Some(header)) {
             return Err(unreadable(
                 "its columns are not the ones this kit's gradebook has (the rubric or the cases \
                  changed, or an older grade wrote it), so it cannot be graded again in part"
@@ -180,6 +185,14 @@ impl Earlier {
         };
         earlier.one_class(files)?;
         Ok(earlier)
+    }
+
+    /// Whether the gradebook has the joined columns (who, when, how late: see
+    /// [`gradebook::join`]).
+    pub fn joined(&self) -> bool {
+        self.gradebook.first().is_some_and(|header| {
+            header.cells.last().map(String::as_str) == Some(gradebook::FINAL_TOTAL)
+        })
     }
 
     /// The students of the gradebook's rows.

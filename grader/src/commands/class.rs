@@ -6,7 +6,9 @@
 //! students into the files a class run wrote ([`super::again`]), keeping everyone else's rows
 //! and reports as they were. Each student's build has a build directory of its own: a shared
 //! `CARGO_TARGET_DIR` is left out. Students whose sandbox could not be set up are named at the
-//! end, and the run fails; those whose speed-up was not counted are named too.
+//! end, and the run fails; those whose speed-up was not counted are named too. With a roster,
+//! a Gradescope export (its `submission_metadata.yml`) or a late policy, the gradebook says who
+//! each submission is, when it came and how late ([`super::who`]).
 //!
 //! Nothing graded is lost: each student's reports and [`journal`] entry are written as soon as
 //! they are graded, and the class's files from the journal. A panic while grading one student
@@ -26,6 +28,7 @@ use super::fingerprint::{self, Fingerprint};
 use super::gallery;
 use super::interrupt::{self, Signal};
 use super::journal::{self, Class, Entry, Found, Journal, JournalError, Settings, StartOver};
+use super::who::Joining;
 use crate::judge::class::{grade_all, submissions, Event, Outcome};
 use crate::judge::result::hand::HandScores;
 use crate::judge::result::StudentResult;
@@ -33,6 +36,7 @@ use crate::judge::stop::Stop;
 use crate::judge::{file_stem, Student};
 use crate::kit::{Kit, KitError};
 use crate::report::class::{Standing, Standings};
+use crate::report::gradebook::Who;
 use crate::report::progress::Progress;
 use crate::report::{class, gradebook, inert, markdown, terminal};
 
@@ -72,6 +76,8 @@ pub struct ClassRun {
     /// Grade everyone, though an earlier run stopped part way could be carried on
     /// (`--restart`).
     pub restart: bool,
+    /// The roster: who each submission folder is, and their extensions (`--roster`).
+    pub roster: Option<PathBuf>,
 }
 
 impl ClassRun {
@@ -266,8 +272,14 @@ pub fn run(run: &ClassRun) -> Result<(), ClassError> {
     let timed = kit.timed_categories();
     // Read before grading, so that a broken file stops the run before hours of it.
     let hand = hand_scores(run, &kit)?;
+    let joining = Joining::load(&run.submissions, run.roster.as_deref(), &kit.rubric)?;
     let all = submissions(&run.submissions, &run.command, run.grading.limits(&kit))?;
     let class = journal_class(run, &kit, &dir);
+    // Who each is and when they submitted, taken before anything is built: the files changed
+    // since the class was first graded are the grading's.
+    let now = SystemTime::now();
+    let before = Journal::started(run.summary_dir(), &class).map_or(now, |s| s.min(now));
+    let who = joining.map(|joining| joining.who(&all, before));
     let (journal, students, carried) = match run.again() {
         false => {
             let current = all
@@ -285,6 +297,7 @@ pub fn run(run: &ClassRun) -> Result<(), ClassError> {
         }
         true => {
             let earlier = Earlier::load(&run.files(), &kit.rubric, &timed)?;
+            same_columns(run, &earlier, who.is_some())?;
             let chosen = earlier.chosen(&all, &run.only, run.not_counted, &run.submissions)?;
             if chosen.is_empty() {
                 eprintln!(
@@ -336,7 +349,7 @@ pub fn run(run: &ClassRun) -> Result<(), ClassError> {
     for entry in &written {
         let _ = write!(std::io::stdout().lock(), "{}", entry.brief);
     }
-    let standings = write_class(run, &kit, &timed, &written)?;
+    let standings = write_class(run, &kit, &timed, &written, who.as_ref())?;
     if let Some(error) = error {
         return Err(error);
     }
@@ -641,9 +654,9 @@ fn stopped(
     (signal.is_some() || !all_graded).then_some(stopped)
 }
 
-/// Writes the class's files for `entries` (each student's journal entry): the gradebook, the
-/// gallery's class page (with `--report`), the class summary and the standings, with the hand
-/// scores typed by now; graded again in part, everyone else's rows as the class run wrote them
+/// Writes the class's files for `entries` (each student's journal entry): the gradebook (joined
+/// with `who`, when there is a roster, an export or a late policy), the gallery's class page
+/// (with `--report`), the class summary and the standings, with the hand scores typed by now; graded again in part, everyone else's rows as the class run wrote them
 /// (read again now, so that hand scores saved in the gallery meanwhile are kept). Prints the
 /// class summary and returns every student's standing.
 fn write_class(
@@ -651,13 +664,18 @@ fn write_class(
     kit: &Kit,
     timed: &[String],
     entries: &[&Entry],
+    who: Option<&BTreeMap<String, Who>>,
 ) -> Result<Vec<Standing>, ClassError> {
     let rubric = &kit.rubric;
     let hand = hand_scores(run, kit)?;
     let header = gradebook::csv(rubric, timed, &[], &HandScores::default());
     let rows: String = entries.iter().map(|e| e.row.as_str()).collect();
-    let fresh = gradebook::merge(&format!("{header}{rows}"), rubric, &hand)
-        .map_err(|e| KitError(format!("the gradebook: {e}")))?;
+    let broken = |e: gradebook::GradebookError| KitError(format!("the gradebook: {e}"));
+    let mut text = format!("{header}{rows}");
+    if let Some(who) = who {
+        text = gradebook::join(&text, who).map_err(broken)?;
+    }
+    let fresh = gradebook::merge(&text, rubric, &hand).map_err(broken)?;
     let standings: Vec<Standing> = entries.iter().map(|e| e.standing.clone()).collect();
     let reports = run.grading.report.as_deref();
     let rows: Vec<(String, String)> = entries
@@ -672,6 +690,7 @@ fn write_class(
         ),
         true => {
             let earlier = Earlier::load(&run.files(), rubric, timed)?;
+            same_columns(run, &earlier, who.is_some())?;
             let rows = earlier.class_rows(rows).unwrap_or_default();
             (
                 earlier.gradebook(&fresh)?,
@@ -703,6 +722,24 @@ fn write_class(
     replace(&dir.join(class::STANDINGS), &format!("{json}\n"))?;
     eprintln!("grade: wrote {}", path.display());
     Ok(kept.students)
+}
+
+/// Checks that the gradebook to grade again into is joined (who, when, how late) just when
+/// this run joins it: the same `--roster`, export and late policy as the class run's.
+fn same_columns(run: &ClassRun, earlier: &Earlier, joined: bool) -> Result<(), AgainError> {
+    if earlier.joined() == joined {
+        return Ok(());
+    }
+    let (it, this) = match joined {
+        true => ("has no", "has"),
+        false => ("has", "has no"),
+    };
+    Err(AgainError::Unreadable(
+        run.csv.clone(),
+        format!(
+            "it {it} columns of who each student is and how late (student id ... final total),              and this run {this} roster, export or [late]: give the class run's --roster"
+        ),
+    ))
 }
 
 /// An error naming the students who were not graded (their sandbox could not be set up), if

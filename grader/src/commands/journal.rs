@@ -265,6 +265,16 @@ impl Journal {
         }
     }
 
+    /// When the journal in `dir` of a run of `class` says that run started (the first of the
+    /// runs carrying it on), finished or not; `None` when there is none, or it is another
+    /// class's: what a submission's files changed since then is the grading's doing.
+    pub fn started(dir: &Path, class: &Class) -> Option<SystemTime> {
+        match read(&dir.join(FILE_NAME)) {
+            Ok(Some(read)) if changed(&read.run.class, class).is_none() => Some(read.run.started),
+            _ => None,
+        }
+    }
+
     /// Appends `entry`, synced to disk before this returns.
     pub fn record(&self, entry: &Entry) -> Result<(), JournalError> {
         self.append(&Line::Student(Box::new(entry.clone())))

@@ -3,14 +3,17 @@
 //! grades one program, `class` a folder of submissions (and writes the graders' gallery; with
 //! `again`, grades some of a class again into its files; keeping each result in its `journal`
 //! as it comes, to carry on a run stopped by a crash or an `interrupt`, the submissions'
-//! `fingerprint`s telling which changed since), `gallery` serves the gallery and takes
-//! the hand scores, `solutions` writes or checks the stored answers, `pack` makes the kit
-//! students get, `matchup` plays a match, `handout` checks a course's copy of the handout. The
-//! last four are the course's alone: the students'
+//! `fingerprint`s telling which changed since; with `who` each submission is and how late),
+//! `gallery` serves the gallery and takes the hand scores, `export` writes the gradebook in the
+//! layouts learning platforms import, `solutions` writes or checks the stored answers, `pack`
+//! makes the kit students get, `matchup` plays a match, `handout` checks a course's copy of the
+//! handout. The last five are the course's alone: the students'
 //! `grade` (the `students-kit` feature) only grades.
 
 pub mod again;
 pub mod class;
+#[cfg(not(feature = "students-kit"))]
+pub mod export;
 mod files;
 pub mod fingerprint;
 pub mod gallery;
@@ -25,5 +28,6 @@ pub mod pack;
 #[cfg(not(feature = "students-kit"))]
 pub mod solutions;
 pub mod student;
+mod who;
 
 pub use files::{find_kit, Grading, WindowAsk};

@@ -1,7 +1,7 @@
 //! The rubric, `grading/rubric.toml`: the assignment's categories and points, which of them are
 //! graded by hand (with their checklists), the credit a measured speed-up earns, the held-out
 //! cases' table (their share of the points and what they ask), the resource limits student
-//! programs run under, and the style facts' settings.
+//! programs run under, the style facts' settings, and the late policy (`[late]`, [`super::late`]).
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -9,6 +9,7 @@ use std::path::Path;
 use serde::Deserialize;
 
 use super::case::Case;
+use super::late::LatePolicy;
 use super::style::Style;
 use super::KitError;
 use crate::process::Limits;
@@ -171,6 +172,9 @@ pub struct Rubric {
     /// The `[style]` table: what the style facts gather (defaults for those left out).
     #[serde(default)]
     pub style: Style,
+    /// The `[late]` table: the due date and the late policy; none, no lateness.
+    #[serde(default)]
+    pub late: Option<LatePolicy>,
 }
 
 impl Rubric {
@@ -207,6 +211,10 @@ impl Rubric {
             .style
             .validate()
             .map_err(|why| KitError(format!("{shown}: {why}")))?;
+        if let Some(late) = &rubric.late {
+            late.validate()
+                .map_err(|why| KitError(format!("{shown}: {why}")))?;
+        }
         if let Some(table) = &rubric.held_out {
             table
                 .validate(&rubric)
@@ -334,6 +342,31 @@ mod tests {
         std::fs::write(&path, format!("{text}{swapped}")).unwrap();
         let error = Rubric::load(&path).unwrap_err().0;
         assert!(error.contains("no_gain < full_gain"), "{error}");
+    }
+
+    #[test]
+    fn a_late_table_is_read_and_checked() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("rubric.toml");
+        let text = "title = \"t\"\n[[category]]\nname = \"AI\"\npoints = 1\n";
+        let late = "[late]\ndue = \"2026-11-20T23:59:00-08:00\"\npenalty = 10\nper = \"day\"\n";
+        std::fs::write(&path, format!("{text}{TEST_SPEEDUP}{late}")).unwrap();
+        let read = Rubric::load(&path).unwrap().late.unwrap();
+        assert_eq!((read.cap, read.grace_minutes), (100.0, 0));
+        for (bad, why) in [
+            (late.replace("-08:00", ""), "offset"),
+            (late.replace("\"day\"", "\"week\""), "week"),
+            (late.replace("10", "101"), "penalty"),
+            (format!("{late}cap = -5\n"), "cap"),
+            (format!("{late}grace = 5\n"), "grace"),
+        ] {
+            std::fs::write(&path, format!("{text}{TEST_SPEEDUP}{bad}")).unwrap();
+            let error = Rubric::load(&path).unwrap_err().0;
+            assert!(
+                error.contains(why) && error.contains("rubric.toml"),
+                "{error}"
+            );
+        }
     }
 
     #[test]

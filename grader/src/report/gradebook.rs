@@ -15,13 +15,25 @@
 //!
 //! The student's cell, the one a student chooses (their folder's name), is made inert and never
 //! starts a formula ([`inert::cell`]), and is read back as their name.
+//!
+//! With a roster, a Gradescope export or a late policy, the class's gradebook is [`join`]ed:
+//! after every other column come who each submission is (`student id`, `name`, `email`: a line
+//! per student of a group, each inert), when it came in (`submitted`, with its source), how
+//! late it was (`late`), what that costs (`late penalty`) and the `final total` (the total
+//! less the penalty, once the total is known, never under 0), which [`merge`] keeps up to date
+//! as the hand scores come. Without them the gradebook is as it always was.
+
+use std::collections::BTreeMap;
 
 use super::inert;
 use super::style;
 use super::words::{self, points};
 use crate::judge::result::hand::{HandScores, Marks};
 use crate::judge::result::{CategoryScore, StudentResult};
+use crate::kit::late::Lateness;
+use crate::kit::roster::Member;
 use crate::kit::rubric::Part;
+use crate::kit::submitted::Submitted;
 use crate::kit::Rubric;
 
 /// The column of the checklist items scored by hand: `7 of 11`.
@@ -38,6 +50,33 @@ const AUTOMATIC_TOTAL: &str = "automatic total";
 /// What follows a timed category's name in the header of the column beside its automatic part
 /// that says why its speed-up was not counted: `Threading: not counted`.
 const NOT_COUNTED: &str = ": not counted";
+
+/// The columns of a student id, of a name and of an email: a line per student of a group.
+pub const STUDENT_ID: &str = "student id";
+/// The column of the students' names.
+pub const NAME: &str = "name";
+/// The column of the students' email addresses.
+pub const EMAIL: &str = "email";
+/// The column of the submission's time and its source.
+const SUBMITTED: &str = "submitted";
+/// The column of how late the submission was.
+const LATE: &str = "late";
+/// The column of the points the lateness costs.
+pub const LATE_PENALTY: &str = "late penalty";
+/// The column of the total less the late penalty.
+pub const FINAL_TOTAL: &str = "final total";
+/// The columns [`join`] adds, in their order.
+const JOINED: [&str; 7] = [
+    STUDENT_ID,
+    NAME,
+    EMAIL,
+    SUBMITTED,
+    LATE,
+    LATE_PENALTY,
+    FINAL_TOTAL,
+];
+/// What separates the students of a group in one cell.
+pub const MEMBERS: char = '\n';
 
 /// What follows the gradebook as it is read: a row of its own only when every quoted field
 /// before it was closed, since the `csv` crate reads an unclosed quote to the end, leniently.
@@ -213,6 +252,125 @@ pub fn csv(
     write_rows(rows)
 }
 
+/// How a submission stands with the late policy.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Late {
+    /// The rubric has no `[late]` table.
+    NoPolicy,
+    /// It has one, but the submission's time is not known.
+    NoTime,
+    /// Judged by it.
+    Judged(Lateness),
+}
+
+/// Who a submission is, when it came in and how late, for its row of a joined gradebook.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Who {
+    /// Its students (several for a group; none when nothing names them).
+    pub members: Vec<Member>,
+    /// When it came in, if that is known.
+    pub submitted: Option<Submitted>,
+    /// How late.
+    pub late: Late,
+}
+
+/// A duration in words, in its two largest units: `1 day 3 h`, `2 h 5 min`, `40 s`.
+pub fn late_word(late: jiff::SignedDuration) -> String {
+    let seconds = late.as_secs().max(0);
+    let units = [(86400, "day"), (3600, "h"), (60, "min"), (1, "s")];
+    let parts: Vec<String> = units
+        .iter()
+        .scan(seconds, |left, &(size, unit)| {
+            let count = *left / size;
+            *left %= size;
+            Some((count, unit))
+        })
+        .skip_while(|(count, _)| *count == 0)
+        .take(2)
+        .filter(|(count, _)| *count > 0)
+        .map(|(count, unit)| match (unit, count) {
+            ("day", 1) => "1 day".to_string(),
+            ("day", _) => format!("{count} days"),
+            _ => format!("{count} {unit}"),
+        })
+        .collect();
+    match parts.is_empty() {
+        true => "0 s".into(),
+        false => parts.join(" "),
+    }
+}
+
+/// `who`'s cells in the columns [`join`] adds, the final total left for [`merge`].
+fn who_cells(who: Option<&Who>) -> [String; 7] {
+    let Some(who) = who else {
+        return Default::default();
+    };
+    let each = |field: fn(&Member) -> &str| {
+        let cells: Vec<String> = who.members.iter().map(|m| inert::cell(field(m))).collect();
+        cells.join(&MEMBERS.to_string())
+    };
+    let submitted = who
+        .submitted
+        .map_or(String::new(), |s| format!("{} ({})", s.at, s.source.word()));
+    let (late, penalty) = match who.late {
+        Late::NoPolicy => (String::new(), String::new()),
+        Late::NoTime => ("no submission time".into(), String::new()),
+        Late::Judged(lateness) if lateness.periods == 0 => ("on time".into(), points(0.0)),
+        Late::Judged(lateness) => (late_word(lateness.late), points(lateness.penalty)),
+    };
+    [
+        each(|m| &m.student_id),
+        each(|m| &m.name),
+        each(|m| &m.email),
+        submitted,
+        late,
+        penalty,
+        String::new(),
+    ]
+}
+
+/// The gradebook's header for `rubric` and the `timed` categories once [`join`]ed.
+pub fn joined_header(rubric: &Rubric, timed: &[String]) -> Vec<String> {
+    let mut header = header(rubric, timed);
+    header.extend(JOINED.map(String::from));
+    header
+}
+
+/// The gradebook `text` (as [`csv`] wrote it, the hand scores merged or not) with the columns
+/// of who each submission is and how late it came after every other, from `who` by student
+/// (blank for a student it lacks); [`merge`] then fills the final total.
+pub fn join(text: &str, who: &BTreeMap<String, Who>) -> Result<String, GradebookError> {
+    let mut rows = parse(text)?;
+    for (index, row) in rows.iter_mut().enumerate() {
+        let student = row.first().cloned().unwrap_or_default();
+        match index {
+            0 => row.extend(JOINED.map(String::from)),
+            _ => row.extend(who_cells(who.get(&student))),
+        }
+        if let Some(student) = row.first_mut() {
+            *student = inert::cell(student);
+        }
+    }
+    Ok(write_rows(&rows))
+}
+
+/// The final total of a row whose total is `total` and late penalty `penalty` (none when
+/// blank): blank until the total is known, never under 0.
+fn final_total(total: &str, penalty: &str) -> Result<String, String> {
+    if total.is_empty() {
+        return Ok(String::new());
+    }
+    let number = |cell: &str| {
+        cell.parse::<f64>()
+            .map_err(|_| format!("{cell:?} is not a number"))
+    };
+    let penalty = match penalty {
+        "" => 0.0,
+        penalty => number(penalty)?,
+    };
+    Ok(points((number(total)? - penalty).max(0.0)))
+}
+
 /// Why a gradebook could not take the hand scores.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GradebookError(pub String);
@@ -358,6 +516,10 @@ pub fn merge(text: &str, rubric: &Rubric, hand: &HandScores) -> Result<String, G
     let [automatic, scored, total, comments] =
         [AUTOMATIC_TOTAL, HAND_SCORED, TOTAL, COMMENTS].map(at);
     let (automatic, scored, total, comments) = (automatic?, scored?, total?, comments?);
+    let late = header
+        .iter()
+        .position(|h| h == LATE_PENALTY)
+        .zip(header.iter().position(|h| h == FINAL_TOTAL));
     let width = header.len();
     for row in rows.iter_mut().skip(1) {
         let (Some(student), Some(auto)) = (row.first(), row.get(automatic)) else {
@@ -379,6 +541,11 @@ pub fn merge(text: &str, rubric: &Rubric, hand: &HandScores) -> Result<String, G
         row[scored] = cells.scored;
         row[total] = cells.total;
         row[comments] = cells.comments;
+        if let Some((penalty, last)) = late {
+            row[last] = final_total(&row[total], &row[penalty]).map_err(|why| {
+                GradebookError(format!("{}: the late penalty {why}", inert::line(&row[0])))
+            })?;
+        }
     }
     for row in &mut rows {
         if let Some(student) = row.first_mut() {
@@ -573,6 +740,119 @@ mod tests {
         let rows = parse(&merged).unwrap();
         let scored = rows[0].iter().position(|h| h == HAND_SCORED).unwrap();
         assert_eq!([&rows[1][scored], &rows[2][scored]], ["2 of 2", "2 of 2"]);
+    }
+
+    #[test]
+    fn late_durations_read_in_their_two_largest_units() {
+        let word = |s: i64| late_word(jiff::SignedDuration::from_secs(s));
+        assert_eq!(word(86400 + 3 * 3600 + 59), "1 day 3 h");
+        assert_eq!(word(2 * 86400 + 5), "2 days");
+        assert_eq!(word(3600 + 5 * 60), "1 h 5 min");
+        assert_eq!(word(40), "40 s");
+        assert_eq!(word(0), "0 s");
+    }
+
+    #[test]
+    fn a_joined_gradebook_says_who_when_how_late_and_the_final_total() {
+        use crate::kit::late::{Lateness, Moment};
+        use crate::kit::submitted::{Source, Submitted};
+        let rubric = fixtures::hand_rubric();
+        let students = [
+            fixtures::student("team", vec![fixtures::case_result("a", "AI", 1.0)], 1),
+            fixtures::student("=bob", vec![fixtures::case_result("a", "AI", 1.0)], 1),
+            fixtures::student("cy", vec![fixtures::case_result("a", "AI", 1.0)], 1),
+        ];
+        let member = |id: &str, name: &str| Member {
+            student_id: id.into(),
+            name: name.into(),
+            email: format!("{id}@x.edu"),
+        };
+        let at = Moment::parse("2026-11-21T10:00:00-08:00").unwrap();
+        let mut who = BTreeMap::new();
+        who.insert(
+            "team".to_string(),
+            Who {
+                members: vec![
+                    member("1", "Lee, \"Ann\""),
+                    member("2", "=cmd|' /C calc'!A0"),
+                ],
+                submitted: Some(Submitted {
+                    at,
+                    source: Source::Gradescope,
+                }),
+                late: Late::Judged(Lateness {
+                    late: jiff::SignedDuration::from_hours(27),
+                    periods: 2,
+                    penalty: 1.2,
+                }),
+            },
+        );
+        who.insert(
+            "=bob".to_string(),
+            Who {
+                members: vec![member("3", "Bob")],
+                submitted: Some(Submitted {
+                    at,
+                    source: Source::Files,
+                }),
+                late: Late::Judged(Lateness {
+                    late: jiff::SignedDuration::ZERO,
+                    periods: 0,
+                    penalty: 0.0,
+                }),
+            },
+        );
+        let blank = csv(&rubric, &[], &students, &HandScores::default());
+        let joined = merge(
+            &join(&blank, &who).unwrap(),
+            &rubric,
+            &HandScores::default(),
+        )
+        .unwrap();
+        assert!(
+            !joined.contains("\n=") && !joined.contains(",="),
+            "{joined}"
+        );
+        let rows = parse(&joined).unwrap();
+        assert_eq!(rows[0], joined_header(&rubric, &[]));
+        // The older columns keep their places and their cells.
+        let old = parse(&blank).unwrap();
+        for (row, was) in rows.iter().zip(&old) {
+            assert_eq!(row[..was.len()], was[..]);
+        }
+        let cells = |row: &[String]| row[old[0].len()..].to_vec();
+        assert_eq!(
+            cells(&rows[1]),
+            [
+                "1\n2",
+                "Lee, \"Ann\"\n'=cmd|' /C calc'!A0",
+                "1@x.edu\n2@x.edu",
+                "2026-11-21T10:00:00-08:00 (Gradescope)",
+                "1 day 3 h",
+                "1.2",
+                "",
+            ]
+        );
+        assert_eq!(cells(&rows[2])[4..6], ["on time", "0"]);
+        assert_eq!(cells(&rows[3]), vec![String::new(); 7]);
+        // Once every item is scored, the total less the penalty.
+        let mut whole = scores(&[Some(3.0), Some(1.5)]);
+        let marks = whole.students["ann, the first"].clone();
+        for name in ["team", "=bob", "cy"] {
+            whole.students.insert(name.into(), marks.clone());
+        }
+        let scored = parse(&merge(&joined, &rubric, &whole).unwrap()).unwrap();
+        let last = scored[0].len() - 1;
+        let total = column(&scored[0], TOTAL);
+        assert_eq!(
+            [1, 2, 3].map(|r| (scored[r][total].clone(), scored[r][last].clone())),
+            [("4.5", "3.3"), ("4.5", "4.5"), ("4.5", "4.5")].map(|(a, b)| (a.into(), b.into()))
+        );
+    }
+
+    /// The index of the column `name` of `header`.
+    fn column(header: &[String], name: &str) -> usize {
+        header.iter().position(|h| h == name).unwrap()
     }
 
     #[test]

@@ -18,6 +18,7 @@ mod designs;
 mod gallery;
 mod grade_again;
 mod grade_kit;
+mod gradebook_exports;
 mod gradescope;
 mod handing_out;
 mod handout;

@@ -473,3 +473,56 @@ pub fn hand_to(user: Option<u32>, dir: &Path) {
         assert!(status.success(), "chown -R {uid} {}", dir.display());
     }
 }
+
+/// One submission of a Gradescope-style export: its submission id (its folder's name), the
+/// fixture student it runs (see [`python_submission`]), its submitter and when it came in (as
+/// Gradescope writes it: `2026-11-20 23:10:05.123456000 -08:00`).
+pub struct Exported<'a> {
+    /// `submission_101`.
+    pub id: &'a str,
+    /// The fixture student.
+    pub fixture: &'a str,
+    /// The submitter's name, student id and email.
+    pub submitter: [&'a str; 3],
+    /// `:created_at:`.
+    pub created_at: &'a str,
+}
+
+/// A YAML double-quoted scalar of `text`, which may hold anything.
+fn yaml_quoted(text: &str) -> String {
+    let mut quoted = String::from("\"");
+    for c in text.chars() {
+        match c {
+            '"' => quoted.push_str("\\\""),
+            '\\' => quoted.push_str("\\\\"),
+            c if c.is_control() => quoted.push_str(&format!("\\u{:04x}", u32::from(c))),
+            c => quoted.push(c),
+        }
+    }
+    quoted.push('"');
+    quoted
+}
+
+/// Makes `dir` a Gradescope "Export Submissions" folder, unzipped: a folder per submission
+/// (each a [`python_submission`]) and `submission_metadata.yml`, with Gradescope's
+/// Ruby-symbol keys and keys `grade` leaves alone.
+pub fn gradescope_export(dir: &Path, submissions: &[Exported]) {
+    let mut yaml = String::new();
+    for submission in submissions {
+        python_submission(&dir.join(submission.id), submission.fixture);
+        let [name, sid, email] = submission.submitter.map(yaml_quoted);
+        yaml.push_str(&format!(
+            "{}:\n  :submitters:\n  - :name: {name}\n    :sid: {sid}\n    :email: {email}\n  \
+             :created_at: {}\n  :score: 0.0\n  :status: processed\n  :history: []\n",
+            submission.id, submission.created_at
+        ));
+    }
+    fs::write(dir.join("submission_metadata.yml"), yaml).unwrap();
+}
+
+/// Adds `table` (a `[late]` table's TOML) to the rubric of the kit in `dir`.
+pub fn with_late(dir: &Path, table: &str) {
+    let path = dir.join("rubric.toml");
+    let text = fs::read_to_string(&path).unwrap();
+    fs::write(&path, format!("{text}\n[late]\n{table}")).unwrap();
+}

@@ -1,8 +1,10 @@
 //! The course's own subcommands, left out of the students' `grade` (the `students-kit`
 //! feature): `generate` and `check` (the stored answers), `pack` (the students' kit),
-//! `handout` (a course's copy of the handout checked) and `match`. The reference engine is in
-//! `generate`, `check` and `match`, and `pack` hands out a `grade` without it; the students'
+//! `handout` (a course's copy of the handout checked), `export` (the gradebook for learning
+//! platforms) and `match`. The reference engine is in `generate`, `check` and `match`, and
+//! `pack` hands out a `grade` without it; the students'
 //! `grade` has none of them, so a copy of it carried in a submission can answer nothing.
+
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -37,6 +39,58 @@ pub enum Course {
     /// then A's wins, losses, ties and score with a 95% interval.
     #[command(after_help = MATCH_HELP)]
     Match(MatchArgs),
+    /// Write the gradebook grade class wrote (with the hand scores typed in the gallery) as the
+    /// CSV files Canvas, Moodle and Gradescope import
+    ///
+    /// A row per student (each of a group's gets the group's grade): the gradebook's final
+    /// total (the total less the late penalty), blank while a student has none yet, and said on
+    /// standard error with the count. The students are those the gradebook names (from
+    /// grade class --roster or a Gradescope export), completed or overridden by --roster; a
+    /// row that names no student id or email is left out and said.
+    #[command(after_help = EXPORT_HELP)]
+    Export(ExportArgs),
+}
+
+/// The layouts and examples, after `grade export --help`.
+const EXPORT_HELP: &str = concat!(
+    "Layouts:\n",
+    "  --canvas      Student, ID, SIS User ID, SIS Login ID, Section, <rubric title>, with a\n",
+    "                Points Possible row: Grades > Import makes a new column of it; students\n",
+    "                matched by SIS User ID (student id) and SIS Login ID (email)\n",
+    "  --moodle      Email address, ID number, <rubric title>, Feedback: Grades > Import > CSV\n",
+    "                file, mapping Email address (or ID number) to the user\n",
+    "  --gradescope  Name, SID, Email, each category part graded by hand, Late penalty: the\n",
+    "                hand scores for the assignment's manually graded questions\n",
+    "\n",
+    "Exit codes: 0 after writing, 1 when the gradebook, the roster or the kit cannot be read,\n",
+    "2 for bad arguments.\n",
+    "\n",
+    "Examples:\n",
+    "  grade export gradebook.csv --canvas canvas.csv --moodle moodle.csv\n",
+    "  grade export gradebook.csv --gradescope hand-scores.csv --roster roster.csv"
+);
+
+/// `grade export`'s arguments.
+#[derive(Args, Debug)]
+#[command(group(clap::ArgGroup::new("layout").required(true).multiple(true)))]
+pub struct ExportArgs {
+    /// The gradebook grade class wrote (--csv)
+    #[arg(value_name = "GRADEBOOK")]
+    gradebook: PathBuf,
+    /// Write Canvas's gradebook import to OUT
+    #[arg(long, value_name = "OUT", group = "layout")]
+    canvas: Option<PathBuf>,
+    /// Write Moodle's "Import grades: CSV file" to OUT
+    #[arg(long, value_name = "OUT", group = "layout")]
+    moodle: Option<PathBuf>,
+    /// Write the hand scores per question, for Gradescope, to OUT
+    #[arg(long, value_name = "OUT", group = "layout")]
+    gradescope: Option<PathBuf>,
+    /// The roster (as for grade class --roster): completes or overrides who each row is
+    #[arg(long, value_name = "PATH")]
+    roster: Option<PathBuf>,
+    #[command(flatten)]
+    kit: KitArgs,
 }
 
 /// `grade pack`'s arguments.
@@ -119,6 +173,7 @@ impl Course {
     pub fn name(&self) -> &'static str {
         match self {
             Course::Match(_) => "grade match",
+            Course::Export(_) => "grade export",
             _ => "grade",
         }
     }
@@ -149,6 +204,15 @@ impl Course {
                 };
                 commands::matchup::run(&[args.a, args.b], &settings)
             }
+            Course::Export(args) => commands::export::run(&commands::export::ExportRun {
+                gradebook: args.gradebook,
+                canvas: args.canvas,
+                moodle: args.moodle,
+                gradescope: args.gradescope,
+                roster: args.roster,
+                kit: args.kit.kit,
+            })
+            .map_err(|e| e.to_string()),
         }
     }
 }

@@ -2,7 +2,7 @@
 //! grades one program; `grade class DIR --command TEMPLATE` a folder of submissions, with a
 //! gradebook, a class summary and the graders' gallery; `grade gallery DIR` serves that gallery
 //! and takes the hand scores typed in it. The course's `grade` adds the subcommands of [`course`]
-//! (`generate`, `check`, `pack` and `match`), which the students' (built with the
+//! (`generate`, `check`, `pack`, `match` and `export`), which the students' (built with the
 //! `students-kit` feature) has not. Each parses into its settings and calls one function of the
 //! library's commands layer, as ripgrep's main does.
 //!
@@ -38,7 +38,7 @@ const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (the students' kit's)
 
 /// Examples after `grade --help`.
 #[cfg(not(feature = "students-kit"))]
-const EXAMPLES: &str = "Examples:\n  grade student ./target/release/connect_four\n  grade student 'java -cp build ConnectFour' --report ~/grade-report\n  grade class submissions/ --command 'python3 {dir}/connect_four.py' --jobs 2 --csv grades.csv\n  grade gallery reports\n  grade check\n  grade match reference:2 'cmd:5:java -cp build ConnectFour' --games 20\n\nEach subcommand has its own --help.";
+const EXAMPLES: &str = "Examples:\n  grade student ./target/release/connect_four\n  grade student 'java -cp build ConnectFour' --report ~/grade-report\n  grade class submissions/ --command 'python3 {dir}/connect_four.py' --jobs 2 --csv grades.csv\n  grade gallery reports\n  grade export grades.csv --canvas canvas.csv --roster roster.csv\n  grade check\n  grade match reference:2 'cmd:5:java -cp build ConnectFour' --games 20\n\nEach subcommand has its own --help.";
 #[cfg(feature = "students-kit")]
 const EXAMPLES: &str = "Examples:\n  grade student ./target/release/connect_four\n  grade student 'java -cp build ConnectFour' --report ~/grade-report\n\nEach subcommand has its own --help.";
 
@@ -304,6 +304,18 @@ struct ClassArgs {
     /// settings, grades everyone anyway.
     #[arg(long, conflicts_with_all = ["only", "not_counted"])]
     restart: bool,
+    /// The roster: a CSV file with a header row and the columns folder (the submission
+    /// folder's name, or Gradescope's submission_123456), student_id, name, email and
+    /// extension (hours more, or a due date-time in RFC 3339), all but folder optional
+    ///
+    /// The gradebook then gains, after its other columns, student id, name and email (a line
+    /// per student of a group: several rows with one folder), submitted, late, late penalty and
+    /// final total. A folder that holds Gradescope's submission_metadata.yml (its "Export
+    /// Submissions", unzipped) is read the same way without a roster: its names, ids, emails
+    /// and submission times; a roster given too completes or overrides them. The rubric's
+    /// [late] table sets the due date and the penalty. See grading/README.md.
+    #[arg(long, value_name = "PATH")]
+    roster: Option<PathBuf>,
     #[command(flatten)]
     grading: GradingArgs,
 }
@@ -371,6 +383,7 @@ fn main() -> ExitCode {
             only: args.only,
             not_counted: args.not_counted,
             restart: args.restart,
+            roster: args.roster,
         })
         .map_err(|e| (e.to_string(), e.exit_status())),
         Mode::Gallery(args) => commands::gallery::run(&GalleryRun {

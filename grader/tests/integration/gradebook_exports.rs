@@ -1,0 +1,331 @@
+//! From a Gradescope export to the course's gradebook, end to end: three Python students in
+//! a Gradescope-style export (its `submission_metadata.yml` naming them, one by a formula, and
+//! saying when each submitted), a roster that gives one an extension and another a new name,
+//! and a rubric whose `[late]` table takes 10% a day started late (grace 15 minutes, cap 30%).
+//! `grade class EXPORT --roster R` joins the gradebook: the older columns as before, then who,
+//! when (from Gradescope), how late and the penalty; `--only` grades one again into it, the
+//! same. A roster with a bad extension stops the class before grading, naming its line. Before any hand score, `grade export`
+//! leaves every grade blank and says so with the count; once every item is scored (as the
+//! gallery saves them), the final totals are the totals less the penalties, and Canvas's,
+//! Moodle's and Gradescope's files carry them.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use connect_four_grader::judge::result::hand::{CategoryMarks, HandScores, Marks};
+use connect_four_grader::kit::Rubric;
+use connect_four_grader::report::gradebook;
+
+use crate::support::{
+    column, grade, gradescope_export, rows, small_kit, with_late, Exported, QUICK_CASES,
+};
+
+/// The late policy of the test's rubric.
+const LATE: &str = "due = \"2026-11-20T23:59:00-08:00\"\npenalty = 10\nper = \"day\"\n\
+                    cap = 30\ngrace_minutes = 15\n";
+
+/// The export: ann on time (within the grace), bob a day and 3 hours late (2 days started),
+/// cy late by 2 days started but with a 48-hour extension in the roster.
+fn export(dir: &Path) {
+    gradescope_export(
+        dir,
+        &[
+            Exported {
+                id: "submission_101",
+                fixture: "connect_four",
+                submitter: ["Ann Lee", "1001", "ann@x.edu"],
+                created_at: "2026-11-21 00:10:05.123456000 -08:00",
+            },
+            Exported {
+                id: "submission_102",
+                fixture: "connect_four",
+                submitter: ["=HYPERLINK(\"http://x\",\"ok\")", "1002", "bob@x.edu"],
+                created_at: "2026-11-22 03:00:59.5 -08:00",
+            },
+            Exported {
+                id: "submission_103",
+                fixture: "connect_four",
+                submitter: ["Cy", "1003", "cy@x.edu"],
+                created_at: "2026-11-22 10:00:00.000000000 -08:00",
+            },
+        ],
+    );
+}
+
+/// `grade` with `args` in `work`, which must succeed: its standard error.
+fn run(work: &Path, args: &[&str]) -> String {
+    let output = grade().current_dir(work).args(args).output().unwrap();
+    let err = String::from_utf8_lossy(&output.stderr).into_owned();
+    assert!(
+        output.status.success(),
+        "{args:?}: {}{err}",
+        String::from_utf8_lossy(&output.stdout)
+    );
+    err
+}
+
+/// Every checklist item of `rubric` scored in full, for each of `students`.
+fn full_marks(rubric: &Rubric, students: &[&str]) -> HandScores {
+    let mut scores = HandScores::default();
+    for student in students {
+        let mut marks = Marks::new();
+        for category in rubric.categories.iter().filter(|c| !c.manual.is_empty()) {
+            let items = category.checklist().iter().map(|(p, _)| Some(*p)).collect();
+            let comment = format!("{}: fine", category.name);
+            marks.insert(category.name.clone(), CategoryMarks { items, comment });
+        }
+        scores.students.insert((*student).into(), marks);
+    }
+    scores
+}
+
+/// The cells of the column `name` of `rows`, below its header.
+fn cells(rows: &[Vec<String>], name: &str) -> Vec<String> {
+    let at = column(&rows[0], name);
+    rows[1..].iter().map(|row| row[at].clone()).collect()
+}
+
+#[test]
+fn a_gradescope_export_with_a_roster_and_a_late_policy_reaches_every_platform() {
+    let dir = tempfile::tempdir().unwrap();
+    let work: PathBuf = dir.path().to_path_buf();
+    small_kit(&work.join("kit"), &QUICK_CASES);
+    with_late(&work.join("kit"), LATE);
+    export(&work.join("export"));
+    fs::write(
+        work.join("roster.csv"),
+        "folder,student_id,name,email,extension\n\
+         submission_103,1003,\"Yu, Cy\",,48\n",
+    )
+    .unwrap();
+    let class = [
+        "class",
+        "export",
+        "--kit",
+        "kit",
+        "--command",
+        "sh {dir}/run",
+        "--roster",
+        "roster.csv",
+        "--csv",
+        "gradebook.csv",
+    ];
+    let said = run(&work, &class);
+    assert!(said.contains("is a Gradescope export"), "{said}");
+    // Graded again in part: the others' rows as they were, byte for byte, and bob's joined
+    // cells the same (his files changed in the first run: Gradescope's time counts).
+    let first =
+        gradebook::records(&fs::read_to_string(work.join("gradebook.csv")).unwrap()).unwrap();
+    run(&work, &[&class[..], &["--only", "submission_102"]].concat());
+    let again =
+        gradebook::records(&fs::read_to_string(work.join("gradebook.csv")).unwrap()).unwrap();
+    let texts = |records: &[gradebook::Record]| -> Vec<String> {
+        [0, 1, 3].map(|at| records[at].text.clone()).to_vec()
+    };
+    assert_eq!(texts(&again), texts(&first));
+    let width = gradebook::header(&Rubric::load(&work.join("kit/rubric.toml")).unwrap(), &[]).len();
+    assert_eq!(again[2].cells[width..], first[2].cells[width..]);
+    let rubric = Rubric::load(&work.join("kit/rubric.toml")).unwrap();
+    let possible: f64 = rubric.categories.iter().map(|c| c.points).sum();
+    let table = rows(&work.join("gradebook.csv"));
+    // The older columns first, as without a roster; then the joined ones.
+    let header = gradebook::joined_header(&rubric, &[]);
+    assert_eq!(table[0], header);
+    assert_eq!(
+        cells(&table, "student"),
+        ["submission_101", "submission_102", "submission_103"]
+    );
+    assert_eq!(cells(&table, "student id"), ["1001", "1002", "1003"]);
+    assert_eq!(
+        cells(&table, "name"),
+        ["Ann Lee", "'=HYPERLINK(\"http://x\",\"ok\")", "Yu, Cy"]
+    );
+    assert_eq!(
+        cells(&table, "email"),
+        ["ann@x.edu", "bob@x.edu", "cy@x.edu"]
+    );
+    assert_eq!(
+        cells(&table, "submitted"),
+        [
+            "2026-11-21T00:10:05-08:00 (Gradescope)",
+            "2026-11-22T03:00:59-08:00 (Gradescope)",
+            "2026-11-22T10:00:00-08:00 (Gradescope)",
+        ]
+    );
+    assert_eq!(cells(&table, "late"), ["on time", "1 day 3 h", "on time"]);
+    let bob_penalty = possible * 0.2;
+    assert_eq!(
+        cells(&table, "late penalty"),
+        ["0".to_string(), format!("{bob_penalty}"), "0".to_string()]
+    );
+    assert_eq!(cells(&table, "final total"), ["", "", ""]);
+
+    // Before the hand scores, every grade is blank, and said.
+    let outputs = ["--canvas", "canvas.csv", "--moodle", "moodle.csv"];
+    let export_args = |extra: &[&'static str]| {
+        let mut args = vec!["export", "gradebook.csv", "--kit", "kit"];
+        args.extend_from_slice(extra);
+        args
+    };
+    let said = run(&work, &export_args(&outputs));
+    assert!(
+        said.contains("3 students have no final total yet"),
+        "{said}"
+    );
+
+    // Every item scored, as the gallery saves them.
+    let ids = ["submission_101", "submission_102", "submission_103"];
+    let merged = gradebook::merge(
+        &fs::read_to_string(work.join("gradebook.csv")).unwrap(),
+        &rubric,
+        &full_marks(&rubric, &ids),
+    )
+    .unwrap();
+    fs::write(work.join("gradebook.csv"), merged).unwrap();
+    let table = rows(&work.join("gradebook.csv"));
+    let totals: Vec<f64> = cells(&table, "total")
+        .iter()
+        .map(|t| t.parse().unwrap())
+        .collect();
+    let finals: Vec<f64> = cells(&table, "final total")
+        .iter()
+        .map(|t| t.parse().unwrap())
+        .collect();
+    assert_eq!(finals, [totals[0], totals[1] - bob_penalty, totals[2]]);
+
+    let said = run(
+        &work,
+        &export_args(&[
+            "--canvas",
+            "canvas.csv",
+            "--moodle",
+            "moodle.csv",
+            "--gradescope",
+            "gradescope.csv",
+            "--roster",
+            "roster.csv",
+        ]),
+    );
+    assert!(!said.contains("no final total"), "{said}");
+    assert!(
+        said.contains("the roster does not name 2 rows of the gradebook"),
+        "{said}"
+    );
+    let canvas = rows(&work.join("canvas.csv"));
+    assert_eq!(
+        canvas[0],
+        [
+            "Student",
+            "ID",
+            "SIS User ID",
+            "SIS Login ID",
+            "Section",
+            &rubric.title
+        ]
+    );
+    assert_eq!(canvas[1][0].trim(), "Points Possible");
+    assert_eq!(canvas[1][5], format!("{possible}"));
+    let grades: Vec<f64> = canvas[2..].iter().map(|r| r[5].parse().unwrap()).collect();
+    assert_eq!(grades, finals);
+    assert_eq!(
+        canvas[2..]
+            .iter()
+            .map(|r| r[2].as_str())
+            .collect::<Vec<_>>(),
+        ["1001", "1002", "1003"]
+    );
+    let moodle = rows(&work.join("moodle.csv"));
+    assert_eq!(
+        moodle[0],
+        ["Email address", "ID number", &rubric.title, "Feedback"]
+    );
+    assert_eq!(moodle[2][0], "bob@x.edu");
+    assert!(moodle[2][3].contains("Late: 1 day 3 h"), "{:?}", moodle[2]);
+    let scores = rows(&work.join("gradescope.csv"));
+    let last = scores[0].len() - 1;
+    assert_eq!(scores[0][..3], ["Name", "SID", "Email"]);
+    assert_eq!(scores[0][last], "Late penalty");
+    assert_eq!(scores[2][last], format!("{bob_penalty}"));
+    assert_eq!(scores[3][0], "Yu, Cy");
+    assert_eq!(scores[2][1], "1002");
+}
+
+#[test]
+fn a_broken_roster_stops_the_class_before_grading_naming_its_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let work = dir.path();
+    small_kit(&work.join("kit"), &QUICK_CASES);
+    export(&work.join("export"));
+    fs::write(
+        work.join("roster.csv"),
+        "folder,extension\nsubmission_101,soon\n",
+    )
+    .unwrap();
+    let output = grade()
+        .current_dir(work)
+        .args([
+            "class",
+            "export",
+            "--kit",
+            "kit",
+            "--command",
+            "sh {dir}/run",
+        ])
+        .args(["--roster", "roster.csv", "--csv", "gradebook.csv"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("roster.csv:2: the extension \"soon\" is neither"),
+        "{err}"
+    );
+    assert!(!work.join("gradebook.csv").exists());
+}
+
+#[test]
+fn without_gradescope_s_times_the_files_say_when_and_a_roster_says_who() {
+    let dir = tempfile::tempdir().unwrap();
+    let work = dir.path();
+    small_kit(&work.join("kit"), &QUICK_CASES);
+    with_late(
+        &work.join("kit"),
+        "due = \"2999-01-01T00:00:00+01:00\"\npenalty = 5\nper = \"hour\"\n",
+    );
+    crate::support::python_submission(&work.join("class/ann"), "connect_four");
+    crate::support::python_submission(&work.join("class/bob"), "connect_four");
+    fs::write(
+        work.join("roster.csv"),
+        "folder,name\nann,Ann Lee\ngone,Nobody\n",
+    )
+    .unwrap();
+    let said = run(
+        work,
+        &[
+            "class",
+            "class",
+            "--kit",
+            "kit",
+            "--command",
+            "sh {dir}/run",
+            "--roster",
+            "roster.csv",
+            "--csv",
+            "gradebook.csv",
+        ],
+    );
+    assert!(
+        said.contains("the roster names 1 folder with no submission: gone"),
+        "{said}"
+    );
+    assert!(said.contains("names who submitted 1 folder"), "{said}");
+    let table = rows(&work.join("gradebook.csv"));
+    assert_eq!(cells(&table, "name"), ["Ann Lee", ""]);
+    assert_eq!(cells(&table, "late"), ["on time", "on time"]);
+    for submitted in cells(&table, "submitted") {
+        assert!(
+            submitted.ends_with("+01:00 (files)"),
+            "{submitted}: in the due date's offset"
+        );
+    }
+}
