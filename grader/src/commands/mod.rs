@@ -4,12 +4,15 @@
 //! `again`, grades some of a class again into its files; keeping each result in its `journal`
 //! as it comes, to carry on a run stopped by a crash or an `interrupt`, the submissions'
 //! `fingerprint`s telling which changed since), `gallery` serves the gallery and takes
-//! the hand scores, `solutions` writes or checks the stored answers, `pack` makes the kit
-//! students get, `matchup` plays a match. The last three are the course's alone: the students'
-//! `grade` (the `students-kit` feature) only grades.
+//! the hand scores, `feedback` writes the files returned to students (also on the gallery's
+//! saves and at the end of a class run), `solutions` writes or checks the stored answers, `pack`
+//! makes the kit students get, `matchup` plays a match. The last three, and the `grade
+//! feedback` subcommand, are the course's alone: the students' `grade` (the `students-kit`
+//! feature) only grades.
 
 pub mod again;
 pub mod class;
+pub mod feedback;
 mod files;
 pub mod fingerprint;
 pub mod gallery;

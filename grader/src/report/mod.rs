@@ -2,11 +2,13 @@
 //! shared [`words`], the [`terminal`] report, the per-student [`markdown`] report, the CSV
 //! [`gradebook`], Gradescope's results.json ([`gradescope`]), the [`class`] summary, the
 //! [`matchup`] summary, the [`style`] facts, the [`window`] observation, the submission's
-//! [`special`] files, the graders' [`gallery`] pages, and [`progress`] on standard error; what a
-//! student controls in them made [`inert`] for people. Nothing here runs anything.
+//! [`special`] files, the graders' [`gallery`] pages, the [`feedback`] returned to students, and
+//! [`progress`] on standard error; what a student controls in them made [`inert`] for people.
+//! Nothing here runs anything.
 
 pub mod class;
 mod detail;
+pub mod feedback;
 pub mod gallery;
 pub mod gradebook;
 pub mod gradescope;
