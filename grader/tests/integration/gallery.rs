@@ -363,6 +363,21 @@ fn hand_scores_typed_in_the_gallery_reach_the_gradebook() {
         "2.5",
     );
 
+    // The class page's button has the server write the feedback of whoever is done: nobody.
+    tab.navigate_to(&served.url).unwrap();
+    wait_for(
+        &tab,
+        "String(document.getElementById('feedback').disabled)",
+        "false",
+    );
+    tab.wait_for_element("#feedback").unwrap().click().unwrap();
+    wait_for(
+        &tab,
+        "String(document.getElementById('feedback-status').textContent.startsWith(\
+         'wrote the feedback of 0 students; hand grading not finished'))",
+        "true",
+    );
+
     // What the server refuses.
     let save = |student: &str, score: &str| {
         format!(
