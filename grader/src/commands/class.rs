@@ -2,7 +2,8 @@
 //! error, prints each student's summary and the class summary, and writes the gradebook, the
 //! class summary (with each student's standing beside it, in `class-summary.json`) and (where
 //! asked) each student's Markdown report and the graders' gallery, with the hand scores typed
-//! so far merged in again. With `--only NAME` or `--not-counted` it grades again only those
+//! so far merged in again, each student's result kept for their feedback, and the feedback of
+//! those whose hand grading is done ([`super::feedback`]). With `--only NAME` or `--not-counted` it grades again only those
 //! students into the files a class run wrote ([`super::again`]), keeping everyone else's rows
 //! and reports as they were. Each student's build has a build directory of its own: a shared
 //! `CARGO_TARGET_DIR` is left out. Students whose sandbox could not be set up are named at the
@@ -23,6 +24,7 @@ use std::sync::Mutex;
 use std::time::{Duration, SystemTime};
 
 use super::again::{AgainError, Earlier, Files};
+use super::feedback;
 use super::files::{become_subreaper, parent, replace, write, Grading};
 use super::fingerprint::{self, Fingerprint};
 use super::gallery;
@@ -34,7 +36,7 @@ use crate::judge::result::hand::HandScores;
 use crate::judge::result::StudentResult;
 use crate::judge::stop::Stop;
 use crate::judge::{file_stem, Student};
-use crate::kit::{Kit, KitError};
+use crate::kit::{Kit, KitError, Rubric};
 use crate::report::class::{Standing, Standings};
 use crate::report::gradebook::Who;
 use crate::report::progress::Progress;
@@ -514,7 +516,8 @@ struct Keeper<'a> {
 }
 
 impl Keeper<'_> {
-    /// Writes `result`'s reports (with `--report`), and then their entry into the journal.
+    /// Writes `result`'s reports and keeps their result (with `--report`), and then their
+    /// entry into the journal.
     fn keep(&self, student: &Student, result: &StudentResult) -> Result<(), ClassError> {
         let rubric = &self.kit.rubric;
         let reports = self.run.grading.report.as_deref();
@@ -522,6 +525,7 @@ impl Keeper<'_> {
             let path = reports.join(format!("{}.md", file_stem(&result.student)));
             write(&path, &markdown::student(rubric, result))?;
             gallery::write_page(reports, rubric, result, self.hand)?;
+            feedback::keep(reports, result)?;
         }
         let fresh = gradebook::csv(
             rubric,
@@ -702,6 +706,7 @@ fn write_class(
     replace(&run.csv, &text)?;
     eprintln!("grade: wrote {}", run.csv.display());
     if let Some(reports) = reports {
+        write_feedback(reports, rubric, &hand, entries)?;
         gallery::write_pages(reports, rubric, &run.csv, &rows)?;
         eprintln!(
             "grade: wrote the graders' gallery, {} (grade gallery {} serves it)",
@@ -737,9 +742,41 @@ fn same_columns(run: &ClassRun, earlier: &Earlier, joined: bool) -> Result<(), A
     Err(AgainError::Unreadable(
         run.csv.clone(),
         format!(
-            "it {it} columns of who each student is and how late (student id ... final total),              and this run {this} roster, export or [late]: give the class run's --roster"
+            "it {it} columns of who each student is and how late (student id ... final total), and this run {this} roster, export or [late]: give the class run's --roster"
         ),
     ))
+}
+
+/// Writes the feedback files of the students of `entries` whose hand grading is done in
+/// `hand` (a rubric with no checklist, or marks typed before this run), from their results kept
+/// in the report directory `reports`; says how many.
+fn write_feedback(
+    reports: &Path,
+    rubric: &Rubric,
+    hand: &HandScores,
+    entries: &[&Entry],
+) -> Result<(), ClassError> {
+    let mut written = 0;
+    for entry in entries {
+        let marks = hand.students.get(&entry.student);
+        if !feedback::done(rubric, marks) {
+            continue;
+        }
+        let kept =
+            feedback::kept(reports, &entry.student).map_err(|why| KitError(why.to_string()))?;
+        if let Some(result) = kept {
+            feedback::write(reports, rubric, &result, marks)?;
+            written += 1;
+        }
+    }
+    if written > 0 {
+        eprintln!(
+            "grade: wrote the feedback of {} whose hand grading is done, in {}",
+            students(written),
+            reports.join(crate::report::feedback::FOLDER).display()
+        );
+    }
+    Ok(())
 }
 
 /// An error naming the students who were not graded (their sandbox could not be set up), if

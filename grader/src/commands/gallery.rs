@@ -1,13 +1,15 @@
 //! `grade gallery DIR`: serves the graders' gallery that `grade class --report DIR` wrote, on
 //! 127.0.0.1 only, and takes the hand scores its pages post: each checked against the rubric,
-//! kept in DIR's `hand-scores.json` and merged into the class's gradebook at once. Also what
-//! `grade class` does with the gallery: write its pages and load the scores typed so far.
+//! kept in DIR's `hand-scores.json` and merged into the class's gradebook at once; a save that
+//! completes a student's checklist writes their feedback files, and the class page's button
+//! writes everyone's whose hand grading is done ([`feedback`]). Also what `grade class` does
+//! with the gallery: write its pages and load the scores typed so far.
 //!
 //! The server answers only requests addressed to 127.0.0.1 or localhost at its port (another
 //! site's page rebinding its own name to this machine is refused), serves only the report's
 //! files under DIR (no `..`, no link out of it, only the kinds the pages use), and takes scores
-//! only with the random token of the address it printed, in a header that another site's page
-//! cannot send without the server's consent, which it never gives.
+//! or feedback only with the random token of the address it printed, in a header that another
+//! site's page cannot send without the server's consent, which it never gives.
 
 use std::fs;
 use std::io::Read;
@@ -17,6 +19,7 @@ use percent_encoding::percent_decode_str;
 use serde::Deserialize;
 use tiny_http::{Header, Method, Request, Response, Server};
 
+use super::feedback;
 use super::files::{find_kit, parent, replace, write};
 use crate::judge::result::hand::{self, HandScores, Marks};
 use crate::judge::result::StudentResult;
@@ -92,7 +95,32 @@ pub(crate) fn write_pages(
         &dir.join(FOLDER).join(GRADEBOOK_RECORD),
         &format!("{}\n", csv.display()),
     )?;
-    replace(&dir.join(CLASS_PAGE), &gallery::class_page_of(rubric, rows))
+    replace(
+        &dir.join(CLASS_PAGE),
+        &gallery::class_page_of(rubric, &linked(dir, rows)),
+    )
+}
+
+/// `rows` of the class page, each linking its student's feedback where it is written in the
+/// report directory `dir`.
+fn linked(dir: &Path, rows: &[String]) -> Vec<String> {
+    rows.iter()
+        .map(|row| gallery::link_feedback(row, |student| feedback::page(dir, student).is_file()))
+        .collect()
+}
+
+/// Writes the class page of the report directory `dir` again, each row linking its student's
+/// feedback where it is written now (a directory without a class page is left as it is).
+pub(crate) fn link_feedback(dir: &Path, rubric: &Rubric) -> Result<(), KitError> {
+    let path = dir.join(CLASS_PAGE);
+    let Ok(page) = fs::read_to_string(&path) else {
+        return Ok(());
+    };
+    let rows: Vec<String> = gallery::class_rows(&page)
+        .into_iter()
+        .map(|(_, row)| row)
+        .collect();
+    replace(&path, &gallery::class_page_of(rubric, &linked(dir, &rows)))
 }
 
 /// Writes one student's page into the report directory `dir` for `grade student`, with the
@@ -274,8 +302,12 @@ impl Gallery {
         let path = request.url().split(['?', '#']).next().unwrap_or("");
         match (request.method(), path) {
             (Method::Post, "/scores") => self.save(request).unwrap_or_else(|reply| reply),
+            (Method::Post, "/feedback") => self.feedback(request).unwrap_or_else(|reply| reply),
             (Method::Get | Method::Head, _) => self.file(path),
-            _ => Reply::text(405, "the gallery takes GET, and POST /scores"),
+            _ => Reply::text(
+                405,
+                "the gallery takes GET, POST /scores and POST /feedback",
+            ),
         }
     }
 
@@ -298,17 +330,61 @@ impl Gallery {
         }
     }
 
-    /// Checks and keeps a save, and merges it into the gradebook.
-    fn save(&self, request: &mut Request) -> Result<Reply, Reply> {
+    /// Refuses a request that may write without the gallery's token, or that is not JSON: the
+    /// token proves it comes from a page opened at the address printed, and its header, with
+    /// a JSON body, is what a page of another site cannot send without the server's consent.
+    fn allowed(&self, request: &Request) -> Result<(), Reply> {
         if header(request, TOKEN_HEADER) != Some(self.token.as_str()) {
             return Err(Reply::text(
                 403,
-                "the save has not the gallery's token: open the address grade gallery printed",
+                "the request has not the gallery's token: open the address grade gallery printed",
             ));
         }
         if !header(request, "Content-Type").is_some_and(|t| t.starts_with("application/json")) {
-            return Err(Reply::text(415, "a save is JSON"));
+            return Err(Reply::text(415, "a request that writes is JSON"));
         }
+        Ok(())
+    }
+
+    /// Writes the feedback files of every student whose hand grading is done, and links them
+    /// from the class page.
+    fn feedback(&self, request: &Request) -> Result<Reply, Reply> {
+        self.allowed(request)?;
+        let failed = |why: String| Reply::text(500, why);
+        let scores =
+            load_scores(&self.root, &self.rubric).map_err(|why| failed(why.to_string()))?;
+        let written = feedback::write_all(&self.root, &self.rubric, &scores, false)
+            .map_err(|why| failed(why.to_string()))?;
+        link_feedback(&self.root, &self.rubric).map_err(|why| failed(why.to_string()))?;
+        let said = written.said(false);
+        eprintln!("grade gallery: {said}");
+        Ok(Reply::text(200, said))
+    }
+
+    /// Writes `student`'s feedback files if their hand grading is done with `marks`; says what
+    /// became of it, after "saved".
+    fn feedback_of(&self, student: &str, marks: &Marks) -> String {
+        if !feedback::done(&self.rubric, Some(marks)) {
+            return String::new();
+        }
+        let written = feedback::kept(&self.root, student).and_then(|kept| match kept {
+            Some(result) => feedback::write(&self.root, &self.rubric, &result, Some(marks))
+                .and_then(|_| link_feedback(&self.root, &self.rubric))
+                .map(|()| true)
+                .map_err(Into::into),
+            None => Ok(false),
+        });
+        match written {
+            Ok(true) => "; feedback written".into(),
+            Ok(false) => "; no feedback written: no result kept (grade them again)".into(),
+            Err(why) => format!("; no feedback written: {why}"),
+        }
+    }
+
+    /// Checks and keeps a save, merges it into the gradebook, and writes the student's
+    /// feedback once their hand grading is done.
+    fn save(&self, request: &mut Request) -> Result<Reply, Reply> {
+        self.allowed(request)?;
         let mut body = String::new();
         request
             .as_reader()
@@ -343,8 +419,13 @@ impl Gallery {
         replace(&self.root.join(SCORES), &format!("{json}\n"))
             .map_err(|why| failed(why.to_string()))?;
         replace(&self.csv, &merged).map_err(|why| failed(why.to_string()))?;
-        eprintln!("grade gallery: saved the hand scores of {:?}", save.student);
-        Ok(Reply::text(200, "saved"))
+        let marks = &scores.students[&save.student];
+        let feedback = self.feedback_of(&save.student, marks);
+        eprintln!(
+            "grade gallery: saved the hand scores of {:?}{feedback}",
+            save.student
+        );
+        Ok(Reply::text(200, format!("saved{feedback}")))
     }
 }
 

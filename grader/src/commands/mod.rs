@@ -4,16 +4,18 @@
 //! `again`, grades some of a class again into its files; keeping each result in its `journal`
 //! as it comes, to carry on a run stopped by a crash or an `interrupt`, the submissions'
 //! `fingerprint`s telling which changed since; with `who` each submission is and how late),
-//! `gallery` serves the gallery and takes the hand scores, `export` writes the gradebook in the
-//! layouts learning platforms import, `solutions` writes or checks the stored answers, `pack`
-//! makes the kit students get, `matchup` plays a match, `handout` checks a course's copy of the
-//! handout. The last five are the course's alone: the students'
-//! `grade` (the `students-kit` feature) only grades.
+//! `gallery` serves the gallery and takes the hand scores, `feedback` writes the files returned
+//! to students (also on the gallery's saves and at the end of a class run), `export` writes the
+//! gradebook in the layouts learning platforms import, `solutions` writes or checks the stored
+//! answers, `pack` makes the kit students get, `matchup` plays a match, `handout` checks a
+//! course's copy of the handout. The last five, and the `grade feedback` subcommand, are the
+//! course's alone: the students' `grade` (the `students-kit` feature) only grades.
 
 pub mod again;
 pub mod class;
 #[cfg(not(feature = "students-kit"))]
 pub mod export;
+pub mod feedback;
 mod files;
 pub mod fingerprint;
 pub mod gallery;

@@ -1,12 +1,13 @@
 //! `grade student COMMAND`: grades one program, built first if asked, and prints its report;
-//! writes its Markdown report with its page in the graders' gallery, and Gradescope's
-//! results.json (a speed-up not counted shown as the course chose), where asked. A student
-//! whose sandbox could not be set up is not graded: the report says why, and so does the exit
-//! status.
+//! writes its Markdown report with its page in the graders' gallery (and keeps its result there,
+//! for its feedback to be written later), and Gradescope's results.json (a speed-up not counted
+//! shown as the course chose), where asked. A student whose sandbox could not be set up is not
+//! graded: the report says why, and so does the exit status.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use super::feedback;
 use super::files::{become_subreaper, parent, write, Grading};
 use super::gallery;
 use crate::judge::{file_stem, grade_student, Student};
@@ -52,6 +53,7 @@ pub fn run(run: &StudentRun) -> Result<(), KitError> {
         let path = reports.join(format!("{}.md", file_stem(&result.student)));
         write(&path, &markdown::student(&kit.rubric, &result))?;
         let page = gallery::write_student_page(reports, &kit.rubric, &result)?;
+        feedback::keep(reports, &result)?;
         eprintln!(
             "grade: wrote {} and its page in the graders' gallery, {}",
             path.display(),

@@ -16,6 +16,8 @@ use std::path::{Path, PathBuf};
 
 use super::tree::{self, Kind, ReadError};
 
+use serde::{Deserialize, Serialize};
+
 /// The supplied crate's package name, as its `Cargo.toml` gives it.
 const PACKAGE: &str = "connect_four_supplied";
 /// What is compared, below the crate's folder: the manifest and these folders, whole. Anything
@@ -31,7 +33,7 @@ const MAX_FILE: u64 = 16 << 20;
 const ASIDE: &str = ".grade-supplied-";
 
 /// How one file of a submission's copy differs from the course's, by its path below the copy.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Change {
     /// In both, with different bytes (or, in the submission, not a regular file that can be
     /// read: a link, a FIFO, a file too large).
@@ -52,7 +54,7 @@ impl Change {
 }
 
 /// A submission's copy of the supplied crate compared with the course's.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Comparison {
     /// Where the copy is, relative to the submission, `/`-separated (usually `supplied`).
     pub folder: String,

@@ -15,8 +15,10 @@ use std::path::Path;
 use rustix::fs::{fstat, openat, readlinkat, statat, AtFlags, Dir, FileType, Mode, OFlags, CWD};
 use rustix::io::Errno;
 
+use serde::{Deserialize, Serialize};
+
 /// What an entry of a submission is, by its own metadata: a link is never followed.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Kind {
     /// A regular file.
     File,
@@ -33,7 +35,7 @@ pub enum Kind {
 }
 
 /// A symbolic link's target, as it was written.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Link {
     /// The target's text (lossily decoded).
     pub target: String,
@@ -43,7 +45,7 @@ pub struct Link {
 }
 
 /// One entry of a submission, by its path below the submission's folder.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Entry {
     /// The path, `/`-separated.
     pub path: String,
@@ -69,7 +71,7 @@ pub enum ReadError {
 }
 
 /// Where a walk stopped before seeing everything.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Stopped {
     /// It had seen this many entries, the most a walk looks at.
     TooMany(usize),
@@ -78,7 +80,7 @@ pub enum Stopped {
 }
 
 /// What a walk found below a folder of a submission.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Listing {
     /// Every entry but folders, sorted by path.
     pub entries: Vec<Entry>,

@@ -22,6 +22,8 @@ use std::time::{Duration, Instant};
 
 use tempfile::TempDir;
 
+use serde::{Deserialize, Serialize};
+
 /// How long Xvfb may take to say its display number.
 const START_LIMIT: Duration = Duration::from_secs(10);
 /// How long one xdotool or ImageMagick command may take.
@@ -32,10 +34,10 @@ const AUTHORITY: &str = "Xauthority";
 const POLL: Duration = Duration::from_millis(100);
 
 /// Why the display or one of its actions failed.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum DisplayError {
     /// A program the display needs (Xvfb, xdotool, import) is not installed.
-    Missing(&'static str),
+    Missing(#[serde(deserialize_with = "super::stored::interned")] super::stored::StaticStr),
     /// Xvfb started but did not say which display it serves.
     NoDisplay(String),
     /// A tool failed: its name and arguments, and its standard error or exit status.
@@ -66,7 +68,7 @@ impl std::error::Error for DisplayError {}
 pub struct Window(pub u64);
 
 /// A rectangle on the screen, in pixels.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 pub struct Rect {
     /// Its left edge.
     pub x: i32,

@@ -11,7 +11,7 @@ use std::io;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::process::{Command, ExitStatus};
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 /// Bytes in a MiB.
 const MIB: u64 = 1 << 20;
@@ -48,7 +48,7 @@ impl Default for Limits {
 }
 
 /// One of the limits.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Limit {
     /// [`Limits::memory_mib`].
     Memory,
@@ -203,7 +203,7 @@ impl Limits {
 }
 
 /// A limit a program hit, its value, and how that is known.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LimitHit {
     /// Which limit.
     pub limit: Limit,
@@ -214,7 +214,7 @@ pub struct LimitHit {
 }
 
 /// How a limit hit is known.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Evidence {
     /// The process watch counted this many processes running at once, and killed them all.
     Counted(usize),
@@ -222,14 +222,17 @@ pub enum Evidence {
     /// reported the signal as 128 + its number rather than the program being killed by it.
     Signal {
         /// The signal's name (`SIGXCPU`, `SIGXFSZ`).
-        name: &'static str,
+        #[serde(deserialize_with = "super::stored::interned")]
+        name: super::stored::StaticStr,
         /// The shell's exit status, when the signal was reported that way.
+        #[serde(with = "super::stored::exit_status_option")]
         shell: Option<ExitStatus>,
     },
     /// Only probably: the program ended with `status` and this line of its standard error
     /// reports a failed allocation or a write too large.
     Stderr {
         /// How it ended.
+        #[serde(with = "super::stored::exit_status")]
         status: ExitStatus,
         /// The line that names the failure.
         line: String,

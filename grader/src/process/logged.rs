@@ -13,18 +13,20 @@ use std::time::{Duration, Instant};
 use super::group::Group;
 use super::sandbox::Prepared;
 
+use serde::{Deserialize, Serialize};
+
 /// The most a command may write to its log, in bytes: past it the command is stopped.
 pub const MAX_LOG: u64 = 16 << 20;
 /// How often a running command is looked at.
 const POLL: Duration = Duration::from_millis(50);
 
 /// How a logged command ended.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Ended {
     /// It succeeded.
     Succeeded,
     /// It failed with this exit status.
-    Failed(ExitStatus),
+    Failed(#[serde(with = "super::stored::exit_status")] ExitStatus),
     /// It was still running at its time limit, and was killed.
     TimedOut(Duration),
     /// Its log grew past [`MAX_LOG`], and it was killed.

@@ -29,6 +29,8 @@ use super::procfs::holders;
 use super::sandbox::Prepared;
 use super::watch::Watch;
 
+use serde::{Deserialize, Serialize};
+
 /// The most a program may print in one run, in bytes.
 pub const MAX_OUTPUT: usize = 1 << 20;
 /// The longest line a program may print, in bytes.
@@ -51,7 +53,7 @@ const SHELL_WORDS: [&str; 15] = [
 ];
 
 /// Why a command got no usable answer.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Failure {
     /// No complete answer within the time limit.
     TimedOut {
@@ -78,9 +80,10 @@ pub enum Failure {
 }
 
 /// How a program that ended did so.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Ending {
     /// Its exit status.
+    #[serde(with = "super::stored::exit_status")]
     pub status: ExitStatus,
     /// The resource limit it most likely hit, if any.
     pub limit: Option<LimitHit>,
@@ -91,7 +94,7 @@ pub struct Ending {
 }
 
 /// One of a program's standard streams.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Stream {
     /// Standard input.
     Input,

@@ -1,7 +1,9 @@
 // The graders' gallery's script (grade class writes it beside the pages; grader/src/report/
 // gallery.rs says what the pages hold). Served by `grade gallery`, whose address carries a
-// token after `#`, it fills in the scores saved so far, keeps each category's sum, and saves a
-// student's scores to the server with the token. Opened as a file, it leaves the page read only.
+// token after `#`, it fills in the scores saved so far, keeps each category's sum, saves a
+// student's scores to the server with the token (the answer says "saved", and whether their
+// feedback was written), and has the server write the feedback files from the class page's
+// button. Opened as a file, it leaves the page read only.
 "use strict";
 
 (function () {
@@ -66,6 +68,38 @@
     .catch(() => null)
     .then(fill);
 
+  // A request that writes, with the token; `shown` gets the server's answer.
+  function post(path, body, shown, done) {
+    shown.textContent = "writing...";
+    shown.className = "pending";
+    fetch(path, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "X-Grade-Token": token },
+      body: JSON.stringify(body),
+    })
+      .then((response) => response.text().then((text) => ({ ok: response.ok, text: text })))
+      .then((answer) => {
+        shown.textContent = answer.ok ? answer.text : "not done: " + answer.text;
+        shown.className = answer.ok ? "saved" : "error";
+        if (answer.ok && done) {
+          done();
+        }
+      })
+      .catch((error) => {
+        shown.textContent = "not done: " + error;
+        shown.className = "error";
+      });
+  }
+
+  // The class page's button: the feedback files of everyone whose hand grading is done.
+  const feedback = document.getElementById("feedback");
+  if (feedback) {
+    feedback.disabled = false;
+    feedback.addEventListener("click", () => {
+      post("/feedback", {}, document.getElementById("feedback-status"), null);
+    });
+  }
+
   if (!form) {
     return;
   }
@@ -91,21 +125,6 @@
       const comment = section.querySelector("textarea[data-comment]").value;
       categories[section.dataset.category] = { items: items, comment: comment };
     }
-    status.textContent = "saving...";
-    status.className = "pending";
-    fetch("/scores", {
-      method: "POST",
-      headers: { "Content-Type": "application/json", "X-Grade-Token": token },
-      body: JSON.stringify({ student: student(form), categories: categories }),
-    })
-      .then((response) => response.text().then((text) => ({ ok: response.ok, text: text })))
-      .then((answer) => {
-        status.textContent = answer.ok ? "saved" : "not saved: " + answer.text;
-        status.className = answer.ok ? "saved" : "error";
-      })
-      .catch((error) => {
-        status.textContent = "not saved: " + error;
-        status.className = "error";
-      });
+    post("/scores", { student: student(form), categories: categories }, status, null);
   });
 })();

@@ -18,6 +18,7 @@ use std::path::Path;
 
 use percent_encoding::{percent_decode_str, utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
 
+use super::feedback::{page_name as feedback_page, FOLDER as FEEDBACK_FOLDER};
 use super::inert;
 use super::style;
 use super::window;
@@ -125,9 +126,10 @@ pub fn class_page_of(rubric: &Rubric, rows: &[String]) -> String {
     let mut out = head(&format!("{}: the gallery", rubric.title), "");
     let _ = write!(
         out,
-        "<header><h1>{}: the gallery</h1>\n{MODE}</header>\n<main>\n<table class=\"class\">\n\
-         <thead><tr><th>Student</th><th>Window</th><th>Automatic total</th><th>Build</th>\
-         <th>Window steps seen</th><th>Hand-scored items</th></tr></thead>\n<tbody>\n",
+        "<header><h1>{}: the gallery</h1>\n{MODE}{FEEDBACK}</header>\n<main>\n\
+         <table class=\"class\">\n<thead><tr><th>Student</th><th>Window</th>\
+         <th>Automatic total</th><th>Build</th><th>Window steps seen</th>\
+         <th>Hand-scored items</th><th>Feedback</th></tr></thead>\n<tbody>\n",
         escape(&rubric.title)
     );
     for row in rows {
@@ -137,8 +139,15 @@ pub fn class_page_of(rubric: &Rubric, rows: &[String]) -> String {
     out
 }
 
+/// The class page's button that writes the feedback files of every student whose hand grading
+/// is done; the script enables it when the page is served.
+const FEEDBACK: &str = "<p class=\"feedback\"><button id=\"feedback\" type=\"button\" disabled>\
+    Write feedback files</button> <span id=\"feedback-status\" role=\"status\"></span></p>\n";
+
 /// What opens a student's row on the class page, before their name's [`key`].
 const ROW: &str = "<tr data-student=\"";
+/// What opens the last cell of a student's row: the link to their feedback, once written.
+const FEEDBACK_CELL: &str = "<td class=\"feedback\">";
 
 /// `result`'s row on the class page, one line: their name linked to their page, their window,
 /// their automatic total (and what of it is not counted yet), build, window steps seen and
@@ -158,7 +167,7 @@ pub fn class_row(
     format!(
         "{ROW}{}\" data-items=\"{items}\"><td><a data-page href=\"{}\">{}</a>\
          </td><td>{}</td><td>{} / {}{}</td><td>{}</td><td>{}</td>\
-         <td class=\"scored\">{scored} of {items}</td></tr>\n",
+         <td class=\"scored\">{scored} of {items}</td>{FEEDBACK_CELL}</td></tr>\n",
         key(&result.student),
         escape(&href(&format!("{FOLDER}/{}", page_name(&result.student)))),
         escape(&inert::line(&result.student)),
@@ -184,6 +193,26 @@ fn incomplete(result: &StudentResult) -> String {
             ))
         })
         .collect()
+}
+
+/// `row` (one of [`class_row`]'s) with its last cell linking the student's feedback page when
+/// `written` says that it is written (given the student's name), else empty. A row without
+/// that cell (written by an earlier `grade`) stays as it is.
+pub fn link_feedback(row: &str, written: impl Fn(&str) -> bool) -> String {
+    let (Some(at), Some((student, _))) = (row.rfind(FEEDBACK_CELL), class_rows(row).pop()) else {
+        return row.to_string();
+    };
+    let link = match written(&student) {
+        true => format!(
+            "<a href=\"{}\">feedback</a>",
+            escape(&href(&format!(
+                "{FEEDBACK_FOLDER}/{}",
+                feedback_page(&student)
+            )))
+        ),
+        false => String::new(),
+    };
+    format!("{}{FEEDBACK_CELL}{link}</td></tr>\n", &row[..at])
 }
 
 /// The rows of a class page that [`class_page_of`] wrote, each with its student's name: what
@@ -525,6 +554,35 @@ mod tests {
         assert!(page.contains("data-student=\"ann%1B%5B2J"), "{page}");
         assert!(row.contains(">ann\\u{1b}[2J"), "{row}");
         assert_eq!(class_rows(&row), [(result.student.clone(), row.clone())]);
+    }
+
+    #[test]
+    fn a_row_links_its_student_s_feedback_once_written() {
+        let result = fixtures::student("ann lee", Vec::new(), 1);
+        let row = class_row(
+            &fixtures::hand_rubric(),
+            &result,
+            &HandScores::default(),
+            Path::new("/r"),
+        );
+        assert!(
+            row.ends_with("<td class=\"feedback\"></td></tr>\n"),
+            "{row}"
+        );
+        let linked = link_feedback(&row, |student| student == "ann lee");
+        assert!(
+            linked.ends_with(
+                "<td class=\"feedback\"><a href=\"feedback/ann_lee.html\">feedback</a></td></tr>\n"
+            ),
+            "{linked}"
+        );
+        assert_eq!(link_feedback(&linked, |_| false), row);
+        assert_eq!(
+            class_rows(&linked),
+            [(result.student.clone(), linked.clone())]
+        );
+        let earlier = "<tr data-student=\"bob\"><td>bob</td></tr>\n";
+        assert_eq!(link_feedback(earlier, |_| true), earlier);
     }
 
     #[test]

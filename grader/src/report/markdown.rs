@@ -1,7 +1,8 @@
 //! The per-student Markdown report, for the student and the graders: the build, the supplied
 //! crate comparison, the special files, the sandbox, the window observed (when asked for), the score table, the
 //! style facts (when gathered), the checklists of the categories graded by hand with blanks to
-//! fill, and every failed case in detail.
+//! fill, and every failed case in detail. Its parts are the feedback's too ([`super::feedback`]),
+//! which gives the checklists with the scores and comments graders typed.
 
 use std::fmt::Write;
 
@@ -11,6 +12,7 @@ use super::special;
 use super::style;
 use super::window;
 use super::words::{self, points, SUPPLIED_CHANGED, SUPPLIED_NOT_SCORED};
+use crate::judge::result::hand::Marks;
 use crate::judge::result::window::WindowResult;
 use crate::judge::result::StudentResult;
 use crate::judge::Build;
@@ -96,7 +98,22 @@ fn window_section(observed: &WindowResult) -> String {
 /// The Markdown report: the build, the supplied crate check, the table, the hand-graded
 /// checklists with blanks, and the failures (after a failed build, none: no case was run).
 pub fn student(rubric: &Rubric, result: &StudentResult) -> String {
-    let mut out = format!("# {}: {}\n\n", rubric.title, inert::line(&result.student));
+    let mut out = heading(rubric, result);
+    out.push_str(&automatic(rubric, result));
+    out.push_str(&hand(rubric, None));
+    out.push_str(&failures(result));
+    out
+}
+
+/// The report's first line: the assignment and the student.
+pub(super) fn heading(rubric: &Rubric, result: &StudentResult) -> String {
+    format!("# {}: {}\n\n", rubric.title, inert::line(&result.student))
+}
+
+/// What the kit found, up to the hand-graded checklists: the build, the supplied crate check,
+/// the special files, the sandbox, the window, the score table and its notes, the style facts.
+pub(super) fn automatic(rubric: &Rubric, result: &StudentResult) -> String {
+    let mut out = String::new();
     if let Some(build) = &result.build {
         out.push_str(&build_section(build));
     }
@@ -127,18 +144,56 @@ pub fn student(rubric: &Rubric, result: &StudentResult) -> String {
         out.push('\n');
         out.push_str(&style::markdown(facts, result));
     }
+    out
+}
+
+/// Each category graded by hand, its checklist and the grader's comment. Without `marks` (the
+/// report written when grading) every score is a blank to fill: `- [ ] (3) A grid`; with them
+/// (the feedback returned) each item scored says its score, `- [x] 2.5 / 3 A grid`, one not
+/// scored yet a blank, `- [ ] ____ / 3 A grid`, and the category's points once all are.
+pub(super) fn hand(rubric: &Rubric, marks: Option<&Marks>) -> String {
+    let mut out = String::new();
     for category in rubric.categories.iter().filter(|c| !c.manual.is_empty()) {
+        let given = marks.map(|m| m.get(&category.name));
+        let sum = given
+            .flatten()
+            .and_then(|g| g.sum())
+            .map_or(BLANK.into(), points);
         let _ = writeln!(
             out,
-            "\n## {} (graded by hand): ____ / {}\n",
+            "\n## {} (graded by hand): {sum} / {}\n",
             category.name,
             points(category.manual_points())
         );
-        for item in &category.manual {
-            let _ = writeln!(out, "- [ ] {item}");
+        let Some(given) = given else {
+            for item in &category.manual {
+                let _ = writeln!(out, "- [ ] {item}");
+            }
+            out.push_str("\nComments:\n\n");
+            continue;
+        };
+        for (index, (most, text)) in category.checklist().into_iter().enumerate() {
+            let score = given.and_then(|g| g.items.get(index).copied().flatten());
+            let (mark, score) = score.map_or((' ', BLANK.into()), |s| ('x', points(s)));
+            let _ = writeln!(out, "- [{mark}] {score} / {} {text}", points(most));
         }
-        out.push_str("\nComments:\n\n");
+        let comment = given.map_or("", |g| g.comment.trim());
+        if !comment.is_empty() {
+            out.push_str("\nComments:\n\n");
+            for line in inert::text(comment).lines() {
+                let _ = writeln!(out, "> {line}");
+            }
+        }
     }
+    out
+}
+
+/// A blank for a score not given yet.
+const BLANK: &str = "____";
+
+/// Every failed case in detail; nothing after a failed build (no case was run).
+pub(super) fn failures(result: &StudentResult) -> String {
+    let mut out = String::new();
     if result.failed_build().is_some() {
         return out;
     }

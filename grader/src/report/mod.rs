@@ -2,13 +2,14 @@
 //! shared [`words`], the [`terminal`] report, the per-student [`markdown`] report, the CSV
 //! [`gradebook`], Gradescope's results.json ([`gradescope`]), the [`class`] summary, the
 //! [`matchup`] summary, the [`style`] facts, the [`window`] observation, the submission's
-//! [`special`] files, the graders' [`gallery`] pages, the platforms' grade imports
-//! ([`export`]), and [`progress`] on standard error; what a
-//! student controls in them made [`inert`] for people. Nothing here runs anything.
+//! [`special`] files, the graders' [`gallery`] pages, the [`feedback`] returned to students, the
+//! platforms' grade imports ([`export`]), and [`progress`] on standard error; what a student
+//! controls in them made [`inert`] for people. Nothing here runs anything.
 
 pub mod class;
 mod detail;
 pub mod export;
+pub mod feedback;
 pub mod gallery;
 pub mod gradebook;
 pub mod gradescope;

@@ -135,8 +135,8 @@ fn a_student_s_page_shows_the_evidence_beside_the_checklist() {
     assert!(class.contains("<td>7 of 7</td>"), "ann's window: {class}");
 }
 
-/// A running `grade gallery`, stopped when dropped.
-struct Served {
+/// A running `grade gallery`, stopped when dropped (the feedback's tests use it too).
+pub(crate) struct Served {
     child: Child,
     /// The address it printed, with its token.
     url: String,
@@ -152,7 +152,7 @@ impl Drop for Served {
 
 impl Served {
     /// `grade gallery` on `work`'s reports and gradebook.
-    fn start(work: &Path) -> Served {
+    pub(crate) fn start(work: &Path) -> Served {
         let mut child = grade()
             .current_dir(work)
             .args([
@@ -190,6 +190,11 @@ impl Served {
 
     /// The status of a raw HTTP request with `lines` for its head and `body`.
     fn status(&self, lines: &[String], body: &str) -> u16 {
+        self.answer(lines, body).0
+    }
+
+    /// The status and body of a raw HTTP request with `lines` for its head and `body`.
+    fn answer(&self, lines: &[String], body: &str) -> (u16, String) {
         let mut stream = TcpStream::connect(("127.0.0.1", self.port)).unwrap();
         let head = lines.join("\r\n");
         write!(
@@ -200,24 +205,32 @@ impl Served {
         .unwrap();
         let mut answer = String::new();
         stream.read_to_string(&mut answer).unwrap();
-        answer
+        let status = answer
             .split_whitespace()
             .nth(1)
             .and_then(|code| code.parse().ok())
-            .unwrap_or_else(|| panic!("no status: {answer}"))
+            .unwrap_or_else(|| panic!("no status: {answer}"));
+        let body = answer.split_once("\r\n\r\n").map_or("", |(_, body)| body);
+        (status, body.to_string())
     }
 
     /// The status of a save of `body` with the right host and the token if `token`.
     fn save(&self, body: &str, token: bool) -> u16 {
+        self.post("/scores", body, token).0
+    }
+
+    /// The status and answer of a POST of `body` to `path` with the right host and the token
+    /// if `token`.
+    pub(crate) fn post(&self, path: &str, body: &str, token: bool) -> (u16, String) {
         let mut lines = vec![
-            "POST /scores HTTP/1.1".to_string(),
+            format!("POST {path} HTTP/1.1"),
             format!("Host: 127.0.0.1:{}", self.port),
             "Content-Type: application/json".into(),
         ];
         if token {
             lines.push(format!("X-Grade-Token: {}", self.token()));
         }
-        self.status(&lines, body)
+        self.answer(&lines, body)
     }
 }
 
@@ -348,6 +361,21 @@ fn hand_scores_typed_in_the_gallery_reach_the_gradebook() {
         &tab,
         &format!("document.querySelector(\"{gui} input[data-item='0']\").value"),
         "2.5",
+    );
+
+    // The class page's button has the server write the feedback of whoever is done: nobody.
+    tab.navigate_to(&served.url).unwrap();
+    wait_for(
+        &tab,
+        "String(document.getElementById('feedback').disabled)",
+        "false",
+    );
+    tab.wait_for_element("#feedback").unwrap().click().unwrap();
+    wait_for(
+        &tab,
+        "String(document.getElementById('feedback-status').textContent.startsWith(\
+         'wrote the feedback of 0 students; hand grading not finished'))",
+        "true",
     );
 
     // What the server refuses.

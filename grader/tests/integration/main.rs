@@ -15,6 +15,7 @@
 
 mod build_step;
 mod designs;
+mod feedback;
 mod gallery;
 mod grade_again;
 mod grade_kit;

@@ -119,7 +119,7 @@ fn help(mut grade: Command, command: &[&str]) -> String {
 fn the_help_of_grade_and_of_each_subcommand() {
     assert_snapshot("help", &help(grade(), &[]));
     for subcommand in [
-        "student", "class", "gallery", "generate", "check", "pack", "match", "export",
+        "student", "class", "gallery", "feedback", "generate", "check", "pack", "handout", "match", "export",
     ] {
         assert_snapshot(&format!("help_{subcommand}"), &help(grade(), &[subcommand]));
     }

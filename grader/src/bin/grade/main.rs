@@ -1,9 +1,11 @@
 //! `grade`: the grading kit's command line, one subcommand per job. `grade student COMMAND`
 //! grades one program; `grade class DIR --command TEMPLATE` a folder of submissions, with a
 //! gradebook, a class summary and the graders' gallery; `grade gallery DIR` serves that gallery
-//! and takes the hand scores typed in it. The course's `grade` adds the subcommands of [`course`]
-//! (`generate`, `check`, `pack`, `match` and `export`), which the students' (built with the
-//! `students-kit` feature) has not. Each parses into its settings and calls one function of the
+//! and takes the hand scores typed in it. The course's `grade` adds `feedback` (the files
+//! returned to students: an instructor's job, not a student's checking their work) and the
+//! subcommands of [`course`] (`generate`, `check`, `pack`, `handout`, `match` and `export`),
+//! which the students' (built with the `students-kit` feature) has not. Each parses into its
+//! settings and calls one function of the
 //! library's commands layer, as ripgrep's main does.
 //!
 //! Exit codes: 0 after grading or a match, 1 when the kit's files are missing or malformed (the
@@ -19,6 +21,8 @@ use std::time::Duration;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand};
 use connect_four_grader::commands::class::ClassRun;
+#[cfg(not(feature = "students-kit"))]
+use connect_four_grader::commands::feedback::FeedbackRun;
 use connect_four_grader::commands::gallery::GalleryRun;
 use connect_four_grader::commands::student::StudentRun;
 use connect_four_grader::commands::{self, Grading, WindowAsk};
@@ -38,7 +42,7 @@ const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (the students' kit's)
 
 /// Examples after `grade --help`.
 #[cfg(not(feature = "students-kit"))]
-const EXAMPLES: &str = "Examples:\n  grade student ./target/release/connect_four\n  grade student 'java -cp build ConnectFour' --report ~/grade-report\n  grade class submissions/ --command 'python3 {dir}/connect_four.py' --jobs 2 --csv grades.csv\n  grade gallery reports\n  grade export grades.csv --canvas canvas.csv --roster roster.csv\n  grade check\n  grade match reference:2 'cmd:5:java -cp build ConnectFour' --games 20\n\nEach subcommand has its own --help.";
+const EXAMPLES: &str = "Examples:\n  grade student ./target/release/connect_four\n  grade student 'java -cp build ConnectFour' --report ~/grade-report\n  grade class submissions/ --command 'python3 {dir}/connect_four.py' --jobs 2 --csv grades.csv\n  grade gallery reports\n  grade feedback reports\n  grade export grades.csv --canvas canvas.csv --roster roster.csv\n  grade check\n  grade match reference:2 'cmd:5:java -cp build ConnectFour' --games 20\n\nEach subcommand has its own --help.";
 #[cfg(feature = "students-kit")]
 const EXAMPLES: &str = "Examples:\n  grade student ./target/release/connect_four\n  grade student 'java -cp build ConnectFour' --report ~/grade-report\n\nEach subcommand has its own --help.";
 
@@ -77,6 +81,17 @@ enum Mode {
     /// pages also open as files, read only. Ctrl-C stops the server.
     #[command(after_help = GALLERY_HELP)]
     Gallery(GalleryArgs),
+    /// Write the feedback files returned to students, DIR/feedback/<student>.md and .html, from
+    /// the results `grade class --report DIR` kept and the hand scores typed in the gallery
+    ///
+    /// Each file has the student's automatic results as their Markdown report has them, every
+    /// checklist item's score and the graders' comments, and the totals; the page is
+    /// self-contained (no script, no link). Written for each student whose hand grading is done
+    /// (every checklist item scored); `grade class` and the gallery's saves write them too, as
+    /// soon as it is. Nothing is graded again.
+    #[cfg(not(feature = "students-kit"))]
+    #[command(after_help = FEEDBACK_HELP)]
+    Feedback(FeedbackArgs),
     #[cfg(not(feature = "students-kit"))]
     #[command(flatten)]
     Course(course::Course),
@@ -104,6 +119,26 @@ struct GalleryArgs {
     /// this DIR)
     #[arg(long, value_name = "PATH")]
     csv: Option<PathBuf>,
+    #[command(flatten)]
+    kit: KitArgs,
+}
+
+/// Examples after `grade feedback --help`.
+#[cfg(not(feature = "students-kit"))]
+const FEEDBACK_HELP: &str =
+    "Examples:\n  grade feedback reports\n  grade feedback reports --all --kit grading";
+
+/// `grade feedback`'s arguments.
+#[cfg(not(feature = "students-kit"))]
+#[derive(Args, Debug)]
+struct FeedbackArgs {
+    /// The report directory `grade class --report DIR` wrote
+    #[arg(value_name = "DIR")]
+    dir: PathBuf,
+    /// Also write the feedback of students whose hand grading is not done, marked "Hand
+    /// grading not finished" at the top, with blanks for the scores not given
+    #[arg(long)]
+    all: bool,
     #[command(flatten)]
     kit: KitArgs,
 }
@@ -391,6 +426,13 @@ fn main() -> ExitCode {
             port: args.port,
             kit: args.kit.kit,
             csv: args.csv,
+        })
+        .map_err(|e| (e.to_string(), 1)),
+        #[cfg(not(feature = "students-kit"))]
+        Mode::Feedback(args) => commands::feedback::run(&FeedbackRun {
+            dir: args.dir,
+            kit: args.kit.kit,
+            all: args.all,
         })
         .map_err(|e| (e.to_string(), 1)),
         #[cfg(not(feature = "students-kit"))]

@@ -7,11 +7,13 @@ use std::time::Duration;
 use super::NotRun;
 use crate::process::logged::Ended;
 
+use serde::{Deserialize, Serialize};
+
 /// How many lines of a build's log the reports show.
 pub const TAIL_LINES: usize = 30;
 
 /// One student's build.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Build {
     /// How it ended.
     pub ended: Ended,

@@ -3,8 +3,10 @@
 
 use crate::process::sandbox::{Protections, Survivors};
 
+use serde::{Deserialize, Serialize};
+
 /// What one student's sandbox was.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Confinement {
     /// The grader was told not to sandbox (`--no-sandbox`).
     Off,

@@ -2,8 +2,10 @@
 //! rules: the handout's designs as they show in the kernel's account of a program's threads
 //! over two searches, an idle second and a position where some columns are full.
 
+use serde::{Deserialize, Serialize};
+
 /// How a program used its threads.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Design {
     /// The threads that worked in the second search were there in the first: created once and
     /// reused (a pool).
@@ -45,7 +47,7 @@ pub enum Design {
 }
 
 /// How the workers shared the search of a position where some columns are full.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Division {
     /// Each took more as it finished: the busiest did this share of the work.
     Shared(f64),
@@ -57,7 +59,7 @@ pub enum Division {
 }
 
 /// Why the thread design was not seen.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Unseen {
     /// The searches were too short to tell the threads that worked from the others.
     TooQuick,

@@ -136,6 +136,23 @@ impl CategoryMarks {
     }
 }
 
+/// How many checklist items of the rubric `marks` scores, and how many there are: every item
+/// scored (the second equal to the first) is when a student's hand grading is done, and their
+/// feedback can be returned. A rubric with no checklist is done at once.
+pub fn scored(rubric: &Rubric, marks: Option<&Marks>) -> (usize, usize) {
+    rubric
+        .categories
+        .iter()
+        .filter(|c| !c.manual.is_empty())
+        .fold((0, 0), |(scored, items), category| {
+            let given = marks.and_then(|m| m.get(&category.name));
+            (
+                scored + given.map_or(0, CategoryMarks::scored),
+                items + category.manual.len(),
+            )
+        })
+}
+
 /// Checks every category of `marks` against the rubric's checklists.
 pub fn check(rubric: &Rubric, marks: &Marks) -> Result<(), MarkError> {
     for (name, given) in marks {
@@ -195,6 +212,17 @@ mod tests {
         assert_eq!(marks(&[Some(3.0), Some(1.5)]).sum(), Some(4.5));
         assert_eq!(marks(&[Some(3.0), None]).sum(), None);
         assert_eq!(marks(&[Some(3.0), None]).scored(), 1);
+    }
+
+    #[test]
+    fn the_items_scored_are_counted_over_the_whole_rubric() {
+        let rubric = crate::judge::fixtures::hand_rubric();
+        assert_eq!(scored(&rubric, None), (0, 2));
+        let mut given = Marks::new();
+        given.insert("GUI".into(), marks(&[Some(3.0), None]));
+        assert_eq!(scored(&rubric, Some(&given)), (1, 2));
+        given.insert("GUI".into(), marks(&[Some(3.0), Some(0.0)]));
+        assert_eq!(scored(&rubric, Some(&given)), (2, 2));
     }
 
     #[test]

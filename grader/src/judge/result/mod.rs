@@ -2,7 +2,8 @@
 //! each case's [`CaseResult`] (exchanges, the speed-up measured, credit withheld by a
 //! requirement), and each student's [`StudentResult`] with its category scores. A failure keeps
 //! its kind ([`FaultKind`]) to the end, so that a class summary can count time-outs and crashes.
-//! The scores graders give by hand in the gallery are results too ([`hand`]).
+//! The scores graders give by hand in the gallery are results too ([`hand`]). A student's result
+//! is plain data (serde), [`kept`] on disk to make their feedback again without grading again.
 
 use std::time::Duration;
 
@@ -12,6 +13,7 @@ pub mod build;
 pub mod confinement;
 pub mod design;
 pub mod hand;
+pub mod kept;
 pub mod speedup;
 pub mod style;
 pub mod window;
@@ -28,7 +30,7 @@ use style::Style;
 use window::WindowResult;
 
 /// What one command's answer is judged against.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Expect {
     /// Any of these answers (compared after [`normalize`]).
     OneOf(Vec<String>),
@@ -39,7 +41,7 @@ pub enum Expect {
 }
 
 /// The verdict on one answer.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Verdict {
     /// The answer was accepted.
     Pass,
@@ -50,7 +52,7 @@ pub enum Verdict {
 }
 
 /// Why an answer was not accepted.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Fault {
     /// The answer differs from every accepted one.
     WrongAnswer,
@@ -59,7 +61,7 @@ pub enum Fault {
 }
 
 /// Why an answer was not judged.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Skip {
     /// The program did not start.
     NotStarted(Failure),
@@ -73,7 +75,7 @@ pub enum Skip {
 }
 
 /// Why a whole case was not run: it lost every point.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum NotRun {
     /// The build failed.
     BuildFailed,
@@ -124,7 +126,7 @@ impl FaultKind {
 }
 
 /// One command sent and judged.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Exchange {
     /// The run it belongs to (e.g. `threads 4`), empty when a case has one run.
     pub run: String,
@@ -146,7 +148,7 @@ pub struct Exchange {
 
 /// For a case whose random answers must vary: how many there were, and the one answer they all
 /// gave if they never changed.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Variety {
     /// The answers with a random choice that were accepted.
     pub count: usize,
@@ -155,7 +157,7 @@ pub struct Variety {
 }
 
 /// A case's credit taken away because a case it requires did not pass.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Withheld {
     /// Every case it requires.
     pub requires: Vec<String>,
@@ -164,7 +166,7 @@ pub struct Withheld {
 }
 
 /// One case's outcome.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CaseResult {
     /// The case's name.
     pub name: String,
@@ -316,7 +318,7 @@ pub struct CategoryScore {
 }
 
 /// One student's outcome.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct StudentResult {
     /// The student's name.
     pub student: String,

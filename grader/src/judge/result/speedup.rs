@@ -9,9 +9,11 @@ use std::time::Duration;
 use super::design::Design;
 use crate::process::{Cpus, Failure};
 
+use serde::{Deserialize, Serialize};
+
 /// What the student's threads did during one search, from the kernel's account of each thread
 /// (every process of the student's counted, not only the one asked).
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Work {
     /// From sending the command to reading its answer.
     pub wall: Duration,
@@ -43,7 +45,7 @@ impl Work {
 /// One `scores DEPTH` searched round after round: by the program on one thread and on many,
 /// with the grader's own calibration of what many threads can give on this machine now in
 /// between. Each round's ratios are judged, taken close together.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Measurement {
     /// The depth searched.
     pub depth: u32,
@@ -175,7 +177,7 @@ fn sorted(values: &[f64]) -> Vec<f64> {
 }
 
 /// Why a position could not be measured.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum SpeedupFault {
     /// The case's script did not get through with this many threads (the case's exchanges say
     /// why).
@@ -206,7 +208,7 @@ pub enum SpeedupFault {
 }
 
 /// Why the speed-up could not be judged, though the program was measured.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Busy {
     /// The rounds, as many as the case allows, still left the credit unsettled: the medians'
     /// ranges allowed anything from the first share of the points to the second.
@@ -220,7 +222,7 @@ pub enum Busy {
 }
 
 /// Why a measured speed-up earns nothing, whatever its figures.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Refusal {
     /// The one-thread search cost this many times the CPU work of the many-thread one (the
     /// median of the rounds): it did more than the same search, so it is no baseline to
@@ -232,7 +234,7 @@ pub enum Refusal {
 }
 
 /// What became of the plain position.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Outcome {
     /// Fewer CPUs than the speed-up's threads: not timed, not counted.
     TooFewCpus,
@@ -257,7 +259,7 @@ impl Outcome {
 }
 
 /// A speed-up judged against the machine's ceiling.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Judged {
     /// The one-thread span over the many-thread span (medians).
     pub speedup: f64,
@@ -273,7 +275,7 @@ pub struct Judged {
 }
 
 /// How the work was split among the threads at the uneven position.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Split {
     /// The depth searched.
     pub depth: u32,
@@ -283,7 +285,7 @@ pub struct Split {
 
 /// The uneven position: some columns filled, so that a division of the columns fixed in
 /// advance leaves threads idle while a pool keeps them all busy.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Uneven {
     /// The columns filled to the top.
     pub columns: Vec<usize>,
@@ -292,7 +294,7 @@ pub struct Uneven {
 }
 
 /// A speed-up case's measurement and credit.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Speedup {
     /// The case's thread count (one) and the speed-up's.
     pub threads: (usize, usize),

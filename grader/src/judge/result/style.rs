@@ -8,8 +8,10 @@ use std::path::PathBuf;
 use crate::kit::style::Language;
 use crate::process::logged::Ended;
 
+use serde::{Deserialize, Serialize};
+
 /// What a file's header must name.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub enum HeaderItem {
     /// The student (`Name:`).
     Name,
@@ -35,7 +37,7 @@ impl HeaderItem {
 }
 
 /// One source file of the student's and its header.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SourceFile {
     /// Its path in the submission, `/`-separated.
     pub path: String,
@@ -57,7 +59,7 @@ impl SourceFile {
 }
 
 /// A source file that was not looked at, and why.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Unread {
     /// Its path in the submission.
     pub path: String,
@@ -66,7 +68,7 @@ pub struct Unread {
 }
 
 /// Why a source file was not read.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Unreadable {
     /// It is larger than this many bytes.
     TooLarge(u64),
@@ -81,7 +83,7 @@ pub enum Unreadable {
 }
 
 /// How a lint command went.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum LintOutcome {
     /// It ran: the distinct counted lines of its output.
     Counted(usize),
@@ -98,7 +100,7 @@ pub enum LintOutcome {
 }
 
 /// One lint command's result.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LintResult {
     /// The lint's name.
     pub name: String,
@@ -111,7 +113,7 @@ pub struct LintResult {
 }
 
 /// A function (or method) and its length.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Function {
     /// The file it is in.
     pub path: String,
@@ -124,7 +126,7 @@ pub struct Function {
 }
 
 /// One student's style facts.
-#[derive(Clone, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct Style {
     /// Every source file read, in path order.
     pub files: Vec<SourceFile>,

@@ -6,6 +6,8 @@
 
 use std::fmt;
 
+use serde::{Deserialize, Serialize};
+
 /// One of the things the sandbox protects against.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Protection {
@@ -59,7 +61,7 @@ impl fmt::Display for Protection {
 }
 
 /// Whether a protection is in force.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Status {
     /// Fully in force.
     InForce,
@@ -80,7 +82,7 @@ impl Status {
 }
 
 /// Why a protection is not (fully) in force.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Reason {
     /// The grader is not root, so it cannot switch to an unprivileged user.
     NotRoot,
@@ -93,7 +95,8 @@ pub enum Reason {
         /// The version that brings what is missing.
         needed: i32,
         /// What is missing.
-        missing: &'static str,
+        #[serde(deserialize_with = "crate::process::stored::interned")]
+        missing: crate::process::stored::StaticStr,
     },
     /// The job's namespaces could not be made (user namespaces disabled, or not permitted).
     Namespaces(String),
@@ -111,7 +114,8 @@ pub enum Reason {
         /// The kernel's release.
         release: String,
         /// The release needed.
-        needed: &'static str,
+        #[serde(deserialize_with = "crate::process::stored::interned")]
+        needed: crate::process::stored::StaticStr,
     },
 }
 
@@ -152,7 +156,7 @@ impl fmt::Display for Reason {
 }
 
 /// What a prepared sandbox has in force: a status for each [`Protection`].
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Protections {
     /// [`Protection::User`].
     pub user: Status,

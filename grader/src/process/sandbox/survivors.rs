@@ -21,6 +21,8 @@ use std::os::unix::fs::MetadataExt;
 use std::thread;
 use std::time::{Duration, Instant};
 
+use serde::{Deserialize, Serialize};
+
 /// How long a sweep goes on before what is left is reported.
 pub const DEADLINE: Duration = Duration::from_secs(2);
 /// The pause between two passes of a sweep.
@@ -28,7 +30,7 @@ const PAUSE: Duration = Duration::from_millis(2);
 
 /// Processes of a job still running at the end of a sweep: nothing the job did may be trusted
 /// (results must not be written) while they run.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Survivors {
     /// Their process ids.
     pub pids: Vec<i32>,

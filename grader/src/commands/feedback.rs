@@ -1,0 +1,279 @@
+//! `grade feedback DIR`: the feedback files returned to students, `DIR/feedback/<student>.md`
+//! and `.html` (see [`crate::report::feedback`]), written from the results kept in the report
+//! directory and the hand scores typed in the gallery, without grading again. Also what the
+//! other commands do with them: `grade class` and `grade student` keep each student's whole
+//! result as they are graded (`DIR/results/<student>.json`, [`keep`]), `grade class` writes the
+//! feedback of each student whose hand grading is done, and `grade gallery` writes a student's
+//! as soon as a save completes their checklist, and everyone's done at the press of a button.
+
+use std::fmt::Write;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use super::files::{find_kit, replace};
+use super::gallery::load_scores;
+use crate::judge::file_stem;
+use crate::judge::result::hand::{self, HandScores, Marks};
+use crate::judge::result::kept::{self, KeptError};
+use crate::judge::result::StudentResult;
+use crate::kit::{KitError, Rubric};
+use crate::report::feedback::{self, FOLDER};
+use crate::report::inert;
+
+/// The folder of the kept results in the report directory.
+pub const RESULTS: &str = "results";
+
+/// What `grade feedback` was asked.
+#[derive(Clone, Debug, Default)]
+pub struct FeedbackRun {
+    /// The report directory `grade class --report DIR` wrote.
+    pub dir: PathBuf,
+    /// The kit's directory, if given; else it is found as for grading.
+    pub kit: Option<PathBuf>,
+    /// Also write the feedback of students whose hand grading is not done (`--all`).
+    pub all: bool,
+}
+
+/// Why the feedback could not be written.
+#[derive(Debug)]
+pub enum FeedbackError {
+    /// The kit, the hand scores or a file could not be read or written.
+    Kit(KitError),
+    /// The report directory keeps no results: it was not written by `grade class --report`
+    /// (or by a `grade` that did not keep them).
+    NoResults(PathBuf),
+    /// A kept result could not be read.
+    Kept {
+        /// Its file.
+        path: PathBuf,
+        /// Why.
+        why: KeptError,
+    },
+}
+
+impl std::fmt::Display for FeedbackError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            FeedbackError::Kit(error) => error.fmt(f),
+            FeedbackError::NoResults(dir) => write!(
+                f,
+                "{}: no results kept there ({RESULTS}/ is missing): grade the class with \
+                 --report {} first",
+                dir.display(),
+                dir.display()
+            ),
+            FeedbackError::Kept { path, why } => write!(f, "{}: {why}", path.display()),
+        }
+    }
+}
+
+impl From<KitError> for FeedbackError {
+    fn from(error: KitError) -> Self {
+        FeedbackError::Kit(error)
+    }
+}
+
+/// Where `student`'s result is kept in the report directory `dir`.
+fn kept_path(dir: &Path, student: &str) -> PathBuf {
+    dir.join(RESULTS)
+        .join(format!("{}.json", file_stem(student)))
+}
+
+/// Where `student`'s feedback page is in the report directory `dir` (the Markdown beside it).
+pub fn page(dir: &Path, student: &str) -> PathBuf {
+    dir.join(FOLDER).join(feedback::page_name(student))
+}
+
+/// Keeps `result` in the report directory `dir`, for its feedback to be written later.
+pub(crate) fn keep(dir: &Path, result: &StudentResult) -> Result<(), KitError> {
+    replace(&kept_path(dir, &result.student), &kept::to_json(result))
+}
+
+/// Reads the kept result at `path`.
+fn read(path: &Path) -> Result<StudentResult, FeedbackError> {
+    let text = fs::read_to_string(path)
+        .map_err(|e| KitError(format!("{}: cannot read: {e}", path.display())))?;
+    kept::from_json(&text).map_err(|why| FeedbackError::Kept {
+        path: path.to_path_buf(),
+        why,
+    })
+}
+
+/// The result kept for `student` in `dir`, if there is one (none from a `grade` that kept
+/// none, or for another student whose name makes the same file name).
+pub(crate) fn kept(dir: &Path, student: &str) -> Result<Option<StudentResult>, FeedbackError> {
+    let path = kept_path(dir, student);
+    if !path.is_file() {
+        return Ok(None);
+    }
+    Ok(Some(read(&path)?).filter(|result| result.student == student))
+}
+
+/// Whether every checklist item of `rubric` is scored in `marks`: the student's feedback can
+/// be returned.
+pub(crate) fn done(rubric: &Rubric, marks: Option<&Marks>) -> bool {
+    let (scored, items) = hand::scored(rubric, marks);
+    scored == items
+}
+
+/// Writes `result`'s feedback files into the report directory `dir`, with their `marks`, and
+/// returns the page's path.
+pub(crate) fn write(
+    dir: &Path,
+    rubric: &Rubric,
+    result: &StudentResult,
+    marks: Option<&Marks>,
+) -> Result<PathBuf, KitError> {
+    let text = feedback::markdown(rubric, result, marks, &[]);
+    let page = page(dir, &result.student);
+    replace(&page.with_extension("md"), &text)?;
+    replace(&page, &feedback::html(rubric, result, &text))?;
+    Ok(page)
+}
+
+/// What [`write_all`] did: the students whose feedback it wrote, and those it left out (their
+/// hand grading is not done).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Written {
+    /// The students whose feedback was written.
+    pub written: Vec<String>,
+    /// The students not completely scored, whose feedback was not written.
+    pub unfinished: Vec<String>,
+}
+
+impl Written {
+    /// What was written, in words: `wrote the feedback of 2 students` and who is not finished
+    /// (with `all`, written marked so; else left out).
+    pub fn said(&self, all: bool) -> String {
+        let mut said = format!("wrote the feedback of {}", students(self.written.len()));
+        if self.unfinished.is_empty() {
+            return said;
+        }
+        let names: Vec<String> = self.unfinished.iter().map(|n| inert::line(n)).collect();
+        let _ = match all {
+            true => write!(
+                said,
+                " ({} marked \"{}\": {})",
+                students(names.len()),
+                feedback::NOT_FINISHED,
+                names.join(", ")
+            ),
+            false => write!(
+                said,
+                "; hand grading not finished, no feedback yet: {} (--all writes theirs too)",
+                names.join(", ")
+            ),
+        };
+        said
+    }
+}
+
+/// `count` students, in words.
+fn students(count: usize) -> String {
+    match count {
+        1 => "1 student".into(),
+        _ => format!("{count} students"),
+    }
+}
+
+/// Writes the feedback of every student with a result kept in `dir` whose hand grading is
+/// done in `hand` (with `all`, of every one, the unfinished marked so at the top).
+pub(crate) fn write_all(
+    dir: &Path,
+    rubric: &Rubric,
+    hand: &HandScores,
+    all: bool,
+) -> Result<Written, FeedbackError> {
+    let folder = dir.join(RESULTS);
+    let listing = fs::read_dir(&folder).map_err(|_| FeedbackError::NoResults(dir.into()))?;
+    let mut paths: Vec<PathBuf> = listing
+        .filter_map(|entry| Some(entry.ok()?.path()))
+        .filter(|path| path.extension().is_some_and(|e| e == "json"))
+        .collect();
+    paths.sort();
+    let mut written = Written::default();
+    for path in paths {
+        let result = read(&path)?;
+        let marks = hand.students.get(&result.student);
+        let finished = done(rubric, marks);
+        if finished || all {
+            write(dir, rubric, &result, marks)?;
+            written.written.push(result.student.clone());
+        }
+        if !finished {
+            written.unfinished.push(result.student);
+        }
+    }
+    Ok(written)
+}
+
+/// Writes the feedback files of the report directory `run.dir` and says what was written.
+pub fn run(run: &FeedbackRun) -> Result<(), FeedbackError> {
+    let rubric = Rubric::load(&find_kit(run.kit.as_deref())?.join("rubric.toml"))?;
+    let hand = load_scores(&run.dir, &rubric)?;
+    let written = write_all(&run.dir, &rubric, &hand, run.all)?;
+    super::gallery::link_feedback(&run.dir, &rubric)?;
+    eprintln!(
+        "grade: {}, in {}",
+        written.said(run.all),
+        run.dir.join(FOLDER).display()
+    );
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::judge::fixtures::{hand_rubric, student};
+
+    #[test]
+    fn a_kept_result_is_read_back_for_its_student_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let ann = student("ann lee", Vec::new(), 1);
+        keep(dir.path(), &ann).unwrap();
+        assert_eq!(kept(dir.path(), "ann lee").unwrap(), Some(ann));
+        // Another name with the same file name, and a student never graded.
+        assert_eq!(kept(dir.path(), "ann_lee").unwrap(), None);
+        assert_eq!(kept(dir.path(), "bob").unwrap(), None);
+        fs::write(kept_path(dir.path(), "bob"), "{\"version\": 9}").unwrap();
+        let error = kept(dir.path(), "bob").unwrap_err();
+        assert!(error.to_string().contains("version 9"), "{error}");
+    }
+
+    #[test]
+    fn only_students_whose_hand_grading_is_done_get_feedback_unless_all() {
+        let dir = tempfile::tempdir().unwrap();
+        let rubric = hand_rubric();
+        assert!(matches!(
+            write_all(dir.path(), &rubric, &HandScores::default(), false),
+            Err(FeedbackError::NoResults(_))
+        ));
+        for name in ["ann", "bob"] {
+            keep(dir.path(), &student(name, Vec::new(), 1)).unwrap();
+        }
+        let hand: HandScores = serde_json::from_str(
+            r#"{"students": {"ann": {"GUI": {"items": [3, 2], "comment": "good"}},
+                             "bob": {"GUI": {"items": [3, null]}}}}"#,
+        )
+        .unwrap();
+        let written = write_all(dir.path(), &rubric, &hand, false).unwrap();
+        assert_eq!(written.written, ["ann"]);
+        assert_eq!(written.unfinished, ["bob"]);
+        assert_eq!(
+            written.said(false),
+            "wrote the feedback of 1 student; hand grading not finished, no feedback yet: bob \
+             (--all writes theirs too)"
+        );
+        assert!(page(dir.path(), "ann").is_file());
+        assert!(page(dir.path(), "ann").with_extension("md").is_file());
+        assert!(!page(dir.path(), "bob").exists());
+        let written = write_all(dir.path(), &rubric, &hand, true).unwrap();
+        assert_eq!(written.written, ["ann", "bob"]);
+        assert_eq!(
+            written.said(true),
+            "wrote the feedback of 2 students (1 student marked \"Hand grading not finished\": bob)"
+        );
+        let bob = fs::read_to_string(page(dir.path(), "bob").with_extension("md")).unwrap();
+        assert!(bob.contains(feedback::NOT_FINISHED), "{bob}");
+    }
+}

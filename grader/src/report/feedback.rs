@@ -1,0 +1,265 @@
+//! The feedback returned to each student once their hand grading is done: the automatic
+//! results as the Markdown report has them, each category graded by hand with every item's
+//! score, the grader's comment and the category's points, and the totals (automatic, by hand,
+//! the adjustments to the total, the total). Written as Markdown ([`markdown`]) and as one
+//! self-contained HTML page rendered from it ([`html`]): inline style, no script, no link.
+//!
+//! What a student printed or named is already made [`inert`] in the Markdown; in the page, raw
+//! HTML in the Markdown is never passed through (it is shown as text, escaped) and links and
+//! images keep only their text, so that nothing of the student's is markup, a script or a link,
+//! and the page's content security policy refuses any that escaping ever missed.
+
+use std::fmt::Write;
+
+use pulldown_cmark::{html::push_html, Event, Options, Parser, Tag, TagEnd};
+
+use super::gallery::escape;
+use super::inert;
+use super::markdown;
+use super::words::{case_not_counted, points};
+use crate::judge::file_stem;
+use crate::judge::result::hand::{self, Marks};
+use crate::judge::result::StudentResult;
+use crate::kit::Rubric;
+
+/// The folder of the feedback files in the report directory.
+pub const FOLDER: &str = "feedback";
+
+/// A student's feedback page in [`FOLDER`]; the Markdown is beside it, `.md`.
+pub fn page_name(student: &str) -> String {
+    format!("{}.html", file_stem(student))
+}
+
+/// What the feedback says at the top while some checklist item is not scored yet.
+pub const NOT_FINISHED: &str = "Hand grading not finished";
+
+/// A change to a student's total beyond the rubric's points (a late penalty, a bonus): what
+/// it is, in words, and its points (negative for a penalty). Shown between the points by hand
+/// and the total, and counted in the total.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Adjustment {
+    /// What it is: `Late 2 days: 10% off`.
+    pub what: String,
+    /// Its points, added to the total.
+    pub points: f64,
+}
+
+/// The feedback of `result` in Markdown, with the hand scores and comments `marks` and the
+/// `adjustments` to the total. While some item is not scored it says so at the top, and the
+/// total is left blank.
+pub fn markdown(
+    rubric: &Rubric,
+    result: &StudentResult,
+    marks: Option<&Marks>,
+    adjustments: &[Adjustment],
+) -> String {
+    let mut out = markdown::heading(rubric, result);
+    let (scored, items) = hand::scored(rubric, marks);
+    if scored < items {
+        let _ = write!(
+            out,
+            "**{NOT_FINISHED}:** {scored} of {items} checklist items scored so far; the points \
+             by hand and the total are not final.\n\n"
+        );
+    }
+    out.push_str(&markdown::automatic(rubric, result));
+    out.push_str(&markdown::hand(
+        rubric,
+        Some(marks.unwrap_or(&Marks::new())),
+    ));
+    out.push_str(&totals(rubric, result, marks, adjustments));
+    out.push_str(&markdown::failures(result));
+    out
+}
+
+/// The totals as a table: automatic, by hand, each adjustment, and the total once everything
+/// in it is known.
+fn totals(
+    rubric: &Rubric,
+    result: &StudentResult,
+    marks: Option<&Marks>,
+    adjustments: &[Adjustment],
+) -> String {
+    let (earned, max) = result.total();
+    let not_counted: Vec<String> = result
+        .not_counted()
+        .filter_map(|case| Some(format!("{}: {}", case.category, case_not_counted(case)?)))
+        .collect();
+    let automatic = match (result.ungraded(), not_counted.is_empty()) {
+        (Some(why), _) => Err(format!("not graded: {}", inert::line(why))),
+        (None, false) => Err(format!(
+            "{} / {}, without {}",
+            points(earned),
+            points(max),
+            not_counted.join("; ")
+        )),
+        (None, true) => Ok(earned),
+    };
+    let graded = rubric.categories.iter().filter(|c| !c.manual.is_empty());
+    let (mut by_hand, mut hand_max) = (Some(0.0), 0.0);
+    for category in graded {
+        let sum = marks
+            .and_then(|m| m.get(&category.name))
+            .and_then(|g| g.sum());
+        by_hand = by_hand.zip(sum).map(|(a, b)| a + b);
+        hand_max += category.manual_points();
+    }
+    let mut out = String::from("\n## Total\n\n| Part | Points |\n| --- | --- |\n");
+    let shown = match &automatic {
+        Ok(earned) => format!("{} / {}", points(*earned), points(max)),
+        Err(why) => why.replace('|', "\\|"),
+    };
+    let _ = writeln!(out, "| Automatic | {shown} |");
+    let hand_shown = by_hand.map_or("____".into(), points);
+    let _ = writeln!(out, "| By hand | {hand_shown} / {} |", points(hand_max));
+    for adjustment in adjustments {
+        let _ = writeln!(
+            out,
+            "| {} | {}{} |",
+            inert::line(&adjustment.what).replace('|', "\\|"),
+            if adjustment.points >= 0.0 { "+" } else { "" },
+            points(adjustment.points)
+        );
+    }
+    let total = automatic
+        .ok()
+        .zip(by_hand)
+        .map(|(a, h)| a + h + adjustments.iter().map(|a| a.points).sum::<f64>());
+    let _ = writeln!(
+        out,
+        "| **Total** | **{} / {}** |",
+        total.map_or("____".into(), points),
+        points(max + hand_max)
+    );
+    out
+}
+
+/// The style of the feedback page.
+const STYLE: &str = "body{font:16px/1.5 system-ui,sans-serif;margin:2em auto;max-width:60em;\
+    padding:0 1em;color:#222}table{border-collapse:collapse}td,th{border:1px solid #ccc;\
+    padding:.2em .6em;text-align:left}pre{background:#f4f4f4;padding:.6em;overflow-x:auto}\
+    code{background:#f4f4f4}blockquote{border-left:4px solid #ccc;margin-left:0;\
+    padding-left:1em;color:#444}li:has(>input){list-style:none}";
+
+/// What the page may load and run: nothing but its own inline style.
+const POLICY: &str = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; \
+    form-action 'none'";
+
+/// The feedback page of `result`, rendered from its Markdown `text`: one self-contained HTML
+/// page, titled with the assignment and the student.
+pub fn html(rubric: &Rubric, result: &StudentResult, text: &str) -> String {
+    let title = escape(&format!(
+        "{}: {}",
+        rubric.title,
+        inert::line(&result.student)
+    ));
+    let mut out = format!(
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+         <meta http-equiv=\"Content-Security-Policy\" content=\"{POLICY}\">\n\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
+         <title>{title}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n<main>\n"
+    );
+    push_html(&mut out, inert_events(text));
+    out.push_str("</main>\n</body>\n</html>\n");
+    out
+}
+
+/// `text`'s Markdown events with no markup of their own: raw HTML as text (the writer escapes
+/// it), an HTML block as a paragraph, links and images as their text alone.
+fn inert_events(text: &str) -> impl Iterator<Item = Event<'_>> {
+    let options = Options::ENABLE_TABLES | Options::ENABLE_TASKLISTS;
+    Parser::new_ext(text, options).filter_map(|event| match event {
+        Event::Html(raw) | Event::InlineHtml(raw) => Some(Event::Text(raw)),
+        Event::Start(Tag::HtmlBlock) => Some(Event::Start(Tag::Paragraph)),
+        Event::End(TagEnd::HtmlBlock) => Some(Event::End(TagEnd::Paragraph)),
+        Event::Start(Tag::Link { .. } | Tag::Image { .. })
+        | Event::End(TagEnd::Link | TagEnd::Image) => None,
+        other => Some(other),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::judge::fixtures::{self, hand_rubric, hostile_student};
+    use crate::judge::result::hand::CategoryMarks;
+    use crate::report::inert::assert_inert;
+
+    fn marks(items: &[Option<f64>], comment: &str) -> Marks {
+        let mut marks = Marks::new();
+        marks.insert(
+            "GUI".into(),
+            CategoryMarks {
+                items: items.to_vec(),
+                comment: comment.into(),
+            },
+        );
+        marks
+    }
+
+    fn ann() -> StudentResult {
+        let case = crate::judge::result::CaseResult {
+            earned: 1.0,
+            ..fixtures::case_result("rules", "AI", 1.0)
+        };
+        fixtures::student("ann", vec![case], 1)
+    }
+
+    #[test]
+    fn feedback_with_every_item_scored_gives_the_scores_comment_and_totals() {
+        let given = marks(
+            &[Some(3.0), Some(1.5)],
+            "A clear grid.\nThe dialog <b>works</b>.",
+        );
+        let text = markdown(&hand_rubric(), &ann(), Some(&given), &[]);
+        assert!(!text.contains(NOT_FINISHED), "{text}");
+        insta::assert_snapshot!(text);
+    }
+
+    #[test]
+    fn feedback_without_marks_says_it_is_not_finished_and_leaves_blanks() {
+        let text = markdown(&hand_rubric(), &ann(), None, &[]);
+        assert!(
+            text.contains("**Hand grading not finished:** 0 of 2"),
+            "{text}"
+        );
+        insta::assert_snapshot!(text);
+    }
+
+    #[test]
+    fn an_adjustment_is_shown_and_counted_in_the_total() {
+        let given = marks(&[Some(3.0), Some(2.0)], "");
+        let late = Adjustment {
+            what: "Late 1 day | 10% off".into(),
+            points: -0.6,
+        };
+        let text = markdown(&hand_rubric(), &ann(), Some(&given), &[late]);
+        assert!(text.contains("| Late 1 day \\| 10% off | -0.6 |"), "{text}");
+        assert!(text.contains("| **Total** | **5.4 / 6** |"), "{text}");
+    }
+
+    #[test]
+    fn the_page_is_inert_for_a_hostile_student_and_has_no_script_or_link() {
+        let rubric = hand_rubric();
+        for build_failed in [false, true] {
+            let result = hostile_student(build_failed);
+            let given = marks(
+                &[Some(1.0), None],
+                "<script>alert(1)</script>\n\n[x](javascript:alert(1)) <https://evil.example> \
+                 ![i](https://evil.example/i.png) <b onclick=alert(1)>b</b>",
+            );
+            let text = markdown(&rubric, &result, Some(&given), &[]);
+            assert_inert(&text);
+            let page = html(&rubric, &result, &text);
+            assert_inert(&page);
+            for markup in ["<script", "<a ", "<img", "javascript:", "href=", "src="] {
+                assert!(!page.contains(markup), "{markup} in {page}");
+            }
+            assert!(
+                page.contains("&lt;script&gt;alert(1)&lt;/script&gt;"),
+                "{page}"
+            );
+            assert!(page.contains("A &lt;grid&gt;"), "{page}");
+        }
+    }
+}
