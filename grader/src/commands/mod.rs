@@ -5,8 +5,9 @@
 //! as it comes, to carry on a run stopped by a crash or an `interrupt`, the submissions'
 //! `fingerprint`s telling which changed since), `gallery` serves the gallery and takes
 //! the hand scores, `solutions` writes or checks the stored answers, `pack` makes the kit
-//! students get, `matchup` plays a match. The last three are the course's alone: the students'
-//! `grade` (the `students-kit` feature) only grades.
+//! students get (from the files of the working tree its `source` lists, as `make_zip.sh` does),
+//! `matchup` plays a match. These last four are the course's alone: the students' `grade` (the
+//! `students-kit` feature) only grades.
 
 pub mod again;
 pub mod class;
@@ -21,6 +22,8 @@ pub mod matchup;
 pub mod pack;
 #[cfg(not(feature = "students-kit"))]
 pub mod solutions;
+#[cfg(not(feature = "students-kit"))]
+pub mod source;
 pub mod student;
 
 pub use files::{find_kit, Grading, WindowAsk};

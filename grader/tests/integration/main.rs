@@ -25,6 +25,7 @@ mod inert;
 mod journal;
 mod matchup;
 mod outside;
+mod packing;
 mod robustness;
 mod snapshots;
 mod student_journey;
