@@ -24,6 +24,7 @@ mod hostile;
 mod inert;
 mod journal;
 mod matchup;
+mod naming;
 mod outside;
 mod packing;
 mod robustness;

@@ -158,7 +158,8 @@ fn pinned_reports(student: &str, prefix: &str, mut command: Command) {
             .arg(&reports),
     );
     assert_snapshot(&format!("{prefix}terminal"), &graded.stdout);
-    let report = fs::read_to_string(reports.join("sh_run.md")).unwrap();
+    // Named after the student's folder, where grade runs.
+    let report = fs::read_to_string(reports.join(format!("{student}.md"))).unwrap();
     assert_snapshot(&format!("{prefix}report_md"), &report);
     let results = serde_json::to_string_pretty(&graded.results).unwrap();
     assert_snapshot(&format!("{prefix}results_json"), &results);
