@@ -80,11 +80,7 @@ fn signature(case: &CaseResult) -> Option<Signature> {
     if judged || case.speedup.is_some() || case.withheld.is_some() {
         return None;
     }
-    let failures: Vec<(FaultKind, String)> = case
-        .exchanges
-        .iter()
-        .filter_map(|exchange| failure(exchange))
-        .collect();
+    let failures: Vec<(FaultKind, String)> = case.exchanges.iter().filter_map(failure).collect();
     (!failures.is_empty()).then_some(Signature::Failed(failures))
 }
 
