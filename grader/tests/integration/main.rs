@@ -27,6 +27,7 @@ mod matchup;
 mod naming;
 mod outside;
 mod packing;
+mod progress;
 mod robustness;
 mod snapshots;
 mod student_journey;
