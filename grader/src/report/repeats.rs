@@ -100,13 +100,13 @@ fn failure(exchange: &Exchange) -> Option<(FaultKind, String)> {
     ))
 }
 
-/// `text` with every word equal to one of `arguments` replaced by `<arg>` and every run of
-/// digits by `#`.
+/// `text` with every word equal to one of `arguments` (whatever its case: `red` is `Red` in a
+/// message) replaced by `<arg>` and every run of digits by `#`.
 fn normalised(text: &str, arguments: &[&str]) -> String {
     let mut out = String::with_capacity(text.len());
     let mut word = String::new();
     let flush = |word: &mut String, out: &mut String| {
-        if arguments.contains(&word.as_str()) {
+        if arguments.iter().any(|a| a.eq_ignore_ascii_case(word)) {
             out.push_str("<arg>");
         } else {
             let mut digits = false;
@@ -254,5 +254,9 @@ pub(super) mod tests {
             "thread 'main' (#) at game.rs:#:#: column # of <arg>"
         );
         assert_eq!(normalised("reds x2", &["red"]), "reds x#");
+        assert_eq!(
+            normalised("Some(Red) moves first", &["red"]),
+            normalised("Some(Black) moves first", &["black"])
+        );
     }
 }
