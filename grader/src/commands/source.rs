@@ -7,7 +7,8 @@
 //!   --exclude-standard` (tracked ones, and untracked ones that no `.gitignore` leaves out, so
 //!   never `target/` nor `grading/secret.toml`), those that are not committed being the ones
 //!   `git status --porcelain --untracked-files=all` lists;
-//! - outside one, every file but the `target/` folders, and nothing can be checked.
+//! - outside one, or in a folder git ignores, every file but the `target/` folders, and
+//!   nothing can be checked.
 
 use std::fmt;
 use std::fs;
@@ -87,6 +88,10 @@ pub fn files(dir: &Path, leave_out: &[&str]) -> Result<Source, SourceError> {
         .filter(|path| dir.join(path).symlink_metadata().is_ok())
         .collect();
     files.sort();
+    // A folder git ignores (a kit copied under target/, say) is packed as outside a checkout.
+    if files.is_empty() {
+        return walked(dir, leave_out, "git lists no file of this folder".into());
+    }
     let uncommitted = status_lines(&status);
     let state = match uncommitted.is_empty() {
         true => State::Committed,
@@ -235,6 +240,9 @@ mod tests {
         run(dir.path(), &["commit", "-qm", "first"]);
         let source = files(dir.path(), &["left"]).unwrap();
         assert_eq!(source.state, State::Committed);
+        let ignored = files(&dir.path().join("target"), &[]).unwrap();
+        assert_eq!(ignored.files, [PathBuf::from("d")]);
+        assert!(matches!(ignored.state, State::Unchecked(_)), "{ignored:?}");
         assert_eq!(
             source.files,
             [".gitignore", "a.txt", "sub/b.txt"].map(PathBuf::from)
