@@ -585,22 +585,22 @@ fn grade(
     become_subreaper();
     let total = students.len();
     let out = Progress::stderr();
-    // How many are graded, and who is being graded.
-    let state = Mutex::new((0, Vec::<String>::new()));
+    let bars = out.class(total);
     let options = run.grading.options(dir, &[parent(&run.csv)]);
-    let outcomes = grade_all(kit, students, &options, run.jobs, stop, |event| {
-        if let Event::Finished(student, Outcome::Graded(result), _) = event {
-            keep(student, result);
-        }
-        let Ok(mut state) = state.lock() else {
-            return;
-        };
-        let (done, running) = &mut *state;
-        match event {
-            Event::Started(student) => running.push(student.name.clone()),
+    let outcomes = grade_all(
+        kit,
+        students,
+        &options,
+        run.jobs,
+        stop,
+        |event| match event {
+            Event::Started(student) => bars.started(&student.name),
+            Event::Step(student, step) => bars.step(&student.name, &step),
             Event::Finished(student, outcome, ended) => {
-                *done = ended;
-                running.retain(|name| name != &student.name);
+                if let Outcome::Graded(result) = outcome {
+                    keep(student, result);
+                }
+                bars.finished(&student.name, ended);
                 let name = &student.name;
                 match outcome {
                     Outcome::Graded(_) if !out.live() => {
@@ -615,13 +615,9 @@ fn grade(
                     }
                 }
             }
-        }
-        out.status(&format!(
-            "graded {done}/{total}; running: {}",
-            running.join(", ")
-        ));
-    });
-    out.finish();
+        },
+    );
+    bars.finish();
     outcomes
 }
 

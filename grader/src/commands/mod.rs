@@ -7,9 +7,10 @@
 //! `gallery` serves the gallery and takes the hand scores, `feedback` writes the files returned
 //! to students (also on the gallery's saves and at the end of a class run), `export` writes the
 //! gradebook in the layouts learning platforms import, `solutions` writes or checks the stored
-//! answers, `pack` makes the kit students get, `matchup` plays a match, `handout` checks a
-//! course's copy of the handout. The last five, and the `grade feedback` subcommand, are the
-//! course's alone: the students' `grade` (the `students-kit` feature) only grades.
+//! answers, `pack` makes the kit students get (from the files of the working tree its `source`
+//! lists, as `make_zip.sh` does), `matchup` plays a match, `handout` checks a course's copy of
+//! the handout. The last five, and the `grade feedback` subcommand, are the course's alone: the
+//! students' `grade` (the `students-kit` feature) only grades.
 
 pub mod again;
 pub mod class;
@@ -29,6 +30,8 @@ pub mod matchup;
 pub mod pack;
 #[cfg(not(feature = "students-kit"))]
 pub mod solutions;
+#[cfg(not(feature = "students-kit"))]
+pub mod source;
 pub mod student;
 mod who;
 

@@ -3,14 +3,18 @@
 //! crate, laid out as the handout shows (`DIR/grade`, `DIR/grading/`, `DIR/starter/supplied/`).
 //! Never the instructor's secret seed (so never the held-out cases), nor the Gradescope
 //! configuration, nor the reference engine: the students' `grade` is built without it, so that a
-//! copy carried in a submission cannot answer a case it has not seen.
+//! copy carried in a submission cannot answer a case it has not seen. The files are the working
+//! tree's, chosen as `make_zip.sh` chooses them ([`source`]); changes not committed are refused
+//! unless allowed, so that the kit is what the repository holds.
 
+use std::fmt::Write;
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use super::files::find_kit;
+use super::source::{self, Source, State};
 use crate::kit::held_out::SECRET;
 use crate::kit::{Kit, KitError};
 
@@ -21,8 +25,15 @@ const BUILD: &str = "`cargo build --release -p connect_four_grader --features st
 const LEFT_OUT: [&str; 2] = [SECRET, "gradescope"];
 
 /// Packs the kit at `kit` (else the one found) into `out`, which must not exist or be empty,
-/// with `grade` (else one built from the course's repository) as the students' `grade`.
-pub fn run(kit: Option<&Path>, grade: Option<&Path>, out: &Path) -> Result<(), KitError> {
+/// with `grade` (else one built from the course's repository) as the students' `grade`. Changes
+/// not committed to what it packs (the kit, the supplied crate, and the grader when it builds
+/// one) are refused, or only warned of when `allow_uncommitted`.
+pub fn run(
+    kit: Option<&Path>,
+    grade: Option<&Path>,
+    out: &Path,
+    allow_uncommitted: bool,
+) -> Result<(), KitError> {
     let dir = find_kit(kit)?;
     // Only a kit that loads is packed: what students get must work.
     Kit::load_published(&dir)?;
@@ -33,6 +44,27 @@ pub fn run(kit: Option<&Path>, grade: Option<&Path>, out: &Path) -> Result<(), K
             out.display()
         )));
     }
+    let listed = |folder: &Path, leave_out: &[&str]| {
+        source::files(folder, leave_out).map_err(|e| KitError(e.to_string()))
+    };
+    let grading = listed(&dir, &LEFT_OUT)?;
+    let supplied_dir = dir.join("../starter/supplied");
+    let supplied = match supplied_dir.is_dir() {
+        true => Some(listed(&supplied_dir, &[])?),
+        false => None,
+    };
+    // A grade built here is built from the grader's sources as they are: they are checked too.
+    let grader_dir = dir.join("../grader");
+    let grader = match grade.is_none() && grader_dir.is_dir() {
+        true => Some(listed(&grader_dir, &[])?),
+        false => None,
+    };
+    let checked = [
+        (&dir, Some(&grading)),
+        (&supplied_dir, supplied.as_ref()),
+        (&grader_dir, grader.as_ref()),
+    ];
+    uncommitted(&checked, allow_uncommitted)?;
     let binary = match grade {
         Some(given) => given.to_path_buf(),
         None => build(&dir)?,
@@ -42,15 +74,54 @@ pub fn run(kit: Option<&Path>, grade: Option<&Path>, out: &Path) -> Result<(), K
     let grade = out.join("grade");
     fs::copy(&binary, &grade).map_err(|e| fail(&grade, e))?;
     fs::set_permissions(&grade, fs::Permissions::from_mode(0o755)).map_err(|e| fail(&grade, e))?;
-    copy(&dir, &out.join("grading"), &LEFT_OUT)?;
-    let supplied = dir.join("../starter/supplied");
-    if supplied.is_dir() {
-        copy(&supplied, &out.join("starter/supplied"), &["target"])?;
+    copy(&dir, &grading, &out.join("grading"))?;
+    if let Some(supplied) = &supplied {
+        copy(&supplied_dir, supplied, &out.join("starter/supplied"))?;
     }
     eprintln!(
         "grade: packed the students' kit into {} (grade without the reference engine, grading/ \
          without {SECRET}, starter/supplied/)",
         out.display()
+    );
+    Ok(())
+}
+
+/// Refuses the changes not committed in `sources` (each with its folder), unless
+/// `allow_uncommitted`, when it warns of them; says of a folder outside a git checkout that
+/// nothing could be checked.
+fn uncommitted(
+    sources: &[(&PathBuf, Option<&Source>)],
+    allow_uncommitted: bool,
+) -> Result<(), KitError> {
+    let mut changes = Vec::new();
+    for (folder, source) in sources {
+        match source.map(|s| &s.state) {
+            Some(State::Uncommitted(lines)) => changes.extend(lines.iter().cloned()),
+            Some(State::Unchecked(why)) => eprintln!(
+                "grade pack: no git checkout to check (git says: {why}): packing the files of \
+                 {} as they are; nothing could be checked for changes not committed",
+                folder.display()
+            ),
+            Some(State::Committed) | None => {}
+        }
+    }
+    if changes.is_empty() {
+        return Ok(());
+    }
+    let mut listed = String::new();
+    for change in &changes {
+        let _ = write!(listed, "\n  {change}");
+    }
+    if !allow_uncommitted {
+        return Err(KitError(format!(
+            "changes not committed in what grade pack packs (git status --short, from the \
+             repository's root):{listed}\ncommit them, or pass --allow-uncommitted to pack the \
+             working tree as it is"
+        )));
+    }
+    eprintln!(
+        "grade pack: warning: packing changes not committed (git status --short, from the \
+         repository's root):{listed}"
     );
     Ok(())
 }
@@ -120,22 +191,15 @@ fn check_students(grade: &Path) -> Result<(), KitError> {
     Ok(())
 }
 
-/// Copies the tree `from` to `to`, leaving out entries named in `skip` at its top.
-fn copy(from: &Path, to: &Path, skip: &[&str]) -> Result<(), KitError> {
+/// Copies the files of `source`, in the folder `from`, to the folder `to`.
+fn copy(from: &Path, source: &Source, to: &Path) -> Result<(), KitError> {
     let fail = |what: &Path, e: std::io::Error| KitError(format!("{}: {e}", what.display()));
-    fs::create_dir_all(to).map_err(|e| fail(to, e))?;
-    for entry in fs::read_dir(from).map_err(|e| fail(from, e))? {
-        let entry = entry.map_err(|e| fail(from, e))?;
-        let name = entry.file_name();
-        if skip.iter().any(|s| name == *s) {
-            continue;
+    for file in &source.files {
+        let (source, target) = (from.join(file), to.join(file));
+        if let Some(parent) = target.parent() {
+            fs::create_dir_all(parent).map_err(|e| fail(parent, e))?;
         }
-        let (source, target) = (entry.path(), to.join(&name));
-        if entry.file_type().map_err(|e| fail(&source, e))?.is_dir() {
-            copy(&source, &target, &[])?;
-        } else {
-            fs::copy(&source, &target).map_err(|e| fail(&source, e))?;
-        }
+        fs::copy(&source, &target).map_err(|e| fail(&source, e))?;
     }
     Ok(())
 }

@@ -2,7 +2,9 @@
 //! writes its Markdown report with its page in the graders' gallery (and keeps its result there,
 //! for its feedback to be written later), and Gradescope's results.json (a speed-up not counted
 //! shown as the course chose), where asked. A student whose sandbox could not be set up is not
-//! graded: the report says why, and so does the exit status.
+//! graded: the report says why, and so does the exit status. The report is named after the
+//! student: `--name`, else the current folder's name unless it is one that names no student
+//! ([`GENERIC`]), else the command.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -15,11 +17,28 @@ use crate::kit::KitError;
 use crate::report::gradescope::{self, NotCountedAs};
 use crate::report::{markdown, terminal};
 
+/// Folder names that name no student: Gradescope's `submission`, the project's own names (a
+/// student's copy of the starter), a build's folders, and the places one is often in.
+const GENERIC: [&str; 10] = [
+    "submission",
+    "connect_four",
+    "starter",
+    "src",
+    "target",
+    "release",
+    "debug",
+    "build",
+    "tmp",
+    "home",
+];
+
 /// What `grade student` was asked.
 #[derive(Clone, Debug, Default)]
 pub struct StudentRun {
     /// The command that starts the program (`ROWS COLS DEPTH THREADS --protocol` appended).
     pub command: String,
+    /// The student's name, for the report's title and file names (default: [`default_name`]).
+    pub name: Option<String>,
     /// What every grading run takes.
     pub grading: Grading,
     /// Where to write Gradescope's results.json.
@@ -34,8 +53,12 @@ pub struct StudentRun {
 pub fn run(run: &StudentRun) -> Result<(), KitError> {
     let (kit, dir) = run.grading.kit()?;
     become_subreaper();
+    let name = run.name.clone().unwrap_or_else(|| {
+        let here = std::env::current_dir().ok();
+        default_name(here.as_deref(), &run.command)
+    });
     let student = Student {
-        name: run.command.clone(),
+        name,
         command: run.command.clone(),
         dir: None,
         limits: run.grading.limits(&kit),
@@ -69,5 +92,34 @@ pub fn run(run: &StudentRun) -> Result<(), KitError> {
             "not graded: the sandbox could not be set up, so no case was run: {why}"
         ))),
         None => Ok(()),
+    }
+}
+
+/// The name of a student graded in the folder `here` with `command`: the folder's name, unless
+/// it names no student (one of [`GENERIC`], the home folder, the root), then the command, as a
+/// name that at least says what was graded.
+fn default_name(here: Option<&Path>, command: &str) -> String {
+    let home = std::env::var_os("HOME").map(PathBuf::from);
+    let named = here
+        .filter(|here| home.as_deref() != Some(*here))
+        .and_then(|here| here.file_name())
+        .map(|name| name.to_string_lossy().into_owned())
+        .filter(|name| !GENERIC.contains(&name.to_lowercase().as_str()));
+    named.unwrap_or_else(|| command.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_student_is_named_after_their_folder_unless_it_names_nobody() {
+        let command = "./target/release/connect_four";
+        let name = |here: &str| default_name(Some(Path::new(here)), command);
+        assert_eq!(name("/grading/class/ann_lee"), "ann_lee");
+        assert_eq!(name("/autograder/submission"), command);
+        assert_eq!(name("/home/ann/Connect_Four"), command);
+        assert_eq!(name("/"), command);
+        assert_eq!(default_name(None, command), command);
     }
 }

@@ -1,6 +1,7 @@
 //! Grading a whole class: one student per subdirectory of the submissions directory, several
-//! graded at once, each start and end of a student told as an [`Event`] (the commands show
-//! them as progress and keep each result as it comes), the [`Outcome`]s returned in the
+//! graded at once, each start and end of a student, and each step of their grading (the case
+//! they are on), told as an [`Event`] (the commands show them as progress and keep each result
+//! as it comes), the [`Outcome`]s returned in the
 //! students' order. A panic while grading one student is caught and fails that student alone;
 //! a run asked to [`Stop`] starts no one more and sets the results cut short aside.
 
@@ -15,7 +16,7 @@ use crossbeam::channel::unbounded;
 use super::job::Student;
 use super::result::StudentResult;
 use super::stop::Stop;
-use super::student::{grade_student_unless_stopped, Options};
+use super::student::{grade_student_unless_stopped, Options, Step};
 use crate::kit::{Kit, KitError};
 use crate::process::Limits;
 
@@ -70,13 +71,15 @@ pub enum Outcome {
 pub enum Event<'a> {
     /// A student's grading starts.
     Started(&'a Student),
+    /// A step of a student's grading starts (their build, a case, ...).
+    Step(&'a Student, Step<'a>),
     /// A student's grading has ended (never [`Outcome::NotStarted`]): how many of all have
     /// ended, so far.
     Finished(&'a Student, &'a Outcome, usize),
 }
 
-/// Grades `students` on `jobs` threads, in any order, telling `tell` each start and end (one
-/// call at a time), and returns their outcomes in the order given. Once `stop` is asked no
+/// Grades `students` on `jobs` threads, in any order, telling `tell` each start, step and end
+/// (one call at a time), and returns their outcomes in the order given. Once `stop` is asked no
 /// student starts, and those being graded are stopped.
 pub fn grade_all(
     kit: &Kit,
@@ -90,19 +93,19 @@ pub fn grade_all(
         students,
         jobs,
         stop,
-        |student| grade_student_unless_stopped(kit, student, options, stop),
+        |student, step| grade_student_unless_stopped(kit, student, options, stop, step),
         tell,
     )
 }
 
-/// Runs `grade` on each of `students` on `jobs` threads, a panic in it caught and kept as the
-/// student's [`Outcome::Failed`], and a `None` (asked to stop meanwhile) kept as
-/// [`Outcome::Interrupted`]; tells `tell` as [`grade_all`] does.
+/// Runs `grade` on each of `students` on `jobs` threads (with what tells each step of theirs),
+/// a panic in it caught and kept as the student's [`Outcome::Failed`], and a `None` (asked to
+/// stop meanwhile) kept as [`Outcome::Interrupted`]; tells `tell` as [`grade_all`] does.
 fn each(
     students: &[Student],
     jobs: usize,
     stop: &Stop,
-    grade: impl Fn(&Student) -> Option<StudentResult> + Sync,
+    grade: impl Fn(&Student, &dyn Fn(Step)) -> Option<StudentResult> + Sync,
     tell: impl Fn(Event) + Sync,
 ) -> Vec<Outcome> {
     let (work, queue) = unbounded();
@@ -124,7 +127,13 @@ fn each(
                     if let Ok(_done) = done.lock() {
                         tell(Event::Started(student));
                     }
-                    let outcome = match panic::catch_unwind(AssertUnwindSafe(|| grade(student))) {
+                    let step = |step: Step<'_>| {
+                        if let Ok(_done) = done.lock() {
+                            tell(Event::Step(student, step));
+                        }
+                    };
+                    let graded = panic::catch_unwind(AssertUnwindSafe(|| grade(student, &step)));
+                    let outcome = match graded {
                         Ok(Some(result)) => Outcome::Graded(Box::new(result)),
                         Ok(None) => Outcome::Interrupted,
                         Err(payload) => Outcome::Failed(message(payload.as_ref())),
@@ -174,7 +183,7 @@ mod tests {
             &class,
             2,
             &Stop::default(),
-            |student| match student.name.as_str() {
+            |student, _| match student.name.as_str() {
                 "bob" => panic!("no case for bob"),
                 _ => result(student),
             },
@@ -210,13 +219,64 @@ mod tests {
     }
 
     #[test]
+    fn each_student_s_steps_are_told_between_their_start_and_their_end() {
+        let class = students(&["ann", "bob"]);
+        let told = Mutex::new(Vec::new());
+        each(
+            &class,
+            1,
+            &Stop::default(),
+            |student, step| {
+                step(Step::Build);
+                for number in 1..=2 {
+                    let name = format!("{}/{number}", student.name);
+                    step(Step::Case {
+                        number,
+                        of: 2,
+                        name: &name,
+                    });
+                }
+                result(student)
+            },
+            |event| {
+                let said = match event {
+                    Event::Started(student) => format!("{} started", student.name),
+                    Event::Step(student, Step::Case { number, of, name }) => {
+                        format!("{}: case {number} of {of}, {name}", student.name)
+                    }
+                    Event::Step(student, step) => format!("{}: {step:?}", student.name),
+                    Event::Finished(student, _, done) => {
+                        format!("{} finished, {done} done", student.name)
+                    }
+                };
+                told.lock().unwrap().push(said);
+            },
+        );
+        assert_eq!(
+            told.into_inner().unwrap(),
+            [
+                "ann started",
+                "ann: Build",
+                "ann: case 1 of 2, ann/1",
+                "ann: case 2 of 2, ann/2",
+                "ann finished, 1 done",
+                "bob started",
+                "bob: Build",
+                "bob: case 1 of 2, bob/1",
+                "bob: case 2 of 2, bob/2",
+                "bob finished, 2 done",
+            ]
+        );
+    }
+
+    #[test]
     fn a_formatted_panic_keeps_its_message() {
         let class = students(&["ann"]);
         let outcomes = each(
             &class,
             1,
             &Stop::default(),
-            |student| panic!("{} has {} cases", student.name, 2),
+            |student, _| panic!("{} has {} cases", student.name, 2),
             |_| {},
         );
         assert_eq!(outcomes, [Outcome::Failed("ann has 2 cases".into())]);
@@ -231,7 +291,7 @@ mod tests {
             &class,
             1,
             &stop,
-            |student| match student.name.as_str() {
+            |student, _| match student.name.as_str() {
                 "bob" => {
                     stop.ask();
                     None

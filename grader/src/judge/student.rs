@@ -2,7 +2,7 @@
 //! cases and how to confine it ([`Options`]), and [`grade_student`], which sets their sandbox
 //! up, builds them, runs every case one after another, applies the requirements between cases,
 //! gathers their style facts and observes their window if asked, and kills whatever they left
-//! running before their result is handed on.
+//! running before their result is handed on; each [`Step`] told as it starts, for progress.
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -45,29 +45,59 @@ pub struct Options {
     pub window: Option<WindowRun>,
 }
 
+/// What a student's grading is doing: told as each step starts, for a class's progress.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step<'a> {
+    /// Their submission is being built.
+    Build,
+    /// A case is being run: the `number`th (from 1) of the `of` cases run for them (those
+    /// left out by `--skip-timing` not counted), called `name`.
+    Case {
+        /// Which case, from 1.
+        number: usize,
+        /// Of how many.
+        of: usize,
+        /// The case's name.
+        name: &'a str,
+    },
+    /// Their style facts are being gathered.
+    Style,
+    /// Their window is being observed.
+    Window,
+}
+
 /// Builds one student (if `options` say so), grades them on every case of `kit`, one case after
 /// another, and compares their copy of the supplied crate (in their directory, else the
 /// grader's) with the kit's. Their processes run in a sandbox of their own; whatever is left of
 /// them is killed before this returns.
 pub fn grade_student(kit: &Kit, student: &Student, options: &Options) -> StudentResult {
-    grade_until(kit, student, options, &Stop::default())
+    grade_until(kit, student, options, &Stop::default(), &|_| {})
 }
 
 /// [`grade_student`] in a run that may be asked to stop (`stop`): their sandbox is kept there,
-/// to be killed when it is, and once it is no more of their grading starts. `None` when it was
-/// asked while they were graded: their result was cut short, and is no grade.
+/// to be killed when it is, and once it is no more of their grading starts; each [`Step`] is
+/// told to `step` as it starts. `None` when it was asked while they were graded: their result
+/// was cut short, and is no grade.
 pub fn grade_student_unless_stopped(
     kit: &Kit,
     student: &Student,
     options: &Options,
     stop: &Stop,
+    step: &dyn Fn(Step),
 ) -> Option<StudentResult> {
-    let result = grade_until(kit, student, options, stop);
+    let result = grade_until(kit, student, options, stop, step);
     (!stop.asked()).then_some(result)
 }
 
-/// [`grade_student`], stopping early (with a result cut short) once `stop` is asked.
-fn grade_until(kit: &Kit, student: &Student, options: &Options, stop: &Stop) -> StudentResult {
+/// [`grade_student`], stopping early (with a result cut short) once `stop` is asked, telling
+/// `step` each step as it starts.
+fn grade_until(
+    kit: &Kit,
+    student: &Student,
+    options: &Options,
+    stop: &Stop,
+    step: &dyn Fn(Step),
+) -> StudentResult {
     let started = Instant::now();
     let prison = options
         .sandbox
@@ -93,9 +123,14 @@ fn grade_until(kit: &Kit, student: &Student, options: &Options, stop: &Stop) -> 
         _ => None,
     };
     let build = match unconfined {
-        None => options.build.as_ref().map(|command| command.run(&job)),
+        None => options.build.as_ref().map(|command| {
+            step(Step::Build);
+            command.run(&job)
+        }),
         Some(_) => None,
     };
+    let runs = |case: &crate::kit::Case| !(options.skip_timing && case.is_timing());
+    let of = kit.cases.iter().filter(|(case, _)| runs(case)).count();
     let graded = Instant::now();
     let mut cases = Vec::new();
     let mut left_out = Vec::new();
@@ -106,7 +141,7 @@ fn grade_until(kit: &Kit, student: &Student, options: &Options, stop: &Stop) -> 
             break;
         }
         let out_of_time = options.student_deadline.filter(|d| graded.elapsed() >= *d);
-        if options.skip_timing && case.is_timing() {
+        if !runs(case) {
             left_out.push(case.name.clone());
         } else if let Some(why) = unconfined.clone().or_else(|| build.as_ref()?.not_run()) {
             cases.push(CaseResult::lost(case, why));
@@ -115,6 +150,11 @@ fn grade_until(kit: &Kit, student: &Student, options: &Options, stop: &Stop) -> 
         } else if silent >= UNRESPONSIVE_CASES {
             cases.push(CaseResult::lost(case, NotRun::Unresponsive(silent)));
         } else {
+            step(Step::Case {
+                number: cases.len() + 1,
+                of,
+                name: &case.name,
+            });
             let result = run_case(case, solution, &job, &kit.rubric);
             silent = if result.silent { silent + 1 } else { 0 };
             cases.push(result);
@@ -129,14 +169,20 @@ fn grade_until(kit: &Kit, student: &Student, options: &Options, stop: &Stop) -> 
         .style
         .as_ref()
         .filter(|_| !stop.asked())
-        .map(|check| style::gather(&kit.rubric.style, check, &job, dir, why));
+        .map(|check| {
+            step(Step::Style);
+            style::gather(&kit.rubric.style, check, &job, dir, why)
+        });
     let window = options
         .window
         .as_ref()
         .filter(|_| !stop.asked())
         .map(|run| match why {
             Some(why) => WindowResult::Unobserved(Unobserved::NoSandbox(why.to_owned())),
-            None => run.run(&job, dir),
+            None => {
+                step(Step::Window);
+                run.run(&job, dir)
+            }
         });
     let confinement = match &prison {
         None => Confinement::Off,

@@ -1,13 +1,15 @@
 //! The per-student Markdown report, for the student and the graders: the build, the supplied
 //! crate comparison, the special files, the sandbox, the window observed (when asked for), the score table, the
 //! style facts (when gathered), the checklists of the categories graded by hand with blanks to
-//! fill, and every failed case in detail. Its parts are the feedback's too ([`super::feedback`]),
-//! which gives the checklists with the scores and comments graders typed.
+//! fill, and every failed case in detail (a failure that repeats once, the other cases named).
+//! Its parts are the feedback's too ([`super::feedback`]), which gives the checklists with the
+//! scores and comments graders typed.
 
 use std::fmt::Write;
 
 use super::detail::{case_detail, notes, table};
 use super::inert;
+use super::repeats;
 use super::special;
 use super::style;
 use super::window;
@@ -202,7 +204,8 @@ pub(super) fn failures(result: &StudentResult) -> String {
     if failed.is_empty() {
         out.push_str("\nEvery case passed.\n");
     }
-    for case in failed {
+    for group in repeats::groups(&failed) {
+        let case = group.first;
         let _ = writeln!(
             out,
             "\n### {} ({}): {} of {} points\n\n{}\n\n```text\n{}```",
@@ -213,6 +216,9 @@ pub(super) fn failures(result: &StudentResult) -> String {
             case.description,
             case_detail(case, "")
         );
+        if let Some(same) = group.same_failure() {
+            let _ = writeln!(out, "\n{same}");
+        }
     }
     out
 }
@@ -243,6 +249,14 @@ mod tests {
         };
         let report = student(&rubric, &fixtures::student("ann", vec![case], 1));
         let failed = report.split("## Failed cases").nth(1).unwrap();
+        insta::assert_snapshot!(failed);
+    }
+
+    #[test]
+    fn a_failure_that_repeats_is_shown_once_with_the_other_cases_named() {
+        let report = student(&hand_rubric(), &crate::report::repeats::tests::starter());
+        let failed = report.split("## Failed cases").nth(1).unwrap();
+        assert_eq!(failed.matches("clear the board").count(), 1);
         insta::assert_snapshot!(failed);
     }
 }

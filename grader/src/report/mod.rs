@@ -2,9 +2,10 @@
 //! shared [`words`], the [`terminal`] report, the per-student [`markdown`] report, the CSV
 //! [`gradebook`], Gradescope's results.json ([`gradescope`]), the [`class`] summary, the
 //! [`matchup`] summary, the [`style`] facts, the [`window`] observation, the submission's
-//! [`special`] files, the graders' [`gallery`] pages, the [`feedback`] returned to students, the
-//! platforms' grade imports ([`export`]), and [`progress`] on standard error; what a student
-//! controls in them made [`inert`] for people. Nothing here runs anything.
+//! [`special`] files, a failure said once however often it [`repeats`], the graders' [`gallery`]
+//! pages, the [`feedback`] returned to students, the platforms' grade imports ([`export`]), and
+//! [`progress`] on standard error; what a student controls in them made [`inert`] for people.
+//! Nothing here runs anything.
 
 pub mod class;
 mod detail;
@@ -18,6 +19,7 @@ pub mod markdown;
 #[cfg(not(feature = "students-kit"))]
 pub mod matchup;
 pub mod progress;
+mod repeats;
 pub mod special;
 pub mod style;
 pub mod terminal;

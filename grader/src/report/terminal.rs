@@ -6,6 +6,7 @@ use std::fmt::Write;
 
 use super::detail::{case_detail, notes, table};
 use super::inert;
+use super::repeats;
 use super::special;
 use super::style;
 use super::window;
@@ -71,8 +72,8 @@ pub fn case(case: &CaseResult) -> String {
     out
 }
 
-/// The whole terminal report: the brief one and every failed case, or the last lines of a failed
-/// build.
+/// The whole terminal report: the brief one and every failed case (a failure that repeats in
+/// full once, then the other cases named), or the last lines of a failed build.
 pub fn full(rubric: &Rubric, result: &StudentResult) -> String {
     let mut out = brief(rubric, result);
     if let Some(build) = result.failed_build() {
@@ -93,7 +94,8 @@ pub fn full(rubric: &Rubric, result: &StudentResult) -> String {
             failed.len(),
             result.cases.len()
         );
-        for case in failed {
+        for group in repeats::groups(&failed) {
+            let case = group.first;
             let _ = writeln!(
                 out,
                 "\n[{}] {} ({} of {} points){}",
@@ -108,6 +110,9 @@ pub fn full(rubric: &Rubric, result: &StudentResult) -> String {
                 }
             );
             out.push_str(&case_detail(case, "  "));
+            if let Some(same) = group.same_failure() {
+                let _ = writeln!(out, "  {same}");
+            }
         }
     }
     out
@@ -129,5 +134,13 @@ mod tests {
         assert_inert(&case(&result.cases[0]));
         assert!(full(&rubric, &result)
             .starts_with("Connect Four: ann\\u{1b}[2J\\u{1b}[32mAll 75 of 75 points\\u{1b}[0m"));
+    }
+
+    #[test]
+    fn a_failure_that_repeats_is_shown_once_with_the_other_cases_named() {
+        let report = full(&hand_rubric(), &crate::report::repeats::tests::starter());
+        let failed = report.split("Failed cases").nth(1).unwrap();
+        assert_eq!(failed.matches("clear the board").count(), 1);
+        insta::assert_snapshot!(failed);
     }
 }

@@ -28,6 +28,9 @@
 //!   under `taskset -c 0`, where it cannot be judged, and `not-counted` set to `full`, gets the
 //!   case's 10 points, saying why; a setting that is none of `pending`, `full` and `zero` gives
 //!   every submission 0 and the reason.
+//! - **The report is named after the student** of Gradescope's `submission_metadata.json`
+//!   (`Ann_Lee.md`), else after the submission's id, else (no metadata) after the command; a
+//!   program that fails every case the same way has that failure said once in it.
 //! - **Hostile students** (`tests/fixtures/hostile/`), with the instructor's secret seed in the
 //!   kit: one that runs the reference in its place (the reference's binary where `setup.sh`
 //!   leaves it) scores 0; one that replays the published answers loses the held-out cases,
@@ -366,6 +369,55 @@ fn a_grade_that_crashes_still_leaves_results_with_score_zero_and_the_reason() {
         "{:#}",
         run.results
     );
+}
+
+#[test]
+fn the_report_is_named_after_the_student_of_gradescope_s_metadata() {
+    let autograder = Autograder::new("named");
+    // A program that fails every case at once, the same way: quick, and said once in the report.
+    autograder.configure("build", "none");
+    autograder.configure("command", "false");
+    let metadata = autograder.root.join("submission_metadata.json");
+    let reports = autograder.root.join("results/report");
+    let markdown = || -> Vec<String> {
+        let mut names: Vec<String> = fs::read_dir(&reports)
+            .expect("a report folder")
+            .map(|e| {
+                e.expect("an entry")
+                    .file_name()
+                    .to_string_lossy()
+                    .into_owned()
+            })
+            .filter(|name| name.ends_with(".md"))
+            .collect();
+        names.sort();
+        names
+    };
+    fs::write(
+        &metadata,
+        r#"{"id": 123456, "users": [{"name": "Ann Lee", "id": 7, "email": "ann@example.org"}]}"#,
+    )
+    .expect("the metadata");
+    let run = autograder.run();
+    assert_eq!(markdown(), ["Ann_Lee.md"], "{}", run.printed);
+    let report = fs::read_to_string(reports.join("Ann_Lee.md")).expect("the report");
+    assert!(
+        report.lines().next().unwrap_or("").ends_with(": Ann Lee"),
+        "{report}"
+    );
+    assert!(report.contains("The same failure in"), "{report}");
+    // Some forty cases failed, said in a few sections at most.
+    assert!(report.matches("\n### ").count() < 5, "{report}");
+
+    // No name: the submission's id; no metadata: the command, as grade names it.
+    fs::remove_dir_all(&reports).expect("the old reports");
+    fs::write(&metadata, r#"{"id": 123456, "users": []}"#).expect("the metadata");
+    let run = autograder.run();
+    assert_eq!(markdown(), ["123456.md"], "{}", run.printed);
+    fs::remove_dir_all(&reports).expect("the old reports");
+    fs::remove_file(&metadata).expect("the metadata");
+    let run = autograder.run();
+    assert_eq!(markdown(), ["false.md"], "{}", run.printed);
 }
 
 /// `PATH` with the directory of the cargo that runs these tests (cargo sets `CARGO` for them)

@@ -1110,7 +1110,10 @@ fn every_grade_command_in_the_readmes_parses() {
     let help = grade_help();
     assert_eq!(
         subcommands(&help),
-        ["student", "class", "gallery", "feedback", "generate", "check", "pack", "handout", "match", "export", "help"],
+        [
+            "student", "class", "gallery", "feedback", "generate", "check", "pack", "handout",
+            "match", "export", "help"
+        ],
         "{help}"
     );
     for file in ["README.md", "grading/README.md"] {

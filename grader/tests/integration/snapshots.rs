@@ -119,7 +119,8 @@ fn help(mut grade: Command, command: &[&str]) -> String {
 fn the_help_of_grade_and_of_each_subcommand() {
     assert_snapshot("help", &help(grade(), &[]));
     for subcommand in [
-        "student", "class", "gallery", "feedback", "generate", "check", "pack", "handout", "match", "export",
+        "student", "class", "gallery", "feedback", "generate", "check", "pack", "handout", "match",
+        "export",
     ] {
         assert_snapshot(&format!("help_{subcommand}"), &help(grade(), &[subcommand]));
     }
@@ -158,7 +159,8 @@ fn pinned_reports(student: &str, prefix: &str, mut command: Command) {
             .arg(&reports),
     );
     assert_snapshot(&format!("{prefix}terminal"), &graded.stdout);
-    let report = fs::read_to_string(reports.join("sh_run.md")).unwrap();
+    // Named after the student's folder, where grade runs.
+    let report = fs::read_to_string(reports.join(format!("{student}.md"))).unwrap();
     assert_snapshot(&format!("{prefix}report_md"), &report);
     let results = serde_json::to_string_pretty(&graded.results).unwrap();
     assert_snapshot(&format!("{prefix}results_json"), &results);

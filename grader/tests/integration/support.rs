@@ -30,6 +30,8 @@ pub fn students_kit() -> &'static Path {
             .arg(&out)
             .arg("--kit")
             .arg(kit())
+            // The repository as it is being tested, committed or not.
+            .arg("--allow-uncommitted")
             .output()
             .expect("grade pack runs");
         assert!(

@@ -359,7 +359,7 @@ fn grade_student_reports_the_window_beside_the_cases() {
         .unwrap_or_else(|| panic!("no GUI test: {}", graded.printed));
     assert_eq!(gui["status"], "passed", "{}", describe(gui));
     assert_eq!(gui["score"], 0.0);
-    let report = fs::read_to_string(reports.join("sh_run.md")).unwrap();
+    let report = fs::read_to_string(reports.join("ann.md")).unwrap();
     for step in [
         "- **seen**: Dialog first",
         "- **seen**: Grid of 75 x 75 cells",
@@ -368,7 +368,7 @@ fn grade_student_reports_the_window_beside_the_cases() {
     ] {
         assert!(report.contains(step), "{step:?} not in {report}");
     }
-    assert!(reports.join("window/sh_run/move-1.png").is_file());
+    assert!(reports.join("window/ann/move-1.png").is_file());
     assert!(
         graded.stdout.contains("Window (observed under Xvfb"),
         "{}",
@@ -430,6 +430,6 @@ fn a_failed_window_build_is_no_window_and_the_cases_still_count() {
         said.starts_with("No window: the window's build did not succeed."),
         "{said}"
     );
-    assert!(reports.join("sh_run.window-build.log").is_file());
+    assert!(reports.join("bob.window-build.log").is_file());
     assert_eq!(graded.results["score"], graded.results["max_score"]);
 }

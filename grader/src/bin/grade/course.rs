@@ -104,6 +104,10 @@ pub struct PackArgs {
     /// its target/students-kit/); it must be a students' build, which has no reference engine
     #[arg(long, value_name = "PATH")]
     grade: Option<PathBuf>,
+    /// Pack changes that are not committed (listed by git status), with a warning, instead of
+    /// refusing them; the kit, the supplied crate and the grader are checked
+    #[arg(long)]
+    allow_uncommitted: bool,
     #[command(flatten)]
     kit: KitArgs,
 }
@@ -187,10 +191,13 @@ impl Course {
             Course::Check(args) => {
                 commands::solutions::run(args.kit.as_deref(), true).map_err(|e| e.to_string())
             }
-            Course::Pack(args) => {
-                commands::pack::run(args.kit.kit.as_deref(), args.grade.as_deref(), &args.out)
-                    .map_err(|e| e.to_string())
-            }
+            Course::Pack(args) => commands::pack::run(
+                args.kit.kit.as_deref(),
+                args.grade.as_deref(),
+                &args.out,
+                args.allow_uncommitted,
+            )
+            .map_err(|e| e.to_string()),
             Course::Handout(args) => commands::handout::run(&args.file).map_err(|e| e.to_string()),
             Course::Match(args) => {
                 let settings = Settings {

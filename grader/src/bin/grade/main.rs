@@ -296,6 +296,11 @@ struct StudentArgs {
     /// Print only the score table, not the failed cases
     #[arg(long)]
     quiet: bool,
+    /// The student's name, in the report's title, its file names and its gallery page
+    /// (default: the current folder's name, unless it is a generic one such as submission,
+    /// connect_four or starter; then the command)
+    #[arg(long, value_name = "NAME", value_parser = clap::builder::NonEmptyStringValueParser::new())]
+    name: Option<String>,
     #[command(flatten)]
     grading: GradingArgs,
 }
@@ -403,6 +408,7 @@ fn main() -> ExitCode {
     let done = match mode {
         Mode::Student(args) => commands::student::run(&StudentRun {
             command: args.command,
+            name: args.name,
             grading: args.grading.settings(),
             gradescope: args.gradescope,
             not_counted: args.gradescope_not_counted,
