@@ -702,7 +702,7 @@ fn write_class(
     replace(&run.csv, &text)?;
     eprintln!("grade: wrote {}", run.csv.display());
     if let Some(reports) = reports {
-        write_feedback(reports, rubric, &hand, entries)?;
+        write_feedback(reports, rubric, &hand, &run.csv, entries)?;
         gallery::write_pages(reports, rubric, &run.csv, &rows)?;
         eprintln!(
             "grade: wrote the graders' gallery, {} (grade gallery {} serves it)",
@@ -745,13 +745,16 @@ fn same_columns(run: &ClassRun, earlier: &Earlier, joined: bool) -> Result<(), A
 
 /// Writes the feedback files of the students of `entries` whose hand grading is done in
 /// `hand` (a rubric with no checklist, or marks typed before this run), from their results kept
-/// in the report directory `reports`; says how many.
+/// in the report directory `reports`, with the late penalties of the gradebook `csv`; says how
+/// many.
 fn write_feedback(
     reports: &Path,
     rubric: &Rubric,
     hand: &HandScores,
+    csv: &Path,
     entries: &[&Entry],
 ) -> Result<(), ClassError> {
+    let adjustments = feedback::adjustments(Some(csv))?;
     let mut written = 0;
     for entry in entries {
         let marks = hand.students.get(&entry.student);
@@ -761,7 +764,7 @@ fn write_feedback(
         let kept =
             feedback::kept(reports, &entry.student).map_err(|why| KitError(why.to_string()))?;
         if let Some(result) = kept {
-            feedback::write(reports, rubric, &result, marks)?;
+            feedback::write(reports, rubric, &result, marks, &adjustments)?;
             written += 1;
         }
     }

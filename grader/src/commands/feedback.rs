@@ -6,6 +6,7 @@
 //! feedback of each student whose hand grading is done, and `grade gallery` writes a student's
 //! as soon as a save completes their checklist, and everyone's done at the press of a button.
 
+use std::collections::BTreeMap;
 use std::fmt::Write;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -17,7 +18,8 @@ use crate::judge::result::hand::{self, HandScores, Marks};
 use crate::judge::result::kept::{self, KeptError};
 use crate::judge::result::StudentResult;
 use crate::kit::{KitError, Rubric};
-use crate::report::feedback::{self, FOLDER};
+use crate::report::feedback::{self, Adjustment, FOLDER};
+use crate::report::gradebook;
 use crate::report::inert;
 
 /// The folder of the kept results in the report directory.
@@ -116,15 +118,37 @@ pub(crate) fn done(rubric: &Rubric, marks: Option<&Marks>) -> bool {
     scored == items
 }
 
-/// Writes `result`'s feedback files into the report directory `dir`, with their `marks`, and
-/// returns the page's path.
+/// Each student's changes to their total beyond the rubric's points: their late penalty.
+pub(crate) type Adjustments = BTreeMap<String, Vec<Adjustment>>;
+
+/// The adjustments the gradebook at `csv` gives (its late penalties); none without one.
+pub(crate) fn adjustments(csv: Option<&Path>) -> Result<Adjustments, KitError> {
+    let Some(csv) = csv else {
+        return Ok(Adjustments::new());
+    };
+    let text = fs::read_to_string(csv)
+        .map_err(|e| KitError(format!("{}: the gradebook: {e}", csv.display())))?;
+    let penalties = gradebook::late_penalties(&text)
+        .map_err(|why| KitError(format!("{}: {why}", csv.display())))?;
+    Ok(penalties
+        .into_iter()
+        .map(|(student, (late, points))| (student, vec![Adjustment::late(&late, points)]))
+        .collect())
+}
+
+/// Writes `result`'s feedback files into the report directory `dir`, with their `marks` and
+/// their `adjustments` (if any), and returns the page's path.
 pub(crate) fn write(
     dir: &Path,
     rubric: &Rubric,
     result: &StudentResult,
     marks: Option<&Marks>,
+    adjustments: &Adjustments,
 ) -> Result<PathBuf, KitError> {
-    let text = feedback::markdown(rubric, result, marks, &[]);
+    let theirs = adjustments
+        .get(&result.student)
+        .map_or(&[][..], Vec::as_slice);
+    let text = feedback::markdown(rubric, result, marks, theirs);
     let page = page(dir, &result.student);
     replace(&page.with_extension("md"), &text)?;
     replace(&page, &feedback::html(rubric, result, &text))?;
@@ -182,6 +206,7 @@ pub(crate) fn write_all(
     dir: &Path,
     rubric: &Rubric,
     hand: &HandScores,
+    adjustments: &Adjustments,
     all: bool,
 ) -> Result<Written, FeedbackError> {
     let folder = dir.join(RESULTS);
@@ -197,7 +222,7 @@ pub(crate) fn write_all(
         let marks = hand.students.get(&result.student);
         let finished = done(rubric, marks);
         if finished || all {
-            write(dir, rubric, &result, marks)?;
+            write(dir, rubric, &result, marks, adjustments)?;
             written.written.push(result.student.clone());
         }
         if !finished {
@@ -211,7 +236,9 @@ pub(crate) fn write_all(
 pub fn run(run: &FeedbackRun) -> Result<(), FeedbackError> {
     let rubric = Rubric::load(&find_kit(run.kit.as_deref())?.join("rubric.toml"))?;
     let hand = load_scores(&run.dir, &rubric)?;
-    let written = write_all(&run.dir, &rubric, &hand, run.all)?;
+    let csv = super::gallery::recorded_gradebook(&run.dir).ok();
+    let adjustments = adjustments(csv.as_deref())?;
+    let written = write_all(&run.dir, &rubric, &hand, &adjustments, run.all)?;
     super::gallery::link_feedback(&run.dir, &rubric)?;
     eprintln!(
         "grade: {}, in {}",
@@ -245,7 +272,13 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let rubric = hand_rubric();
         assert!(matches!(
-            write_all(dir.path(), &rubric, &HandScores::default(), false),
+            write_all(
+                dir.path(),
+                &rubric,
+                &HandScores::default(),
+                &Adjustments::new(),
+                false
+            ),
             Err(FeedbackError::NoResults(_))
         ));
         for name in ["ann", "bob"] {
@@ -256,7 +289,7 @@ mod tests {
                              "bob": {"GUI": {"items": [3, null]}}}}"#,
         )
         .unwrap();
-        let written = write_all(dir.path(), &rubric, &hand, false).unwrap();
+        let written = write_all(dir.path(), &rubric, &hand, &Adjustments::new(), false).unwrap();
         assert_eq!(written.written, ["ann"]);
         assert_eq!(written.unfinished, ["bob"]);
         assert_eq!(
@@ -267,7 +300,7 @@ mod tests {
         assert!(page(dir.path(), "ann").is_file());
         assert!(page(dir.path(), "ann").with_extension("md").is_file());
         assert!(!page(dir.path(), "bob").exists());
-        let written = write_all(dir.path(), &rubric, &hand, true).unwrap();
+        let written = write_all(dir.path(), &rubric, &hand, &Adjustments::new(), true).unwrap();
         assert_eq!(written.written, ["ann", "bob"]);
         assert_eq!(
             written.said(true),

@@ -263,7 +263,7 @@ pub fn run(run: &GalleryRun) -> Result<(), KitError> {
 }
 
 /// The gradebook the class run recorded in the gallery's folder.
-fn recorded_gradebook(root: &Path) -> Result<PathBuf, KitError> {
+pub(crate) fn recorded_gradebook(root: &Path) -> Result<PathBuf, KitError> {
     let record = root.join(FOLDER).join(GRADEBOOK_RECORD);
     let text = fs::read_to_string(&record).map_err(|e| {
         KitError(format!(
@@ -353,7 +353,9 @@ impl Gallery {
         let failed = |why: String| Reply::text(500, why);
         let scores =
             load_scores(&self.root, &self.rubric).map_err(|why| failed(why.to_string()))?;
-        let written = feedback::write_all(&self.root, &self.rubric, &scores, false)
+        let adjustments =
+            feedback::adjustments(Some(&self.csv)).map_err(|why| failed(why.to_string()))?;
+        let written = feedback::write_all(&self.root, &self.rubric, &scores, &adjustments, false)
             .map_err(|why| failed(why.to_string()))?;
         link_feedback(&self.root, &self.rubric).map_err(|why| failed(why.to_string()))?;
         let said = written.said(false);
@@ -368,7 +370,10 @@ impl Gallery {
             return String::new();
         }
         let written = feedback::kept(&self.root, student).and_then(|kept| match kept {
-            Some(result) => feedback::write(&self.root, &self.rubric, &result, Some(marks))
+            Some(result) => feedback::adjustments(Some(&self.csv))
+                .and_then(|adjustments| {
+                    feedback::write(&self.root, &self.rubric, &result, Some(marks), &adjustments)
+                })
                 .and_then(|_| link_feedback(&self.root, &self.rubric))
                 .map(|()| true)
                 .map_err(Into::into),

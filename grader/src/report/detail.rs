@@ -7,11 +7,18 @@ use std::fmt::Write;
 
 use super::inert;
 use super::words::{self, points, Finding};
+use crate::judge::result::hand::Marks;
 use crate::judge::result::{CaseResult, Exchange, StudentResult, Verdict};
 use crate::kit::Rubric;
 
-/// The score table: one line per category, then the automatic total.
-pub(super) fn table(rubric: &Rubric, result: &StudentResult, markdown: bool) -> String {
+/// The score table: one line per category, then the automatic total. A part graded by hand
+/// shows its points once `marks` score each of its items, else a blank to fill.
+pub(super) fn table(
+    rubric: &Rubric,
+    result: &StudentResult,
+    markdown: bool,
+    marks: Option<&Marks>,
+) -> String {
     let mut out = String::new();
     let row = |out: &mut String, name: &str, score: &str, max: &str| {
         if markdown {
@@ -23,8 +30,20 @@ pub(super) fn table(rubric: &Rubric, result: &StudentResult, markdown: bool) -> 
     if markdown {
         out.push_str("| Category | Score | Max |\n|---|---:|---:|\n");
     }
+    // The hand-graded parts' points, in the order `categories` gives those parts.
+    let mut by_hand = rubric
+        .categories
+        .iter()
+        .filter(|c| !c.manual.is_empty())
+        .map(|c| marks.and_then(|m| m.get(&c.name)).and_then(|g| g.sum()));
     for category in result.categories(rubric) {
-        let score = category.earned.map_or("____ (by hand)".to_string(), points);
+        let score = match category.earned {
+            Some(earned) => points(earned),
+            None => by_hand
+                .next()
+                .flatten()
+                .map_or("____ (by hand)".to_string(), points),
+        };
         row(&mut out, &category.name, &score, &points(category.max));
     }
     let (earned, max) = result.total();

@@ -44,6 +44,16 @@ pub struct Adjustment {
     pub points: f64,
 }
 
+impl Adjustment {
+    /// A late penalty: `late` as the gradebook says it (`1 day 3 h`), `penalty` the points off.
+    pub fn late(late: &str, penalty: f64) -> Adjustment {
+        Adjustment {
+            what: format!("Late penalty (submitted {} late)", inert::line(late)),
+            points: -penalty,
+        }
+    }
+}
+
 /// The feedback of `result` in Markdown, with the hand scores and comments `marks` and the
 /// `adjustments` to the total. While some item is not scored it says so at the top, and the
 /// total is left blank.
@@ -62,7 +72,7 @@ pub fn markdown(
              by hand and the total are not final.\n\n"
         );
     }
-    out.push_str(&markdown::automatic(rubric, result));
+    out.push_str(&markdown::automatic(rubric, result, marks));
     out.push_str(&markdown::hand(
         rubric,
         Some(marks.unwrap_or(&Marks::new())),

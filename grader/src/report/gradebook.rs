@@ -463,6 +463,34 @@ pub fn parse(text: &str) -> Result<Vec<Vec<String>>, GradebookError> {
     Ok(records(text)?.into_iter().map(|r| r.cells).collect())
 }
 
+/// Each student's lateness that costs points, as the gradebook `text` says it (the `late` and
+/// `late penalty` columns [`join`] adds): what `late` says and the points taken off. Empty for
+/// a gradebook without those columns.
+pub fn late_penalties(text: &str) -> Result<BTreeMap<String, (String, f64)>, GradebookError> {
+    let rows = parse(text)?;
+    let Some(header) = rows.first() else {
+        return Ok(BTreeMap::new());
+    };
+    let columns = header
+        .iter()
+        .position(|h| h == LATE)
+        .zip(header.iter().position(|h| h == LATE_PENALTY));
+    let Some((late, penalty)) = columns else {
+        return Ok(BTreeMap::new());
+    };
+    let mut penalties = BTreeMap::new();
+    for row in rows.iter().skip(1) {
+        let cell = |at: usize| row.get(at).map_or("", String::as_str);
+        let Ok(points) = cell(penalty).parse::<f64>() else {
+            continue;
+        };
+        if points > 0.0 {
+            penalties.insert(row[0].clone(), (cell(late).to_string(), points));
+        }
+    }
+    Ok(penalties)
+}
+
 /// The students a gradebook has rows for.
 pub fn students(text: &str) -> Result<Vec<String>, GradebookError> {
     Ok(parse(text)?

@@ -101,7 +101,7 @@ fn window_section(observed: &WindowResult) -> String {
 /// checklists with blanks, and the failures (after a failed build, none: no case was run).
 pub fn student(rubric: &Rubric, result: &StudentResult) -> String {
     let mut out = heading(rubric, result);
-    out.push_str(&automatic(rubric, result));
+    out.push_str(&automatic(rubric, result, None));
     out.push_str(&hand(rubric, None));
     out.push_str(&failures(result));
     out
@@ -113,8 +113,9 @@ pub(super) fn heading(rubric: &Rubric, result: &StudentResult) -> String {
 }
 
 /// What the kit found, up to the hand-graded checklists: the build, the supplied crate check,
-/// the special files, the sandbox, the window, the score table and its notes, the style facts.
-pub(super) fn automatic(rubric: &Rubric, result: &StudentResult) -> String {
+/// the special files, the sandbox, the window, the score table (with the hand-graded parts'
+/// points once `marks` score them) and its notes, the style facts.
+pub(super) fn automatic(rubric: &Rubric, result: &StudentResult, marks: Option<&Marks>) -> String {
     let mut out = String::new();
     if let Some(build) = &result.build {
         out.push_str(&build_section(build));
@@ -138,7 +139,7 @@ pub(super) fn automatic(rubric: &Rubric, result: &StudentResult) -> String {
         out.push_str(&window_section(observed));
     }
     out.push_str("## Scores\n\n");
-    out.push_str(&table(rubric, result, true));
+    out.push_str(&table(rubric, result, true, marks));
     for note in notes(result) {
         let _ = writeln!(out, "\n- {note}");
     }

@@ -18,7 +18,7 @@ use crate::kit::Rubric;
 /// case's detail.
 pub fn brief(rubric: &Rubric, result: &StudentResult) -> String {
     let mut out = format!("{}: {}\n\n", rubric.title, inert::line(&result.student));
-    out.push_str(&table(rubric, result, false));
+    out.push_str(&table(rubric, result, false, None));
     if let Some(build) = &result.build {
         let _ = writeln!(out, "\n  {}", words::build_headline(build));
     }

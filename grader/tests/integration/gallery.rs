@@ -29,7 +29,7 @@ use crate::support::{
 const HOSTILE: &str = "<img src=x onerror=alert(1)>";
 
 /// Where Chromium is, if it is installed. Without it: a note and `None`, or under CI a panic.
-fn chromium() -> Option<PathBuf> {
+pub(crate) fn chromium() -> Option<PathBuf> {
     let path = std::env::var_os("PATH").unwrap_or_default();
     let found = std::env::split_paths(&path)
         .flat_map(|dir| ["chromium", "chromium-browser"].map(|name| dir.join(name)))
@@ -139,7 +139,7 @@ fn a_student_s_page_shows_the_evidence_beside_the_checklist() {
 pub(crate) struct Served {
     child: Child,
     /// The address it printed, with its token.
-    url: String,
+    pub(crate) url: String,
     port: u16,
 }
 
@@ -250,7 +250,7 @@ fn cell(csv: &Path, student: &str, name: &str) -> String {
 
 /// Evaluates `script` in `tab` until it gives `want` (a string), for at most 10 s (while a
 /// page loads, it may give nothing, or fail).
-fn wait_for(tab: &Tab, script: &str, want: &str) {
+pub(crate) fn wait_for(tab: &Tab, script: &str, want: &str) {
     let deadline = Instant::now() + Duration::from_secs(10);
     loop {
         let got = tab
@@ -269,7 +269,7 @@ fn wait_for(tab: &Tab, script: &str, want: &str) {
 }
 
 /// Clicks the element `selector` and types `text` into it.
-fn type_into(tab: &Tab, selector: &str, text: &str) {
+pub(crate) fn type_into(tab: &Tab, selector: &str, text: &str) {
     tab.wait_for_element(selector)
         .unwrap_or_else(|e| panic!("{selector}: {e}"))
         .click()

@@ -26,6 +26,7 @@ mod handout;
 mod hostile;
 mod inert;
 mod journal;
+mod last_mile;
 mod matchup;
 mod naming;
 mod outside;
