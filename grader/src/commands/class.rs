@@ -40,6 +40,7 @@ use crate::kit::{Kit, KitError, Rubric};
 use crate::report::class::{Standing, Standings};
 use crate::report::gradebook::Who;
 use crate::report::progress::Progress;
+use crate::report::words::students;
 use crate::report::{class, gradebook, inert, markdown, terminal};
 
 /// Leaves `CARGO_TARGET_DIR` out of the students' builds, saying so: a build directory every
@@ -226,14 +227,6 @@ impl std::fmt::Display for Stopped {
                  only the others are graded (--restart grades everyone again)"
             ),
         }
-    }
-}
-
-/// `count` students, in words.
-fn students(count: usize) -> String {
-    match count {
-        1 => "1 student".into(),
-        _ => format!("{count} students"),
     }
 }
 

@@ -14,6 +14,7 @@ use crate::kit::roster::Roster;
 use crate::kit::{KitError, Rubric};
 use crate::report::export::{self, Graded, Layout};
 use crate::report::inert;
+use crate::report::words::students;
 
 /// What `grade export` was asked.
 #[derive(Clone, Debug, Default)]
@@ -129,14 +130,6 @@ fn say_roster(roster: &Roster, graded: &[Graded]) {
             rows_word(missing.len()).replace("row", "folder"),
             names(&missing)
         );
-    }
-}
-
-/// `count` students, in words.
-fn students(count: usize) -> String {
-    match count {
-        1 => "1 student".into(),
-        _ => format!("{count} students"),
     }
 }
 

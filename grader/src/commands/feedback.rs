@@ -21,6 +21,7 @@ use crate::kit::{KitError, Rubric};
 use crate::report::feedback::{self, Adjustment, FOLDER};
 use crate::report::gradebook;
 use crate::report::inert;
+use crate::report::words::students;
 
 /// The folder of the kept results in the report directory.
 pub const RESULTS: &str = "results";
@@ -189,14 +190,6 @@ impl Written {
             ),
         };
         said
-    }
-}
-
-/// `count` students, in words.
-fn students(count: usize) -> String {
-    match count {
-        1 => "1 student".into(),
-        _ => format!("{count} students"),
     }
 }
 

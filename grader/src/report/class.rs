@@ -17,6 +17,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use super::inert;
+use super::words::students;
 use super::words::{self, points};
 use crate::judge::result::{FaultKind, StudentResult};
 use crate::kit::Rubric;
@@ -190,14 +191,6 @@ fn columns(rubric: &Rubric, standings: &[&Standing]) -> Vec<Column> {
         }
     }
     columns
-}
-
-/// `count` students, in words.
-fn students(count: usize) -> String {
-    match count {
-        1 => "1 student".into(),
-        _ => format!("{count} students"),
-    }
 }
 
 /// The mean of `values` (not empty).

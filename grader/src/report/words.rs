@@ -42,6 +42,14 @@ pub fn rounded(value: f64) -> f64 {
     (value * 100.0).round() / 100.0 + 0.0
 }
 
+/// `count` students, in words: `1 student`, `3 students`.
+pub fn students(count: usize) -> String {
+    match count {
+        1 => "1 student".into(),
+        _ => format!("{count} students"),
+    }
+}
+
 /// Points as reports print them: at most two decimals, no trailing zeros.
 pub fn points(value: f64) -> String {
     let text = format!("{:.2}", rounded(value));

@@ -100,19 +100,12 @@ fn grade_handout_names_what_is_left_and_passes_a_filled_copy() {
     );
 }
 
-/// The subcommands of a `grade --help`.
+/// The subcommands of a `grade --help`, `help` left out.
 fn subcommands(grade: &mut Command) -> Vec<String> {
     let help = grade.arg("--help").output().expect("grade runs");
-    let help = String::from_utf8_lossy(&help.stdout);
-    help.lines()
-        .skip_while(|l| !l.starts_with("Commands:"))
-        .skip(1)
-        .take_while(|l| l.starts_with("  "))
-        .filter(|l| !l.starts_with("   "))
-        .filter_map(|l| l.split_whitespace().next())
-        .filter(|name| *name != "help")
-        .map(str::to_string)
-        .collect()
+    let mut found = crate::handout::subcommands(&String::from_utf8_lossy(&help.stdout));
+    found.retain(|name| name != "help");
+    found
 }
 
 #[test]

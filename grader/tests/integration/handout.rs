@@ -1023,7 +1023,7 @@ fn prose(text: &str) -> String {
 }
 
 /// The subcommands that `help` (the output of `grade --help`) lists.
-fn subcommands(help: &str) -> Vec<String> {
+pub(crate) fn subcommands(help: &str) -> Vec<String> {
     help.lines()
         .skip_while(|l| !l.starts_with("Commands:"))
         .skip(1)
