@@ -391,17 +391,16 @@ fn a_student_whose_sandbox_cannot_be_set_up_is_not_graded_and_the_run_fails() {
             && said.contains("must be out of students' reach"),
         "{said}"
     );
-    // A class whose reports are inside one student's folder: that student is named, the
-    // others graded.
+    // A class whose gradebook is inside one student's folder: that student is named, the
+    // others graded. (A report folder there is refused before anyone is graded.)
     python_submission(&work.path().join("class/bob"), "connect_four");
     fs::rename(work.path().join("ann"), work.path().join("class/ann")).unwrap();
-    let csv = work.path().join("grades.csv");
+    let csv = work.path().join("class/ann/grades.csv");
     let output = grade()
         .current_dir(work.path())
         .args(["class", "class", "--kit", "kit", "--skip-timing", "--csv"])
         .arg(&csv)
         .args(["--command", "python3 {dir}/connect_four.py"])
-        .args(["--report", "class/ann/reports"])
         .output()
         .expect("grade starts");
     assert_eq!(output.status.code(), Some(1));
