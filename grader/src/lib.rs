@@ -20,3 +20,4 @@ pub mod judge;
 pub mod kit;
 pub mod process;
 pub mod report;
+pub mod similarity;

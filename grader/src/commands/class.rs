@@ -2,14 +2,15 @@
 //! error, prints each student's summary and the class summary, and writes the gradebook, the
 //! class summary (with each student's standing beside it, in `class-summary.json`) and (where
 //! asked) each student's Markdown report and the graders' gallery, with the hand scores typed
-//! so far merged in again, each student's result kept for their feedback, and the feedback of
-//! those whose hand grading is done ([`super::feedback`]). With `--only NAME` or `--not-counted` it grades again only those
-//! students into the files a class run wrote ([`super::again`]), keeping everyone else's rows
-//! and reports as they were. Each student's build has a build directory of its own: a shared
-//! `CARGO_TARGET_DIR` is left out. Students whose sandbox could not be set up are named at the
-//! end, and the run fails; those whose speed-up was not counted are named too. With a roster,
-//! a Gradescope export (its `submission_metadata.yml`) or a late policy, the gradebook says who
-//! each submission is, when it came and how late ([`super::who`]).
+//! so far merged in again, each student's result kept for their feedback, the feedback of
+//! those whose hand grading is done ([`super::feedback`]) and the class's similar pairs
+//! ([`super::similar`]), ranked in the summary. With `--only NAME` or `--not-counted` it grades
+//! again only those students into the files a class run wrote ([`super::again`]), keeping
+//! everyone else's rows and reports as they were. Each student's build has a build directory
+//! of its own: a shared `CARGO_TARGET_DIR` is left out. Students whose sandbox could not be set
+//! up are named at the end, and the run fails; those whose speed-up was not counted are named
+//! too. With a roster, a Gradescope export (its `submission_metadata.yml`) or a late policy,
+//! the gradebook says who each submission is, when it came and how late ([`super::who`]).
 //!
 //! Nothing graded is lost: each student's reports and [`journal`] entry are written as soon as
 //! they are graded, and the class's files from the journal. A panic while grading one student
@@ -30,6 +31,7 @@ use super::fingerprint::{self, Fingerprint};
 use super::gallery;
 use super::interrupt::{self, Signal};
 use super::journal::{self, Class, Entry, Found, Journal, JournalError, Settings, StartOver};
+use super::similar;
 use super::who::Joining;
 use crate::judge::class::{grade_all, submissions, Event, Outcome};
 use crate::judge::result::hand::HandScores;
@@ -41,7 +43,7 @@ use crate::report::class::{Standing, Standings};
 use crate::report::gradebook::Who;
 use crate::report::progress::Progress;
 use crate::report::words::students;
-use crate::report::{class, gradebook, inert, markdown, terminal};
+use crate::report::{class, gradebook, inert, markdown, similarity, terminal};
 
 /// Leaves `CARGO_TARGET_DIR` out of the students' builds, saying so: a build directory every
 /// student's build could write would let one student's build overwrite another's program or
@@ -704,7 +706,10 @@ fn write_class(
         );
     }
     let dir = run.summary_dir();
-    let text = class::markdown(rubric, &standings);
+    let mut text = class::markdown(rubric, &standings);
+    if let Some(reports) = reports {
+        text.push_str(&similar_pairs(run, reports)?);
+    }
     let _ = writeln!(std::io::stdout().lock(), "{text}");
     let path = dir.join(class::FILE_NAME);
     replace(&path, &text)?;
@@ -716,6 +721,17 @@ fn write_class(
     replace(&dir.join(class::STANDINGS), &format!("{json}\n"))?;
     eprintln!("grade: wrote {}", path.display());
     Ok(kept.students)
+}
+
+/// The class's submissions compared with each other ([`similar`]), the course's starter left
+/// out: the pages and the CSV written into the report directory `reports`, and the class
+/// summary's section returned.
+fn similar_pairs(run: &ClassRun, reports: &Path) -> Result<String, ClassError> {
+    let base = similar::course_starter(run.grading.kit.as_deref());
+    let comparison = similar::compared(&run.submissions, Vec::new(), &base)
+        .map_err(|e| KitError(e.to_string()))?;
+    similar::write(reports, &comparison)?;
+    Ok(format!("\n{}", similarity::markdown(&comparison)))
 }
 
 /// Checks that the gradebook to grade again into is joined (who, when, how late) just when

@@ -28,6 +28,7 @@ pub mod journal;
 pub mod matchup;
 #[cfg(not(feature = "students-kit"))]
 pub mod pack;
+pub mod similar;
 #[cfg(not(feature = "students-kit"))]
 pub mod solutions;
 #[cfg(not(feature = "students-kit"))]

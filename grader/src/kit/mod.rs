@@ -1,10 +1,11 @@
 //! What the grading is done with, as data: the [`rubric`], the [`case`] files, their stored
 //! answers ([`solution`]), the [`held_out`] cases generated from the instructor's secret seed,
 //! the course's copy of the [`supplied`] crate that submissions' copies are compared with, the
-//! settings of the [`style`] facts, the [`handout`]'s placeholders, and the safe way to read a
-//! submission's files ([`tree`]); and who each submission is and when it came in: the
-//! instructor's [`roster`], Gradescope's export metadata ([`gradescope_export`]), the submission
-//! times ([`submitted`]) and the late policy they are judged by ([`late`]).
+//! settings of the [`style`] facts, the [`handout`]'s placeholders, the safe way to read a
+//! submission's files ([`tree`]) and which of them are its [`sources`]; and who each
+//! submission is and when it came in: the instructor's [`roster`], Gradescope's export
+//! metadata ([`gradescope_export`]), the submission times ([`submitted`]) and the late policy
+//! they are judged by ([`late`]).
 //! Everything is loaded and checked against everything else before a student is graded;
 //! nothing here starts a process. Only the course's `grade` computes answers ([`reference`]) and so
 //! can make held-out cases; the students' (the `students-kit` feature) cannot.
@@ -20,6 +21,7 @@ pub mod reference;
 pub mod roster;
 pub mod rubric;
 pub mod solution;
+pub mod sources;
 pub mod style;
 pub mod submitted;
 pub mod supplied;

@@ -126,7 +126,7 @@ pub fn class_page_of(rubric: &Rubric, rows: &[String]) -> String {
     let mut out = head(&format!("{}: the gallery", rubric.title), "");
     let _ = write!(
         out,
-        "<header><h1>{}: the gallery</h1>\n{MODE}{FEEDBACK}</header>\n<main>\n\
+        "<header><h1>{}: the gallery</h1>\n{MODE}{FEEDBACK}{SIMILAR}</header>\n<main>\n\
          <table class=\"class\">\n<thead><tr><th>Student</th><th>Window</th>\
          <th>Automatic total</th><th>Build</th><th>Window steps seen</th>\
          <th>Hand-scored items</th><th>Feedback</th></tr></thead>\n<tbody>\n",
@@ -143,6 +143,10 @@ pub fn class_page_of(rubric: &Rubric, rows: &[String]) -> String {
 /// is done; the script enables it when the page is served.
 const FEEDBACK: &str = "<p class=\"feedback\"><button id=\"feedback\" type=\"button\" disabled>\
     Write feedback files</button> <span id=\"feedback-status\" role=\"status\"></span></p>\n";
+
+/// The class page's link to the similar pairs `grade class --report` writes beside it.
+const SIMILAR: &str = "<p class=\"similar\"><a href=\"similarity/index.html\">Similar pairs</a>: \
+    leads for a person to judge, never a deduction.</p>\n";
 
 /// What opens a student's row on the class page, before their name's [`key`].
 const ROW: &str = "<tr data-student=\"";

@@ -20,6 +20,7 @@ pub mod markdown;
 pub mod matchup;
 pub mod progress;
 mod repeats;
+pub mod similarity;
 pub mod special;
 pub mod style;
 pub mod terminal;

@@ -49,6 +49,62 @@ pub enum Course {
     /// row that names no student id or email is left out and said.
     #[command(after_help = EXPORT_HELP)]
     Export(ExportArgs),
+    /// Compare every pair of a class's submissions (Rust, Java, Python) for code they share,
+    /// and each with earlier years' archives; rank the pairs
+    ///
+    /// Each source file is parsed into syntax tokens (names, literals, comments and layout made
+    /// alike), and its k-grams of tokens are winnowed into fingerprints, as MOSS and Dolos do;
+    /// the code every student was given (the course's starter beside the kit, or --base) is
+    /// left out. A pair's similarity is the share of both sides' fingerprints the other also
+    /// has; its longest run is the longest stretch of tokens they share. Pairs are leads for a
+    /// person to judge, never a deduction.
+    #[command(after_help = SIMILAR_HELP)]
+    Similar(SimilarArgs),
+}
+
+/// The outputs and examples, after `grade similar --help`.
+const SIMILAR_HELP: &str = concat!(
+    "Output: the first 20 pairs ranked on standard output; with --csv every pair (rank, the two\n",
+    "names, similarity, fingerprints shared, the longest run and where it is on each side); with\n",
+    "--report DIR the same CSV as DIR/similarity.csv, an index of the first 100 pairs and a page\n",
+    "per pair with the two submissions side by side, the shared fragments highlighted, in\n",
+    "DIR/similarity/. grade class --report writes them too, and the ranking in its summary.\n",
+    "\n",
+    "Exit codes: 0 after comparing, 1 when a folder cannot be read or a file written, 2 for\n",
+    "bad arguments.\n",
+    "\n",
+    "Examples:\n",
+    "  grade similar submissions\n",
+    "  grade similar submissions --archive 2024 --archive 2025 --report similar\n",
+    "  grade similar submissions --base starter --base supplied-java --csv pairs.csv"
+);
+
+/// `grade similar`'s arguments.
+#[derive(Args, Debug)]
+pub struct SimilarArgs {
+    /// The class folder: one subdirectory per submission
+    #[arg(value_name = "DIR")]
+    submissions: PathBuf,
+    /// A folder of code every student was given, left out of the comparison (repeat for more);
+    /// default: the course's starter/ beside the kit
+    #[arg(long, value_name = "DIR", conflicts_with = "no_base")]
+    base: Vec<PathBuf>,
+    /// Leave no given code out
+    #[arg(long)]
+    no_base: bool,
+    /// A folder of an earlier year's class (one subdirectory per submission): each of this
+    /// class is compared with each of it, never two archived ones with each other (repeat for
+    /// more years)
+    #[arg(long, value_name = "DIR")]
+    archive: Vec<PathBuf>,
+    /// Write the CSV and the pages into DIR
+    #[arg(long, value_name = "DIR")]
+    report: Option<PathBuf>,
+    /// Write every pair as CSV to PATH
+    #[arg(long, value_name = "PATH")]
+    csv: Option<PathBuf>,
+    #[command(flatten)]
+    kit: KitArgs,
 }
 
 /// The layouts and examples, after `grade export --help`.
@@ -178,6 +234,7 @@ impl Course {
         match self {
             Course::Match(_) => "grade match",
             Course::Export(_) => "grade export",
+            Course::Similar(_) => "grade similar",
             _ => "grade",
         }
     }
@@ -217,6 +274,16 @@ impl Course {
                 moodle: args.moodle,
                 gradescope: args.gradescope,
                 roster: args.roster,
+                kit: args.kit.kit,
+            })
+            .map_err(|e| e.to_string()),
+            Course::Similar(args) => commands::similar::run(&commands::similar::SimilarRun {
+                submissions: args.submissions,
+                base: args.base,
+                no_base: args.no_base,
+                archive: args.archive,
+                report: args.report,
+                csv: args.csv,
                 kit: args.kit.kit,
             })
             .map_err(|e| e.to_string()),

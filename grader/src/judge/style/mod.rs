@@ -2,7 +2,8 @@
 //! grader: each source file's [`header`] items, the longest [`functions`] (Rust), and the kit's
 //! lint commands, each run as the build is (in the student's sandbox, under its limits) with
 //! the lines of its output counted. The sources are read before any lint runs, as a lint runs
-//! the student's build script, and only through [`tree`]: regular files, never through a link.
+//! the student's build script, and only as [`sources`] reads them: regular files, never
+//! through a link.
 
 mod functions;
 mod header;
@@ -16,23 +17,10 @@ use super::job::{file_stem, Job};
 use super::result::style::{
     Function, LintOutcome, LintResult, SourceFile, Style, Unread, Unreadable,
 };
+use crate::kit::sources::{self, SourceError};
 use crate::kit::style::{self as settings, Language, Lint};
-use crate::kit::tree::{self, Kind, ReadError};
+use crate::kit::tree::ReadError;
 use crate::process::logged::Ended;
-
-/// The most source files looked at.
-const MAX_FILES: usize = 500;
-/// The largest source file read, in bytes.
-const MAX_FILE_BYTES: u64 = 1 << 20;
-/// Folders never looked in: build output, caches and the supplied crate (the course's).
-const SKIPPED: [&str; 6] = [
-    "target",
-    "build",
-    "out",
-    "__pycache__",
-    "node_modules",
-    "supplied",
-];
 
 /// Where the lints' logs are kept, as `<student>.lint.<name>.log`; `None`: temporary files.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -50,7 +38,7 @@ pub(crate) fn gather(
     dir: &Path,
     unconfined: Option<&str>,
 ) -> Style {
-    let (sources, more_files) = walk(dir);
+    let (sources, more_files) = sources::list(dir);
     let mut style = Style {
         more_files,
         ..Style::default()
@@ -92,37 +80,6 @@ pub(crate) fn gather(
     style
 }
 
-/// The language of the file at `path` (relative, `/`-separated), if it is a student's source:
-/// Rust under `src/`, Java and Python anywhere.
-fn language(path: &str) -> Option<Language> {
-    let (_, extension) = path.rsplit_once('.')?;
-    match extension {
-        "rs" if path.starts_with("src/") => Some(Language::Rust),
-        "java" => Some(Language::Java),
-        "py" => Some(Language::Python),
-        _ => None,
-    }
-}
-
-/// The source files of the submission `root`, as paths relative to it with their languages, in
-/// name order, at most [`MAX_FILES`] of them, and how many more there are. Only regular files
-/// count (see [`tree::walk`]): no link is followed, and [`SKIPPED`] and hidden folders are not
-/// entered.
-fn walk(root: &Path) -> (Vec<(String, Language)>, usize) {
-    let skip = |_: &str, name: &str| name.starts_with('.') || SKIPPED.contains(&name);
-    let listing = tree::walk(root, "", &skip).unwrap_or_default();
-    let mut sources: Vec<(String, Language)> = listing
-        .entries
-        .into_iter()
-        .filter(|entry| entry.kind == Kind::File)
-        .filter_map(|entry| Some((language(&entry.path)?, entry.path)))
-        .map(|(language, path)| (path, language))
-        .collect();
-    let more = sources.len().saturating_sub(MAX_FILES);
-    sources.truncate(MAX_FILES);
-    (sources, more)
-}
-
 /// Reads the source file `path` of the submission `dir`: its header items, and for Rust its
 /// functions, added to `functions`.
 fn read(
@@ -131,15 +88,12 @@ fn read(
     language: Language,
     functions: &mut Vec<Function>,
 ) -> Result<SourceFile, Unreadable> {
-    let bytes = tree::read(dir, path, MAX_FILE_BYTES).map_err(|e| match e {
-        ReadError::TooLarge(cap) => Unreadable::TooLarge(cap),
-        ReadError::Io(why) => Unreadable::Io(why),
-        ReadError::Missing
-        | ReadError::NotAFile(_)
-        | ReadError::Through(_)
-        | ReadError::Outside => Unreadable::NotAFile,
+    let text = sources::read(dir, path).map_err(|e| match e {
+        SourceError::Read(ReadError::TooLarge(cap)) => Unreadable::TooLarge(cap),
+        SourceError::Read(ReadError::Io(why)) => Unreadable::Io(why),
+        SourceError::Read(_) => Unreadable::NotAFile,
+        SourceError::NotText => Unreadable::NotText,
     })?;
-    let text = String::from_utf8(bytes).map_err(|_| Unreadable::NotText)?;
     if language == Language::Rust {
         functions.extend(functions::functions(path, &text).map_err(Unreadable::Unparsed)?);
     }

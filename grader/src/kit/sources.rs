@@ -1,0 +1,106 @@
+//! A submission's source files: which of its files are a student's source (Rust under `src/`,
+//! Java and Python anywhere), found and read through [`tree`] only (regular files, never
+//! through a link, at most a cap's bytes). The style facts and the similarity check read
+//! submissions the same way, so that they see the same files.
+
+use std::path::Path;
+
+use super::style::Language;
+use super::tree::{self, Kind, ReadError};
+
+/// The most source files looked at in one submission.
+pub const MAX_FILES: usize = 500;
+/// The largest source file read, in bytes.
+pub const MAX_FILE_BYTES: u64 = 1 << 20;
+/// Folders never looked in: build output, caches and the supplied crate (the course's).
+const SKIPPED: [&str; 6] = [
+    "target",
+    "build",
+    "out",
+    "__pycache__",
+    "node_modules",
+    "supplied",
+];
+
+/// Why a source file was not read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SourceError {
+    /// The tree refused it (too large, not a regular file, gone, the system's reason).
+    Read(ReadError),
+    /// It is not UTF-8 text.
+    NotText,
+}
+
+/// The language of the file at `path` (relative, `/`-separated), if it is a student's source:
+/// Rust under `src/`, Java and Python anywhere.
+pub fn language(path: &str) -> Option<Language> {
+    let (_, extension) = path.rsplit_once('.')?;
+    match extension {
+        "rs" if path.starts_with("src/") => Some(Language::Rust),
+        "java" => Some(Language::Java),
+        "py" => Some(Language::Python),
+        _ => None,
+    }
+}
+
+/// The source files of the submission `root`, as paths relative to it with their languages, in
+/// name order, at most [`MAX_FILES`] of them, and how many more there are. Only regular files
+/// count (see [`tree::walk`]): no link is followed, and build output, caches, the supplied
+/// crate and hidden folders are not entered.
+pub fn list(root: &Path) -> (Vec<(String, Language)>, usize) {
+    let skip = |_: &str, name: &str| name.starts_with('.') || SKIPPED.contains(&name);
+    let listing = tree::walk(root, "", &skip).unwrap_or_default();
+    let mut sources: Vec<(String, Language)> = listing
+        .entries
+        .into_iter()
+        .filter(|entry| entry.kind == Kind::File)
+        .filter_map(|entry| Some((language(&entry.path)?, entry.path)))
+        .map(|(language, path)| (path, language))
+        .collect();
+    let more = sources.len().saturating_sub(MAX_FILES);
+    sources.truncate(MAX_FILES);
+    (sources, more)
+}
+
+/// The text of the source file `path` (relative, `/`-separated) of the submission `root`, at
+/// most [`MAX_FILE_BYTES`] of it.
+pub fn read(root: &Path, path: &str) -> Result<String, SourceError> {
+    let bytes = tree::read(root, path, MAX_FILE_BYTES).map_err(SourceError::Read)?;
+    String::from_utf8(bytes).map_err(|_| SourceError::NotText)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_students_sources_are_rust_under_src_and_java_and_python_anywhere() {
+        assert_eq!(language("src/main.rs"), Some(Language::Rust));
+        assert_eq!(language("build.rs"), None);
+        assert_eq!(language("a/B.java"), Some(Language::Java));
+        assert_eq!(language("game.py"), Some(Language::Python));
+        assert_eq!(language("README.md"), None);
+    }
+
+    #[test]
+    fn the_supplied_crate_build_output_and_hidden_folders_are_not_listed() {
+        let dir = tempfile::tempdir().unwrap();
+        for path in [
+            "src/main.rs",
+            "supplied/src/lib.rs",
+            "target/x.rs",
+            ".git/a.py",
+            "Main.java",
+        ] {
+            let path = dir.path().join(path);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, "x").unwrap();
+        }
+        let (sources, more) = list(dir.path());
+        let paths: Vec<&str> = sources.iter().map(|(p, _)| p.as_str()).collect();
+        assert_eq!((paths, more), (vec!["Main.java", "src/main.rs"], 0));
+        assert_eq!(read(dir.path(), "Main.java"), Ok("x".to_string()));
+        std::fs::write(dir.path().join("bad.py"), [0xff, 0xfe]).unwrap();
+        assert_eq!(read(dir.path(), "bad.py"), Err(SourceError::NotText));
+    }
+}

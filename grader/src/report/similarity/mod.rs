@@ -1,0 +1,264 @@
+//! A similarity check in words: the ranked pairs on the terminal, as a section of the class
+//! summary, as a CSV, and as [`page`]s (an index and each pair side by side). Every one of them
+//! says the same thing first: a pair is a lead for a person to judge, never a deduction. Names
+//! and paths are students' and are made [`inert`] wherever they are shown.
+
+pub mod page;
+
+use std::fmt::Write;
+
+use super::inert;
+use crate::kit::sources::{SourceError, MAX_FILES};
+use crate::kit::tree::ReadError;
+use crate::similarity::{Comparison, Origin, Pair, Span, Submission, Unread, Why};
+
+/// The folder of the pages in a report directory, and the CSV beside it.
+pub const FOLDER: &str = "similarity";
+/// The CSV of every pair, in the report directory.
+pub const CSV: &str = "similarity.csv";
+
+/// What every rendering says first.
+pub const LEADS: &str = "Similar pairs are leads for a person to judge, never a deduction: \
+    read both submissions side by side before concluding anything.";
+
+/// The pairs shown on the terminal and in the class summary, at most.
+pub const SHOWN: usize = 20;
+
+/// A submission's name as the student wrote it: `name`, or `label/name` for an archived one
+/// (each rendering makes it inert its own way).
+pub fn who(submission: &Submission) -> String {
+    match &submission.origin {
+        Origin::Class => submission.name.clone(),
+        Origin::Archive(label) => format!("{label}/{}", submission.name),
+    }
+}
+
+/// A similarity as a percentage, rounded down (so that 100% means all of both).
+pub fn percent(similarity: f64) -> String {
+    format!("{}%", (similarity * 100.0).floor() as u32)
+}
+
+/// The lines (first and last, from 1) of `span` in `submission`.
+pub fn lines(submission: &Submission, span: &Span) -> (usize, usize) {
+    let text = &submission.files[span.file].text;
+    let line = |byte: usize| text[..byte.min(text.len())].matches('\n').count() + 1;
+    (
+        line(span.bytes.start),
+        line(span.bytes.end.saturating_sub(1).max(span.bytes.start)),
+    )
+}
+
+/// Where `span` is: `path:first-last` (the path as the student wrote it).
+pub fn place(submission: &Submission, span: &Span) -> String {
+    let (first, last) = lines(submission, span);
+    let path = &submission.files[span.file].path;
+    match first == last {
+        true => format!("{path}:{first}"),
+        false => format!("{path}:{first}-{last}"),
+    }
+}
+
+/// The settings and the base, in one sentence.
+pub fn method(comparison: &Comparison) -> String {
+    let settings = comparison.settings;
+    let base = match comparison.base_files {
+        0 => "no base code was given, so code every student was given counts as shared".into(),
+        1 => "the 1 source file of given code was left out".to_string(),
+        n => format!("the {n} source files of given code were left out"),
+    };
+    format!(
+        "Winnowed fingerprints of syntax tokens (k-grams of {} tokens, windows of {}; names, \
+         literals, comments and layout ignored); {base}.",
+        settings.k, settings.window
+    )
+}
+
+/// The terminal's account: what was compared, the first [`SHOWN`] pairs ranked, and the files
+/// not compared.
+pub fn terminal(comparison: &Comparison) -> String {
+    let mut out = format!("{LEADS}\n{}\n", method(comparison));
+    let class = comparison
+        .submissions
+        .iter()
+        .filter(|s| s.origin == Origin::Class)
+        .count();
+    let archived = comparison.submissions.len() - class;
+    let _ = write!(out, "Compared {class} submissions");
+    if archived > 0 {
+        let _ = write!(out, " with each other and with {archived} archived ones");
+    }
+    let _ = writeln!(out, ": {} pairs share something.", comparison.pairs.len());
+    if !comparison.pairs.is_empty() {
+        let _ = writeln!(
+            out,
+            "\n{:>4}  {:>10}  {:>14}  pair",
+            "rank", "similarity", "longest run"
+        );
+    }
+    for (rank, pair) in comparison.pairs.iter().take(SHOWN).enumerate() {
+        let (left, right) = sides(comparison, pair);
+        let _ = writeln!(
+            out,
+            "{:>4}  {:>10}  {:>14}  {} ~ {}{}",
+            rank + 1,
+            percent(pair.similarity),
+            format!("{} tokens", pair.longest),
+            inert::line(&who(left)),
+            inert::line(&who(right)),
+            longest_places(comparison, pair)
+                .map(|(l, r)| format!("  ({} ~ {})", inert::line(&l), inert::line(&r)))
+                .unwrap_or_default()
+        );
+    }
+    if comparison.pairs.len() > SHOWN {
+        let _ = writeln!(
+            out,
+            "... and {} more pairs.",
+            comparison.pairs.len() - SHOWN
+        );
+    }
+    for line in unread_lines(comparison) {
+        let _ = writeln!(out, "{line}");
+    }
+    out
+}
+
+/// The two submissions of `pair`.
+pub fn sides<'a>(comparison: &'a Comparison, pair: &Pair) -> (&'a Submission, &'a Submission) {
+    (
+        &comparison.submissions[pair.left],
+        &comparison.submissions[pair.right],
+    )
+}
+
+/// Where the pair's longest fragment is on each side.
+pub fn longest_places(comparison: &Comparison, pair: &Pair) -> Option<(String, String)> {
+    let (left, right) = sides(comparison, pair);
+    let fragment = pair.fragments.first()?;
+    Some((place(left, &fragment.left), place(right, &fragment.right)))
+}
+
+/// A line per file not compared: whose, which and why.
+pub fn unread_lines(comparison: &Comparison) -> Vec<String> {
+    comparison
+        .submissions
+        .iter()
+        .flat_map(|s| s.unread.iter().map(move |unread| (s, unread)))
+        .map(|(submission, unread)| format!("Not compared: {}", unread_line(submission, unread)))
+        .collect()
+}
+
+/// Which file of `submission` was not compared, and why.
+fn unread_line(submission: &Submission, unread: &Unread) -> String {
+    let path = inert::line(&unread.path);
+    let whose = inert::line(&who(submission));
+    match &unread.why {
+        Why::TooMany(more) => {
+            format!("{whose}: {more} more source files (the most read is {MAX_FILES})")
+        }
+        Why::Tokens(_) => format!("{whose}: {path} (it could not be parsed)"),
+        Why::Source(error) => format!("{whose}: {path} ({})", source_error(error)),
+    }
+}
+
+/// Why a source file could not be read, in words.
+fn source_error(error: &SourceError) -> String {
+    match error {
+        SourceError::NotText => "it is not UTF-8 text".into(),
+        SourceError::Read(ReadError::TooLarge(cap)) => {
+            format!("it is larger than {} KiB", cap / 1024)
+        }
+        SourceError::Read(ReadError::Io(why)) => inert::line(why),
+        SourceError::Read(_) => "it is no longer a plain file".into(),
+    }
+}
+
+/// The class summary's section: the first pairs ranked, with a link to the pages.
+pub fn markdown(comparison: &Comparison) -> String {
+    let mut out = format!("## Similar pairs\n\n{LEADS} {}\n\n", method(comparison));
+    if comparison.pairs.is_empty() {
+        out.push_str("No two submissions share a fingerprint.\n");
+        return out;
+    }
+    out.push_str("| Rank | Similarity | Longest run | Pair | Longest run is at |\n");
+    out.push_str("|---:|---:|---:|---|---|\n");
+    for (rank, pair) in comparison.pairs.iter().take(SHOWN).enumerate() {
+        let (left, right) = sides(comparison, pair);
+        let at = longest_places(comparison, pair)
+            .map(|(l, r)| {
+                format!(
+                    "{} ~ {}",
+                    table_text(&inert::line(&l)),
+                    table_text(&inert::line(&r))
+                )
+            })
+            .unwrap_or_default();
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} tokens | [{} ~ {}]({FOLDER}/{}) | {} |",
+            rank + 1,
+            percent(pair.similarity),
+            pair.longest,
+            table_text(&inert::line(&who(left))),
+            table_text(&inert::line(&who(right))),
+            page::pair_name(rank),
+            at
+        );
+    }
+    let _ = writeln!(
+        out,
+        "\nEvery pair: [{FOLDER}/index.html]({FOLDER}/index.html) and {CSV}."
+    );
+    for line in unread_lines(comparison) {
+        let _ = writeln!(out, "\n{}", table_text(&line));
+    }
+    out
+}
+
+/// `text` safe in a Markdown table cell: its bars and the characters Markdown reads escaped.
+fn table_text(text: &str) -> String {
+    text.chars()
+        .flat_map(|c| match c {
+            '|' | '[' | ']' | '*' | '_' | '`' | '<' | '>' | '\\' => vec!['\\', c],
+            c => vec![c],
+        })
+        .collect()
+}
+
+/// Every pair as CSV: rank, the two names (and where the right one is from), the similarity,
+/// the fingerprints shared, the longest run and where it is on each side.
+pub fn csv(comparison: &Comparison) -> Vec<Vec<String>> {
+    let mut rows = vec![[
+        "rank",
+        "left",
+        "right",
+        "right from",
+        "similarity %",
+        "shared fingerprints",
+        "longest run (tokens)",
+        "longest run, left",
+        "longest run, right",
+    ]
+    .map(String::from)
+    .to_vec()];
+    for (rank, pair) in comparison.pairs.iter().enumerate() {
+        let (left, right) = sides(comparison, pair);
+        let (at_left, at_right) = longest_places(comparison, pair).unwrap_or_default();
+        let from = match &right.origin {
+            Origin::Class => "class".to_string(),
+            Origin::Archive(label) => label.clone(),
+        };
+        rows.push(vec![
+            (rank + 1).to_string(),
+            inert::cell(&left.name),
+            inert::cell(&right.name),
+            inert::cell(&from),
+            format!("{:.1}", pair.similarity * 100.0),
+            pair.shared.to_string(),
+            pair.longest.to_string(),
+            inert::cell(&at_left),
+            inert::cell(&at_right),
+        ]);
+    }
+    rows
+}

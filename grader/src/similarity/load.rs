@@ -1,0 +1,90 @@
+//! Submissions read from disk for the similarity check: a class folder (one submission per
+//! subdirectory), an archive of an earlier year's class, and the base code every student was
+//! given. Only a submission's [`sources`] are read, as the style facts read them: regular files,
+//! never through a link, each at most [`sources::MAX_FILE_BYTES`].
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use super::{File, Origin, Submission, Unread, Why};
+use crate::kit::sources;
+
+/// Why a folder of submissions could not be read.
+#[derive(Debug)]
+pub enum LoadError {
+    /// The folder could not be listed: its path and the system's reason.
+    Unlisted(PathBuf, std::io::Error),
+    /// The folder holds no subdirectory.
+    Empty(PathBuf),
+}
+
+impl std::fmt::Display for LoadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        match self {
+            LoadError::Unlisted(path, error) => {
+                write!(f, "{}: cannot be read: {error}", path.display())
+            }
+            LoadError::Empty(path) => write!(f, "{}: no submission folders in it", path.display()),
+        }
+    }
+}
+
+impl std::error::Error for LoadError {}
+
+/// Every submission of the class folder `dir` (its subdirectories, hidden ones left out, in
+/// name order), each of `origin`.
+pub fn class(dir: &Path, origin: &Origin) -> Result<Vec<Submission>, LoadError> {
+    let entries = fs::read_dir(dir).map_err(|e| LoadError::Unlisted(dir.to_path_buf(), e))?;
+    let mut folders: Vec<(String, PathBuf)> = entries
+        .flatten()
+        .filter(|entry| entry.file_type().is_ok_and(|kind| kind.is_dir()))
+        .map(|entry| {
+            (
+                entry.file_name().to_string_lossy().into_owned(),
+                entry.path(),
+            )
+        })
+        .filter(|(name, _)| !name.starts_with('.'))
+        .collect();
+    folders.sort();
+    if folders.is_empty() {
+        return Err(LoadError::Empty(dir.to_path_buf()));
+    }
+    Ok(folders
+        .into_iter()
+        .map(|(name, path)| submission(&path, name, origin.clone()))
+        .collect())
+}
+
+/// The submission in the folder `dir`, named `name`: its source files, and those it has that
+/// could not be read, with why.
+pub fn submission(dir: &Path, name: String, origin: Origin) -> Submission {
+    let (found, more) = sources::list(dir);
+    let mut files = Vec::new();
+    let mut unread = Vec::new();
+    for (path, language) in found {
+        match sources::read(dir, &path) {
+            Ok(text) => files.push(File {
+                path,
+                language,
+                text,
+            }),
+            Err(error) => unread.push(Unread {
+                path,
+                why: Why::Source(error),
+            }),
+        }
+    }
+    if more > 0 {
+        unread.push(Unread {
+            path: String::new(),
+            why: Why::TooMany(more),
+        });
+    }
+    Submission {
+        name,
+        origin,
+        files,
+        unread,
+    }
+}
