@@ -84,8 +84,12 @@ pub fn terminal(comparison: &Comparison) -> String {
         .count();
     let archived = comparison.submissions.len() - class;
     let _ = write!(out, "Compared {class} submissions");
-    if archived > 0 {
-        let _ = write!(out, " with each other and with {archived} archived ones");
+    match archived {
+        0 => {}
+        1 => out.push_str(" with each other and with 1 archived one"),
+        n => {
+            let _ = write!(out, " with each other and with {n} archived ones");
+        }
     }
     let _ = writeln!(out, ": {} pairs share something.", comparison.pairs.len());
     if !comparison.pairs.is_empty() {
@@ -117,8 +121,9 @@ pub fn terminal(comparison: &Comparison) -> String {
             comparison.pairs.len() - SHOWN
         );
     }
-    for line in unread_lines(comparison) {
-        let _ = writeln!(out, "{line}");
+    let unread = unread_lines(comparison);
+    if !unread.is_empty() {
+        let _ = writeln!(out, "\n{}", unread.join("\n"));
     }
     out
 }
@@ -261,4 +266,76 @@ pub fn csv(comparison: &Comparison) -> Vec<Vec<String>> {
         ]);
     }
     rows
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::kit::style::Language;
+    use crate::similarity::{compare, Base, File, Settings};
+
+    /// A small class compared: two students who share a function (one of them named to break
+    /// a spreadsheet and a page), one who shares nothing, an archived copy, and a file that is
+    /// not text.
+    pub(crate) fn compared() -> Comparison {
+        let shared =
+            "def score(board, col):\n    total = 0\n    for row in range(len(board)):\n        \
+                      if board[row][col] == 1:\n            total += row * 4\n    return total\n";
+        let file = |path: &str, text: &str| File {
+            path: path.into(),
+            language: Language::Python,
+            text: text.into(),
+        };
+        let submission = |name: &str, origin: Origin, files: Vec<File>| Submission {
+            name: name.into(),
+            origin,
+            files,
+            unread: Vec::new(),
+        };
+        let mut ann = submission(
+            "ann",
+            Origin::Class,
+            vec![file("game.py", &format!("import sys\n\n{shared}"))],
+        );
+        ann.unread.push(Unread {
+            path: "notes.py".into(),
+            why: Why::Source(SourceError::NotText),
+        });
+        let class = vec![
+            ann,
+            submission(
+                "=HYPERLINK(\"x\")<b>",
+                Origin::Class,
+                vec![file("a/<i>.py", &shared.replace("total", "t\u{202e}"))],
+            ),
+            submission("cy", Origin::Class, vec![file("main.py", "print(1)\n")]),
+        ];
+        let archive = vec![submission(
+            "old",
+            Origin::Archive("2024".into()),
+            vec![file("game.py", shared)],
+        )];
+        let settings = Settings { k: 6, window: 3 };
+        compare(class, archive, &Base::default(), settings)
+    }
+
+    #[test]
+    fn the_terminal_ranks_the_pairs_after_saying_they_are_leads() {
+        insta::assert_snapshot!(terminal(&compared()));
+    }
+
+    #[test]
+    fn the_summary_section_links_each_pair_to_its_page() {
+        insta::assert_snapshot!(markdown(&compared()));
+    }
+
+    #[test]
+    fn the_csv_has_every_pair_and_no_formula() {
+        let rows = csv(&compared());
+        assert_eq!(rows.len(), 4, "{rows:?}");
+        assert!(rows.iter().flatten().all(|cell| !cell.starts_with('=')));
+        assert!(rows[1..]
+            .iter()
+            .any(|row| row[2] == "old" && row[3] == "2024"));
+    }
 }

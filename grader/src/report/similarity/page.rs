@@ -276,3 +276,54 @@ fn marked(out: &mut String, text: &str, marks: &[(Range<usize>, usize)], which: 
         offset = end;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::similarity::tests::compared;
+
+    #[test]
+    fn a_pair_page_shows_both_sides_with_the_fragments_marked_and_nothing_of_a_students_as_markup()
+    {
+        let comparison = compared();
+        let rank = comparison
+            .pairs
+            .iter()
+            .position(|p| comparison.submissions[p.right].name.contains("HYPERLINK"))
+            .unwrap();
+        let page = pair(&comparison, &comparison.pairs[rank], rank);
+        assert!(page.contains(POLICY) && page.contains(LEADS));
+        assert!(!page.contains("<b>") && !page.contains("<i>") && !page.contains("<script"));
+        assert!(page.contains("&lt;i&gt;.py"));
+        assert!(page.contains("\\u{202e}") && !page.contains('\u{202e}'));
+        assert!(page.contains("<mark class=\"c0\" id=\"l0\"") && page.contains("id=\"r0\""));
+        assert!(page.contains("<span class=\"ln\">3</span>"));
+    }
+
+    #[test]
+    fn the_index_links_every_pair_and_names_what_was_not_compared() {
+        let comparison = compared();
+        let page = index(&comparison);
+        for rank in 0..comparison.pairs.len() {
+            assert!(page.contains(&pair_name(rank)));
+        }
+        assert!(page.contains("ann: notes.py (it is not UTF-8 text)"));
+    }
+
+    #[test]
+    fn overlapping_marks_are_cut_so_that_each_byte_is_marked_once() {
+        let mut out = String::new();
+        marked(
+            &mut out,
+            "abcdef\ngh\n",
+            &[(1..4, 0), (2..9, 1)],
+            Side::Left,
+        );
+        assert_eq!(
+            out,
+            "<span class=\"ln\">1</span>a<mark class=\"c0\" id=\"l0\" title=\"fragment 1\">bcd</mark>\
+             <mark class=\"c1\" id=\"l1\" title=\"fragment 2\">ef\n</mark>\
+             <span class=\"ln\">2</span><mark class=\"c1\" title=\"fragment 2\">gh</mark>\n"
+        );
+    }
+}
