@@ -80,8 +80,9 @@ impl Language {
         const RUST: &[&str] = &[
             "main", "new", "default", "from", "into", "fmt", "drop", "clone", "eq", "cmp",
             "next", "len", "get", "iter", "map", "min", "max", "run", "self", "Self", "crate",
-            "super", "Some", "None", "Ok", "Err", "rows", "cols", "depth", "threads", "first",
-            "checker", "turn", "play", "outcome", "computer_move", "new_game", "heuristic",
+            "super", "Some", "None", "Ok", "Err", "count", "sum", "any", "all", "filter", "take",
+            "lock", "wait", "send", "recv", "join", "spawn", "push", "pop", "col", "rows", "cols",
+            "depth", "threads", "first", "checker", "turn", "play", "outcome", "computer_move", "new_game", "heuristic",
             "scores", "stop_signal", "winning_line", "is_over", "opponent", "index", "name",
             "letter", "lib", "mod",
         ];
@@ -259,7 +260,9 @@ fn apply(source: &str, mut edits: Vec<(Range<usize>, String)>) -> String {
 
 /// Every name the submission defines (functions, types, fields, variables, parameters,
 /// modules and classes), except the reserved ones, renamed to a new name everywhere it occurs,
-/// in every file; a file named after a renamed class or module is renamed with it.
+/// in every file (but not a library's member of the same name: `random.choice`, `System.out`);
+/// a file named after a renamed class or module is renamed with it. The renamed copies of the
+/// class's Rust, Java and Python solutions still build and answer as before.
 pub fn rename(sources: &Sources, seed: u64) -> Sources {
     let mut defined = BTreeSet::new();
     let mut taken = BTreeSet::new();
@@ -296,6 +299,7 @@ pub fn rename(sources: &Sources, seed: u64) -> Sources {
             let edits = nodes(&tree)
                 .into_iter()
                 .filter(|node| language.is_name(node.kind()) && node.child_count() == 0)
+                .filter(|node| !library_member(language, *node, source, &names))
                 .filter_map(|node| {
                     let new = names.get(text(node, source))?;
                     Some((node.byte_range(), new.clone()))
@@ -304,6 +308,38 @@ pub fn rename(sources: &Sources, seed: u64) -> Sources {
             (renamed_path(path, &names), apply(source, edits))
         })
         .collect()
+}
+
+/// Whether `node` names a member of something the submission does not define (`random.choice`,
+/// `System.out`, `Vec::new`): the library's name, kept even where the submission defines the
+/// same name for something of its own.
+fn library_member(
+    language: Language,
+    node: Node<'_>,
+    source: &str,
+    names: &BTreeMap<String, String>,
+) -> bool {
+    let Some(parent) = node.parent() else {
+        return false;
+    };
+    let (owner, member) = match (language, parent.kind()) {
+        (Language::Python, "attribute") => ("object", "attribute"),
+        (Language::Java, "field_access") => ("object", "field"),
+        (Language::Java, "method_invocation") => ("object", "name"),
+        (Language::Rust, "scoped_identifier" | "scoped_type_identifier") => ("path", "name"),
+        _ => return false,
+    };
+    let Some(owner) = parent.child_by_field_name(owner) else {
+        return false;
+    };
+    let own = matches!(
+        text(owner, source),
+        "self" | "this" | "Self" | "crate" | "super"
+    );
+    parent.child_by_field_name(member) == Some(node)
+        && language.is_name(owner.kind())
+        && !own
+        && !names.contains_key(text(owner, source))
 }
 
 /// The names `node` defines, if it is a definition.
