@@ -14,7 +14,9 @@
 //! timed tests ([`timed`]) are `#[ignore]`d: `scripts/test` runs them alone, after the rest.
 
 mod build_step;
+mod classroom;
 mod designs;
+mod disguise;
 mod feedback;
 mod gallery;
 mod grade_again;
