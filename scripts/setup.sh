@@ -2,7 +2,8 @@
 # Installs what building and testing need, on Debian or Ubuntu, and says what it does. Sourced
 # by scripts/play and scripts/test; safe to run again (fast when everything is present).
 #   source scripts/setup.sh [gui] [xvfb] [jdk] [chromium]
-#     gui       the X11 headers and a CMake >= 3.28 that FLTK's bundled build needs
+#     gui       the X11 headers and a CMake >= 3.28 that FLTK's bundled build needs, and ALSA's
+#               headers for the window's sounds (rodio, the `sound` feature)
 #     xvfb      a virtual X server for the window tests (Xvfb, xauth, xdotool, ImageMagick, tkinter)
 #     jdk       javac and java with AWT, for the tests of the benchmark's Java baseline
 #               (benches/java), the grader's Java students and its Swing window fixture
@@ -17,7 +18,7 @@ for want in "$@"; do
   case "$want" in
     gui) packages+=(libx11-dev libxext-dev libxft-dev libxinerama-dev libxcursor-dev
                     libxrender-dev libxfixes-dev libfontconfig1-dev libgl-dev libglu1-mesa-dev
-                    python3-venv g++ make) ;;
+                    python3-venv g++ make libasound2-dev pkg-config) ;;
     # python3-tk: the window tests' tkinter fixtures, run by the system's python3 in the sandbox.
     xvfb) packages+=(xvfb xauth xdotool imagemagick x11-utils python3-tk) ;;
     # Any JDK already on PATH will do if it has AWT's X11 library, libawt_xawt.so, in its

@@ -196,6 +196,12 @@ impl Analyze for Game {
     fn depth(&self) -> u32 {
         self.depth
     }
+
+    /// The rising level's new depth: the engine takes the depth with each search.
+    fn set_depth(&mut self, depth: u32) -> bool {
+        self.depth = depth;
+        true
+    }
 }
 
 #[cfg(test)]

@@ -57,6 +57,8 @@ fn help_lists_the_arguments_and_front_ends() {
         "--text",
         "--prune",
         "--seed",
+        "--adaptive",
+        "--mute",
     ] {
         assert!(help.contains(word), "help lacks {word}");
     }

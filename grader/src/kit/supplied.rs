@@ -22,7 +22,7 @@ use serde::{Deserialize, Serialize};
 const PACKAGE: &str = "connect_four_supplied";
 /// What is compared, below the crate's folder: the manifest and these folders, whole. Anything
 /// else (a build's `target/`, a `Cargo.lock`) is not the crate's source and is left out.
-const COMPARED: [&str; 4] = ["Cargo.toml", "src", "images", "tests"];
+const COMPARED: [&str; 5] = ["Cargo.toml", "src", "images", "sounds", "tests"];
 /// How deep below a submission a copy is looked for: `supplied/` is 1, `project/supplied/` 2.
 const DEPTH: usize = 2;
 /// The largest file of the course's copy, and of a submission's `Cargo.toml` read for its

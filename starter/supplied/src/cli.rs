@@ -48,6 +48,13 @@ pub struct Arguments {
     /// Seconds between moves when the computer plays both sides, 0 to 60
     #[arg(long, value_name = "SECONDS", value_parser = parse_pause, default_value = "1")]
     pub pause: Duration,
+    /// Against the computer, it looks one ply deeper after each game you win (up to depth 8;
+    /// a loss or a tie leaves it): the rising level
+    #[arg(long, conflicts_with = "protocol")]
+    pub adaptive: bool,
+    /// Start the window with its sounds off (the Mute box); the terminal plays none
+    #[arg(long, conflicts_with = "protocol")]
+    pub mute: bool,
 }
 
 /// Which front end to run.
@@ -117,6 +124,10 @@ mod tests {
         .unwrap();
         assert_eq!(watch.opponent, Some(Opponent::ComputerVsComputer));
         assert_eq!(watch.pause, Duration::from_millis(500));
+        assert!(!watch.adaptive && !watch.mute);
+        let rising = parse(&["6", "7", "5", "2", "--adaptive", "--mute"]).unwrap();
+        assert!(rising.adaptive && rising.mute);
+        assert!(parse(&["6", "7", "5", "2", "--protocol", "--adaptive"]).is_err());
     }
 
     #[test]

@@ -27,6 +27,7 @@ pub fn run<G: Analyze + Send + 'static>(
             args.opponent,
             args.first,
             args.pause,
+            args.adaptive,
             io::BufReader::new(io::stdin()),
             io::stdout().lock(),
         ),
@@ -45,13 +46,14 @@ pub fn run<G: Analyze + Send + 'static>(
 
 /// The supplied window: asks for the opponent unless `args` gives it (`--opponent`), then
 /// plays until the window is closed; `args.first` moves first in every game (random if `None`),
-/// and the computer playing itself pauses `args.pause` between moves.
+/// the computer playing itself pauses `args.pause` between moves, and `--mute` and
+/// `--adaptive` tick the window's boxes.
 #[cfg(feature = "gui")]
 pub fn supplied_window<G: Analyze + Send + 'static>(
     game: G,
     args: &Arguments,
 ) -> Result<(), String> {
-    crate::gui::run(game, args.opponent, args.first, args.pause)
+    crate::gui::run(game, args)
 }
 
 /// Without the `gui` feature there is no window: the error says what to use instead.

@@ -8,6 +8,7 @@
 //!   [`text`] (the terminal game), and `gui` (the FLTK window, feature `gui`, on by default).
 //! - What the front ends share beyond the contract: [`History`] (undo and redo on any
 //!   [`Playable`]), [`StopSignal`] (stopping a search early) and [`Opponent`].
+//! - The rising level ([`level`]) that both the window and the terminal keep with `--adaptive`.
 //! - The assignment's command line ([`Arguments`]) and [`launch::run`], which hands a game to
 //!   the front end the command line asks for.
 //!
@@ -20,6 +21,7 @@ pub mod cli;
 #[cfg(feature = "gui")]
 pub mod gui;
 pub mod launch;
+pub mod level;
 pub mod limits;
 pub mod protocol;
 pub mod text;

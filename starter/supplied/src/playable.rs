@@ -106,6 +106,15 @@ pub trait Analyze: Playable {
     /// column.
     fn scores(&mut self, depth: u32) -> Result<Vec<Option<Score>>, MoveError>;
 
-    /// The search depth the game was started with.
+    /// The search depth the game was started with, or the one
+    /// [`set_depth`](Self::set_depth) set last.
     fn depth(&self) -> u32;
+
+    /// Optional, not graded: makes the computer look `depth` plies ahead from now on (its
+    /// moves, and [`depth`](Self::depth)), for the rising level (`--adaptive`). Returns whether
+    /// the game can; the default cannot, and the front ends then say once that the level stays.
+    fn set_depth(&mut self, depth: u32) -> bool {
+        let _ = depth;
+        false
+    }
 }

@@ -1,11 +1,12 @@
 //! The supplied window, driven in-process under X as a person would use it, over the tiny game
 //! (`support/tiny_game.rs`): clicks on cells and on the controls (New game, Undo, Redo, Hint,
-//! Stop, Animate), board keys, the status label's words, and the pictures actually drawn.
-//! Every scenario is a trial of its own, run on the main thread (`main.rs` says why); each wait
-//! is bounded and fails with what the label said.
+//! Stop, Animate, Mute, Adaptive), board keys, the status label's words, the sounds told to the
+//! speaker, and the pictures actually drawn. Every scenario is a trial of its own, run on the
+//! main thread (`main.rs` says why); each wait is bounded and fails with what the label said.
 //!
-//! The scenarios, by subject: `play`, `search`, `keys`, `fall`, `undo`, `hint` and `watch`;
-//! `drive` works the window as the event loop would and `look` reads what it draws.
+//! The scenarios, by subject: `play`, `search`, `keys`, `fall`, `undo`, `hint`, `watch`,
+//! `sounds` and `level`; `drive` works the window as the event loop would and `look` reads what
+//! it draws.
 //!
 //! The display (`support/display.rs`: `$DISPLAY`, or a private Xvfb) is started by the first
 //! scenario that runs, so that listing or running other tests never needs one, and stopped
@@ -16,9 +17,11 @@ mod drive;
 mod fall;
 mod hint;
 mod keys;
+mod level;
 mod look;
 mod play;
 mod search;
+mod sounds;
 mod undo;
 mod watch;
 
@@ -44,6 +47,8 @@ pub fn trials() -> Vec<Trial> {
         undo::tests(),
         hint::tests(),
         watch::tests(),
+        sounds::tests(),
+        level::tests(),
     ]
     .into_iter()
     .flatten()

@@ -1,6 +1,7 @@
-//! The strip under the board: the status label on top, and a row of controls under it (Undo,
-//! Redo, Hint, the Animate box, Stop in a game of the computer against itself, and New game),
-//! each with its key as an fltk shortcut. Pressing one posts its [`Message`].
+//! The strip under the board: the status label on top, and two rows of controls under it (Undo,
+//! Redo, Hint, Stop in a game of the computer against itself, and New game; then the Animate,
+//! Mute and Adaptive boxes), each with its key as an fltk shortcut. Pressing one posts its
+//! [`Message`] (the Mute box none: the window reads it before each sound).
 
 use fltk::app::Sender;
 use fltk::button::{Button, CheckButton};
@@ -11,7 +12,7 @@ use fltk::prelude::*;
 use super::message::Message;
 
 /// The height of the strip.
-pub const HEIGHT: i32 = 90;
+pub const HEIGHT: i32 = 125;
 /// The narrowest strip that holds every control.
 pub const MIN_WIDTH: i32 = 520;
 
@@ -28,6 +29,10 @@ pub enum Control {
     Stop,
     /// The Animate box (A): checkers fall into place, or appear at once.
     Animate,
+    /// The Mute box (M): no sounds.
+    Mute,
+    /// The Adaptive box (L): the computer looks one ply deeper after each game the person wins.
+    Adaptive,
     /// New game (N).
     NewGame,
 }
@@ -40,6 +45,8 @@ pub struct Bar {
     hint: Button,
     stop: Button,
     animate: CheckButton,
+    mute: CheckButton,
+    adaptive: CheckButton,
     new_game: Button,
 }
 
@@ -70,11 +77,23 @@ impl Bar {
                 button
             });
         stop.hide();
-        let mut animate = CheckButton::new(225, y, 90, 30, "Animate");
-        animate.set_shortcut(key('a'));
-        animate.set_tooltip("Checkers fall into place (A)");
+        let y = top + 88;
+        #[rustfmt::skip]
+        let boxes = [
+            (10, 90, "Animate", 'a', "Checkers fall into place (A)"),
+            (105, 70, "Mute", 'm', "No sounds (M)"),
+            (180, 100, "Adaptive", 'l', "Against the computer: it looks one ply deeper after each game you win (L)"),
+        ];
+        let [mut animate, mute, mut adaptive] = boxes.map(|(x, w, label, letter, tip)| {
+            let mut check = CheckButton::new(x, y, w, 30, None);
+            check.set_label(label);
+            check.set_shortcut(key(letter));
+            check.set_tooltip(tip);
+            check
+        });
         animate.set_checked(true);
         animate.emit(sender, Message::Animation);
+        adaptive.emit(sender, Message::Adaptive);
         Bar {
             status,
             undo,
@@ -82,11 +101,13 @@ impl Bar {
             hint,
             stop,
             animate,
+            mute,
+            adaptive,
             new_game,
         }
     }
 
-    /// Presses `control` as a click would (the Animate box changes first).
+    /// Presses `control` as a click would (a box changes first).
     pub fn press(&mut self, control: Control) {
         match control {
             Control::Undo => self.undo.do_callback(),
@@ -94,11 +115,30 @@ impl Bar {
             Control::Hint => self.hint.do_callback(),
             Control::Stop => self.stop.do_callback(),
             Control::NewGame => self.new_game.do_callback(),
-            Control::Animate => {
-                self.animate.set_checked(!self.animate.is_checked());
-                self.animate.do_callback();
-            }
+            Control::Animate => toggle(&mut self.animate),
+            Control::Mute => toggle(&mut self.mute),
+            Control::Adaptive => toggle(&mut self.adaptive),
         }
+    }
+
+    /// Whether the Mute box is ticked.
+    pub fn mute(&self) -> bool {
+        self.mute.is_checked()
+    }
+
+    /// Whether the Adaptive box is ticked.
+    pub fn adaptive(&self) -> bool {
+        self.adaptive.is_checked()
+    }
+
+    /// Ticks or clears the Mute box.
+    pub fn set_mute(&mut self, on: bool) {
+        self.mute.set_checked(on);
+    }
+
+    /// Ticks or clears the Adaptive box, without posting a message.
+    pub fn set_adaptive(&mut self, on: bool) {
+        self.adaptive.set_checked(on);
     }
 
     /// Whether the Animate box is ticked.
@@ -136,4 +176,10 @@ impl Bar {
         }
         changed
     }
+}
+
+/// Ticks `check` if it was clear, clears it otherwise, and runs its callback, as a click does.
+fn toggle(check: &mut CheckButton) {
+    check.set_checked(!check.is_checked());
+    check.do_callback();
 }

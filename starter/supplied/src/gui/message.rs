@@ -57,6 +57,8 @@ pub enum Message {
     StopOrGoOn,
     /// The Animate box was ticked or cleared.
     Animation,
+    /// The Adaptive box was ticked or cleared.
+    Adaptive,
     /// The worker with this number has finished: it holds the game and its answer.
     Done(u64),
     /// A tick of the clock of the worker with this number.

@@ -4,8 +4,8 @@
 //! `window` owns the game and handles every `Message` in order; `board`
 //! draws the cells, `bar` holds the label and the controls, `keys` turns board keys into
 //! messages, `animation` lets a checker fall, `worker` runs searches off the GUI thread,
-//! `status` words the label, `dialog` asks for the opponent and `images` embeds the checker
-//! pictures. The game is driven only through [`Analyze`] (and so [`Playable`]).
+//! `status` words the label, `dialog` asks for the opponent, `images` embeds the checker
+//! pictures and `sound` the sounds, which it plays on the sound device (feature `sound`). The game is driven only through [`Analyze`] (and so [`Playable`]).
 //!
 //! [`Analyze`]: crate::Analyze
 //! [`Playable`]: crate::Playable
@@ -18,6 +18,7 @@ mod hint;
 mod images;
 mod keys;
 mod message;
+mod sound;
 mod status;
 mod undo;
 mod window;
@@ -30,41 +31,42 @@ pub use dialog::OpponentDialog;
 // Hidden from the students' documentation: for the window tests (tests/window/).
 #[doc(hidden)]
 pub use images::CELL;
+pub use sound::{speaker, Silent, Sound, Speaker};
 pub use window::GameWindow;
-
-use std::time::Duration;
 
 use fltk::app;
 
-use crate::checker::Player;
-use crate::opponent::Opponent;
+use crate::cli::Arguments;
 use crate::playable::Analyze;
 
 /// Set (to anything but the empty string), this environment variable starts the window with
 /// checkers appearing at once instead of falling (the Animate box).
 pub const NO_ANIMATION: &str = "CONNECT_FOUR_NO_ANIMATION";
 
-/// Asks for the opponent unless `opponent` is given, then runs the game until the window is
-/// closed; `first` moves first in each new game (random if `None`), and the computer playing
-/// itself pauses `pause` between moves. Closing the dialog, or the
-/// window during a search, ends the program at once: the search thread is left to die with the
-/// process, never waited for.
-pub fn run<G: Analyze + Send + 'static>(
-    game: G,
-    opponent: Option<Opponent>,
-    first: Option<Player>,
-    pause: Duration,
-) -> Result<(), String> {
+/// Asks for the opponent unless `args.opponent` is given, then runs the game until the window
+/// is closed; `args.first` moves first in each new game (random if `None`), the computer
+/// playing itself pauses `args.pause` between moves, `args.mute` ticks the Mute box and
+/// `args.adaptive` the Adaptive box. Without a sound device the window plays on in silence and
+/// says why once, on standard error. Closing the dialog, or the window during a search, ends
+/// the program at once: the search thread is left to die with the process, never waited for.
+pub fn run<G: Analyze + Send + 'static>(game: G, args: &Arguments) -> Result<(), String> {
     let app = app::App::default();
-    let opponent = match opponent {
+    let opponent = match args.opponent {
         Some(opponent) => opponent,
         None => match OpponentDialog::new().ask() {
             Some(opponent) => opponent,
             None => return Ok(()),
         },
     };
-    let mut window = GameWindow::new(game, opponent, first)?;
-    window.set_pause(pause);
+    let mut window = GameWindow::new(game, opponent, args.first)?;
+    window.set_pause(args.pause);
+    window.set_mute(args.mute);
+    window.set_adaptive(args.adaptive);
+    let (speaker, silence) = speaker();
+    if let Some(why) = silence {
+        eprintln!("connect_four: {why}; the game goes on without sound");
+    }
+    window.set_speaker(speaker);
     if std::env::var_os(NO_ANIMATION).is_some_and(|value| !value.is_empty()) {
         window.set_animation(false);
     }

@@ -98,15 +98,22 @@ pub fn describe(phase: Phase, opponent: Opponent) -> String {
 }
 
 /// The whole label: why the last click changed nothing (`refusal`), that the hint's values,
-/// worked out `hinted` plies deep, are shown, and then the phase against `opponent`.
+/// worked out `hinted` plies deep, are shown, the phase against `opponent`, and last the
+/// rising level's words (`level`, from [`Level::words`](crate::level::Level::words)).
 pub fn label(
     phase: Phase,
     opponent: Opponent,
     hinted: Option<u32>,
     refusal: Option<&Refusal>,
+    level: Option<String>,
 ) -> String {
     let hint = hinted.map(|depth| format!("Each open column shows its value at depth {depth}."));
-    let sentences = [refusal.map(explain), hint, Some(describe(phase, opponent))];
+    let sentences = [
+        refusal.map(explain),
+        hint,
+        Some(describe(phase, opponent)),
+        level,
+    ];
     sentences
         .into_iter()
         .flatten()
@@ -194,13 +201,24 @@ mod tests {
     fn the_label_says_why_then_the_hint_then_the_phase() {
         let phase = Phase::ToMove(Player::Red);
         assert_eq!(
-            label(phase, Opponent::Human, None, None),
+            label(phase, Opponent::Human, None, None, None),
             "Red's move: click a column."
         );
         assert_eq!(
-            label(phase, Opponent::Human, Some(3), Some(&Refusal::GameOver)),
+            label(
+                phase,
+                Opponent::Human,
+                Some(3),
+                Some(&Refusal::GameOver),
+                None
+            ),
             "The game is over. Each open column shows its value at depth 3. \
              Red's move: click a column."
+        );
+        let level = Some("Level 2 (depth 6).".to_string());
+        assert_eq!(
+            label(phase, Opponent::Computer, None, None, level),
+            "Your move (red): click a column. Level 2 (depth 6)."
         );
     }
 

@@ -5,7 +5,9 @@
 //! run on a worker thread that owns the game meanwhile and posts [`Message::Done`] when it is
 //! done, so the window keeps redrawing and answering during a long search. Undo, Redo or New
 //! game during a search raise the game's stop signal, if it has one, and happen once the
-//! worker hands the game back; its answer is then thrown away.
+//! worker hands the game back; its answer is then thrown away. Moves, refusals, new games, wins
+//! and losses are told to the window's [`Speaker`] unless the Mute box is ticked, and with the
+//! Adaptive box the [`Level`] sets the game's depth as each new game starts.
 
 use std::time::Duration;
 
@@ -21,12 +23,14 @@ use super::hint;
 use super::images::{Images, Look, CELL};
 use super::keys;
 use super::message::{post_after, Action, Aim, Message};
+use super::sound::{Silent, Sound, Speaker};
 use super::status::{self, Phase, Refusal};
 use super::undo;
 use super::worker::{Answer, Holder, Job};
 use crate::checker::Player;
 use crate::error::MoveError;
 use crate::history::History;
+use crate::level::{self, Level, Step};
 use crate::opponent::Opponent;
 use crate::playable::Analyze;
 use crate::score::Score;
@@ -70,13 +74,19 @@ pub struct GameWindow<G> {
     animation: Animation,
     /// The depth of the hint's values written on the board.
     hinted: Option<u32>,
+    /// Where the sounds go.
+    speaker: Box<dyn Speaker>,
+    /// The computer's depth across games (the Adaptive box).
+    level: Level,
 }
 
 impl<G: Analyze + Send + 'static> GameWindow<G> {
     /// Builds the (hidden) window for `game`, which must not have begun, against `opponent`,
     /// with `first` to move first in each new game (random if `None`); if the computer moves
     /// first, its search starts at once. Checkers fall into place (see
-    /// [`set_animation`](Self::set_animation)). Fails only if an embedded picture is broken.
+    /// [`set_animation`](Self::set_animation)); it is silent until
+    /// [`set_speaker`](Self::set_speaker), and its level stays until
+    /// [`set_adaptive`](Self::set_adaptive). Fails only if an embedded picture is broken.
     pub fn new(
         game: G,
         opponent: Opponent,
@@ -103,6 +113,7 @@ impl<G: Analyze + Send + 'static> GameWindow<G> {
         // from the board): the buttons are worked by their shortcuts instead.
         app::set_visible_focus(false);
         keys::listen(&mut window, sender);
+        let level = Level::new(&game, false);
         let mut this = GameWindow {
             window,
             board,
@@ -123,6 +134,8 @@ impl<G: Analyze + Send + 'static> GameWindow<G> {
             selected: None,
             animation: Animation::default(),
             hinted: None,
+            speaker: Box::new(Silent),
+            level,
         };
         this.bar.show_stop(this.watching().then_some(false));
         this.refresh();
@@ -178,6 +191,24 @@ impl<G: Analyze + Send + 'static> GameWindow<G> {
     pub fn set_animation(&mut self, on: bool) {
         self.bar.set_animate(on);
         self.follow_animate_box();
+    }
+
+    /// Plays the window's sounds on `speaker` (the sound device: [`speaker`](super::speaker)).
+    pub fn set_speaker(&mut self, speaker: Box<dyn Speaker>) {
+        self.speaker = speaker;
+    }
+
+    /// Ticks or clears the Mute box: no sounds while it is ticked.
+    pub fn set_mute(&mut self, on: bool) {
+        self.bar.set_mute(on);
+    }
+
+    /// Ticks or clears the Adaptive box: against the computer, its depth rises by one as each
+    /// new game starts after the person won, up to [`level::CAP`].
+    pub fn set_adaptive(&mut self, on: bool) {
+        self.bar.set_adaptive(on);
+        self.level.set_on(on);
+        self.update_status();
     }
 
     /// The text of the status label.
@@ -265,6 +296,7 @@ impl<G: Analyze + Send + 'static> GameWindow<G> {
             Message::StopOrGoOn => self.ask(Action::Stop),
             Message::Hint => self.hint(),
             Message::Animation => self.follow_animate_box(),
+            Message::Adaptive => self.level.set_on(self.bar.adaptive()),
             Message::Done(number) => self.finish_search(number),
             Message::Tick(number) => self.tick(number),
             Message::Frame(number) => {
@@ -325,6 +357,13 @@ impl<G: Analyze + Send + 'static> GameWindow<G> {
         };
         let checker = game.turn();
         let row = self.history.play(game, col)?;
+        let ending = game
+            .outcome()
+            .and_then(|outcome| Sound::ending(outcome, self.opponent));
+        self.sound(Sound::Move);
+        if let Some(sound) = ending {
+            self.sound(sound);
+        }
         self.changed();
         if animate && self.bar.animate() {
             let fall = Fall::new(checker, row, col);
@@ -385,10 +424,18 @@ impl<G: Analyze + Send + 'static> GameWindow<G> {
         if let Action::Drop(col) = action {
             return self.person_plays(col);
         }
+        if action == Action::NewGame {
+            let ended = game.outcome();
+            if self.level.next_game(ended, self.opponent, game) == Step::Refused {
+                self.bar.set_adaptive(false);
+                eprintln!("connect_four: {}", level::REFUSED);
+            }
+        }
         let done = undo::apply(action, (&mut self.history, game), self.opponent, self.first);
         match done {
             Ok(true) => {
                 if action == Action::NewGame {
+                    self.sound(Sound::NewGame);
                     self.paused = false;
                     self.bar.show_stop(self.watching().then_some(false));
                 }
@@ -425,6 +472,14 @@ impl<G: Analyze + Send + 'static> GameWindow<G> {
 
     fn refuse(&mut self, refusal: Refusal) {
         self.refusal = Some(refusal);
+        self.sound(Sound::Refused);
+    }
+
+    /// Plays `sound`, unless the Mute box is ticked.
+    fn sound(&mut self, sound: Sound) {
+        if !self.bar.mute() {
+            self.speaker.play(sound);
+        }
     }
 
     /// Whether the computer plays both sides.
@@ -557,7 +612,18 @@ impl<G: Analyze + Send + 'static> GameWindow<G> {
                 (None, None) => Phase::Stuck,
             },
         };
-        let text = status::label(phase, self.opponent, self.hinted, self.refusal.as_ref());
+        let ended = match phase {
+            Phase::Over(outcome) => Some(outcome),
+            _ => None,
+        };
+        let level = self.level.words(self.opponent, ended);
+        let text = status::label(
+            phase,
+            self.opponent,
+            self.hinted,
+            self.refusal.as_ref(),
+            level,
+        );
         if self.bar.set_status(&text) {
             self.window.redraw();
         }

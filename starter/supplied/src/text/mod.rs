@@ -2,8 +2,9 @@
 //! display. The board is drawn with its column numbers over it, moves are typed as column
 //! numbers, and the computer (if chosen) plays black, or both sides while people watch. At the
 //! prompt `u` takes moves back, `r` plays them again and `hint` shows each column's minimax
-//! value; `u` also works once a game has ended, as the window's Undo does (optional extras for
-//! students: not graded).
+//! value; `u` also works once a game has ended, as the window's Undo does; with `--adaptive`
+//! the computer looks one ply deeper after each game the person wins (the [`Level`]) (optional
+//! extras for students: not graded).
 //!
 //! Lines are read on a thread of their own (`typed`), so that a line typed while the computer
 //! plays itself is seen at once: it stops the watching, and interrupts a search of a game that
@@ -28,6 +29,7 @@ use std::time::Duration;
 
 use crate::checker::{Checker, Player};
 use crate::history::History;
+use crate::level::{self, Level, Step};
 use crate::opponent::Opponent;
 use crate::playable::Analyze;
 
@@ -37,13 +39,15 @@ use typed::{ask, Typed};
 /// Plays games on `input` and `output` until the player quits, declines a new game or input
 /// ends; a game taken back after its end goes on. `opponent` is asked for first if it is
 /// `None`; `first` moves first in each new game (random if `None`); `pause` is the wait between
-/// moves when the computer plays itself. Fails only if reading or writing fails, or if the
+/// moves when the computer plays itself; `adaptive` raises the computer's depth by one after
+/// each game the person wins (see [`Level`]). Fails only if reading or writing fails, or if the
 /// computer cannot move.
 pub fn run(
     game: &mut impl Analyze,
     opponent: Option<Opponent>,
     first: Option<Player>,
     pause: Duration,
+    adaptive: bool,
     input: impl BufRead + Send + 'static,
     mut output: impl Write,
 ) -> io::Result<()> {
@@ -61,6 +65,15 @@ pub fn run(
         None => ask_opponent(&typed, &mut output)?,
     };
     if let Some(opponent) = opponent {
+        let mut level = Level::new(game, adaptive);
+        if let Some(words) = level.words(opponent, None) {
+            writeln!(
+                output,
+                "The level rises: after each game you win, the computer looks one ply deeper \
+                 (up to depth {}). {words}",
+                level::CAP
+            )?;
+        }
         let mut history = History::new();
         let table = Table {
             opponent,
@@ -69,7 +82,18 @@ pub fn run(
         };
         while table.play_game(game, &mut history, &mut output)? {
             match table.ask_again(game, &mut history, &mut output)? {
-                Again::NewGame => history.new_game(game, first),
+                Again::NewGame => {
+                    match level.next_game(game.outcome(), opponent, game) {
+                        Step::Changed => {
+                            if let Some(words) = level.words(opponent, None) {
+                                writeln!(output, "{words}")?;
+                            }
+                        }
+                        Step::Refused => writeln!(output, "{}", level::REFUSED)?,
+                        Step::Stayed => {}
+                    }
+                    history.new_game(game, first)
+                }
                 Again::GoOn => {}
                 Again::Stop => break,
             }
@@ -147,12 +171,43 @@ mod tests {
                 Some(Opponent::Human),
                 Some(first),
                 Duration::ZERO,
+                false,
                 typed,
                 &mut output,
             )
             .unwrap();
             assert_eq!(game.turn(), first.checker());
         }
+    }
+
+    #[test]
+    fn the_adaptive_level_rises_after_a_won_game_and_stays_after_a_loss() {
+        // The tiny computer plays the leftmost open column: red wins in column 3, then loses
+        // (black's fourth checker in column 0 comes before red's in column 1).
+        let mut game = game(6, 7);
+        let typed = "3\n3\n3\n3\ny\n1\n1\n1\n2\ny\nquit\n".as_bytes();
+        let mut output = Vec::new();
+        let adaptive = true;
+        run(
+            &mut game,
+            Some(Opponent::Computer),
+            Some(Player::Red),
+            Duration::ZERO,
+            adaptive,
+            typed,
+            &mut output,
+        )
+        .unwrap();
+        let out = String::from_utf8(output).unwrap();
+        assert!(
+            out.contains("(up to depth 8). Level 1 (depth 1).\n"),
+            "{out}"
+        );
+        assert!(out.contains("You win!\nPlay again?"), "{out}");
+        assert!(out.contains("The computer wins."), "{out}");
+        assert_eq!(out.matches("Level 2 (depth 2).\n").count(), 1, "{out}");
+        assert!(!out.contains("Level 3"), "{out}");
+        assert_eq!(game.depth(), 2);
     }
 
     #[test]

@@ -32,6 +32,16 @@ pub(super) fn session_with<G: Analyze>(
     typed: impl BufRead + Send + 'static,
 ) -> String {
     let mut output = Vec::new();
-    run(game, opponent, Some(first), pause, typed, &mut output).unwrap();
+    let adaptive = false;
+    run(
+        game,
+        opponent,
+        Some(first),
+        pause,
+        adaptive,
+        typed,
+        &mut output,
+    )
+    .unwrap();
     String::from_utf8(output).unwrap()
 }

@@ -83,4 +83,7 @@ impl Analyze for Hooked {
     fn depth(&self) -> u32 {
         self.game.depth()
     }
+    fn set_depth(&mut self, depth: u32) -> bool {
+        self.game.set_depth(depth)
+    }
 }

@@ -145,4 +145,9 @@ impl Analyze for TinyGame {
     fn depth(&self) -> u32 {
         self.depth
     }
+
+    fn set_depth(&mut self, depth: u32) -> bool {
+        self.depth = depth;
+        true
+    }
 }
