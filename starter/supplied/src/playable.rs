@@ -14,9 +14,9 @@ use crate::stop::StopSignal;
 /// How a finished game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Outcome {
-    /// This player made four in a row.
+    /// This player made four in a row (M in the Connect-M extension).
     Win(Player),
-    /// The board filled up with no four in a row.
+    /// The board filled up with no four (or M) in a row.
     Tie,
 }
 
@@ -72,23 +72,33 @@ pub trait Playable {
         None
     }
 
-    /// The four cells of a winning line, if the game was won: for highlighting. The default
-    /// looks for four in a row through [`checker`](Self::checker).
-    fn winning_line(&self) -> Option<[(usize, usize); 4]> {
+    /// How many in a row win: the assignment's four, unless the game plays the Connect-M
+    /// extension (`--connect M`, optional for students and graded only when the course turns
+    /// it on).
+    fn connect(&self) -> usize {
+        crate::limits::CONNECT
+    }
+
+    /// The [`connect`](Self::connect) cells of a winning line, if the game was won: for
+    /// highlighting. The default looks for them in a row through [`checker`](Self::checker).
+    fn winning_line(&self) -> Option<Vec<(usize, usize)>> {
         let Some(Outcome::Win(player)) = self.outcome() else {
             return None;
         };
         let (rows, cols) = (self.rows() as isize, self.cols() as isize);
+        let length = self.connect() as isize;
         for row in 0..rows {
             for col in 0..cols {
                 for (dr, dc) in [(0, 1), (1, 0), (1, 1), (-1, 1)] {
-                    let cells = [0, 1, 2, 3].map(|k| (row + k * dr, col + k * dc));
+                    let cells: Vec<_> = (0..length)
+                        .map(|k| (row + k * dr, col + k * dc))
+                        .collect();
                     let on_board = |&(r, c): &(isize, isize)| r >= 0 && r < rows && c < cols;
                     if cells.iter().all(|cell| {
                         on_board(cell)
                             && self.checker(cell.0 as usize, cell.1 as usize) == player.checker()
                     }) {
-                        return Some(cells.map(|(r, c)| (r as usize, c as usize)));
+                        return Some(cells.iter().map(|&(r, c)| (r as usize, c as usize)).collect());
                     }
                 }
             }
