@@ -14,6 +14,7 @@
 //! timed tests ([`timed`]) are `#[ignore]`d: `scripts/test` runs them alone, after the rest.
 
 mod build_step;
+mod connect_m;
 mod designs;
 mod feedback;
 mod gallery;
