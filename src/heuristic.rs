@@ -155,9 +155,10 @@ impl Geometry {
         let column = own[usize::from(c.column_line)];
         let height = usize::from(c.height);
         let bit = |h: usize| column >> (h as u32 + LINE_PAD) & 1 == 1;
-        let run = 1 + (1..m.min(height + 1))
-            .take_while(|&below| bit(height - below))
-            .count();
+        let run = 1
+            + (1..m.min(height + 1))
+                .take_while(|&below| bit(height - below))
+                .count();
         if run == m {
             return WIN;
         }
@@ -268,7 +269,9 @@ mod tests {
                         );
                     }
                 }
-                state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                state = state
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1);
                 let open: Vec<usize> = (0..cols).filter_map(|c| p.landing(&g, c)).collect();
                 if open.is_empty() || p.wins(&g, open[0], turn % 2) {
                     break;

@@ -437,8 +437,7 @@ mod tests {
             "4 5 2 1 --protocol"
         );
         for m in [1, 6] {
-            let (dir, path) =
-                write_case(&format!("{HEAD}connect = {m}\nscript = \"new red\"\n"));
+            let (dir, path) = write_case(&format!("{HEAD}connect = {m}\nscript = \"new red\"\n"));
             let error = load(&path, dir.path()).unwrap_err().0;
             assert!(error.contains("connect must be 2 to 5"), "{error}");
         }

@@ -450,8 +450,10 @@ mod tests {
     fn an_extension_is_a_category_only_once_turned_on() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("rubric.toml");
-        let text = format!("title = \"t\"\n[[category]]\nname = \"AI\"\npoints = 1\n{TEST_SPEEDUP}");
-        let extension = "[[extension]]\nname = \"Connect M\"\nfolder = \"connect_m\"\npoints = 10\n";
+        let text =
+            format!("title = \"t\"\n[[category]]\nname = \"AI\"\npoints = 1\n{TEST_SPEEDUP}");
+        let extension =
+            "[[extension]]\nname = \"Connect M\"\nfolder = \"connect_m\"\npoints = 10\n";
         std::fs::write(&path, format!("{text}{extension}")).unwrap();
         let off = Rubric::load(&path).unwrap();
         assert_eq!(off.categories.len(), 1);

@@ -87,7 +87,9 @@ fn a_student_that_plays_four_in_a_row_loses_connect_m_points_only() {
     let failed = failures(&results);
     assert!(!failed.is_empty());
     assert!(
-        failed.iter().all(|f| f.starts_with(&format!("\"{CONNECT_M}: "))),
+        failed
+            .iter()
+            .all(|f| f.starts_with(&format!("\"{CONNECT_M}: "))),
         "{failed:#?}"
     );
 }

@@ -96,7 +96,9 @@ impl Arguments {
     /// exits with code 2.
     pub fn exit_on_bad_connect<C: CommandFactory>(&self) {
         if let Err(message) = self.check_connect() {
-            C::command().error(ErrorKind::ValueValidation, message).exit();
+            C::command()
+                .error(ErrorKind::ValueValidation, message)
+                .exit();
         }
     }
 
@@ -159,9 +161,11 @@ mod tests {
         let too_long = parse(&["6", "7", "2", "1", "--connect", "8"]).unwrap();
         assert_eq!(
             too_long.check_connect(),
-            Err("invalid value '8' for '--connect <M>': must be a whole number from 2 to 7, \
+            Err(
+                "invalid value '8' for '--connect <M>': must be a whole number from 2 to 7, \
                  the longer side of the 6 x 7 board"
-                .to_string())
+                    .to_string()
+            )
         );
         // The assignment's four, named or not, fits every board.
         let small = parse(&["3", "3", "2", "1", "--connect", "4"]).unwrap();

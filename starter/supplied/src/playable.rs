@@ -90,15 +90,18 @@ pub trait Playable {
         for row in 0..rows {
             for col in 0..cols {
                 for (dr, dc) in [(0, 1), (1, 0), (1, 1), (-1, 1)] {
-                    let cells: Vec<_> = (0..length)
-                        .map(|k| (row + k * dr, col + k * dc))
-                        .collect();
+                    let cells: Vec<_> = (0..length).map(|k| (row + k * dr, col + k * dc)).collect();
                     let on_board = |&(r, c): &(isize, isize)| r >= 0 && r < rows && c < cols;
                     if cells.iter().all(|cell| {
                         on_board(cell)
                             && self.checker(cell.0 as usize, cell.1 as usize) == player.checker()
                     }) {
-                        return Some(cells.iter().map(|&(r, c)| (r as usize, c as usize)).collect());
+                        return Some(
+                            cells
+                                .iter()
+                                .map(|&(r, c)| (r as usize, c as usize))
+                                .collect(),
+                        );
                     }
                 }
             }
