@@ -14,9 +14,9 @@ use crate::stop::StopSignal;
 /// How a finished game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Outcome {
-    /// This player made four in a row (M in the Connect-M extension).
+    /// This player made four in a row.
     Win(Player),
-    /// The board filled up with no four (or M) in a row.
+    /// The board filled up with no four in a row.
     Tie,
 }
 
