@@ -38,7 +38,7 @@ impl Extension {
                 .folder
                 .chars()
                 .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
-        if !plain || !(self.points > 0.0) {
+        if !plain || self.points.is_nan() || self.points <= 0.0 {
             return Err(format!(
                 "extension `{}`: folder must be one plain name (letters, digits, _ and -) and \
                  points over 0",

@@ -122,3 +122,80 @@ pub trait Analyze: Playable {
     /// The search depth the game was started with.
     fn depth(&self) -> u32;
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A won position drawn as rows of `R`, `B` and `.`, red the winner, for `connect` in a row.
+    struct Drawn {
+        rows: Vec<&'static str>,
+        connect: usize,
+    }
+
+    impl Playable for Drawn {
+        fn rows(&self) -> usize {
+            self.rows.len()
+        }
+
+        fn cols(&self) -> usize {
+            self.rows[0].len()
+        }
+
+        fn checker(&self, row: usize, col: usize) -> Checker {
+            match self.rows[row].as_bytes()[col] {
+                b'R' => Checker::Red,
+                b'B' => Checker::Black,
+                _ => Checker::Empty,
+            }
+        }
+
+        fn turn(&self) -> Checker {
+            Checker::Empty
+        }
+
+        fn play(&mut self, _col: usize) -> Result<usize, MoveError> {
+            Err(MoveError::GameOver)
+        }
+
+        fn outcome(&self) -> Option<Outcome> {
+            Some(Outcome::Win(Player::Red))
+        }
+
+        fn computer_move(&mut self) -> Result<usize, MoveError> {
+            Err(MoveError::GameOver)
+        }
+
+        fn new_game(&mut self, _first: Option<Player>) {}
+
+        fn connect(&self) -> usize {
+            self.connect
+        }
+    }
+
+    #[test]
+    fn the_winning_line_holds_connect_cells() {
+        let rows = vec![".....", "....R", "...RB", "..RBB", ".RBRB", "RBBRB"];
+        let five = Drawn {
+            rows: rows.clone(),
+            connect: 5,
+        };
+        assert_eq!(
+            five.winning_line(),
+            Some(vec![(5, 0), (4, 1), (3, 2), (2, 3), (1, 4)])
+        );
+        // Six are not there; four are, the first four found.
+        assert_eq!(
+            Drawn {
+                rows: rows.clone(),
+                connect: 6
+            }
+            .winning_line(),
+            None
+        );
+        assert_eq!(
+            Drawn { rows, connect: 4 }.winning_line().map(|l| l.len()),
+            Some(4)
+        );
+    }
+}
