@@ -8,7 +8,7 @@
 use std::fmt;
 use std::sync::Arc;
 
-use connect_four_supplied::limits::{MAX_SIZE, MIN_SIZE};
+use connect_four_supplied::limits::{max_connect, MAX_SIZE, MIN_CONNECT, MIN_SIZE};
 use connect_four_supplied::{Checker, MoveError, Player, Score};
 
 use crate::geometry::{Geometry, Lines};
@@ -33,6 +33,32 @@ impl fmt::Display for SizeError {
 }
 
 impl std::error::Error for SizeError {}
+
+/// An M for Connect M that no line of the board can hold (or below 2).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConnectError {
+    /// The M asked for.
+    pub connect: usize,
+    /// The board's rows.
+    pub rows: usize,
+    /// The board's columns.
+    pub cols: usize,
+}
+
+impl fmt::Display for ConnectError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} in a row is not allowed on a {} x {} board: M must be {MIN_CONNECT} to {}",
+            self.connect,
+            self.rows,
+            self.cols,
+            max_connect(self.rows, self.cols)
+        )
+    }
+}
+
+impl std::error::Error for ConnectError {}
 
 /// The bare state of a game in progress: each side's line words, each column's height, and the
 /// position's hash.
@@ -128,14 +154,16 @@ pub(crate) struct Grid {
     pub position: Position,
 }
 
-/// A Connect Four board of any size from 1 x 1 to 32 x 32. Row 0 is the top, column 0 the left.
+/// A Connect Four board of any size from 1 x 1 to 32 x 32, where four in a row win (or M, see
+/// [`Board::with_connect`]). Row 0 is the top, column 0 the left.
 #[derive(Clone, Debug)]
 pub struct Board {
     grid: Grid,
 }
 
 impl Board {
-    /// An empty `rows` x `cols` board, or an error if either is outside 1 to 32.
+    /// An empty `rows` x `cols` board where four in a row win, or an error if either is outside
+    /// 1 to 32.
     pub fn new(rows: usize, cols: usize) -> Result<Board, SizeError> {
         let range = MIN_SIZE..=MAX_SIZE;
         if !range.contains(&rows) || !range.contains(&cols) {
@@ -146,6 +174,46 @@ impl Board {
         Ok(Board {
             grid: Grid { geometry, position },
         })
+    }
+
+    /// This board emptied, for Connect M: `connect` in a row win, and the heuristic weighs
+    /// windows of `connect` cells. An error if `connect` is below 2 or longer than any line of
+    /// the board (four is always allowed, as in the assignment).
+    ///
+    /// ```
+    /// use connect_four::Board;
+    /// let board = Board::new(9, 9).unwrap().with_connect(5).unwrap();
+    /// assert_eq!(board.connect(), 5);
+    /// assert!(Board::new(6, 7).unwrap().with_connect(8).is_err());
+    /// ```
+    pub fn with_connect(self, connect: usize) -> Result<Board, ConnectError> {
+        let (rows, cols) = (self.rows(), self.cols());
+        if !(MIN_CONNECT..=max_connect(rows, cols)).contains(&connect) {
+            return Err(ConnectError {
+                connect,
+                rows,
+                cols,
+            });
+        }
+        let geometry = Arc::new(Geometry::with_connect(rows, cols, connect));
+        let position = Position::new(&geometry);
+        Ok(Board {
+            grid: Grid { geometry, position },
+        })
+    }
+
+    /// This board's size and M, emptied.
+    pub fn emptied(&self) -> Board {
+        let geometry = Arc::clone(&self.grid.geometry);
+        let position = Position::new(&geometry);
+        Board {
+            grid: Grid { geometry, position },
+        }
+    }
+
+    /// How many in a row win: 4, or the M of [`Board::with_connect`].
+    pub fn connect(&self) -> usize {
+        self.grid.geometry.connect
     }
 
     /// The number of rows.
@@ -208,7 +276,7 @@ impl Board {
     }
 
     /// The heuristic value, for `player`, of dropping a checker in `col` (the board is unchanged):
-    /// [`Score::WIN`] if it makes four in a row.
+    /// [`Score::WIN`] if it makes four (or M) in a row.
     pub fn move_value(&self, col: usize, player: Player) -> Result<Score, MoveError> {
         let row = self.landing_row(col)?;
         let g = &self.grid.geometry;

@@ -13,7 +13,7 @@ use crate::game::GameConfig;
     name = "connect_four",
     version,
     allow_negative_numbers = true,
-    after_help = "Examples:\n  connect_four 6 7 5 2              play in a window\n  connect_four 6 7 5 2 --text       play in the terminal\n  connect_four 6 7 5 2 --protocol   answer grading-protocol commands on stdin"
+    after_help = "Examples:\n  connect_four 6 7 5 2              play in a window\n  connect_four 6 7 5 2 --text       play in the terminal\n  connect_four 6 7 5 2 --protocol   answer grading-protocol commands on stdin\n  connect_four 9 9 4 2 --connect 5  Connect 5 (five in a row) on a 9 x 9 board"
 )]
 pub struct Cli {
     /// The assignment's arguments and options.
@@ -37,6 +37,7 @@ impl Cli {
             threads: self.game.threads,
             algorithm: Algorithm::pruned_if(self.prune),
             seed: self.seed,
+            connect: self.game.connect,
         }
     }
 }

@@ -9,7 +9,7 @@ use connect_four_supplied::{
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
-use crate::board::{Board, SizeError};
+use crate::board::{Board, ConnectError, SizeError};
 use crate::engine::{Algorithm, Engine};
 use crate::error_chain::error_chain;
 use crate::pool::PoolError;
@@ -29,10 +29,12 @@ pub struct GameConfig {
     pub algorithm: Algorithm,
     /// Seed for the first player and the tie-breaks, for reproducible games; random if `None`.
     pub seed: Option<u64>,
+    /// How many in a row win: the assignment's 4, or M for the Connect-M extension.
+    pub connect: usize,
 }
 
 impl Default for GameConfig {
-    /// The standard 6 x 7 board, depth 5, two threads, plain minimax, random.
+    /// The standard 6 x 7 board, four in a row, depth 5, two threads, plain minimax, random.
     fn default() -> Self {
         GameConfig {
             rows: 6,
@@ -41,6 +43,7 @@ impl Default for GameConfig {
             threads: 2,
             algorithm: Algorithm::Plain,
             seed: None,
+            connect: connect_four_supplied::limits::CONNECT,
         }
     }
 }
@@ -50,6 +53,8 @@ impl Default for GameConfig {
 pub enum GameError {
     /// The board size is outside 1 to 32.
     Size(SizeError),
+    /// No line of the board holds M in a row.
+    Connect(ConnectError),
     /// The computer player's threads could not be started.
     Threads(PoolError),
 }
@@ -57,7 +62,7 @@ pub enum GameError {
 impl fmt::Display for GameError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            GameError::Size(_) => f.write_str("cannot set up the board"),
+            GameError::Size(_) | GameError::Connect(_) => f.write_str("cannot set up the board"),
             GameError::Threads(_) => f.write_str("cannot start the computer player"),
         }
     }
@@ -67,6 +72,7 @@ impl std::error::Error for GameError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             GameError::Size(error) => Some(error),
+            GameError::Connect(error) => Some(error),
             GameError::Threads(error) => Some(error),
         }
     }
@@ -86,7 +92,10 @@ pub struct Game {
 impl Game {
     /// A new game; `first` moves first, or a random player if `None`.
     pub fn new(config: &GameConfig, first: Option<Player>) -> Result<Game, GameError> {
-        let board = Board::new(config.rows, config.cols).map_err(GameError::Size)?;
+        let board = Board::new(config.rows, config.cols)
+            .map_err(GameError::Size)?
+            .with_connect(config.connect)
+            .map_err(GameError::Connect)?;
         let rng = match config.seed {
             Some(seed) => StdRng::seed_from_u64(seed),
             None => rand::make_rng(),
@@ -156,6 +165,10 @@ impl Playable for Game {
         self.outcome
     }
 
+    fn connect(&self) -> usize {
+        self.board.connect()
+    }
+
     fn computer_move(&mut self) -> Result<usize, MoveError> {
         self.ensure_running()?;
         self.engine
@@ -170,7 +183,7 @@ impl Playable for Game {
     }
 
     fn new_game(&mut self, first: Option<Player>) {
-        self.board = Board::new(self.board.rows(), self.board.cols()).expect("same size as before");
+        self.board = self.board.emptied();
         self.outcome = None;
         self.turn = match first {
             Some(player) => player,

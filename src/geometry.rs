@@ -10,11 +10,14 @@
 //! which no cell on the board can be: the heuristic reads such a bit as a cell no window can
 //! use, without a test.
 //!
+//! The tables also hold M, how many in a row win (the assignment's four unless `--connect M`
+//! says otherwise): the heuristic reads it to choose its windows.
+//!
 //! Cells are numbered column by column from the bottom: cell `col * rows + height`, where height
 //! 0 is the bottom row (the API's row `rows - 1`). Every front end still speaks of rows from the
 //! top; the conversion lives here only.
 
-use connect_four_supplied::limits::MAX_SIZE;
+use connect_four_supplied::limits::{CONNECT, MAX_SIZE};
 
 /// Zero bits below offset 0 of every line word, so that a cell's three lower neighbours are
 /// always at non-negative bit positions.
@@ -40,7 +43,8 @@ pub(crate) struct Cell {
     pub col: u8,
     /// Height above the bottom row: 0 for the bottom row.
     pub height: u8,
-    /// Row counted from the top, capped at 4: the column's room-for-four rule needs no more.
+    /// Row counted from the top, capped at 4: the column's room-for-four rule needs no more
+    /// (Connect M computes its room from `height`).
     pub room: u8,
 }
 
@@ -63,6 +67,8 @@ impl Cell {
 pub(crate) struct Geometry {
     pub rows: usize,
     pub cols: usize,
+    /// How many in a row win: 4, or the M of the Connect-M extension (2 to 32).
+    pub connect: usize,
     pub cells: Vec<Cell>,
     /// Each side's line words on the empty board: the off-board bits of rows and diagonals set.
     pub empty: Lines,
@@ -74,9 +80,17 @@ pub(crate) struct Geometry {
 }
 
 impl Geometry {
-    /// Builds the tables for a `rows` x `cols` board, each 1 to 32.
+    /// Builds the tables for the assignment's game (four in a row) on a `rows` x `cols` board,
+    /// each 1 to 32.
     pub fn new(rows: usize, cols: usize) -> Self {
+        Geometry::with_connect(rows, cols, CONNECT)
+    }
+
+    /// Builds the tables for `connect` in a row (2 to 32) on a `rows` x `cols` board, each 1 to
+    /// 32.
+    pub fn with_connect(rows: usize, cols: usize, connect: usize) -> Self {
         debug_assert!((1..=MAX_SIZE).contains(&rows) && (1..=MAX_SIZE).contains(&cols));
+        debug_assert!((2..=MAX_SIZE).contains(&connect));
         let diagonals = rows + cols - 1;
         // Where each family's words start: rows, down-right, up-right, columns.
         let bases = [0, rows, rows + diagonals, rows + 2 * diagonals];
@@ -111,6 +125,7 @@ impl Geometry {
         Geometry {
             rows,
             cols,
+            connect,
             cells,
             empty,
             keys,

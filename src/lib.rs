@@ -1,5 +1,6 @@
 //! Connect Four, the reference implementation of the multicore assignment: the rules on line
-//! words, the assignment's minimax with its 1/4/32 heuristic (and an exact alpha-beta), a
+//! words (four in a row, or M for the Connect-M extension), the assignment's minimax with its
+//! 1/4/32 heuristic (and an exact alpha-beta), a
 //! wait/notify thread pool, and [`Game`], which implements the supplied [`Playable`] and
 //! [`Analyze`] so that the supplied front ends (window, terminal, grading protocol) drive it.
 //!
@@ -31,7 +32,7 @@ mod pruned;
 mod search;
 mod table;
 
-pub use board::{Board, SizeError};
+pub use board::{Board, ConnectError, SizeError};
 pub use engine::{best_columns, Algorithm, Engine, SearchError};
 pub use error_chain::error_chain;
 pub use game::{Game, GameConfig, GameError};

@@ -14,12 +14,13 @@ use connect_four_supplied::launch;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    cli.game.exit_on_bad_connect::<Cli>();
     match Game::new(&cli.game_config(), cli.game.first) {
         Ok(game) => launch::run(game, &cli.game, launch::supplied_window),
         Err(error) => {
             eprintln!("connect_four: {}", error_chain(&error));
             match error {
-                GameError::Size(_) => ExitCode::from(2),
+                GameError::Size(_) | GameError::Connect(_) => ExitCode::from(2),
                 GameError::Threads(_) => ExitCode::FAILURE,
             }
         }

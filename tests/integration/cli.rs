@@ -34,6 +34,15 @@ fn bad_arguments_are_explained_with_exit_code_2() {
             vec!["6", "7", "5", "2", "--first", "green"],
             "invalid value 'green' for '--first <PLAYER>'",
         ),
+        (
+            vec!["6", "7", "5", "2", "--connect", "1"],
+            "invalid value '1' for '--connect <M>': must be a whole number from 2 to 32",
+        ),
+        (
+            vec!["6", "7", "5", "2", "--connect", "8", "--protocol"],
+            "invalid value '8' for '--connect <M>': must be a whole number from 2 to 7, \
+             the longer side of the 6 x 7 board",
+        ),
     ] {
         let output = run(&args, "");
         let stderr = String::from_utf8_lossy(&output.stderr);
@@ -59,6 +68,7 @@ fn help_lists_the_arguments_and_front_ends() {
         "--seed",
         "--adaptive",
         "--mute",
+        "--connect <M>",
     ] {
         assert!(help.contains(word), "help lacks {word}");
     }

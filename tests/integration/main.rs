@@ -16,6 +16,7 @@ mod simple;
 // Tests.
 mod bench_script;
 mod cli;
+mod connect_m;
 #[cfg(feature = "gui")]
 mod gui_binary;
 mod java_baseline;

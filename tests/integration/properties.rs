@@ -10,7 +10,7 @@ use proptest::prelude::*;
 use crate::simple::Grid;
 
 /// A board size and a sequence of column choices (taken modulo the columns, skipping full ones).
-fn position(
+pub(crate) fn position(
     max_rows: usize,
     max_cols: usize,
     max_moves: usize,
@@ -32,15 +32,27 @@ fn replay(
     moves: &[usize],
     first: Player,
 ) -> (Game, Grid, Option<Outcome>) {
+    replay_connect(rows, cols, 4, moves, first)
+}
+
+/// [`replay`] for Connect `connect`.
+pub(crate) fn replay_connect(
+    rows: usize,
+    cols: usize,
+    connect: usize,
+    moves: &[usize],
+    first: Player,
+) -> (Game, Grid, Option<Outcome>) {
     let config = GameConfig {
         rows,
         cols,
         depth: 0,
         threads: 1,
+        connect,
         ..GameConfig::default()
     };
     let mut game = Game::new(&config, Some(first)).unwrap();
-    let mut grid = Grid::new(rows, cols);
+    let mut grid = Grid::with_connect(rows, cols, connect);
     let mut player = first;
     let mut outcome = None;
     for &col in moves {
@@ -67,7 +79,7 @@ fn replay(
 }
 
 /// The board of a game, as the simple engine sees it.
-fn same_cells(game: &Game, grid: &Grid) -> bool {
+pub(crate) fn same_cells(game: &Game, grid: &Grid) -> bool {
     (0..grid.rows()).all(|r| (0..grid.cols()).all(|c| game.checker(r, c) == grid.cells[r][c]))
 }
 

@@ -156,3 +156,17 @@ fn undo_and_redo_restore_the_reference_s_game_exactly() {
         ]
     );
 }
+
+#[test]
+fn connect_m_wins_with_m_in_a_row_and_values_windows_of_m() {
+    // Connect 3: red's third checker on the bottom row wins; four would not have been needed.
+    let replies = protocol(
+        &["4", "5", "1", "1", "--connect", "3"],
+        "new red\nheuristic 2\nplay 0\nplay 0\nplay 1\nplay 1\nheuristic 2\nplay 2\nwinner\n",
+    );
+    // The bottom row's centre: three row windows, one on each diagonal and the column's run,
+    // each missing two of three: six times 4.
+    assert_eq!(replies[1], "= 24");
+    assert_eq!(replies[6], "= inf");
+    assert_eq!(replies[8], "= red");
+}

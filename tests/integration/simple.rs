@@ -1,6 +1,8 @@
 //! A deliberately simple Connect Four engine for the property tests: a 2-D array of checkers,
 //! direct loops over every window, and a minimax that copies the grid at every node. It follows
-//! the assignment's text line by line and is meant to be obviously right, not fast.
+//! the assignment's text line by line and is meant to be obviously right, not fast. It plays
+//! Connect M too, as the handout's extension words it: M in a row wins, and a window or column
+//! run is worth 32, 4 or 1 as it misses one, two, or three or more of M.
 
 use connect_four_supplied::{Checker, Player, Score};
 
@@ -11,12 +13,15 @@ pub const INF: i32 = i32::MAX;
 #[derive(Clone, Debug)]
 pub struct Grid {
     pub cells: Vec<Vec<Checker>>,
+    /// How many in a row win: M.
+    pub connect: usize,
 }
 
 impl Grid {
-    pub fn new(rows: usize, cols: usize) -> Grid {
+    pub fn with_connect(rows: usize, cols: usize, connect: usize) -> Grid {
         Grid {
             cells: vec![vec![Checker::Empty; cols]; rows],
+            connect,
         }
     }
 
@@ -47,12 +52,13 @@ impl Grid {
         }
     }
 
-    /// Whether the checker at (`row`, `col`) is part of four in a row of its colour.
+    /// Whether the checker at (`row`, `col`) is part of M in a row of its colour.
     pub fn wins_at(&self, row: usize, col: usize) -> bool {
         let me = self.cells[row][col];
+        let m = self.connect as isize;
         for (dr, dc) in [(0, 1), (1, 0), (1, 1), (-1, 1)] {
-            for start in -3..=0 {
-                let all_mine = (0..4).all(|k| {
+            for start in -(m - 1)..=0 {
+                let all_mine = (0..m).all(|k| {
                     self.at(
                         row as isize + (start + k) * dr,
                         col as isize + (start + k) * dc,
@@ -73,11 +79,17 @@ impl Grid {
         }
         let me = self.cells[row][col];
         let them = me.player().map(|p| p.opponent().checker());
-        let weight = |n: usize| [0, 1, 4, 32][n];
+        let m = self.connect;
+        // By how many of M the window (or run) misses: 1, 4, 32 for 1, 2, 3 of four.
+        let weight = |n: usize| match m - n {
+            1 => 32,
+            2 => 4,
+            _ => 1,
+        };
         let mut total = 0;
         for (dr, dc) in [(0, 1), (1, 1), (-1, 1)] {
-            for start in -3..=0 {
-                let window: Vec<Option<Checker>> = (0..4)
+            for start in -(m as isize - 1)..=0 {
+                let window: Vec<Option<Checker>> = (0..m as isize)
                     .map(|k| {
                         self.at(
                             row as isize + (start + k) * dr,
@@ -98,7 +110,7 @@ impl Grid {
         while row + run < self.rows() && self.cells[row + run][col] == me {
             run += 1;
         }
-        if run + row >= 4 {
+        if run + row >= m {
             total += weight(run);
         }
         total

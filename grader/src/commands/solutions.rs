@@ -1,7 +1,8 @@
 //! `grade generate` and `grade check`: write every case's stored answers from the reference, or
-//! check that the stored ones are still what the reference says.
+//! check that the stored ones are still what the reference says: the published cases' and every
+//! extension's, turned on or not.
 
-use crate::kit::{case, reference, solution, KitError};
+use crate::kit::{case, extension, reference, solution, KitError};
 
 use super::files::find_kit;
 
@@ -9,7 +10,8 @@ use super::files::find_kit;
 /// reference's, failing with the stale ones named) for the kit at `kit` (else the one found).
 pub fn run(kit: Option<&std::path::Path>, check_only: bool) -> Result<(), KitError> {
     let dir = find_kit(kit)?;
-    let cases = case::load_all(&dir.join("cases"))?;
+    let mut cases = case::load_all(&dir.join("cases"))?;
+    cases.extend(extension::all_cases(&dir)?);
     let mut stale = Vec::new();
     for case in &cases {
         let fresh = reference::solve(case)?;

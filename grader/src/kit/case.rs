@@ -11,7 +11,7 @@ use std::time::Duration;
 use serde::Deserialize;
 
 use super::KitError;
-use connect_four_supplied::limits::{MAX_SIZE, MIN_SIZE};
+use connect_four_supplied::limits::{max_connect, CONNECT, MAX_SIZE, MIN_CONNECT, MIN_SIZE};
 use connect_four_supplied::protocol::{Command, ParseError, COMMAND_WORDS, OPTIONAL_WORDS};
 
 /// One thread count, or several to run the script with and compare.
@@ -90,6 +90,8 @@ struct CaseFile {
     speedup: Option<SpeedupPlan>,
     #[serde(default)]
     requires: Vec<String>,
+    #[serde(default)]
+    connect: Option<usize>,
     script: String,
 }
 
@@ -156,6 +158,8 @@ pub struct Case {
     /// Cases (by name) that must pass in full for this one to earn anything: the speed-up
     /// counts only when the values are the same for every thread count.
     pub requires: Vec<String>,
+    /// How many in a row win: 4, or M for a Connect-M case (passed as `--connect M`).
+    pub connect: usize,
     /// The script.
     pub script: Vec<ScriptLine>,
 }
@@ -166,10 +170,16 @@ impl Case {
         matches!(self.kind, Kind::Timing(_))
     }
 
-    /// The arguments the grader appends to the student's command for `threads` threads.
+    /// The arguments the grader appends to the student's command for `threads` threads; a
+    /// Connect-M case adds `--connect M`, which a program that knows nothing of the extension
+    /// is never given.
     pub fn arguments(&self, threads: usize) -> String {
+        let connect = match self.connect {
+            CONNECT => String::new(),
+            m => format!(" --connect {m}"),
+        };
         format!(
-            "{} {} {} {} --protocol",
+            "{} {} {} {} --protocol{connect}",
             self.rows, self.cols, self.depth, threads
         )
     }
@@ -212,6 +222,13 @@ pub fn parse(text: &str, path: &Path, name: String) -> Result<Case, KitError> {
     let fail_at = |line: usize, why: String| Err(KitError(format!("{shown}:{line}: {why}")));
     if !(MIN_SIZE..=MAX_SIZE).contains(&spec.rows) || !(MIN_SIZE..=MAX_SIZE).contains(&spec.cols) {
         return fail(format!("rows and cols must be {MIN_SIZE} to {MAX_SIZE}"));
+    }
+    let connect = spec.connect.unwrap_or(CONNECT);
+    let most = max_connect(spec.rows, spec.cols);
+    if !(MIN_CONNECT..=most).contains(&connect) {
+        return fail(format!(
+            "connect must be {MIN_CONNECT} to {most} (the board's longer side)"
+        ));
     }
     if !(spec.points >= 0.0 && spec.time_limit > 0.0 && spec.time_limit.is_finite()) {
         return fail("points must be 0 or more and time_limit a positive number".into());
@@ -345,12 +362,18 @@ pub fn parse(text: &str, path: &Path, name: String) -> Result<Case, KitError> {
         must_vary: spec.must_vary,
         kind,
         requires: spec.requires,
+        connect,
         script: steps,
     })
 }
 
 /// Loads every `*.toml` below `dir`, sorted by name.
 pub fn load_all(dir: &Path) -> Result<Vec<Case>, KitError> {
+    load_all_below(dir, dir)
+}
+
+/// Loads every `*.toml` below `dir`, sorted by name, each named by its path below `root`.
+pub fn load_all_below(dir: &Path, root: &Path) -> Result<Vec<Case>, KitError> {
     let mut paths = Vec::new();
     collect(dir, &mut paths)?;
     if paths.is_empty() {
@@ -360,7 +383,7 @@ pub fn load_all(dir: &Path) -> Result<Vec<Case>, KitError> {
         )));
     }
     paths.sort();
-    paths.iter().map(|p| load(p, dir)).collect()
+    paths.iter().map(|p| load(p, root)).collect()
 }
 
 /// Adds the `*.toml` files below `dir` to `paths`.
@@ -401,6 +424,23 @@ mod tests {
         assert_eq!(case.arguments(1), "4 5 2 1 --protocol");
         let lines: Vec<_> = case.script.iter().map(|s| (s.line, s.scored)).collect();
         assert_eq!(lines, [(10, false), (12, false), (13, true)]);
+    }
+
+    #[test]
+    fn a_connect_m_case_passes_m_and_only_when_it_is_not_four() {
+        let (dir, path) = write_case(&format!("{HEAD}connect = 5\nscript = \"new red\"\n"));
+        let case = load(&path, dir.path()).unwrap();
+        assert_eq!(case.arguments(2), "4 5 2 2 --protocol --connect 5");
+        let (dir, path) = write_case(&format!("{HEAD}connect = 4\nscript = \"new red\"\n"));
+        assert_eq!(
+            load(&path, dir.path()).unwrap().arguments(1),
+            "4 5 2 1 --protocol"
+        );
+        for m in [1, 6] {
+            let (dir, path) = write_case(&format!("{HEAD}connect = {m}\nscript = \"new red\"\n"));
+            let error = load(&path, dir.path()).unwrap_err().0;
+            assert!(error.contains("connect must be 2 to 5"), "{error}");
+        }
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! What the grading is done with, as data: the [`rubric`], the [`case`] files, their stored
 //! answers ([`solution`]), the [`held_out`] cases generated from the instructor's secret seed,
+//! the optional [`extension`]s' cases (on only when the rubric turns them on),
 //! the course's copy of the [`supplied`] crate that submissions' copies are compared with, the
 //! settings of the [`style`] facts, the [`handout`]'s placeholders, the safe way to read a
 //! submission's files ([`tree`]) and which of them are its [`sources`]; and who each
@@ -12,6 +13,7 @@
 
 pub mod case;
 mod error;
+pub mod extension;
 pub mod gradescope_export;
 pub mod handout;
 pub mod held_out;
@@ -93,12 +95,16 @@ impl Kit {
             .any(|(case, _)| held_out::is_held_out(case))
     }
 
-    /// Loads `DIR/rubric.toml` and `DIR/cases/`, validates them against each other and reads
-    /// every case's solution (which must match its script). The course's copy of the supplied
-    /// crate is not loaded: set [`Kit::supplied`] for that comparison.
+    /// Loads `DIR/rubric.toml`, `DIR/cases/` and the cases of every extension turned on
+    /// (`DIR/extensions/FOLDER/`), validates them against each other and reads every case's
+    /// solution (which must match its script). The course's copy of the supplied crate is not
+    /// loaded: set [`Kit::supplied`] for that comparison.
     pub fn load_published(dir: &Path) -> Result<Kit, KitError> {
         let rubric = Rubric::load(&dir.join("rubric.toml"))?;
-        let cases = case::load_all(&dir.join("cases"))?;
+        let mut cases = case::load_all(&dir.join("cases"))?;
+        for extension in rubric.extensions.iter().filter(|e| e.on) {
+            cases.extend(extension.load_cases(dir)?);
+        }
         rubric.validate_cases(&cases)?;
         case::validate_requirements(&cases)?;
         let cases = cases

@@ -28,6 +28,7 @@ pub fn solve(case: &Case) -> Result<Solution, KitError> {
         threads: 2,
         algorithm: Algorithm::Pruned,
         seed: Some(0),
+        connect: case.connect,
     };
     let fail =
         |line: usize, why: String| KitError(format!("{}:{line}: {why}", case.path.display()));

@@ -1,7 +1,9 @@
 //! The rubric, `grading/rubric.toml`: the assignment's categories and points, which of them are
 //! graded by hand (with their checklists), the credit a measured speed-up earns, the held-out
 //! cases' table (their share of the points and what they ask), the resource limits student
-//! programs run under, the style facts' settings, and the late policy (`[late]`, [`super::late`]).
+//! programs run under, the style facts' settings, the late policy (`[late]`, [`super::late`]),
+//! and the optional extensions (`[[extension]]`, [`super::extension`]), each a category only
+//! once turned on.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -9,6 +11,7 @@ use std::path::Path;
 use serde::Deserialize;
 
 use super::case::Case;
+use super::extension::Extension;
 use super::late::LatePolicy;
 use super::style::Style;
 use super::KitError;
@@ -175,13 +178,29 @@ pub struct Rubric {
     /// The `[late]` table: the due date and the late policy; none, no lateness.
     #[serde(default)]
     pub late: Option<LatePolicy>,
+    /// The `[[extension]]` tables: optional categories, each among [`Rubric::categories`]
+    /// once loaded only if it is on.
+    #[serde(default, rename = "extension")]
+    pub extensions: Vec<Extension>,
 }
 
 impl Rubric {
-    /// Reads and checks `path`.
+    /// Reads and checks `path`; each extension that is on becomes a category, after the others.
     pub fn load(path: &Path) -> Result<Rubric, KitError> {
         let shown = path.display();
-        let (_, rubric): (_, Rubric) = super::read_toml(path)?;
+        let (_, mut rubric): (_, Rubric) = super::read_toml(path)?;
+        for extension in &rubric.extensions {
+            extension
+                .check(&rubric.categories)
+                .map_err(|why| KitError(format!("{shown}: {why}")))?;
+        }
+        let turned_on: Vec<Category> = rubric
+            .extensions
+            .iter()
+            .filter(|e| e.on)
+            .map(Extension::category)
+            .collect();
+        rubric.categories.extend(turned_on);
         if rubric.categories.is_empty() {
             return Err(KitError(format!("{shown}: no [[category]]")));
         }
@@ -425,6 +444,28 @@ mod tests {
         let r = rubric();
         let error = r.validate_cases(&[]).unwrap_err().0;
         assert!(error.contains("`AI` add up to 0 points, not 2"), "{error}");
+    }
+
+    #[test]
+    fn an_extension_is_a_category_only_once_turned_on() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("rubric.toml");
+        let text =
+            format!("title = \"t\"\n[[category]]\nname = \"AI\"\npoints = 1\n{TEST_SPEEDUP}");
+        let extension =
+            "[[extension]]\nname = \"Connect M\"\nfolder = \"connect_m\"\npoints = 10\n";
+        std::fs::write(&path, format!("{text}{extension}")).unwrap();
+        let off = Rubric::load(&path).unwrap();
+        assert_eq!(off.categories.len(), 1);
+        assert!(!off.extensions[0].on);
+        std::fs::write(&path, format!("{text}{extension}on = true\n")).unwrap();
+        let on = Rubric::load(&path).unwrap();
+        assert_eq!(on.categories[1].name, "Connect M");
+        assert_eq!(on.categories[1].automatic_points(), 10.0);
+        let clash = extension.replace("Connect M", "AI");
+        std::fs::write(&path, format!("{text}{clash}")).unwrap();
+        let error = Rubric::load(&path).unwrap_err().0;
+        assert!(error.contains("already exists"), "{error}");
     }
 
     #[test]

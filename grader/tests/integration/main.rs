@@ -15,6 +15,7 @@
 
 mod build_step;
 mod classroom;
+mod connect_m;
 mod designs;
 mod disguise;
 mod feedback;

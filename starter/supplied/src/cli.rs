@@ -5,10 +5,13 @@
 
 use std::time::Duration;
 
-use clap::Parser;
+use clap::error::ErrorKind;
+use clap::{CommandFactory, Parser};
 
 use crate::checker::Player;
-use crate::limits::{parse_depth, parse_pause, parse_size, parse_threads};
+use crate::limits::{
+    max_connect, parse_connect, parse_depth, parse_pause, parse_size, parse_threads, CONNECT,
+};
 use crate::opponent::Opponent;
 
 /// Connect Four with a minimax computer player searching on a pool of worker threads.
@@ -17,7 +20,7 @@ use crate::opponent::Opponent;
     name = "connect_four",
     version,
     allow_negative_numbers = true,
-    after_help = "Examples:\n  connect_four 6 7 5 2              play in a window\n  connect_four 6 7 5 2 --text       play in the terminal\n  connect_four 6 7 5 2 --protocol   answer grading-protocol commands on stdin"
+    after_help = "Examples:\n  connect_four 6 7 5 2              play in a window\n  connect_four 6 7 5 2 --text       play in the terminal\n  connect_four 6 7 5 2 --protocol   answer grading-protocol commands on stdin\n  connect_four 9 9 4 2 --connect 5  Connect 5 (five in a row) on a 9 x 9 board"
 )]
 pub struct Arguments {
     /// Rows on the board, 1 to 32
@@ -55,6 +58,10 @@ pub struct Arguments {
     /// Start the window with its sounds off (the Mute box); the terminal plays none
     #[arg(long, conflicts_with = "protocol")]
     pub mute: bool,
+    /// The Connect-M extension: M in a row wins (and the heuristic scores windows of M), 2 to
+    /// the board's longer side
+    #[arg(long, value_name = "M", value_parser = parse_connect, default_value_t = CONNECT)]
+    pub connect: usize,
 }
 
 /// Which front end to run.
@@ -72,7 +79,34 @@ impl Arguments {
     /// The arguments this program was started with; on a bad one, explains it on standard error
     /// and exits with code 2 (or prints `--help` and exits with 0).
     pub fn from_command_line() -> Arguments {
-        Arguments::parse()
+        let args = Arguments::parse();
+        args.exit_on_bad_connect::<Arguments>();
+        args
+    }
+
+    /// Why `--connect M` does not fit the board, as clap words a bad value: no line of a
+    /// `ROWS` x `COLS` board holds more than its longer side (see [`max_connect`]).
+    pub fn check_connect(&self) -> Result<(), String> {
+        let most = max_connect(self.rows, self.cols);
+        if self.connect <= most {
+            return Ok(());
+        }
+        Err(format!(
+            "invalid value '{}' for '--connect <M>': must be a whole number from 2 to {most}, \
+             the longer side of the {} x {} board",
+            self.connect, self.rows, self.cols
+        ))
+    }
+
+    /// Explains a `--connect M` that does not fit the board on standard error, as the command
+    /// line `C` (these arguments, or a program's that flattens them) reports a bad value, and
+    /// exits with code 2.
+    pub fn exit_on_bad_connect<C: CommandFactory>(&self) {
+        if let Err(message) = self.check_connect() {
+            C::command()
+                .error(ErrorKind::ValueValidation, message)
+                .exit();
+        }
     }
 
     /// The front end asked for.
@@ -128,6 +162,25 @@ mod tests {
         let rising = parse(&["6", "7", "5", "2", "--adaptive", "--mute"]).unwrap();
         assert!(rising.adaptive && rising.mute);
         assert!(parse(&["6", "7", "5", "2", "--protocol", "--adaptive"]).is_err());
+        assert_eq!(plain.connect, 4);
+    }
+
+    #[test]
+    fn connect_m_must_fit_a_line_of_the_board() {
+        let five = parse(&["9", "5", "2", "1", "--connect", "9"]).unwrap();
+        assert_eq!((five.connect, five.check_connect()), (9, Ok(())));
+        let too_long = parse(&["6", "7", "2", "1", "--connect", "8"]).unwrap();
+        assert_eq!(
+            too_long.check_connect(),
+            Err(
+                "invalid value '8' for '--connect <M>': must be a whole number from 2 to 7, \
+                 the longer side of the 6 x 7 board"
+                    .to_string()
+            )
+        );
+        // The assignment's four, named or not, fits every board.
+        let small = parse(&["3", "3", "2", "1", "--connect", "4"]).unwrap();
+        assert_eq!(small.check_connect(), Ok(()));
     }
 
     #[test]
@@ -155,6 +208,13 @@ mod tests {
             "{pause}"
         );
         assert_eq!(parse(&["6", "7", "5"]).unwrap_err().exit_code(), 2);
+        let connect = parse(&["6", "7", "5", "2", "--connect", "1"]).unwrap_err();
+        assert!(
+            connect
+                .to_string()
+                .contains("'--connect <M>': must be a whole number from 2 to 32"),
+            "{connect}"
+        );
         assert!(parse(&["6", "7", "5", "2", "--protocol", "--text"]).is_err());
     }
 }

@@ -1,6 +1,6 @@
 //! The assignment's limits on the four numbers a game is started with (and on the pause when
-//! the computer plays itself), and the parsing that names the range in its error. The command
-//! line and the protocol's `scores DEPTH` use them.
+//! the computer plays itself, and on M in the Connect-M extension), and the parsing that names
+//! the range in its error. The command line and the protocol's `scores DEPTH` use them.
 
 use std::time::Duration;
 
@@ -14,6 +14,18 @@ pub const MAX_DEPTH: u32 = 64;
 pub const MAX_THREADS: usize = 256;
 /// The longest pause, in seconds, between moves when the computer plays itself.
 pub const MAX_PAUSE: f64 = 60.0;
+
+/// How many in a row win in the assignment's game, and when `--connect` is not given.
+pub const CONNECT: usize = 4;
+/// The fewest in a row the Connect-M extension plays for.
+pub const MIN_CONNECT: usize = 2;
+
+/// The largest M a `rows` x `cols` board plays Connect M with: its longer side, since no line
+/// of the board is longer. The assignment's four is always allowed: on a board too small for
+/// it nobody can win, and every game is a tie.
+pub fn max_connect(rows: usize, cols: usize) -> usize {
+    rows.max(cols).max(CONNECT)
+}
 
 /// Parses a whole number from `low` to `high`; the error says the range.
 fn whole_number<T: TryFrom<i128>>(text: &str, low: i128, high: i128) -> Result<T, String> {
@@ -38,6 +50,12 @@ pub fn parse_depth(text: &str) -> Result<u32, String> {
 /// Parses a number of threads, 1 to [`MAX_THREADS`].
 pub fn parse_threads(text: &str) -> Result<usize, String> {
     whole_number(text, 1, MAX_THREADS as i128)
+}
+
+/// Parses the M of `--connect M`, [`MIN_CONNECT`] to [`MAX_SIZE`]; whether the board is large
+/// enough for it is [`max_connect`]'s to say, once the board's size is known.
+pub fn parse_connect(text: &str) -> Result<usize, String> {
+    whole_number(text, MIN_CONNECT as i128, MAX_SIZE as i128)
 }
 
 /// Parses a pause in seconds (fractions allowed), 0 to [`MAX_PAUSE`].
@@ -69,6 +87,19 @@ mod tests {
             parse_threads("0"),
             Err("must be a whole number from 1 to 256".to_string())
         );
+    }
+
+    #[test]
+    fn connect_m_runs_from_two_to_the_longer_side() {
+        assert_eq!(parse_connect("2"), Ok(2));
+        assert_eq!(
+            parse_connect("1"),
+            Err("must be a whole number from 2 to 32".to_string())
+        );
+        assert_eq!(max_connect(9, 5), 9);
+        assert_eq!(max_connect(5, 9), 9);
+        // Four stays allowed on a board too small for it, as in the assignment.
+        assert_eq!(max_connect(3, 3), 4);
     }
 
     #[test]

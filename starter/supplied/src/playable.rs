@@ -72,23 +72,36 @@ pub trait Playable {
         None
     }
 
-    /// The four cells of a winning line, if the game was won: for highlighting. The default
-    /// looks for four in a row through [`checker`](Self::checker).
-    fn winning_line(&self) -> Option<[(usize, usize); 4]> {
+    /// How many in a row win: the assignment's four, unless the game plays the Connect-M
+    /// extension (`--connect M`, optional for students and graded only when the course turns
+    /// it on).
+    fn connect(&self) -> usize {
+        crate::limits::CONNECT
+    }
+
+    /// The [`connect`](Self::connect) cells of a winning line, if the game was won: for
+    /// highlighting. The default looks for them in a row through [`checker`](Self::checker).
+    fn winning_line(&self) -> Option<Vec<(usize, usize)>> {
         let Some(Outcome::Win(player)) = self.outcome() else {
             return None;
         };
         let (rows, cols) = (self.rows() as isize, self.cols() as isize);
+        let length = self.connect() as isize;
         for row in 0..rows {
             for col in 0..cols {
                 for (dr, dc) in [(0, 1), (1, 0), (1, 1), (-1, 1)] {
-                    let cells = [0, 1, 2, 3].map(|k| (row + k * dr, col + k * dc));
+                    let cells: Vec<_> = (0..length).map(|k| (row + k * dr, col + k * dc)).collect();
                     let on_board = |&(r, c): &(isize, isize)| r >= 0 && r < rows && c < cols;
                     if cells.iter().all(|cell| {
                         on_board(cell)
                             && self.checker(cell.0 as usize, cell.1 as usize) == player.checker()
                     }) {
-                        return Some(cells.map(|(r, c)| (r as usize, c as usize)));
+                        return Some(
+                            cells
+                                .iter()
+                                .map(|&(r, c)| (r as usize, c as usize))
+                                .collect(),
+                        );
                     }
                 }
             }
@@ -116,5 +129,82 @@ pub trait Analyze: Playable {
     fn set_depth(&mut self, depth: u32) -> bool {
         let _ = depth;
         false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A won position drawn as rows of `R`, `B` and `.`, red the winner, for `connect` in a row.
+    struct Drawn {
+        rows: Vec<&'static str>,
+        connect: usize,
+    }
+
+    impl Playable for Drawn {
+        fn rows(&self) -> usize {
+            self.rows.len()
+        }
+
+        fn cols(&self) -> usize {
+            self.rows[0].len()
+        }
+
+        fn checker(&self, row: usize, col: usize) -> Checker {
+            match self.rows[row].as_bytes()[col] {
+                b'R' => Checker::Red,
+                b'B' => Checker::Black,
+                _ => Checker::Empty,
+            }
+        }
+
+        fn turn(&self) -> Checker {
+            Checker::Empty
+        }
+
+        fn play(&mut self, _col: usize) -> Result<usize, MoveError> {
+            Err(MoveError::GameOver)
+        }
+
+        fn outcome(&self) -> Option<Outcome> {
+            Some(Outcome::Win(Player::Red))
+        }
+
+        fn computer_move(&mut self) -> Result<usize, MoveError> {
+            Err(MoveError::GameOver)
+        }
+
+        fn new_game(&mut self, _first: Option<Player>) {}
+
+        fn connect(&self) -> usize {
+            self.connect
+        }
+    }
+
+    #[test]
+    fn the_winning_line_holds_connect_cells() {
+        let rows = vec![".....", "....R", "...RB", "..RBB", ".RBRB", "RBBRB"];
+        let five = Drawn {
+            rows: rows.clone(),
+            connect: 5,
+        };
+        assert_eq!(
+            five.winning_line(),
+            Some(vec![(5, 0), (4, 1), (3, 2), (2, 3), (1, 4)])
+        );
+        // Six are not there; four are, the first four found.
+        assert_eq!(
+            Drawn {
+                rows: rows.clone(),
+                connect: 6
+            }
+            .winning_line(),
+            None
+        );
+        assert_eq!(
+            Drawn { rows, connect: 4 }.winning_line().map(|l| l.len()),
+            Some(4)
+        );
     }
 }

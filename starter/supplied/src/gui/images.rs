@@ -10,7 +10,7 @@ use crate::checker::Checker;
 /// The side of a cell, in pixels: every picture is this wide and high.
 pub const CELL: i32 = 75;
 
-/// What one cell shows: its checker, and whether it is one of the four winning checkers.
+/// What one cell shows: its checker, and whether it is one of the winning line's checkers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Look {
     /// The checker in the cell (`Empty` for a hole).

@@ -99,7 +99,7 @@ impl<G: Analyze + Send + 'static> GameWindow<G> {
         let view_w = board_w.min((screen_w as i32 - SCREEN_MARGIN).max(bar::MIN_WIDTH));
         let view_h = board_h.min((screen_h as i32 - SCREEN_MARGIN - bar::HEIGHT).max(4 * CELL));
         let width = view_w.max(bar::MIN_WIDTH);
-        let title = format!("Connect Four \u{2014} {rows} x {cols}");
+        let title = title(game.connect(), rows, cols);
         let mut window = DoubleWindow::default()
             .with_size(width, view_h + bar::HEIGHT)
             .center_screen()
@@ -576,7 +576,7 @@ impl<G: Analyze + Send + 'static> GameWindow<G> {
         }
     }
 
-    /// Shows each cell's checker, the falling one where it is, and rings the winning four once
+    /// Shows each cell's checker, the falling one where it is, and rings the winning line once
     /// nothing falls. While a worker has the game, only the falling checker's column changes.
     fn refresh(&mut self) {
         let fall = self.animation.current();
@@ -591,7 +591,7 @@ impl<G: Analyze + Send + 'static> GameWindow<G> {
             let checker = fall
                 .and_then(|fall| fall.shows(row, col))
                 .or_else(|| game.map(|game| game.checker(row, col)))?;
-            let won = line.is_some_and(|line| line.contains(&(row, col)));
+            let won = line.as_ref().is_some_and(|line| line.contains(&(row, col)));
             Some(Look { checker, won })
         });
     }
@@ -627,6 +627,14 @@ impl<G: Analyze + Send + 'static> GameWindow<G> {
         if self.bar.set_status(&text) {
             self.window.redraw();
         }
+    }
+}
+
+/// The window's title: the game (Connect Four, or Connect M for the extension) and the board.
+fn title(connect: usize, rows: usize, cols: usize) -> String {
+    match connect {
+        crate::limits::CONNECT => format!("Connect Four \u{2014} {rows} x {cols}"),
+        m => format!("Connect {m} \u{2014} {rows} x {cols}"),
     }
 }
 
