@@ -176,6 +176,15 @@ fn an_exported_class_is_graded_hand_scored_exported_and_given_its_feedback() {
     }
     drop(served);
 
+    // The class's similar pairs, ranked in its summary: three copies of one program.
+    let summary = fs::read_to_string(work.join("reports/class-summary.md")).unwrap();
+    assert!(summary.contains("## Similar pairs"), "{summary}");
+    let ranked = summary
+        .lines()
+        .filter(|line| line.contains("](similarity/pair-") && line.contains("| 100% |"));
+    assert_eq!(ranked.count(), 3, "{summary}");
+    assert!(work.join("reports/similarity/pair-003.html").is_file());
+
     // The penalties as the rubric says: 0, 20% and 30% (capped) of every point.
     let possible: f64 = rubric.categories.iter().map(|c| c.points).sum();
     let table = rows(&work.join("gradebook.csv"));

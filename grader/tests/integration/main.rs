@@ -36,6 +36,7 @@ mod outside;
 mod packing;
 mod progress;
 mod robustness;
+mod similarity;
 mod snapshots;
 mod student_journey;
 mod style;

@@ -1,0 +1,239 @@
+//! `grade similar` on the test class ([`crate::classroom`]), through the real binary: every
+//! disguised pair ranks above every independent pair in each language and the untouched
+//! starter gives no pair a score; a disguised pair's page, opened in headless Chromium, shows
+//! the two submissions side by side with their shared fragments marked (pinned by a snapshot);
+//! bad arguments and folders get clear errors.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+use headless_chrome::{Browser, LaunchOptions};
+
+use crate::classroom::{write_class, Class, Origin};
+use crate::disguise::Language;
+use crate::gallery::chromium;
+use crate::support::{build_root, grade};
+
+/// The test class compared once for these tests: the class, its report folder and every
+/// pair's similarity (in percent) by their names in order.
+struct Compared {
+    class: Class,
+    reports: PathBuf,
+    similarity: BTreeMap<(String, String), f64>,
+    rank: BTreeMap<(String, String), usize>,
+}
+
+/// Two names in order.
+fn key(a: &str, b: &str) -> (String, String) {
+    match a < b {
+        true => (a.to_string(), b.to_string()),
+        false => (b.to_string(), a.to_string()),
+    }
+}
+
+fn compared() -> &'static Compared {
+    static COMPARED: OnceLock<Compared> = OnceLock::new();
+    COMPARED.get_or_init(|| {
+        let work = build_root().join("similarity-class");
+        if work.exists() {
+            fs::remove_dir_all(&work).unwrap();
+        }
+        let class = write_class(&work.join("class"));
+        let reports = work.join("reports");
+        let output = grade()
+            .arg("similar")
+            .arg(work.join("class"))
+            .arg("--base")
+            .arg(&class.base)
+            .arg("--report")
+            .arg(&reports)
+            .output()
+            .expect("grade starts");
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert!(
+            output.status.success(),
+            "{stdout}{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        assert!(stdout.starts_with("Similar pairs are leads for a person to judge"));
+        let mut similarity = BTreeMap::new();
+        let mut rank = BTreeMap::new();
+        let mut reader = csv::Reader::from_path(reports.join("similarity.csv")).unwrap();
+        for row in reader.records() {
+            let row = row.unwrap();
+            let pair = key(&row[1], &row[2]);
+            rank.insert(pair.clone(), row[0].parse::<usize>().unwrap());
+            similarity.insert(pair, row[4].parse::<f64>().unwrap());
+        }
+        Compared {
+            class,
+            reports,
+            similarity,
+            rank,
+        }
+    })
+}
+
+impl Compared {
+    /// The similarity of the two students, 0 when they share nothing.
+    fn of(&self, a: &str, b: &str) -> f64 {
+        self.similarity.get(&key(a, b)).copied().unwrap_or(0.0)
+    }
+}
+
+#[test]
+fn every_disguised_pair_ranks_above_every_independent_pair_in_each_language() {
+    let compared = compared();
+    let class = &compared.class;
+    for language in [Language::Rust, Language::Java, Language::Python] {
+        let names: Vec<&str> = class.of(language).map(|s| s.name.as_str()).collect();
+        let (mut copies, mut others) = (Vec::new(), Vec::new());
+        for (i, a) in names.iter().enumerate() {
+            for b in &names[i + 1..] {
+                let found = (compared.of(a, b), *a, *b);
+                match class.copied(a, b) {
+                    true => copies.push(found),
+                    false => others.push(found),
+                }
+            }
+        }
+        copies.sort_by(|x, y| x.0.total_cmp(&y.0));
+        others.sort_by(|x, y| y.0.total_cmp(&x.0));
+        assert!(copies.len() >= 15 && others.len() >= 3, "{language:?}");
+        assert!(
+            copies[0].0 > others[0].0,
+            "{language:?}: the least similar copies {:?} are not above the most similar \
+             independent pair {:?}",
+            copies[0],
+            others[0]
+        );
+        eprintln!(
+            "similarity, {language:?}: copies {:.1}% to {:.1}%, independent pairs at most {:.1}%",
+            copies[0].0,
+            copies[copies.len() - 1].0,
+            others[0].0
+        );
+    }
+}
+
+#[test]
+fn the_untouched_starter_gives_no_pair_a_score() {
+    let compared = compared();
+    let untouched: Vec<&str> = compared
+        .class
+        .students
+        .iter()
+        .filter(|s| s.origin == Origin::Untouched)
+        .map(|s| s.name.as_str())
+        .collect();
+    assert_eq!(untouched.len(), 2);
+    for name in &untouched {
+        for other in &compared.class.students {
+            let score = compared.of(name, &other.name);
+            assert!(score < 5.0, "{name} ~ {}: {score}%", other.name);
+        }
+    }
+}
+
+#[test]
+fn a_disguised_pairs_page_shows_both_sides_with_the_shared_fragments_marked() {
+    let compared = compared();
+    let Some(chromium) = chromium() else {
+        return;
+    };
+    let rank = compared.rank[&key("python_cho", "python_cho_all")];
+    let page = compared
+        .reports
+        .join(format!("similarity/pair-{rank:03}.html"));
+    let browser = Browser::new(
+        LaunchOptions::default_builder()
+            .path(Some(chromium))
+            .sandbox(false)
+            .window_size(Some((1400, 1000)))
+            .build()
+            .unwrap(),
+    )
+    .expect("Chromium starts");
+    let tab = browser.new_tab().unwrap();
+    tab.navigate_to(&format!("file://{}", page.display()))
+        .unwrap()
+        .wait_until_navigated()
+        .unwrap();
+    // What a grader sees: the title, the warning, the fragments, each side's files and marks,
+    // and whether the two sides stand side by side.
+    let seen = tab
+        .evaluate(SEEN, false)
+        .unwrap()
+        .value
+        .and_then(|v| v.as_str().map(String::from))
+        .expect("the page is read");
+    let shot = tab
+        .capture_screenshot(
+            headless_chrome::protocol::cdp::Page::CaptureScreenshotFormatOption::Png,
+            None,
+            None,
+            true,
+        )
+        .unwrap();
+    fs::write(compared.reports.join("similarity/pair.png"), shot).unwrap();
+    insta::assert_snapshot!(seen);
+}
+
+/// The script that reads the pair page as a grader sees it.
+const SEEN: &str = r#"(() => {
+  const text = (e) => e ? e.innerText.trim() : "(none)";
+  const out = [];
+  out.push(text(document.querySelector("h1")));
+  out.push(text(document.querySelector(".leads")));
+  const rows = [...document.querySelectorAll("table.fragments tbody tr")];
+  out.push("fragments: " + rows.length);
+  for (const row of rows.slice(0, 5)) {
+    out.push("  " + [...row.cells].map((c) => c.innerText.trim()).join(" | "));
+  }
+  const sides = [...document.querySelectorAll("section.side")];
+  for (const side of sides) {
+    out.push(text(side.querySelector("h2")) + ": files " +
+      [...side.querySelectorAll("h3")].map((h) => h.innerText).join(", ") +
+      "; marked stretches " + side.querySelectorAll("mark").length);
+  }
+  const [l, r] = sides.map((s) => s.getBoundingClientRect());
+  out.push("side by side: " + (l.right <= r.left && Math.abs(l.top - r.top) < 1));
+  const broken = [...document.querySelectorAll("table.fragments a")]
+    .filter((a) => !document.getElementById(a.getAttribute("href").slice(1)));
+  out.push("links to no mark: " + broken.length);
+  return out.join("\n");
+})()"#;
+
+#[test]
+fn bad_folders_and_arguments_get_clear_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = grade()
+        .arg("similar")
+        .arg(dir.path().join("nowhere"))
+        .output()
+        .unwrap();
+    assert_eq!(missing.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("nowhere: cannot be read"));
+    let empty = grade().arg("similar").arg(dir.path()).output().unwrap();
+    assert_eq!(empty.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&empty.stderr).contains("no submission folders"));
+    fs::create_dir(dir.path().join("ann")).unwrap();
+    let file = dir.path().join("base.rs");
+    fs::write(&file, "fn main() {}").unwrap();
+    let not_folder = grade()
+        .arg("similar")
+        .arg(dir.path())
+        .arg("--base")
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert_eq!(not_folder.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&not_folder.stderr).contains("must be a folder"));
+    let both = grade()
+        .args(["similar", "x", "--base", "y", "--no-base"])
+        .output()
+        .unwrap();
+    assert_eq!(both.status.code(), Some(2));
+}
