@@ -1112,7 +1112,7 @@ fn every_grade_command_in_the_readmes_parses() {
         subcommands(&help),
         [
             "student", "class", "gallery", "feedback", "generate", "check", "pack", "handout",
-            "match", "export", "help"
+            "match", "export", "similar", "help"
         ],
         "{help}"
     );

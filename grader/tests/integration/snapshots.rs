@@ -120,7 +120,7 @@ fn the_help_of_grade_and_of_each_subcommand() {
     assert_snapshot("help", &help(grade(), &[]));
     for subcommand in [
         "student", "class", "gallery", "feedback", "generate", "check", "pack", "handout", "match",
-        "export",
+        "export", "similar",
     ] {
         assert_snapshot(&format!("help_{subcommand}"), &help(grade(), &[subcommand]));
     }
