@@ -237,3 +237,52 @@ fn bad_folders_and_arguments_get_clear_errors() {
         .unwrap();
     assert_eq!(both.status.code(), Some(2));
 }
+
+#[test]
+fn a_hostile_submission_is_compared_only_through_its_own_plain_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let class = dir.path().join("class");
+    let program =
+        "def score(board, col):\n    total = 0\n    for row in range(len(board)):\n        \
+                   if board[row][col] == 1:\n            total += row * 4\n    return total\n"
+            .repeat(4);
+    for student in ["ann", "bob"] {
+        fs::create_dir_all(class.join(student)).unwrap();
+        fs::write(class.join(student).join("game.py"), &program).unwrap();
+    }
+    // Eve links to another student's file and to a secret, and hides code the reader refuses.
+    let secret = dir.path().join("secret.py");
+    fs::write(&secret, "ANSWER = 'the secret answers'\n").unwrap();
+    let eve = class.join("eve");
+    fs::create_dir_all(&eve).unwrap();
+    std::os::unix::fs::symlink(class.join("ann/game.py"), eve.join("copied.py")).unwrap();
+    std::os::unix::fs::symlink(&secret, eve.join("secret.py")).unwrap();
+    fs::write(eve.join("binary.py"), [0xff, 0xfe, 0x00, 0x01]).unwrap();
+    fs::write(eve.join("huge.py"), "x = 1\n".repeat(200_000)).unwrap();
+    let reports = dir.path().join("reports");
+    let output = grade()
+        .arg("similar")
+        .arg(&class)
+        .arg("--no-base")
+        .arg("--report")
+        .arg(&reports)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{stdout}");
+    assert!(
+        stdout.contains("Compared 3 submissions: 1 pair shares something."),
+        "{stdout}"
+    );
+    assert!(stdout.contains("ann ~ bob"), "{stdout}");
+    assert!(
+        !stdout.contains("eve ~") && !stdout.contains("~ eve"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("Not compared: eve: binary.py (it is not UTF-8 text)"));
+    assert!(stdout.contains("Not compared: eve: huge.py (it is larger than 1024 KiB)"));
+    for page in fs::read_dir(reports.join("similarity")).unwrap() {
+        let text = fs::read_to_string(page.unwrap().path()).unwrap();
+        assert!(!text.contains("the secret answers"));
+    }
+}

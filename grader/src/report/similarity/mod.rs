@@ -91,7 +91,11 @@ pub fn terminal(comparison: &Comparison) -> String {
             let _ = write!(out, " with each other and with {n} archived ones");
         }
     }
-    let _ = writeln!(out, ": {} pairs share something.", comparison.pairs.len());
+    let _ = match comparison.pairs.len() {
+        0 => writeln!(out, ": no two share anything."),
+        1 => writeln!(out, ": 1 pair shares something."),
+        n => writeln!(out, ": {n} pairs share something."),
+    };
     if !comparison.pairs.is_empty() {
         let _ = writeln!(
             out,
