@@ -37,6 +37,20 @@ fn two_people_play_to_a_win() {
 }
 
 #[test]
+fn connect_three_is_named_and_won_with_three() {
+    text_game(
+        ["4", "5"],
+        &["--opponent", "human", "--connect", "3"],
+        "0\n1\n0\n1\n0\nn\n",
+    )
+    .success()
+    .stdout(predicate::str::starts_with(
+        "Connect 3 (3 in a row win) on a 4 x 5 board.",
+    ))
+    .stdout(predicate::str::contains("Red wins!"));
+}
+
+#[test]
 fn undo_after_a_win_takes_the_winning_move_back_and_play_goes_on() {
     text_game(
         ["6", "7"],

@@ -52,9 +52,13 @@ pub fn run(
     mut output: impl Write,
 ) -> io::Result<()> {
     let typed = Typed::spawn(input);
+    let name = match game.connect() {
+        crate::limits::CONNECT => "Connect Four".to_string(),
+        m => format!("Connect {m} ({m} in a row win)"),
+    };
     writeln!(
         output,
-        "Connect Four on a {} x {} board. Red plays {}, black plays {}.",
+        "{name} on a {} x {} board. Red plays {}, black plays {}.",
         game.rows(),
         game.cols(),
         Checker::Red.letter(),
