@@ -111,15 +111,16 @@ pub fn compared(
     Ok(compare(class, archive, &Base::of(base, settings), settings))
 }
 
-/// The base folders given, each read as a submission.
+/// The base folders given, each read as given code (with its supplied crate).
 fn given_base(folders: &[PathBuf]) -> Result<Vec<Submission>, SimilarError> {
-    folders
-        .iter()
-        .map(|dir| match dir.is_dir() {
-            true => Ok(load::submission(dir, label(dir), Origin::Class)),
-            false => Err(SimilarError::NoBase(dir.clone())),
-        })
-        .collect()
+    let mut base = Vec::new();
+    for dir in folders {
+        match dir.is_dir() {
+            true => base.extend(load::given(dir, &label(dir))),
+            false => return Err(SimilarError::NoBase(dir.clone())),
+        }
+    }
+    Ok(base)
 }
 
 /// The course's starter (the `starter` folder beside the kit) as the base, said on standard
@@ -136,7 +137,7 @@ pub fn course_starter(kit: Option<&Path>) -> Vec<Submission> {
                  folders)",
                 starter.display()
             );
-            vec![load::submission(&starter, "starter".into(), Origin::Class)]
+            load::given(&starter, "starter")
         }
         None => {
             eprintln!(

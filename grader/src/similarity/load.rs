@@ -1,6 +1,6 @@
 //! Submissions read from disk for the similarity check: a class folder (one submission per
 //! subdirectory), an archive of an earlier year's class, and the base code every student was
-//! given. Only a submission's [`sources`] are read, as the style facts read them: regular files,
+//! given (with its supplied crate). Only a submission's [`sources`] are read, as the style facts read them: regular files,
 //! never through a link, each at most [`sources::MAX_FILE_BYTES`].
 
 use std::fs;
@@ -54,6 +54,22 @@ pub fn class(dir: &Path, origin: &Origin) -> Result<Vec<Submission>, LoadError> 
         .into_iter()
         .map(|(name, path)| submission(&path, name, origin.clone()))
         .collect())
+}
+
+/// A folder of code every student was given, read as the base: its sources as a submission's
+/// are, and those of the supplied crate in it (`supplied/`, never read in a submission, but a
+/// student may copy its code into their own files).
+pub fn given(dir: &Path, name: &str) -> Vec<Submission> {
+    let supplied = dir.join("supplied");
+    let mut found = vec![submission(dir, name.to_string(), Origin::Class)];
+    if supplied.is_dir() {
+        found.push(submission(
+            &supplied,
+            format!("{name}/supplied"),
+            Origin::Class,
+        ));
+    }
+    found
 }
 
 /// The submission in the folder `dir`, named `name`: its source files, and those it has that
