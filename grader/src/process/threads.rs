@@ -310,6 +310,8 @@ mod tests {
             seen.threads[0].clock.ready() < Duration::from_millis(30),
             "{seen:?}"
         );
-        assert!(seen.watched >= Duration::from_millis(300), "{seen:?}");
+        // Watched about as long as the test slept (the watch's own clock starts a moment after
+        // `start` returns, so a little less is no fault).
+        assert!(seen.watched >= Duration::from_millis(250), "{seen:?}");
     }
 }
