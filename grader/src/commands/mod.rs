@@ -9,8 +9,10 @@
 //! gradebook in the layouts learning platforms import, `solutions` writes or checks the stored
 //! answers, `pack` makes the kit students get (from the files of the working tree its `source`
 //! lists, as `make_zip.sh` does), `matchup` plays a match, `handout` checks a course's copy of
-//! the handout. The last five, and the `grade feedback` subcommand, are the course's alone: the
-//! students' `grade` (the `students-kit` feature) only grades.
+//! the handout, `similar` compares a class's submissions for the code they share (`class`
+//! does too, with a report directory). The five before `similar`, and the `grade feedback` and
+//! `grade similar` subcommands, are the course's alone: the students' `grade` (the
+//! `students-kit` feature) only grades.
 
 pub mod again;
 pub mod class;
