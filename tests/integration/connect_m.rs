@@ -4,11 +4,14 @@
 //! minimax values (plain and pruned, on one and two threads), and pruned against plain deeper
 //! through whole games. Case counts and depths are modest to keep the suite quick.
 
-use connect_four::{Algorithm, Engine, Game, GameConfig};
-use connect_four_supplied::{Checker, Playable, Player, Score};
+use connect_four::{Algorithm, Engine, GameConfig};
+use connect_four_supplied::{Checker, Playable, Player};
 use proptest::prelude::*;
 
-use crate::properties::{position, replay_connect, same_cells};
+use crate::properties::{
+    heuristics_agree, large_board_agrees, minimax_values_agree, position, pruned_agrees_through,
+    replay_connect, same_cells,
+};
 
 /// A position (as [`position`]) with an M from 2 to the board's longer side.
 fn connect_position(
@@ -44,16 +47,7 @@ proptest! {
     #[test]
     fn heuristic_agrees((rows, cols, connect, moves) in connect_position(9, 9, 50)) {
         let (game, grid, _) = replay_connect(rows, cols, connect, &moves, Player::Red);
-        for player in [Player::Red, Player::Black] {
-            for col in 0..cols {
-                let expected = grid.landing(col).map(|row| {
-                    let mut after = grid.clone();
-                    after.cells[row][col] = player.checker();
-                    Score(after.heuristic(row, col))
-                });
-                prop_assert_eq!(game.board().move_value(col, player).ok(), expected, "col {}", col);
-            }
-        }
+        heuristics_agree(&game, &grid)?;
     }
 }
 
@@ -64,13 +58,7 @@ proptest! {
     #[test]
     fn minimax_agrees((rows, cols, connect, moves) in connect_position(6, 6, 20), depth in 0u32..=3, threads in 1usize..=2) {
         let (game, grid, outcome) = replay_connect(rows, cols, connect, &moves, Player::Black);
-        prop_assume!(outcome.is_none());
-        let player = game.turn().player().unwrap();
-        let expected = grid.scores(player, depth);
-        for algorithm in [Algorithm::Plain, Algorithm::Pruned] {
-            let mut engine = Engine::new(threads, algorithm).unwrap();
-            prop_assert_eq!(engine.scores(game.board(), player, depth).unwrap(), expected.clone(), "{:?}", algorithm);
-        }
+        minimax_values_agree(&game, &grid, outcome, depth, threads)?;
     }
 
     /// Boards up to 32 x 32 with long lines: rules, heuristic and a one-ply search agree.
@@ -79,13 +67,7 @@ proptest! {
         let connect = connect.min(rows.max(cols));
         let moves: Vec<usize> = moves.into_iter().map(|m| m % cols).collect();
         let (game, grid, outcome) = replay_connect(rows, cols, connect, &moves, Player::Red);
-        prop_assert!(same_cells(&game, &grid));
-        prop_assert_eq!(game.outcome(), outcome);
-        if outcome.is_none() {
-            let player = game.turn().player().unwrap();
-            let mut engine = Engine::new(2, Algorithm::Plain).unwrap();
-            prop_assert_eq!(engine.scores(game.board(), player, 1).unwrap(), grid.scores(player, 1));
-        }
+        large_board_agrees(&game, &grid, outcome)?;
     }
 }
 
@@ -96,16 +78,8 @@ proptest! {
     /// minimax's values at every turn, for M from 2 to 6.
     #[test]
     fn pruned_agrees_with_plain_through_a_game(rows in 4usize..=6, cols in 4usize..=7, connect in 2usize..=6, moves in prop::collection::vec(0usize..7, 0..30), depth in 3u32..=5) {
-        let mut pruned = Engine::new(2, Algorithm::Pruned).unwrap();
-        let mut plain = Engine::new(1, Algorithm::Plain).unwrap();
         let connect = connect.min(rows.max(cols));
         let config = GameConfig { rows, cols, depth, threads: 1, connect, ..GameConfig::default() };
-        let mut game = Game::new(&config, Some(Player::Red)).unwrap();
-        for col in moves {
-            let Some(player) = game.turn().player() else { break };
-            let expected = plain.scores(game.board(), player, depth).unwrap();
-            prop_assert_eq!(pruned.scores(game.board(), player, depth).unwrap(), expected);
-            let _ = game.play(col % cols);
-        }
+        pruned_agrees_through(&config, &moves, Engine::new(2, Algorithm::Pruned).unwrap())?;
     }
 }

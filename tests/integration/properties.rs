@@ -83,6 +83,93 @@ pub(crate) fn same_cells(game: &Game, grid: &Grid) -> bool {
     (0..grid.rows()).all(|r| (0..grid.cols()).all(|c| game.checker(r, c) == grid.cells[r][c]))
 }
 
+/// The heuristic of every legal drop in `game`, for both players, is the simple engine's.
+pub(crate) fn heuristics_agree(game: &Game, grid: &Grid) -> Result<(), TestCaseError> {
+    for player in [Player::Red, Player::Black] {
+        for col in 0..grid.cols() {
+            let expected = grid.landing(col).map(|row| {
+                let mut after = grid.clone();
+                after.cells[row][col] = player.checker();
+                Score(after.heuristic(row, col))
+            });
+            prop_assert_eq!(
+                game.board().move_value(col, player).ok(),
+                expected,
+                "col {}",
+                col
+            );
+        }
+    }
+    Ok(())
+}
+
+/// Plain and pruned minimax on `threads` threads give the simple engine's values at `depth`
+/// for the player to move in `game` (an ended game is no case).
+pub(crate) fn minimax_values_agree(
+    game: &Game,
+    grid: &Grid,
+    outcome: Option<Outcome>,
+    depth: u32,
+    threads: usize,
+) -> Result<(), TestCaseError> {
+    prop_assume!(outcome.is_none());
+    let player = game.turn().player().unwrap();
+    let expected = grid.scores(player, depth);
+    for algorithm in [Algorithm::Plain, Algorithm::Pruned] {
+        let mut engine = Engine::new(threads, algorithm).unwrap();
+        prop_assert_eq!(
+            engine.scores(game.board(), player, depth).unwrap(),
+            expected.clone(),
+            "{:?}",
+            algorithm
+        );
+    }
+    Ok(())
+}
+
+/// On a large board: the cells, the outcome and a one-ply search are the simple engine's.
+pub(crate) fn large_board_agrees(
+    game: &Game,
+    grid: &Grid,
+    outcome: Option<Outcome>,
+) -> Result<(), TestCaseError> {
+    prop_assert!(same_cells(game, grid));
+    prop_assert_eq!(game.outcome(), outcome);
+    if outcome.is_none() {
+        let player = game.turn().player().unwrap();
+        let mut engine = Engine::new(2, Algorithm::Plain).unwrap();
+        prop_assert_eq!(
+            engine.scores(game.board(), player, 1).unwrap(),
+            grid.scores(player, 1)
+        );
+    }
+    Ok(())
+}
+
+/// Through a whole game of `config` played with `moves` (taken modulo the columns, a full
+/// column skipped), one `pruned` engine gives `plain` minimax's values at every turn.
+pub(crate) fn pruned_agrees_through(
+    config: &GameConfig,
+    moves: &[usize],
+    mut pruned: Engine,
+) -> Result<(), TestCaseError> {
+    let mut plain = Engine::new(1, Algorithm::Plain).unwrap();
+    let mut game = Game::new(config, Some(Player::Red)).unwrap();
+    for &col in moves {
+        let Some(player) = game.turn().player() else {
+            break;
+        };
+        let expected = plain.scores(game.board(), player, config.depth).unwrap();
+        prop_assert_eq!(
+            pruned.scores(game.board(), player, config.depth).unwrap(),
+            expected
+        );
+        // A full column is skipped; the game goes on with the next move.
+        let _ = game.play(col % config.cols);
+    }
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(3000))]
 
@@ -101,16 +188,7 @@ proptest! {
     #[test]
     fn heuristic_agrees((rows, cols, moves) in position(10, 10, 60)) {
         let (game, grid, _) = replay(rows, cols, &moves, Player::Red);
-        for player in [Player::Red, Player::Black] {
-            for col in 0..cols {
-                let expected = grid.landing(col).map(|row| {
-                    let mut after = grid.clone();
-                    after.cells[row][col] = player.checker();
-                    Score(after.heuristic(row, col))
-                });
-                prop_assert_eq!(game.board().move_value(col, player).ok(), expected, "col {}", col);
-            }
-        }
+        heuristics_agree(&game, &grid)?;
     }
 }
 
@@ -121,13 +199,7 @@ proptest! {
     #[test]
     fn minimax_agrees((rows, cols, moves) in position(7, 7, 30), depth in 0u32..=3, threads in 1usize..=3) {
         let (game, grid, outcome) = replay(rows, cols, &moves, Player::Black);
-        prop_assume!(outcome.is_none());
-        let player = game.turn().player().unwrap();
-        let expected = grid.scores(player, depth);
-        for algorithm in [Algorithm::Plain, Algorithm::Pruned] {
-            let mut engine = Engine::new(threads, algorithm).unwrap();
-            prop_assert_eq!(engine.scores(game.board(), player, depth).unwrap(), expected.clone(), "{:?}", algorithm);
-        }
+        minimax_values_agree(&game, &grid, outcome, depth, threads)?;
     }
 }
 
@@ -139,13 +211,7 @@ proptest! {
     fn large_boards_agree(rows in 12usize..=32, cols in 11usize..=32, moves in prop::collection::vec(0usize..32, 0..200)) {
         let moves: Vec<usize> = moves.into_iter().map(|m| m % cols).collect();
         let (game, grid, outcome) = replay(rows, cols, &moves, Player::Red);
-        prop_assert!(same_cells(&game, &grid));
-        prop_assert_eq!(game.outcome(), outcome);
-        if outcome.is_none() {
-            let player = game.turn().player().unwrap();
-            let mut engine = Engine::new(2, Algorithm::Plain).unwrap();
-            prop_assert_eq!(engine.scores(game.board(), player, 1).unwrap(), grid.scores(player, 1));
-        }
+        large_board_agrees(&game, &grid, outcome)?;
     }
 }
 
@@ -157,17 +223,8 @@ proptest! {
     /// turn, on boards of many shapes.
     #[test]
     fn pruned_agrees_with_plain_through_a_game(rows in 4usize..=7, cols in 4usize..=8, moves in prop::collection::vec(0usize..8, 0..40), depth in 4u32..=6, threads in 1usize..=2) {
-        let mut pruned = Engine::new(threads, Algorithm::Pruned).unwrap();
-        let mut plain = Engine::new(1, Algorithm::Plain).unwrap();
         let config = GameConfig { rows, cols, depth, threads: 1, ..GameConfig::default() };
-        let mut game = Game::new(&config, Some(Player::Red)).unwrap();
-        for col in moves {
-            let Some(player) = game.turn().player() else { break };
-            let expected = plain.scores(game.board(), player, depth).unwrap();
-            prop_assert_eq!(pruned.scores(game.board(), player, depth).unwrap(), expected);
-            // A full column is skipped; the game goes on with the next move.
-            let _ = game.play(col % cols);
-        }
+        pruned_agrees_through(&config, &moves, Engine::new(threads, Algorithm::Pruned).unwrap())?;
     }
 }
 
