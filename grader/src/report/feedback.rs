@@ -151,24 +151,28 @@ const STYLE: &str = "body{font:16px/1.5 system-ui,sans-serif;margin:2em auto;max
     code{background:#f4f4f4}blockquote{border-left:4px solid #ccc;margin-left:0;\
     padding-left:1em;color:#444}li:has(>input){list-style:none}";
 
-/// What the page may load and run: nothing but its own inline style.
-const POLICY: &str = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; \
+/// What a self-contained page may load and run: nothing but its own inline style.
+pub(crate) const POLICY: &str = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; \
     form-action 'none'";
+
+/// The head of a self-contained page titled `title` (escaped here) with the inline `style` and
+/// [`POLICY`], and the start of its body: the feedback pages' and the similarity pages'.
+pub(crate) fn self_contained_head(title: &str, style: &str) -> String {
+    format!(
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+         <meta http-equiv=\"Content-Security-Policy\" content=\"{POLICY}\">\n\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
+         <title>{}</title>\n<style>{style}</style>\n</head>\n<body>\n",
+        escape(title)
+    )
+}
 
 /// The feedback page of `result`, rendered from its Markdown `text`: one self-contained HTML
 /// page, titled with the assignment and the student.
 pub fn html(rubric: &Rubric, result: &StudentResult, text: &str) -> String {
-    let title = escape(&format!(
-        "{}: {}",
-        rubric.title,
-        inert::line(&result.student)
-    ));
-    let mut out = format!(
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
-         <meta http-equiv=\"Content-Security-Policy\" content=\"{POLICY}\">\n\
-         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
-         <title>{title}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n<main>\n"
-    );
+    let title = format!("{}: {}", rubric.title, inert::line(&result.student));
+    let mut out = self_contained_head(&title, STYLE);
+    out.push_str("<main>\n");
     push_html(&mut out, inert_events(text));
     out.push_str("</main>\n</body>\n</html>\n");
     out

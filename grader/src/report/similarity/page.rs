@@ -2,12 +2,14 @@
 //! the index of the ranked pairs, and a page per pair with the two submissions side by side,
 //! line numbered, each fragment they share highlighted in the same colour on both sides and
 //! listed with links to where it is. What students wrote is escaped, and each page's content
-//! security policy refuses any markup that escaping ever missed.
+//! security policy (the feedback pages', with their head) refuses any markup that escaping
+//! ever missed.
 
 use std::fmt::Write;
 use std::ops::Range;
 
 use super::{longest_places, method, percent, sides, who, LEADS};
+use crate::report::feedback::self_contained_head;
 use crate::report::gallery::escape;
 use crate::report::inert;
 use crate::similarity::{Comparison, Pair, Submission};
@@ -29,10 +31,6 @@ const STYLE: &str = "body{font-family:system-ui,sans-serif;margin:1em 2em;color:
     mark{color:inherit}.c0{background:#ffd6d6}.c1{background:#d6ecff}.c2{background:#d9f5d0}\
     .c3{background:#f3dcff}.c4{background:#ffe9c7}.c5{background:#d0f2f0}";
 
-/// What the pages may load and run: nothing but their own inline style.
-const POLICY: &str = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; \
-    form-action 'none'";
-
 /// The page of the pair ranked `rank` (from 0), in the pages' folder.
 pub fn pair_name(rank: usize) -> String {
     format!("pair-{:03}.html", rank + 1)
@@ -40,13 +38,7 @@ pub fn pair_name(rank: usize) -> String {
 
 /// A page's head and the start of its body.
 fn head(title: &str) -> String {
-    format!(
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
-         <meta http-equiv=\"Content-Security-Policy\" content=\"{POLICY}\">\n\
-         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
-         <title>{}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n",
-        escape(title)
-    )
+    self_contained_head(title, STYLE)
 }
 
 /// `text` (a student's name or path) escaped for the page, its control characters shown.
@@ -280,6 +272,7 @@ fn marked(out: &mut String, text: &str, marks: &[(Range<usize>, usize)], which: 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::report::feedback::POLICY;
     use crate::report::similarity::tests::compared;
 
     #[test]
