@@ -843,6 +843,8 @@ fn protection(protection: Protection) -> &'static str {
         Protection::Survivors => "nothing outlives grading",
         Protection::Signals => "no signals or abstract sockets out of the sandbox",
         Protection::Tree => "own file tree (no named socket, FIFO or device outside it)",
+        Protection::Sight => "own processes (no other process of the machine visible)",
+        Protection::Objects => "own IPC objects and keyrings (none left for the next student)",
     }
 }
 
@@ -1203,6 +1205,8 @@ mod tests {
             survivors: Status::InForce,
             signals: Status::Partly(Reason::NoLandlock),
             tree: Status::InForce,
+            sight: Status::InForce,
+            objects: Status::InForce,
         };
         let on = |swept| Confinement::On {
             protections: Box::new(protections.clone()),
@@ -1212,7 +1216,9 @@ mod tests {
         assert_eq!(
             confinement(&on(Ok(2))),
             "Sandbox: in force: filesystem (only the submission and a scratch folder); own file \
-             tree (no named socket, FIFO or device outside it); no network; process limit \
+             tree (no named socket, FIFO or device outside it); own processes (no other process \
+             of the machine visible); own IPC objects and keyrings (none left for the next \
+             student); no network; process limit \
              (enforced by the kernel); nothing outlives grading. Not in force: own unprivileged \
              user: not in force, the grader does not run as root, so student code runs as the \
              grader's user; no signals or abstract sockets out of the sandbox only in part: the kernel has no Landlock (or it is disabled). 2 process(es) still \

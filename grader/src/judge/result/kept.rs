@@ -196,6 +196,8 @@ mod tests {
                     release: "5.10".into(),
                     needed: "6.7",
                 }),
+                sight: Protection::Partly(Reason::NoFreshProc("no own tree".into())),
+                objects: Protection::Unavailable(Reason::Namespaces("refused".into())),
             }),
             uid: Some(60000),
             swept: Err(Survivors { pids: vec![12, 13] }),

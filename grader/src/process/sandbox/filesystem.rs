@@ -88,6 +88,7 @@ pub(super) fn ruleset(
     read: &[PathBuf],
     devices: &[PathBuf],
     write: &[PathBuf],
+    inside: &[OwnedFd],
     network: bool,
 ) -> Result<Option<OwnedFd>, SandboxError> {
     let landlock = |e: landlock::RulesetError| SandboxError::Landlock(e.to_string());
@@ -112,6 +113,13 @@ pub(super) fn ruleset(
         .chain(write.iter().map(|p| (p, write_rights)));
     for (path, rights) in rules {
         created = created.add_rule(rule(path, rights)?).map_err(landlock)?;
+    }
+    // The job's own private folders, written like the writable paths but never executed from.
+    for folder in inside {
+        let rights = write_rights & !AccessFs::Execute;
+        created = created
+            .add_rule(PathBeneath::new(folder, rights))
+            .map_err(landlock)?;
     }
     Ok(created.into())
 }

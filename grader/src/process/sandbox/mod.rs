@@ -25,11 +25,14 @@
 //! `filesystem` (Landlock, system paths), `namespaces` (the job's namespaces), `mounts` (the
 //! job's own file tree), `survivors` (the sweep), `toolchain` (what a Rust build reads).
 
+pub mod cgroup;
 mod environment;
 mod filesystem;
+mod keys;
 mod mounts;
 mod namespaces;
 mod protections;
+mod relay;
 mod survivors;
 #[cfg(test)]
 mod tests;
@@ -224,40 +227,6 @@ impl Sandbox {
         }
 
         let abi = filesystem::abi_version();
-        let writable: Vec<PathBuf> = self.all_writable().cloned().collect();
-        let read: Vec<PathBuf> = self.system.iter().chain(&self.readable).cloned().collect();
-        let ruleset = if abi > 0 {
-            filesystem::ruleset(&read, &self.devices, &writable, self.network)?
-        } else {
-            None
-        };
-        let landlock = |needed: i32, missing: &'static str, full: Status| {
-            if ruleset.is_none() {
-                Status::Unavailable(Reason::NoLandlock)
-            } else if abi < needed {
-                Status::Partly(Reason::LandlockAbi {
-                    kernel: abi,
-                    needed,
-                    missing,
-                })
-            } else {
-                full
-            }
-        };
-        let filesystem = landlock(3, "refusing to truncate files", Status::InForce);
-        let filesystem = match filesystem {
-            Status::InForce if abi < 5 => Status::Partly(Reason::LandlockAbi {
-                kernel: abi,
-                needed: 5,
-                missing: "refusing ioctl on devices",
-            }),
-            other => other,
-        };
-        let signals = match landlock(6, "scoping signals and sockets", Status::InForce) {
-            Status::Partly(reason) => Status::Unavailable(reason),
-            other => other,
-        };
-
         let switch = match (root, self.user) {
             (true, Some(user)) => Some(user),
             _ => None,
@@ -296,9 +265,75 @@ impl Sandbox {
             self.scratch.as_deref(),
         );
         let made = namespaces::make(want_user, want_net, Some(&plan));
-        let (userns, netns, mntns, nested, namespace_error) = match made {
-            Ok(n) => (n.user, n.net, n.mount, n.nested_refused, None),
-            Err(e) => (None, None, Err(e.to_string()), Ok(()), Some(e.to_string())),
+        let (userns, netns, mntns, ipcns, init, private, nested, namespace_error) = match made {
+            Ok(n) => (
+                n.user,
+                n.net,
+                n.mount,
+                n.ipc,
+                n.pid,
+                n.private,
+                n.nested_refused,
+                None,
+            ),
+            Err(e) => {
+                let why = e.to_string();
+                let (ipc, pid) = (Err(why.clone()), Err(why.clone()));
+                (
+                    None,
+                    None,
+                    Err(why.clone()),
+                    ipc,
+                    pid,
+                    Vec::new(),
+                    Ok(()),
+                    Some(why),
+                )
+            }
+        };
+        let writable: Vec<PathBuf> = self.all_writable().cloned().collect();
+        let read: Vec<PathBuf> = self.system.iter().chain(&self.readable).cloned().collect();
+        let ruleset = if abi > 0 {
+            filesystem::ruleset(&read, &self.devices, &writable, &private, self.network)?
+        } else {
+            None
+        };
+        let landlock = |needed: i32, missing: &'static str, full: Status| {
+            if ruleset.is_none() {
+                Status::Unavailable(Reason::NoLandlock)
+            } else if abi < needed {
+                Status::Partly(Reason::LandlockAbi {
+                    kernel: abi,
+                    needed,
+                    missing,
+                })
+            } else {
+                full
+            }
+        };
+        let filesystem = landlock(3, "refusing to truncate files", Status::InForce);
+        let filesystem = match filesystem {
+            Status::InForce if abi < 5 => Status::Partly(Reason::LandlockAbi {
+                kernel: abi,
+                needed: 5,
+                missing: "refusing ioctl on devices",
+            }),
+            other => other,
+        };
+        let signals = match landlock(6, "scoping signals and sockets", Status::InForce) {
+            Status::Partly(reason) => Status::Unavailable(reason),
+            other => other,
+        };
+        let sight = match &init {
+            Ok(init) => match &init.proc {
+                Ok(()) => Status::InForce,
+                Err(why) => Status::Partly(Reason::NoFreshProc(why.clone())),
+            },
+            Err(why) => Status::Unavailable(Reason::Namespaces(why.clone())),
+        };
+        let objects = match &ipcns {
+            Ok(_) => Status::InForce,
+            Err(why) => Status::Unavailable(Reason::Namespaces(why.clone())),
         };
         let (mntns, tree) = match mntns {
             Ok(Some(fd)) => (Some(fd), Status::InForce),
@@ -357,12 +392,19 @@ impl Sandbox {
             survivors,
             signals,
             tree,
+            sight,
+            objects,
         };
+        if let Some(user) = switch {
+            keys::clear(user);
+        }
         Ok(Prepared(Arc::new(Inner {
             ruleset,
             identity,
             netns,
             mntns,
+            ipcns: ipcns.ok(),
+            init: init.ok(),
             processes: processes_limit,
             scratch: self.scratch.clone(),
             runs: AtomicUsize::new(0),
@@ -438,6 +480,11 @@ struct Inner {
     netns: Option<OwnedFd>,
     /// The mount namespace of the job's own file tree (none if it could not be made).
     mntns: Option<OwnedFd>,
+    /// The IPC namespace (none if it could not be made).
+    ipcns: Option<OwnedFd>,
+    /// The PID namespace's init (none if it could not be made): every command of the job runs
+    /// in that namespace, through a relay (see [`relay`]).
+    init: Option<namespaces::Init>,
     /// `RLIMIT_NPROC`, only when it counts the job's processes alone.
     processes: Option<u64>,
     scratch: Option<PathBuf>,
@@ -566,7 +613,10 @@ impl Prepared {
     fn job(&self) -> Option<Job> {
         match &self.0.identity {
             Identity::Switch(user) => Some(Job::Uid(user.uid)),
-            Identity::Namespace { inode, .. } => Some(Job::UserNamespace(*inode)),
+            Identity::Namespace { inode, .. } => Some(Job::UserNamespace {
+                inode: *inode,
+                init: self.0.init.as_ref().map_or(0, |init| init.pid),
+            }),
             Identity::Unchanged => None,
         }
     }
@@ -574,6 +624,16 @@ impl Prepared {
     /// The scratch directory, if there is one.
     pub fn scratch(&self) -> Option<&Path> {
         self.0.scratch.as_deref()
+    }
+}
+
+impl Drop for Inner {
+    /// Clears the keyrings the job's user leaves behind, so that the next job under the same
+    /// uid, or anyone after the grader, finds none of its keys.
+    fn drop(&mut self) {
+        if let Identity::Switch(user) = self.identity {
+            keys::clear(user);
+        }
     }
 }
 
@@ -612,6 +672,14 @@ impl Inner {
                 check(moved.into())?;
             }
         }
+        if let Some(ipc) = &self.ipcns {
+            check(unsafe { libc::setns(ipc.as_raw_fd(), libc::CLONE_NEWIPC) }.into())?;
+        }
+        if let Some(init) = &self.init {
+            check(unsafe { libc::setns(init.namespace.as_raw_fd(), libc::CLONE_NEWPID) }.into())?;
+            // SAFETY: between fork and exec, as `relay` requires.
+            unsafe { relay::split() }?;
+        }
         if let Some(limit) = self.processes {
             let limit = libc::rlimit {
                 rlim_cur: limit,
@@ -623,6 +691,13 @@ impl Inner {
             check(unsafe { libc::setgroups(0, std::ptr::null()) }.into())?;
             check(unsafe { libc::setresgid(user.gid, user.gid, user.gid) }.into())?;
             check(unsafe { libc::setresuid(user.uid, user.uid, user.uid) }.into())?;
+        }
+        // A session keyring of its own, or it would possess the grader's keys; refused where
+        // keyrings are (a container's seccomp filter), and then none can be shared either.
+        unsafe { libc::syscall(libc::SYS_keyctl, keys::JOIN_SESSION_KEYRING, 0) };
+        if self.init.is_some() {
+            // The relay is outside the job's namespace: if it dies, so does the program.
+            check(unsafe { libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0) }.into())?;
         }
         check(unsafe { libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) }.into())?;
         if let Some(ruleset) = &self.ruleset {

@@ -28,6 +28,11 @@ pub const X11_PATH: &str = "/tmp/.X11-unix";
 /// grader's, in which [`admit`] puts the one X server's socket the job may reach.
 const X11_LINK: &str = ".X11-unix";
 
+/// The job's private folders (`/dev/shm`): a `tmpfs` writable by every user of the job, of a
+/// bounded size (a `tmpfs` is half the machine's memory by default); what is written there is
+/// memory, counted against the job's memory limit where the job has a control group.
+const PRIVATE_OPTIONS: &CStr = c"mode=1777,size=256m";
+
 /// Symbolic links every `/dev` has, which shells and runtimes use (`/dev/stdout`, bash's
 /// `/dev/fd/N`): they lead into `/proc`, which is bound.
 const DEV_LINKS: [(&str, &str); 4] = [
@@ -153,6 +158,14 @@ impl Plan {
         Some(OsStr::from_bytes(entry.path().as_bytes()))
     }
 
+    /// The paths of the private folders (`/dev/shm`), each a `tmpfs` of the job's own.
+    pub fn private(&self) -> impl Iterator<Item = &OsStr> {
+        self.entries.iter().filter_map(|entry| match entry {
+            Entry::Private { path } => Some(OsStr::from_bytes(path.as_bytes())),
+            _ => None,
+        })
+    }
+
     /// How many descriptors [`build`] needs room for.
     pub fn len(&self) -> usize {
         self.entries.len()
@@ -236,7 +249,7 @@ pub(super) unsafe fn build(plan: &Plan, fds: &mut [i32]) -> Result<(), Failure> 
                         target.as_ptr().cast(),
                         c"tmpfs".as_ptr(),
                         libc::MS_NOSUID | libc::MS_NODEV,
-                        c"mode=1777".as_ptr().cast(),
+                        PRIVATE_OPTIONS.as_ptr().cast(),
                     ) == 0
             }
             Entry::Folder { .. } => make(target, false),

@@ -1,8 +1,8 @@
 //! What a prepared sandbox has in force, as data: one [`Status`] for each [`Protection`], and
 //! for every protection that is not (fully) in force the [`Reason`] why. Reporters render it
 //! (the terminal, the Markdown report, results.json); nothing here is worded for students
-//! beyond the `Display` of a reason. A protection is never left out: the report always has all
-//! seven.
+//! beyond the `Display` of a reason. A protection is never left out: the report always has
+//! every one.
 
 use std::fmt;
 
@@ -31,14 +31,22 @@ pub enum Protection {
     /// exist, so no named socket, FIFO or device elsewhere (the grading user's tmux, D-Bus,
     /// ssh-agent, X server, a Docker socket) can be reached, and `/dev/shm` is the job's own.
     Tree,
+    /// Processes of its own: a PID namespace with a fresh `/proc`, so no process outside the
+    /// job (the grader, the TA's shell and its command lines, other students) can be seen.
+    Sight,
+    /// Kernel objects of its own: an IPC namespace (System V shared memory, semaphores, message
+    /// queues, POSIX message queues) and keyrings, gone when the job ends.
+    Objects,
 }
 
 impl Protection {
     /// Every protection, in the order reports list them.
-    pub const ALL: [Protection; 7] = [
+    pub const ALL: [Protection; 9] = [
         Protection::User,
         Protection::Filesystem,
         Protection::Tree,
+        Protection::Sight,
+        Protection::Objects,
         Protection::Network,
         Protection::Processes,
         Protection::Survivors,
@@ -56,6 +64,8 @@ impl fmt::Display for Protection {
             Protection::Survivors => "no survivors",
             Protection::Signals => "signals and abstract sockets",
             Protection::Tree => "own file tree (no outside sockets)",
+            Protection::Sight => "own processes (nothing else in /proc)",
+            Protection::Objects => "own IPC objects and keyrings",
         })
     }
 }
@@ -75,6 +85,11 @@ pub enum Status {
 }
 
 impl Status {
+    /// The status of a protection that results written by an older grader do not mention.
+    fn unknown() -> Status {
+        Status::Unavailable(Reason::NotKnown)
+    }
+
     /// Whether the protection is fully in force.
     pub fn in_force(&self) -> bool {
         matches!(self, Status::InForce)
@@ -109,6 +124,11 @@ pub enum Reason {
     /// The job's own file tree could not be made (no mount namespace: not permitted, as in a
     /// container without `CAP_SYS_ADMIN`; or a path could not be bound into it).
     NoOwnTree(String),
+    /// The job has its own PID namespace but not a fresh `/proc` to see it through: the
+    /// machine's processes stay visible there.
+    NoFreshProc(String),
+    /// Results written by an older grader, which did not have this protection.
+    NotKnown,
     /// The kernel is too old for this (`RLIMIT_NPROC` per user namespace needs Linux 5.14).
     OldKernel {
         /// The kernel's release.
@@ -148,6 +168,12 @@ impl fmt::Display for Reason {
                 "{why}; a named socket, FIFO or device elsewhere that the job's user may open \
                  stays reachable"
             ),
+            Reason::NoFreshProc(why) => write!(
+                f,
+                "no fresh /proc ({why}): the machine's other processes and their command lines \
+                 stay visible"
+            ),
+            Reason::NotKnown => f.write_str("not recorded by the grader that wrote these results"),
             Reason::OldKernel { release, needed } => {
                 write!(f, "the kernel is {release}; this needs Linux {needed}")
             }
@@ -172,6 +198,12 @@ pub struct Protections {
     pub signals: Status,
     /// [`Protection::Tree`].
     pub tree: Status,
+    /// [`Protection::Sight`] (absent from results written before it existed).
+    #[serde(default = "Status::unknown")]
+    pub sight: Status,
+    /// [`Protection::Objects`] (absent from results written before it existed).
+    #[serde(default = "Status::unknown")]
+    pub objects: Status,
 }
 
 impl Protections {
@@ -185,6 +217,8 @@ impl Protections {
             Protection::Survivors => &self.survivors,
             Protection::Signals => &self.signals,
             Protection::Tree => &self.tree,
+            Protection::Sight => &self.sight,
+            Protection::Objects => &self.objects,
         }
     }
 

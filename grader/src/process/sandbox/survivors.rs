@@ -66,8 +66,9 @@ pub fn become_subreaper() -> io::Result<()> {
 pub(super) enum Job {
     /// Every process with this uid (real, effective, saved or filesystem).
     Uid(u32),
-    /// Every process in the user namespace with this inode.
-    UserNamespace(u64),
+    /// Every process in the user namespace with this inode but the job's init (`init`, or 0),
+    /// which holds the job's PID namespace for the next commands.
+    UserNamespace { inode: u64, init: i32 },
 }
 
 /// A process of the job found in `/proc`.
@@ -113,7 +114,7 @@ pub(super) fn sweep(job: Job, deadline: Duration) -> Result<usize, Survivors> {
         }
         match job {
             Job::Uid(uid) => kill_all_of(uid),
-            Job::UserNamespace(inode) => {
+            Job::UserNamespace { inode, .. } => {
                 for &pid in &live {
                     kill_in_namespace(pid, inode);
                 }
@@ -129,7 +130,7 @@ pub(super) fn sweep(job: Job, deadline: Duration) -> Result<usize, Survivors> {
 pub(super) fn kill_once(job: Job) {
     match job {
         Job::Uid(uid) => kill_all_of(uid),
-        Job::UserNamespace(inode) => {
+        Job::UserNamespace { inode, .. } => {
             for member in members(job).iter().filter(|m| !m.zombie) {
                 kill_in_namespace(member.pid, inode);
             }
@@ -178,7 +179,7 @@ fn belongs_by(job: Job, pid: i32, status: &str) -> bool {
     match job {
         Job::Uid(uid) => status_field(status, "Uid:")
             .is_some_and(|ids| ids.split_whitespace().any(|u| u.parse::<u32>() == Ok(uid))),
-        Job::UserNamespace(inode) => namespace(pid) == Some(inode),
+        Job::UserNamespace { inode, init } => pid != init && namespace(pid) == Some(inode),
     }
 }
 

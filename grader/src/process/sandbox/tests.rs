@@ -112,7 +112,7 @@ fn every_protection_is_in_force_on_this_machine() {
     for (protection, status) in protections.iter() {
         eprintln!("{protection}: {status:?}");
     }
-    assert_eq!(protections.iter().count(), 7);
+    assert_eq!(protections.iter().count(), 9);
     if root() {
         assert!(protections.all_in_force(), "{protections:?}");
         assert_eq!(protections.user, Status::InForce);
@@ -531,6 +531,25 @@ fn kill_now_kills_a_running_job_and_leaves_its_child_to_be_waited_for() {
     assert_eq!(prepared.kill_survivors(), Ok(0), "nothing left of the job");
 }
 
+/// The grader's id of the process that the job's PID namespace calls `inside` (the job's own
+/// `/proc` numbers its processes from 1): the one whose `NSpid` line ends with it, below the
+/// grader's namespace.
+fn seen_from_outside(inside: i32) -> i32 {
+    fs::read_dir("/proc")
+        .unwrap()
+        .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<i32>().ok())
+        .find(|pid| {
+            let status = fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+            let ids: Vec<&str> = status
+                .lines()
+                .find_map(|l| l.strip_prefix("NSpid:"))
+                .map(|l| l.split_whitespace().collect())
+                .unwrap_or_default();
+            ids.len() > 1 && ids.last() == Some(&inside.to_string().as_str())
+        })
+        .expect("the job's process is seen from outside")
+}
+
 #[test]
 fn a_double_forked_daemon_is_gone_after_kill_survivors() {
     let fixture = Fixture::new();
@@ -550,7 +569,7 @@ fn a_double_forked_daemon_is_gone_after_kill_survivors() {
             .ok()
             .and_then(|s| s.trim().parse::<i32>().ok())
         {
-            break pid;
+            break seen_from_outside(pid);
         }
         assert!(
             start.elapsed() < Duration::from_secs(5),
@@ -707,7 +726,7 @@ fn as_an_unprivileged_grader() {
         );
     }
     let job = prepared.job().unwrap();
-    assert!(matches!(job, Job::UserNamespace(_)));
+    assert!(matches!(job, Job::UserNamespace { .. }));
 
     let answer = fixture.kit("case.solution");
     let stolen = run(
@@ -865,4 +884,96 @@ fn the_search_path_keeps_only_folders_the_job_may_reach() {
             fixture.submission.path().join("bin")
         ]
     );
+}
+
+/// A key added to the user keyring, or found there: `add` or `find`, through Python's ctypes
+/// (x86-64 system call numbers: add_key 248, keyctl 250; KEYCTL_SEARCH 10; the user keyring -4).
+fn key_script(what: &str) -> String {
+    let call = match what {
+        "add" => "libc.syscall(248, b'user', b'left-by-a-student', b'secret', 6, -4)",
+        _ => "libc.syscall(250, 10, -4, b'user', b'left-by-a-student', 0)",
+    };
+    format!(
+        "/usr/bin/python3 -c \"import ctypes; libc = ctypes.CDLL(None, use_errno=True); \
+         print('key', {call} > 0)\""
+    )
+}
+
+#[test]
+fn nothing_outside_the_job_is_seen_and_nothing_it_leaves_reaches_the_next_job() {
+    let fixture = Fixture::new();
+    // The grading user's process with a secret on its command line, as a TA's `--token=...`.
+    let mut secret = Command::new("sh")
+        .args(["-c", "sleep 300", "token=a8f3e1c9"])
+        .spawn()
+        .unwrap();
+    let prepared = fixture.sandbox(9).prepare().unwrap();
+    assert_eq!(prepared.protections().sight, Status::InForce);
+    assert_eq!(prepared.protections().objects, Status::InForce);
+    let dir = fixture.submission.path();
+    let seen = run(
+        &prepared,
+        dir,
+        "cat /proc/[0-9]*/cmdline | tr '\\0' ' '; echo; ls /proc | grep -c '^[0-9]'",
+    );
+    let out = text(&seen.stdout);
+    assert!(!out.contains("a8f3e1c9"), "{out}");
+    let count: usize = out.lines().last().unwrap().trim().parse().unwrap();
+    assert!(count <= 6, "{count} processes seen: {out}");
+    assert_eq!(
+        text(&run(&prepared, dir, "readlink /proc/self").stdout)
+            .trim()
+            .parse::<i32>()
+            .map(|p| p > 0),
+        Ok(true)
+    );
+    secret.kill().unwrap();
+    secret.wait().unwrap();
+
+    // A System V segment and a message queue made in the job are in its namespace alone.
+    let made = run(
+        &prepared,
+        dir,
+        "ipcmk -M 1048576 && ipcmk -Q && ipcs -m | grep -c 0x",
+    );
+    assert!(
+        text(&made.stdout).ends_with("1\n"),
+        "{}",
+        text(&made.stderr)
+    );
+    let outside = Command::new("ipcs").arg("-m").output().unwrap();
+    assert!(
+        !text(&outside.stdout).contains("1048576"),
+        "{}",
+        text(&outside.stdout)
+    );
+    // POSIX shared memory works in the job's own /dev/shm, of a bounded size.
+    let shm = run(
+        &prepared,
+        dir,
+        "/usr/bin/python3 -c 'import multiprocessing as m; l = m.Lock(); l.acquire(); print(\"locked\")' \
+         && df -k /dev/shm | tail -1",
+    );
+    let out = text(&shm.stdout);
+    assert!(out.starts_with("locked\n"), "{out}{}", text(&shm.stderr));
+    assert!(out.contains(" 262144 "), "a 256 MiB /dev/shm: {out}");
+    if root() {
+        let added = run(&prepared, dir, &key_script("add"));
+        assert_eq!(text(&added.stdout), "key True\n", "{}", text(&added.stderr));
+    }
+    drop(prepared);
+
+    // The next job under the same uid finds neither.
+    let next = fixture.sandbox(9).prepare().unwrap();
+    let left = run(&next, dir, "ipcs -m -q | grep -c 0x");
+    assert_eq!(text(&left.stdout), "0\n", "{}", text(&left.stderr));
+    if root() {
+        let found = run(&next, dir, &key_script("find"));
+        assert_eq!(
+            text(&found.stdout),
+            "key False\n",
+            "{}",
+            text(&found.stderr)
+        );
+    }
 }
