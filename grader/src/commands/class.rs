@@ -437,6 +437,7 @@ fn journal_class(run: &ClassRun, kit: &Kit, dir: &Path) -> Class {
                 limits.cpu_seconds,
                 limits.file_size_mib,
             ],
+            job_memory: limits.job_memory_mib,
             sandbox: !grading.no_sandbox,
             style: grading.style,
             window: grading.window.as_ref().map(|ask| {

@@ -68,6 +68,11 @@ pub struct Class {
     pub settings: Settings,
 }
 
+/// The job memory limit of journals written before it existed: the default.
+fn default_job_memory() -> u64 {
+    crate::process::Limits::default().job_memory_mib
+}
+
 /// The settings of a class run that its results depend on.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -84,6 +89,9 @@ pub struct Settings {
     pub student_deadline: Duration,
     /// Memory, processes, CPU and file size, as in force.
     pub limits: [u64; 4],
+    /// The job's memory, as in force (the default in journals written before it existed).
+    #[serde(default = "default_job_memory")]
+    pub job_memory: u64,
     /// Student code sandboxed.
     pub sandbox: bool,
     /// The style facts gathered.
@@ -388,6 +396,7 @@ mod tests {
                 skip_timing: true,
                 student_deadline: Duration::from_secs(60),
                 limits: [1024, 64, 60, 16],
+                job_memory: 4096,
                 sandbox: true,
                 style: false,
                 window: None,

@@ -15,7 +15,7 @@ use tempfile::TempDir;
 
 use super::job::Student;
 use super::result::confinement::Confinement;
-use crate::process::sandbox::{Prepared, Sandbox, Toolchain, User};
+use crate::process::sandbox::{Budget, Prepared, Sandbox, Toolchain, User};
 
 /// How student processes are confined in a run of the grader.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -62,7 +62,12 @@ impl Prison {
             .write(&submission)
             .scratch(scratch.path())
             .user(User::for_job(policy.base_uid, offset))
-            .processes(student.limits.processes);
+            .processes(student.limits.processes)
+            .budget(Budget {
+                memory_bytes: Some(student.limits.job_memory_mib.saturating_mul(1 << 20)),
+                processes: Some(student.limits.processes),
+                cpus: None,
+            });
         for path in Toolchain::here().readable() {
             sandbox = sandbox.read(path);
         }
@@ -104,10 +109,10 @@ impl Drop for Prison {
 const UIDS: u32 = 1000;
 
 /// Claims the first uid from `base` that no one else is using, by an exclusive lock on a file
-/// named after it in the system's temporary folder (out of students' reach); returns its offset
+/// named after it in [`uid_claims`] (out of students' reach); returns its offset
 /// from `base` and the locked file, which holds the claim until it is dropped.
 fn claim_uid(base: u32) -> Result<(u32, File), String> {
-    let dir = env::temp_dir().join("grade-sandbox-uids");
+    let dir = uid_claims();
     fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     for offset in 0..UIDS {
         let path = dir.join(format!("{}.lock", base + offset));
@@ -118,6 +123,15 @@ fn claim_uid(base: u32) -> Result<(u32, File), String> {
         }
     }
     Err(format!("all {UIDS} sandbox uids from {base} are in use"))
+}
+
+/// Where uids are claimed: one folder for every grader on the machine, whatever its `TMPDIR`
+/// (two TAs' runs with different temporary folders would otherwise claim the same uids and kill
+/// each other's students): `/run/lock` (root's, kept in memory), else `/tmp`.
+fn uid_claims() -> PathBuf {
+    let run = Path::new("/run/lock");
+    let base = if run.is_dir() { run } else { Path::new("/tmp") };
+    base.join("connect-four-grade-uids")
 }
 
 /// `path` made absolute against the working directory, for the check that it is out of reach.

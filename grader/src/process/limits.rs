@@ -34,6 +34,10 @@ pub struct Limits {
     pub cpu_seconds: u64,
     /// The largest file the program may write, in MiB (`RLIMIT_FSIZE`).
     pub file_size_mib: u64,
+    /// Memory of the whole job, in MiB: the build's or the program's processes together, and
+    /// memory of every kind (shared mappings, `/dev/shm`, pipes, the kernel's for them), in a
+    /// control group of the job's own where the system has one.
+    pub job_memory_mib: u64,
 }
 
 impl Default for Limits {
@@ -43,6 +47,7 @@ impl Default for Limits {
             processes: 256,
             cpu_seconds: 600,
             file_size_mib: 64,
+            job_memory_mib: 4096,
         }
     }
 }
@@ -58,6 +63,8 @@ pub enum Limit {
     CpuTime,
     /// [`Limits::file_size_mib`].
     FileSize,
+    /// [`Limits::job_memory_mib`].
+    JobMemory,
 }
 
 /// Words in a program's standard error that say an allocation failed (compared in lower case):
@@ -95,6 +102,7 @@ impl Limits {
             ("processes", self.processes),
             ("cpu_seconds", self.cpu_seconds),
             ("file_size_mib", self.file_size_mib),
+            ("job_memory_mib", self.job_memory_mib),
         ];
         match named.iter().find(|(_, value)| *value == 0) {
             Some((name, _)) => Err(format!("limits: {name} must be at least 1")),
@@ -147,14 +155,24 @@ impl Limits {
 
     /// Which limit a program that ended with `status` most likely hit, and how that is known:
     /// `counted` processes seen by the [`Watch`](super::watch::Watch) that killed it (0 if it
-    /// did not), a signal the kernel sends for a limit, or failing that words in the end of its
+    /// did not), the job's control group over its memory (`job_memory`), a signal the kernel
+    /// sends for a limit, or failing that words in the end of its
     /// standard error (then only probably). `None` if nothing points at a limit.
-    pub fn diagnose(&self, status: ExitStatus, counted: usize, stderr: &str) -> Option<LimitHit> {
+    pub fn diagnose(
+        &self,
+        status: ExitStatus,
+        counted: usize,
+        job_memory: bool,
+        stderr: &str,
+    ) -> Option<LimitHit> {
         let hit = |limit, evidence| LimitHit {
             limit,
             amount: self.amount(limit),
             evidence,
         };
+        if job_memory {
+            return Some(hit(Limit::JobMemory, Evidence::ControlGroup));
+        }
         if counted > 0 {
             return Some(hit(Limit::Processes, Evidence::Counted(counted)));
         }
@@ -198,6 +216,7 @@ impl Limits {
             Limit::Processes => self.processes,
             Limit::CpuTime => self.cpu_seconds,
             Limit::FileSize => self.file_size_mib,
+            Limit::JobMemory => self.job_memory_mib,
         }
     }
 }
@@ -228,6 +247,9 @@ pub enum Evidence {
         #[serde(with = "super::stored::exit_status_option")]
         shell: Option<ExitStatus>,
     },
+    /// The job's control group counted its memory past the job's limit, and the kernel
+    /// stopped a process of the job.
+    ControlGroup,
     /// Only probably: the program ended with `status` and this line of its standard error
     /// reports a failed allocation or a write too large.
     Stderr {
@@ -249,6 +271,7 @@ mod tests {
             processes: 50,
             cpu_seconds: 600,
             file_size_mib: 16,
+            job_memory_mib: 1024,
         }
     }
 
@@ -281,7 +304,7 @@ mod tests {
         let signal = |n: i32| ExitStatus::from_raw(n);
         let code = |n: i32| ExitStatus::from_raw(n << 8);
         let evidence = |status, counted, stderr| {
-            let hit = l.diagnose(status, counted, stderr).unwrap();
+            let hit = l.diagnose(status, counted, false, stderr).unwrap();
             assert_eq!(hit.amount, l.amount(hit.limit));
             (hit.limit, hit.evidence)
         };
@@ -321,6 +344,7 @@ mod tests {
         let rust = l.diagnose(
             signal(libc::SIGABRT),
             0,
+            false,
             "memory allocation of 64 bytes failed",
         );
         assert_eq!(rust.map(|hit| hit.limit), Some(Limit::Memory));
@@ -342,7 +366,12 @@ mod tests {
                 stderr("BlockingIOError: [Errno 11] Resource temporarily unavailable")
             )
         );
-        assert_eq!(l.diagnose(code(1), 0, "IndexError: oops"), None);
-        assert_eq!(l.diagnose(signal(libc::SIGKILL), 0, ""), None);
+        assert_eq!(l.diagnose(code(1), 0, false, "IndexError: oops"), None);
+        assert_eq!(l.diagnose(signal(libc::SIGKILL), 0, false, ""), None);
+        let hit = l.diagnose(signal(libc::SIGKILL), 0, true, "").unwrap();
+        assert_eq!(
+            (hit.limit, hit.evidence),
+            (Limit::JobMemory, Evidence::ControlGroup)
+        );
     }
 }

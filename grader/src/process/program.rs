@@ -167,6 +167,7 @@ impl Program {
         shell.envs(env.iter().copied());
         limits.apply(&mut shell);
         if let Some(sandbox) = sandbox {
+            sandbox.watch_memory();
             sandbox.apply(&mut shell);
         }
         let mut group = Group::start(shell).map_err(|e| Failure::Io(e.to_string()))?;
@@ -298,10 +299,11 @@ impl Program {
         self.stdin = None;
         let escaped = self.kill();
         let counted = self.watch.as_ref().map_or(0, Watch::crowd);
+        let job_memory = self.sandbox.as_ref().is_some_and(Prepared::memory_exceeded);
         let stderr = self.stderr_tail();
         Failure::Ended(Ending {
             status,
-            limit: self.limits.diagnose(status, counted, &stderr),
+            limit: self.limits.diagnose(status, counted, job_memory, &stderr),
             escaped,
             stderr,
         })

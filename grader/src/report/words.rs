@@ -72,6 +72,7 @@ pub fn limit(limit: Limit, amount: u64) -> String {
         Limit::Processes => format!("process limit of {amount}"),
         Limit::CpuTime => format!("CPU time limit of {amount} s"),
         Limit::FileSize => format!("file size limit of {}", mib(amount)),
+        Limit::JobMemory => format!("job's memory limit of {}", mib(amount)),
     }
 }
 
@@ -86,6 +87,10 @@ pub fn limit_hit(hit: &LimitHit) -> String {
         Evidence::Signal { name, shell: None } => {
             format!("the program exceeded its {named} (it was stopped by {name})")
         }
+        Evidence::ControlGroup => format!(
+            "the program exceeded its {named} (all its processes and their memory of every kind \
+             together, /dev/shm included): the kernel stopped it"
+        ),
         Evidence::Signal {
             name,
             shell: Some(status),
@@ -96,7 +101,7 @@ pub fn limit_hit(hit: &LimitHit) -> String {
             let what = match hit.limit {
                 Limit::FileSize => "a write too large",
                 Limit::Processes => "a process or thread that could not be started",
-                Limit::Memory | Limit::CpuTime => "a failed allocation",
+                Limit::Memory | Limit::JobMemory | Limit::CpuTime => "a failed allocation",
             };
             format!(
                 "the program probably exceeded its {named}: it ended ({status}) and its standard \
@@ -845,6 +850,8 @@ fn protection(protection: Protection) -> &'static str {
         Protection::Tree => "own file tree (no named socket, FIFO or device outside it)",
         Protection::Sight => "own processes (no other process of the machine visible)",
         Protection::Objects => "own IPC objects and keyrings (none left for the next student)",
+        Protection::Memory => "one memory limit for the whole job (all its processes and memory)",
+        Protection::Cpu => "a fair share of the CPUs (no neighbour slowed down)",
     }
 }
 
@@ -1207,6 +1214,8 @@ mod tests {
             tree: Status::InForce,
             sight: Status::InForce,
             objects: Status::InForce,
+            memory: Status::InForce,
+            cpu: Status::InForce,
         };
         let on = |swept| Confinement::On {
             protections: Box::new(protections.clone()),
@@ -1218,7 +1227,8 @@ mod tests {
             "Sandbox: in force: filesystem (only the submission and a scratch folder); own file \
              tree (no named socket, FIFO or device outside it); own processes (no other process \
              of the machine visible); own IPC objects and keyrings (none left for the next \
-             student); no network; process limit \
+             student); one memory limit for the whole job (all its processes and memory); a fair \
+             share of the CPUs (no neighbour slowed down); no network; process limit \
              (enforced by the kernel); nothing outlives grading. Not in force: own unprivileged \
              user: not in force, the grader does not run as root, so student code runs as the \
              grader's user; no signals or abstract sockets out of the sandbox only in part: the kernel has no Landlock (or it is disabled). 2 process(es) still \

@@ -240,6 +240,14 @@ struct GradingArgs {
     /// rubric.toml's [limits])
     #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..))]
     limit_file_size: Option<u64>,
+    /// A student's job (their build, or their program with everything it starts) may use this
+    /// much memory of every kind together, in MiB (default: job_memory_mib in rubric.toml's
+    /// [limits])
+    ///
+    /// Anonymous and shared mappings, /dev/shm, pipes: counted by a control group of the job's
+    /// own, where the system gives one (the report says when it does not).
+    #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..))]
+    limit_job_memory: Option<u64>,
     /// Gather the style facts for the Programming style grader (not scored)
     ///
     /// Each source file's header items missing (name, course, project, date, what it holds),
@@ -377,6 +385,7 @@ impl GradingArgs {
                 self.limit_processes,
                 self.limit_cpu,
                 self.limit_file_size,
+                self.limit_job_memory,
             ],
             report: self.report.clone(),
             no_sandbox: self.no_sandbox,

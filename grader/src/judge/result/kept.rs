@@ -198,6 +198,8 @@ mod tests {
                 }),
                 sight: Protection::Partly(Reason::NoFreshProc("no own tree".into())),
                 objects: Protection::Unavailable(Reason::Namespaces("refused".into())),
+                memory: Protection::InForce,
+                cpu: Protection::Unavailable(Reason::Cgroup("not delegated".into())),
             }),
             uid: Some(60000),
             swept: Err(Survivors { pids: vec![12, 13] }),

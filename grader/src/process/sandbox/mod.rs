@@ -51,12 +51,14 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
+pub use cgroup::Budget;
 pub use filesystem::{DEVICES, SHARED, SYSTEM};
 pub use mounts::X11_PATH;
 pub use protections::{Protection, Protections, Reason, Status};
 pub use survivors::{become_subreaper, Survivors, DEADLINE};
 pub use toolchain::Toolchain;
 
+use cgroup::{Control, JobCgroup};
 use survivors::Job;
 
 /// The first uid (and gid) of the jobs' users: job `n` runs as `BASE_UID + n`. No passwd entry
@@ -107,6 +109,8 @@ pub struct Sandbox {
     pub user: Option<User>,
     /// The most processes (Linux counts threads too) the job may have at once.
     pub processes: Option<u64>,
+    /// What the job as a whole may use, in a control group of its own (none: no control group).
+    pub budget: Option<Budget>,
 }
 
 impl Default for Sandbox {
@@ -131,6 +135,7 @@ impl Sandbox {
             network: false,
             user: None,
             processes: None,
+            budget: None,
         }
     }
 
@@ -167,6 +172,13 @@ impl Sandbox {
     /// Sets the process limit.
     pub fn processes(mut self, limit: u64) -> Sandbox {
         self.processes = Some(limit);
+        self
+    }
+
+    /// Puts the job in a control group of its own with `budget`: one memory limit for all its
+    /// processes and memory of every kind, a process count, an equal share of the CPUs.
+    pub fn budget(mut self, budget: Budget) -> Sandbox {
+        self.budget = Some(budget);
         self
     }
 
@@ -384,6 +396,7 @@ impl Sandbox {
             (Identity::Namespace { .. }, Err(why)) => Status::Partly(Reason::NestedNamespaces(why)),
             (Identity::Unchanged, _) => Status::Unavailable(no_identity()),
         };
+        let (cgroup, memory, cpu) = self.control_group();
         let protections = Protections {
             user: user_status,
             filesystem,
@@ -394,6 +407,8 @@ impl Sandbox {
             tree,
             sight,
             objects,
+            memory,
+            cpu,
         };
         if let Some(user) = switch {
             keys::clear(user);
@@ -405,12 +420,54 @@ impl Sandbox {
             mntns,
             ipcns: ipcns.ok(),
             init: init.ok(),
+            cgroup,
             processes: processes_limit,
             scratch: self.scratch.clone(),
             runs: AtomicUsize::new(0),
             path: std::env::var_os("PATH").and_then(|path| self.search_path(&path)),
             protections,
         })))
+    }
+}
+
+impl Sandbox {
+    /// The job's control group, if one is asked for and can be made, with the status of the
+    /// memory and the CPU protections.
+    fn control_group(&self) -> (Option<JobCgroup>, Status, Status) {
+        static JOBS: AtomicUsize = AtomicUsize::new(0);
+        let Some(budget) = &self.budget else {
+            return (None, Status::NotRequested, Status::NotRequested);
+        };
+        let name = format!(
+            "job-{}-{}",
+            std::process::id(),
+            JOBS.fetch_add(1, Ordering::Relaxed)
+        );
+        match JobCgroup::create(&name, budget) {
+            Ok(group) => {
+                let status = |control: &Control| match control {
+                    Control::InForce => Status::InForce,
+                    Control::Partly(why) => Status::Partly(Reason::Cgroup(why.to_string())),
+                    Control::Unavailable(why) => {
+                        Status::Unavailable(Reason::Cgroup(why.to_string()))
+                    }
+                    Control::NotRequested => Status::NotRequested,
+                };
+                let (memory, cpu) = (
+                    status(&group.controls().memory),
+                    status(&group.controls().cpu),
+                );
+                (Some(group), memory, cpu)
+            }
+            Err(e) => {
+                let why = Reason::Cgroup(e.to_string());
+                (
+                    None,
+                    Status::Unavailable(why.clone()),
+                    Status::Unavailable(why),
+                )
+            }
+        }
     }
 }
 
@@ -485,6 +542,8 @@ struct Inner {
     /// The PID namespace's init (none if it could not be made): every command of the job runs
     /// in that namespace, through a relay (see [`relay`]).
     init: Option<namespaces::Init>,
+    /// The job's control group (none if not asked for or none could be made).
+    cgroup: Option<JobCgroup>,
     /// `RLIMIT_NPROC`, only when it counts the job's processes alone.
     processes: Option<u64>,
     scratch: Option<PathBuf>,
@@ -588,9 +647,29 @@ impl Prepared {
 
     /// [`Prepared::kill_survivors`] with another deadline.
     pub fn kill_survivors_within(&self, deadline: Duration) -> Result<usize, Survivors> {
-        match self.job() {
-            Some(job) => survivors::sweep(job, deadline),
-            None => Ok(0),
+        let swept = match self.job() {
+            Some(job) => survivors::sweep(job, deadline)?,
+            None => 0,
+        };
+        // Whatever is still in the job's control group escaped the sweep (a nested namespace).
+        match self.0.cgroup.as_ref().map(JobCgroup::kill_all) {
+            Some(Err(pids)) => Err(Survivors { pids }),
+            Some(Ok(killed)) => Ok(swept + killed),
+            None => Ok(swept),
+        }
+    }
+
+    /// Whether the job's processes together went over the job's memory budget since the last
+    /// [`Prepared::watch_memory`] (the kernel stopped one of them); false without a control
+    /// group.
+    pub fn memory_exceeded(&self) -> bool {
+        self.0.cgroup.as_ref().is_some_and(JobCgroup::limit_reached)
+    }
+
+    /// Starts watching the job's memory afresh, for a new command.
+    pub fn watch_memory(&self) {
+        if let Some(group) = &self.0.cgroup {
+            group.reset();
         }
     }
 
@@ -606,7 +685,12 @@ impl Prepared {
     /// Whether process `pid` is one of the job's; `None` when the job's processes cannot be
     /// told apart ([`Protections::survivors`] says so).
     pub fn holds(&self, pid: i32) -> Option<bool> {
-        self.job().map(|job| survivors::belongs(job, pid))
+        let grouped = self.0.cgroup.as_ref().map(|group| group.contains(pid));
+        match (self.job().map(|job| survivors::belongs(job, pid)), grouped) {
+            (Some(true), _) | (_, Some(true)) => Some(true),
+            (None, None) => None,
+            _ => Some(false),
+        }
     }
 
     /// How the job's processes are recognised, if they can be.
@@ -679,6 +763,10 @@ impl Inner {
             check(unsafe { libc::setns(init.namespace.as_raw_fd(), libc::CLONE_NEWPID) }.into())?;
             // SAFETY: between fork and exec, as `relay` requires.
             unsafe { relay::split() }?;
+        }
+        if let Some(group) = &self.cgroup {
+            // SAFETY: between fork and exec: writes on descriptors opened before the fork.
+            unsafe { group.join() }?;
         }
         if let Some(limit) = self.processes {
             let limit = libc::rlimit {

@@ -37,16 +37,24 @@ pub enum Protection {
     /// Kernel objects of its own: an IPC namespace (System V shared memory, semaphores, message
     /// queues, POSIX message queues) and keyrings, gone when the job ends.
     Objects,
+    /// One memory limit for the whole job (a control group): every kind of memory (its
+    /// processes together, shared mappings, `/dev/shm`, pipes), past which the kernel stops it.
+    Memory,
+    /// A fair share of the CPUs (a control group): a job's busy processes cannot take CPU time
+    /// from another job or from the grader.
+    Cpu,
 }
 
 impl Protection {
     /// Every protection, in the order reports list them.
-    pub const ALL: [Protection; 9] = [
+    pub const ALL: [Protection; 11] = [
         Protection::User,
         Protection::Filesystem,
         Protection::Tree,
         Protection::Sight,
         Protection::Objects,
+        Protection::Memory,
+        Protection::Cpu,
         Protection::Network,
         Protection::Processes,
         Protection::Survivors,
@@ -66,6 +74,8 @@ impl fmt::Display for Protection {
             Protection::Tree => "own file tree (no outside sockets)",
             Protection::Sight => "own processes (nothing else in /proc)",
             Protection::Objects => "own IPC objects and keyrings",
+            Protection::Memory => "memory limit of the whole job",
+            Protection::Cpu => "fair share of the CPUs",
         })
     }
 }
@@ -129,6 +139,8 @@ pub enum Reason {
     NoFreshProc(String),
     /// Results written by an older grader, which did not have this protection.
     NotKnown,
+    /// The job's control group could not be made, or lacks this controller.
+    Cgroup(String),
     /// The kernel is too old for this (`RLIMIT_NPROC` per user namespace needs Linux 5.14).
     OldKernel {
         /// The kernel's release.
@@ -174,6 +186,7 @@ impl fmt::Display for Reason {
                  stay visible"
             ),
             Reason::NotKnown => f.write_str("not recorded by the grader that wrote these results"),
+            Reason::Cgroup(why) => write!(f, "no control group for it: {why}"),
             Reason::OldKernel { release, needed } => {
                 write!(f, "the kernel is {release}; this needs Linux {needed}")
             }
@@ -204,6 +217,12 @@ pub struct Protections {
     /// [`Protection::Objects`] (absent from results written before it existed).
     #[serde(default = "Status::unknown")]
     pub objects: Status,
+    /// [`Protection::Memory`] (absent from results written before it existed).
+    #[serde(default = "Status::unknown")]
+    pub memory: Status,
+    /// [`Protection::Cpu`] (absent from results written before it existed).
+    #[serde(default = "Status::unknown")]
+    pub cpu: Status,
 }
 
 impl Protections {
@@ -219,6 +238,8 @@ impl Protections {
             Protection::Tree => &self.tree,
             Protection::Sight => &self.sight,
             Protection::Objects => &self.objects,
+            Protection::Memory => &self.memory,
+            Protection::Cpu => &self.cpu,
         }
     }
 
