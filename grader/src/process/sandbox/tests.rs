@@ -994,3 +994,43 @@ fn nothing_outside_the_job_is_seen_and_nothing_it_leaves_reaches_the_next_job() 
         );
     }
 }
+
+#[test]
+fn the_jobs_processes_share_one_memory_limit_that_counts_shared_mappings() {
+    if !root() {
+        return;
+    }
+    let fixture = Fixture::new();
+    let mut sandbox = fixture.sandbox(11);
+    sandbox.budget = Some(Budget {
+        memory_bytes: Some(64 << 20),
+        processes: Some(64),
+        cpus: None,
+    });
+    let prepared = sandbox.prepare().unwrap();
+    assert_eq!(prepared.protections().memory, Status::InForce);
+    assert_eq!(prepared.protections().cpu, Status::InForce);
+    prepared.watch_memory();
+    // Two processes of 40 MiB each, in shared mappings, which RLIMIT_DATA does not count.
+    let script = "import mmap, os, time\n\
+                  os.fork()\n\
+                  m = mmap.mmap(-1, 40 << 20)\n\
+                  m.write(b'x' * (40 << 20))\n\
+                  time.sleep(1)\n\
+                  print('survived', flush=True)\n";
+    let ran = run(
+        &prepared,
+        fixture.submission.path(),
+        &format!("/usr/bin/python3 -c \"{script}\""),
+    );
+    assert!(
+        text(&ran.stdout).matches("survived").count() < 2,
+        "{}",
+        text(&ran.stdout)
+    );
+    assert!(prepared.memory_exceeded());
+    prepared.watch_memory();
+    let small = run(&prepared, fixture.submission.path(), "echo fine");
+    assert_eq!(text(&small.stdout), "fine\n");
+    assert!(!prepared.memory_exceeded());
+}
