@@ -27,7 +27,7 @@ use std::ffi::OsString;
 use std::fmt;
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};
-use std::os::fd::{AsFd, AsRawFd, BorrowedFd, FromRawFd, OwnedFd};
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 use std::os::unix::ffi::OsStringExt;
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
@@ -434,12 +434,6 @@ impl JobCgroup {
     /// The job's directories (one on v2, one per hierarchy on v1).
     pub fn directories(&self) -> impl Iterator<Item = &Path> {
         self.dirs.iter().map(|d| d.path.as_path())
-    }
-
-    /// The job's `cgroup.procs` files, open for writing: a process joins the job by writing
-    /// `0` to each (what [`JobCgroup::join`] does). Close-on-exec.
-    pub fn procs_fds(&self) -> impl Iterator<Item = BorrowedFd<'_>> {
-        self.procs.iter().map(|fd| fd.as_fd())
     }
 
     /// Joins the calling process (all its threads) to the job's cgroup(s), with one `write` of

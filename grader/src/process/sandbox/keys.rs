@@ -5,6 +5,7 @@
 //! student leaves reaches the next student graded under the same uid. A job in a user namespace
 //! of its own (the grader is not root) has user keyrings of its own already.
 
+use super::survivors::as_user;
 use super::User;
 
 /// `KEYCTL_JOIN_SESSION_KEYRING`: with no name, a new anonymous session keyring.
@@ -19,28 +20,14 @@ const SESSION_KEYRING: libc::c_long = -3;
 /// that user (only root can). Where keyrings are refused (a container), there is nothing to
 /// clear.
 pub(super) fn clear(user: User) {
-    // SAFETY: the child only makes system calls (setresgid, setresuid, keyctl) and exits.
-    let pid = unsafe { libc::fork() };
-    if pid == 0 {
-        unsafe {
-            if libc::setresgid(user.gid, user.gid, user.gid) == 0
-                && libc::setresuid(user.uid, user.uid, user.uid) == 0
-            {
-                libc::syscall(libc::SYS_keyctl, JOIN_SESSION_KEYRING, 0);
-                libc::syscall(libc::SYS_keyctl, CLEAR, USER_KEYRING);
-                libc::syscall(libc::SYS_keyctl, CLEAR, USER_SESSION_KEYRING);
-                let persistent =
-                    libc::syscall(libc::SYS_keyctl, GET_PERSISTENT, -1, SESSION_KEYRING);
-                if persistent > 0 {
-                    libc::syscall(libc::SYS_keyctl, CLEAR, persistent);
-                }
-            }
-            libc::_exit(0);
+    // SAFETY (the closure): keyctl system calls only.
+    as_user(user.uid, Some(user.gid), || unsafe {
+        libc::syscall(libc::SYS_keyctl, JOIN_SESSION_KEYRING, 0);
+        libc::syscall(libc::SYS_keyctl, CLEAR, USER_KEYRING);
+        libc::syscall(libc::SYS_keyctl, CLEAR, USER_SESSION_KEYRING);
+        let persistent = libc::syscall(libc::SYS_keyctl, GET_PERSISTENT, -1, SESSION_KEYRING);
+        if persistent > 0 {
+            libc::syscall(libc::SYS_keyctl, CLEAR, persistent);
         }
-    }
-    if pid > 0 {
-        let mut status = 0;
-        // SAFETY: waits for the child just forked.
-        unsafe { libc::waitpid(pid, &mut status, 0) };
-    }
+    });
 }

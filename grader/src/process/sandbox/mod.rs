@@ -59,6 +59,7 @@ pub use survivors::{become_subreaper, Survivors, DEADLINE};
 pub use toolchain::Toolchain;
 
 use cgroup::{Control, JobCgroup};
+use namespaces::JobNamespaces;
 use survivors::Job;
 
 /// The first uid (and gid) of the jobs' users: job `n` runs as `BASE_UID + n`. No passwd entry
@@ -277,32 +278,17 @@ impl Sandbox {
             self.scratch.as_deref(),
         );
         let made = namespaces::make(want_user, want_net, Some(&plan));
-        let (userns, netns, mntns, ipcns, init, private, nested, namespace_error) = match made {
-            Ok(n) => (
-                n.user,
-                n.net,
-                n.mount,
-                n.ipc,
-                n.pid,
-                n.private,
-                n.nested_refused,
-                None,
-            ),
-            Err(e) => {
-                let why = e.to_string();
-                let (ipc, pid) = (Err(why.clone()), Err(why.clone()));
-                (
-                    None,
-                    None,
-                    Err(why.clone()),
-                    ipc,
-                    pid,
-                    Vec::new(),
-                    Ok(()),
-                    Some(why),
-                )
-            }
-        };
+        let namespace_error = made.as_ref().err().map(io::Error::to_string);
+        let namespaces = made.unwrap_or_else(|e| JobNamespaces::refused(&e.to_string()));
+        let JobNamespaces {
+            user: userns,
+            net: netns,
+            mount: mntns,
+            ipc: ipcns,
+            pid: init,
+            private,
+            nested_refused: nested,
+        } = namespaces;
         let writable: Vec<PathBuf> = self.all_writable().cloned().collect();
         let read: Vec<PathBuf> = self.system.iter().chain(&self.readable).cloned().collect();
         let ruleset = if abi > 0 {

@@ -47,6 +47,21 @@ pub(super) struct JobNamespaces {
     pub nested_refused: Result<(), String>,
 }
 
+impl JobNamespaces {
+    /// None of the namespaces, each refused for `why` (the helper could not make them).
+    pub fn refused(why: &str) -> JobNamespaces {
+        JobNamespaces {
+            user: None,
+            net: None,
+            mount: Err(why.to_owned()),
+            ipc: Err(why.to_owned()),
+            pid: Err(why.to_owned()),
+            private: Vec::new(),
+            nested_refused: Ok(()),
+        }
+    }
+}
+
 /// The first process of a job's PID namespace: it holds the namespace open, mounted the job's
 /// fresh `/proc`, and reaps the orphans reparented to it (it ignores `SIGCHLD`, so the kernel
 /// reaps them). It ends when its life pipe closes (this value is dropped, or the grader dies),

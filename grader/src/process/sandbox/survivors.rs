@@ -201,12 +201,27 @@ fn namespace(pid: i32) -> Option<u64> {
 /// Sends `SIGKILL` to every process of `uid` from a helper forked as that uid: `kill(-1)`
 /// reaches every process whose real or saved uid is the sender's, in one call.
 fn kill_all_of(uid: u32) {
-    // SAFETY: the child only calls setresuid, kill and _exit, all async-signal-safe.
+    // SAFETY: kill is async-signal-safe.
+    as_user(uid, None, || unsafe {
+        libc::kill(-1, libc::SIGKILL);
+    });
+}
+
+/// Runs `action` in a child forked as `uid` (and `gid`, when given), and waits for it: what only
+/// the job's user may do to its own processes or keys. Only root can switch; elsewhere the
+/// child does nothing.
+///
+/// `action` runs between fork and exit in a child of a multithreaded process: it may only make
+/// async-signal-safe system calls.
+pub(super) fn as_user(uid: u32, gid: Option<u32>, action: fn()) {
+    // SAFETY: the child only calls setresgid, setresuid, `action` (system calls, as required)
+    // and _exit.
     let pid = unsafe { libc::fork() };
     if pid == 0 {
         unsafe {
-            if libc::setresuid(uid, uid, uid) == 0 {
-                libc::kill(-1, libc::SIGKILL);
+            let grouped = gid.is_none_or(|gid| libc::setresgid(gid, gid, gid) == 0);
+            if grouped && libc::setresuid(uid, uid, uid) == 0 {
+                action();
             }
             libc::_exit(0);
         }
