@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 
 use super::group::Group;
 use super::sandbox::Prepared;
+use super::served::{self, Account};
 
 use serde::{Deserialize, Serialize};
 
@@ -19,6 +20,9 @@ use serde::{Deserialize, Serialize};
 pub const MAX_LOG: u64 = 16 << 20;
 /// How often a running command is looked at.
 const POLL: Duration = Duration::from_millis(50);
+/// How often its threads are counted for the time it had ([`Account`]): a compiler's
+/// process that lives less than this between two looks is left out of the account.
+const LOOK: Duration = Duration::from_millis(500);
 
 /// How a logged command ended.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -29,6 +33,17 @@ pub enum Ended {
     Failed(#[serde(with = "super::stored::exit_status")] ExitStatus),
     /// It was still running at its time limit, and was killed.
     TimedOut(Duration),
+    /// It was still running, killed after [`served::LONGEST`] times its time limit on the
+    /// clock, in which a busy machine gave it less than its limit ([`served`]): not the
+    /// student's fault.
+    Starved {
+        /// The time limit.
+        limit: Duration,
+        /// The time it had (the wall clock less its waiting for a CPU).
+        had: Duration,
+        /// The time it was given on the wall clock.
+        wall: Duration,
+    },
     /// Its log grew past [`MAX_LOG`], and it was killed.
     Flooded,
     /// It could not be started: the system's reason.
@@ -69,13 +84,32 @@ pub fn run(
         Ok(group) => group,
         Err(why) => return Ended::NotStarted(why.to_string()),
     };
-    let deadline = Instant::now() + timeout;
+    let started = Instant::now();
+    let mut account = Account::start(group.leader(), sandbox.map(|(sandbox, _)| sandbox));
+    let mut deadline = started + timeout;
+    let mut looked = started;
     let stopped = loop {
         if group.status().is_some() {
             break None;
         }
         if Instant::now() >= deadline {
-            break Some(Ended::TimedOut(timeout));
+            let wall = started.elapsed();
+            let had = account.had(wall);
+            if served::given(had, timeout) {
+                break Some(Ended::TimedOut(timeout));
+            }
+            if wall >= timeout * served::LONGEST {
+                break Some(Ended::Starved {
+                    limit: timeout,
+                    had,
+                    wall,
+                });
+            }
+            deadline = Instant::now() + (timeout - had).max(POLL);
+        }
+        if looked.elapsed() >= LOOK {
+            account.look();
+            looked = Instant::now();
         }
         if fs::metadata(log).is_ok_and(|m| m.len() > MAX_LOG) {
             break Some(Ended::Flooded);
@@ -157,6 +191,18 @@ mod tests {
                 "every sleep was killed: {stat}"
             );
         }
+    }
+
+    #[test]
+    fn a_build_starved_of_cpu_is_stopped_but_not_charged_with_a_time_out() {
+        let _busy = served::Burners::on_cpu_0(3);
+        let (ended, _, _dir) = logged("exec taskset -c 0 sh -c 'while :; do :; done'", 300);
+        let Ended::Starved { limit, had, wall } = ended else {
+            panic!("{ended:?}")
+        };
+        assert_eq!(limit, Duration::from_millis(300));
+        assert!(wall >= limit * served::LONGEST, "{wall:?}");
+        assert!(had < limit.mul_f64(served::ENOUGH), "{had:?}");
     }
 
     #[test]

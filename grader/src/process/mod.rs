@@ -3,7 +3,7 @@
 //! [`watch`], what `/proc` tells ([`procfs`]), the [`sandbox`] every student process runs in,
 //! the protocol conversation with a running [`program`], a command run to a log file
 //! ([`logged`]), the [`cpus`] a program may use and its [`threads`] seen at work, and a private
-//! X [`display`] to watch a program's window on; how their results are [`stored`] on disk. It
+//! X [`display`] to watch a program's window on, the time a busy machine [`served`] a program; how their results are [`stored`] on disk. It
 //! knows nothing of cases, students or scores. Linux only.
 
 pub mod cpus;
@@ -14,6 +14,7 @@ pub mod logged;
 pub mod procfs;
 pub mod program;
 pub mod sandbox;
+pub mod served;
 pub mod stored;
 pub mod threads;
 mod watch;

@@ -27,6 +27,7 @@ use super::group::Group;
 use super::limits::{LimitHit, Limits};
 use super::procfs::holders;
 use super::sandbox::Prepared;
+use super::served::{self, Account};
 use super::watch::Watch;
 
 use serde::{Deserialize, Serialize};
@@ -61,6 +62,17 @@ pub enum Failure {
         limit: Duration,
         /// The answer's first line (shortened), if one came.
         first: Option<String>,
+    },
+    /// No complete answer, but the machine was too busy to give the program its time: however
+    /// long it was given on the wall clock, waiting for a CPU left it less than its limit.
+    /// Not the program's fault: it is graded again, never charged.
+    Starved {
+        /// The time limit.
+        limit: Duration,
+        /// The time it had (the wall clock less its waiting for a CPU).
+        had: Duration,
+        /// The time it was given on the wall clock.
+        wall: Duration,
     },
     /// The program ended.
     Ended(Ending),
@@ -225,15 +237,26 @@ impl Program {
         if sent.is_err() {
             return Err(self.ended(Stream::Input));
         }
-        let deadline = started + limit;
+        let mut account = self.account();
+        let mut deadline = started + limit;
         let mut lines: Vec<String> = Vec::new();
         // When the program was seen to have exited while its output stayed open.
         let mut exited: Option<Instant> = None;
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
             if left.is_zero() {
-                let first = lines.first().map(|l| shorten(l));
-                return Err(Failure::TimedOut { limit, first });
+                let wall = started.elapsed();
+                let had = account.as_mut().map_or(wall, |a| a.had(wall));
+                if served::given(had, limit) {
+                    let first = lines.first().map(|l| shorten(l));
+                    return Err(Failure::TimedOut { limit, first });
+                }
+                if wall >= limit * served::LONGEST {
+                    return Err(Failure::Starved { limit, had, wall });
+                }
+                // The time it is still owed, once more on the clock.
+                deadline = Instant::now() + (limit - had).max(POLL);
+                continue;
             }
             match self.events.recv_timeout(left.min(POLL)) {
                 Ok(Event::Line(text)) if lines.is_empty() => {
@@ -257,6 +280,12 @@ impl Program {
                 },
             }
         }
+    }
+
+    /// An account of what the job's threads do from now on, to tell at a time limit how much
+    /// of the time the program had; `None` once it has been reaped.
+    fn account(&self) -> Option<Account> {
+        Some(Account::start(self.leader()?, self.sandbox.as_ref()))
     }
 
     /// The process id of the program's group leader (the group's id too), while it has not been
@@ -634,5 +663,42 @@ mod tests {
             matches!(evidence, Evidence::Counted(n) if n > 5),
             "{evidence:?}"
         );
+    }
+
+    #[test]
+    fn a_program_starved_of_cpu_is_not_charged_with_a_time_out() {
+        let _busy = served::Burners::on_cpu_0(3);
+        // Ready to run all along, but given a quarter of its one CPU.
+        let script = "read x; exec taskset -c 0 sh -c 'while :; do :; done' #";
+        let limit = Duration::from_millis(300);
+        let failure = ask_once(script, 300).unwrap_err();
+        let Failure::Starved {
+            limit: said,
+            had,
+            wall,
+        } = failure
+        else {
+            panic!("{failure:?}")
+        };
+        assert_eq!(said, limit);
+        assert!(wall >= limit * served::LONGEST, "{wall:?}");
+        assert!(had < limit.mul_f64(served::ENOUGH), "{had:?}");
+    }
+
+    #[test]
+    fn a_program_slowed_by_a_busy_machine_gets_its_own_time_to_answer() {
+        let _busy = served::Burners::on_cpu_0(3);
+        // About 0.1 s of CPU time, which takes 0.4 s on a CPU shared four ways.
+        let script = "read x; exec taskset -c 0 /usr/bin/python3 -c \"import time
+t = time.process_time()
+while time.process_time() - t < 0.1: pass
+print('= done', flush=True)
+print(flush=True)
+input()\" #";
+        match ask_once(script, 300) {
+            Ok(answer) => assert_eq!(answer, ["= done"]),
+            // On a machine busier still, not charged either.
+            Err(failure) => assert!(matches!(failure, Failure::Starved { .. }), "{failure:?}"),
+        }
     }
 }

@@ -74,6 +74,58 @@ pub struct Seen {
     pub watched: Duration,
 }
 
+/// What the threads seen by successive looks did: each thread's clock at its first sighting
+/// and as last seen. A thread first seen by the first look counts from then; one first seen
+/// later started meanwhile and counts from its start.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Tally {
+    seen: BTreeMap<i32, (Clock, Clock, bool)>,
+}
+
+impl Tally {
+    /// Adds a look at `threads`; `first` for the look that starts the tally.
+    pub(crate) fn look(&mut self, threads: impl IntoIterator<Item = (i32, Clock)>, first: bool) {
+        for (id, clock) in threads {
+            self.seen.entry(id).or_insert((clock, clock, first)).1 = clock;
+        }
+    }
+
+    /// Every thread seen, with what it did since the tally started.
+    pub(crate) fn threads(&self) -> Vec<ThreadUse> {
+        self.seen
+            .iter()
+            .map(|(&id, (at_first, last, from_start))| ThreadUse {
+                id,
+                clock: if *from_start {
+                    last.since(at_first)
+                } else {
+                    *last
+                },
+            })
+            .collect()
+    }
+
+    /// What all the threads seen did together: their running, and their waiting if the kernel
+    /// said it for every one.
+    pub(crate) fn total(&self) -> Clock {
+        self.threads().iter().fold(
+            Clock {
+                ran: Duration::ZERO,
+                waited: Some(Duration::ZERO),
+            },
+            |sum, t| Clock {
+                ran: sum.ran + t.clock.ran,
+                waited: sum.waited.zip(t.clock.waited).map(|(a, b)| a + b),
+            },
+        )
+    }
+}
+
+/// Every thread of the processes `pids`, with its clock.
+pub(crate) fn threads_of(pids: &[i32]) -> Vec<(i32, Clock)> {
+    pids.iter().copied().flat_map(process_threads).collect()
+}
+
 /// Looks at a program's threads until it is stopped.
 pub struct ThreadWatch {
     stop: Option<Sender<()>>,
@@ -92,35 +144,18 @@ impl ThreadWatch {
                 sandbox,
                 known: HashMap::new(),
             };
-            // Each thread's clock at its first sighting, and as last seen.
-            let mut seen: BTreeMap<i32, (Clock, Clock, bool)> = BTreeMap::new();
-            let mut look = |first: bool| {
-                for (id, clock) in scope.threads() {
-                    seen.entry(id).or_insert((clock, clock, first)).1 = clock;
-                }
-            };
+            let mut tally = Tally::default();
             let started = Instant::now();
-            look(true);
+            tally.look(scope.threads(), true);
             loop {
                 let go_on = matches!(stopped.recv_timeout(LOOK), Err(RecvTimeoutError::Timeout));
-                look(false);
+                tally.look(scope.threads(), false);
                 if !go_on {
                     break;
                 }
             }
-            let threads = seen
-                .into_iter()
-                .map(|(id, (at_first, last, from_start))| ThreadUse {
-                    id,
-                    clock: if from_start {
-                        last.since(&at_first)
-                    } else {
-                        last
-                    },
-                })
-                .collect();
             Seen {
-                threads,
+                threads: tally.threads(),
                 watched: started.elapsed(),
             }
         });

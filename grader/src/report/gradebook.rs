@@ -500,8 +500,9 @@ pub fn students(text: &str) -> Result<Vec<String>, GradebookError> {
         .collect())
 }
 
-/// The students whose speed-up the gradebook of `rows` (as [`records`] reads them) says was
-/// not counted: those with a reason in a `<category>: not counted` column.
+/// The students the gradebook of `rows` (as [`records`] reads them) has no automatic total
+/// for yet: a speed-up not counted (a reason in a `<category>: not counted` column), a case or
+/// build a busy machine starved of its time, or not graded at all (a blank `automatic total`).
 pub fn not_counted(rows: &[Record]) -> Vec<String> {
     let Some((header, rows)) = rows.split_first() else {
         return Vec::new();
@@ -509,11 +510,11 @@ pub fn not_counted(rows: &[Record]) -> Vec<String> {
     let columns: Vec<usize> = (0..header.cells.len())
         .filter(|&at| header.cells[at].ends_with(NOT_COUNTED))
         .collect();
+    let total = header.cells.iter().position(|h| h == AUTOMATIC_TOTAL);
     rows.iter()
         .filter(|row| {
-            columns
-                .iter()
-                .any(|&at| row.cells.get(at).is_some_and(|cell| !cell.is_empty()))
+            let blank = |at: usize| row.cells.get(at).is_none_or(|cell| cell.is_empty());
+            columns.iter().any(|&at| !blank(at)) || total.is_some_and(blank)
         })
         .filter_map(|row| row.cells.first().cloned())
         .collect()
@@ -689,6 +690,39 @@ mod tests {
         );
         // Merged again, the blank automatic total stays blank, and so does the total.
         assert_eq!(merge(&text, &rubric, &whole).unwrap(), text);
+        assert_eq!(not_counted(&records(&text).unwrap()), ["ann, the first"]);
+    }
+
+    #[test]
+    fn a_case_a_busy_machine_starved_leaves_the_totals_blank_and_is_graded_again() {
+        use crate::judge::result::{Fault, Verdict};
+        use crate::process::Failure;
+        use std::time::Duration;
+        let starved = Failure::Starved {
+            limit: Duration::from_secs(5),
+            had: Duration::from_secs(1),
+            wall: Duration::from_secs(15),
+        };
+        let verdict = Verdict::Fail(Fault::Program(starved));
+        let ann = fixtures::student(
+            "ann",
+            vec![CaseResult {
+                exchanges: vec![fixtures::exchange("scores 9", "= 1", None, verdict)],
+                ..fixtures::case_result("a", "AI", 1.0)
+            }],
+            1,
+        );
+        let text = csv(
+            &fixtures::hand_rubric(),
+            &[],
+            &[ann],
+            &HandScores::default(),
+        );
+        let rows = parse(&text).unwrap();
+        let cell =
+            |name: &str| rows[1][rows[0].iter().position(|h| h.starts_with(name)).unwrap()].clone();
+        assert_eq!(["AI", "automatic total", "total"].map(cell), ["", "", ""]);
+        assert_eq!(not_counted(&records(&text).unwrap()), ["ann"]);
     }
 
     #[test]

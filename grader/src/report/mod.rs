@@ -2,7 +2,7 @@
 //! shared [`words`], the [`terminal`] report, the per-student [`markdown`] report, the CSV
 //! [`gradebook`], Gradescope's results.json ([`gradescope`]), the [`class`] summary, the
 //! [`matchup`] summary, the [`style`] facts, the [`window`] observation, the submission's
-//! [`special`] files, a failure said once however often it [`repeats`], the graders' [`gallery`]
+//! [`special`] files, what a busy machine [`starved`], a failure said once however often it [`repeats`], the graders' [`gallery`]
 //! pages, the [`feedback`] returned to students, the platforms' grade imports ([`export`]), and
 //! [`progress`] on standard error; what a student controls in them made [`inert`] for people.
 //! Nothing here runs anything.
@@ -22,6 +22,7 @@ pub mod progress;
 mod repeats;
 pub mod similarity;
 pub mod special;
+mod starved;
 pub mod style;
 pub mod terminal;
 pub mod window;

@@ -86,7 +86,10 @@ pub fn full(rubric: &Rubric, result: &StudentResult) -> String {
     }
     let failed = result.failed();
     if failed.is_empty() {
-        out.push_str("\nEvery case passed.\n");
+        out.push_str(match result.not_counted().next() {
+            Some(_) => "\nEvery case that counts passed.\n",
+            None => "\nEvery case passed.\n",
+        });
     } else {
         let _ = writeln!(
             out,
@@ -142,5 +145,30 @@ mod tests {
         let failed = report.split("Failed cases").nth(1).unwrap();
         assert_eq!(failed.matches("clear the board").count(), 1);
         insta::assert_snapshot!(failed);
+    }
+
+    #[test]
+    fn what_a_busy_machine_starved_is_not_counted_and_is_graded_again() {
+        use crate::judge::fixtures::{case_result, exchange, student};
+        use crate::judge::result::{Fault, Verdict};
+        use crate::process::Failure;
+        use std::time::Duration;
+
+        let starved = Failure::Starved {
+            limit: Duration::from_secs(5),
+            had: Duration::from_millis(1250),
+            wall: Duration::from_secs(15),
+        };
+        let case = CaseResult {
+            exchanges: vec![exchange(
+                "scores 9",
+                "= 1 2 3",
+                None,
+                Verdict::Fail(Fault::Program(starved)),
+            )],
+            ..case_result("deep", "AI", 1.0)
+        };
+        let report = full(&hand_rubric(), &student("ann", vec![case], 20));
+        insta::assert_snapshot!(report);
     }
 }

@@ -6,7 +6,7 @@
 
 use std::time::Duration;
 
-use super::inert;
+use super::{inert, starved};
 use crate::judge::result::design::{Design, Division, Unseen};
 use crate::judge::result::speedup::{
     median, Busy, Measurement, Outcome, Refusal, Speedup, SpeedupFault, Uneven, Work, CONFIDENCE,
@@ -146,6 +146,7 @@ pub fn failure(failure: &Failure) -> String {
             "the answer starting {first:?} was not ended by an empty line within {}",
             seconds(*limit)
         ),
+        Failure::Starved { limit, had, wall } => starved::command(*limit, *had, *wall),
         Failure::Ended(end) => ending(end),
         Failure::Closed { stream, stderr } => {
             let stream = match stream {
@@ -196,6 +197,10 @@ pub fn not_run(why: &NotRun) -> String {
         NotRun::BuildTimedOut(limit) => {
             format!("not run: the build timed out after {} s", limit.as_secs())
         }
+        NotRun::BuildStarved { limit, had, wall } => format!(
+            "not run, and not counted: {}",
+            starved::build(*limit, *had, *wall)
+        ),
         NotRun::OutOfTime(limit) => format!(
             "not run: the student's overall time limit of {} s ran out",
             limit.as_secs()
@@ -453,10 +458,13 @@ pub fn not_counted(speedup: &Speedup) -> Option<String> {
     }
 }
 
-/// Why `case` is not counted (its speed-up could not be judged), in [`not_counted`]'s words;
+/// Why `case` is not counted (the machine could not give it its time, or judge its speed-up);
 /// `None` when it counts.
 pub fn case_not_counted(case: &CaseResult) -> Option<String> {
-    case.speedup.as_ref().and_then(not_counted)
+    match case.starved() {
+        Some(starved) => Some(starved::not_counted(&starved)),
+        None => case.speedup.as_ref().and_then(not_counted),
+    }
 }
 
 /// Why the speed-ups of `result`'s cases in `category` were not counted, `; ` between them;
@@ -727,6 +735,7 @@ pub fn build_word(build: &Build) -> &'static str {
     match build.ended {
         Ended::Succeeded => "ok",
         Ended::TimedOut(_) => "timed out",
+        Ended::Starved { .. } => "machine busy",
         _ => "failed",
     }
 }
@@ -737,6 +746,7 @@ pub fn ended(ended: &Ended) -> String {
     match ended {
         Ended::Succeeded => "it succeeded".into(),
         Ended::TimedOut(limit) => format!("it timed out after {} s", limit.as_secs()),
+        Ended::Starved { limit, had, wall } => starved::build(*limit, *had, *wall),
         Ended::Failed(status) => status.to_string(),
         Ended::Flooded => format!("its output passed {} MiB", MAX_LOG >> 20),
         Ended::NotStarted(why) => format!("it could not be started: {}", inert::line(why)),
@@ -752,6 +762,13 @@ pub fn build_headline(build: &Build) -> String {
         Ended::Succeeded => return format!("The build succeeded in {took}."),
         Ended::TimedOut(limit) => {
             return format!("The build timed out after {} s: {COST}.", limit.as_secs())
+        }
+        Ended::Starved { limit, had, wall } => {
+            return format!(
+                "The build was stopped: {}. No case was run, and nothing is counted: grade \
+                 again on a quieter machine.",
+                starved::build(*limit, *had, *wall)
+            )
         }
         ended => self::ended(ended),
     };

@@ -39,6 +39,7 @@ impl Build {
         match self.ended {
             Ended::Succeeded => None,
             Ended::TimedOut(limit) => Some(NotRun::BuildTimedOut(limit)),
+            Ended::Starved { limit, had, wall } => Some(NotRun::BuildStarved { limit, had, wall }),
             _ => Some(NotRun::BuildFailed),
         }
     }

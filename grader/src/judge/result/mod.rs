@@ -81,6 +81,16 @@ pub enum NotRun {
     BuildFailed,
     /// The build ran out of its time.
     BuildTimedOut(Duration),
+    /// The build ran out of its time because the machine was too busy to give it: not
+    /// counted either way, graded again.
+    BuildStarved {
+        /// The build's time limit.
+        limit: Duration,
+        /// The time it had (the wall clock less its waiting for a CPU).
+        had: Duration,
+        /// The time it was given on the wall clock.
+        wall: Duration,
+    },
     /// The student's overall time ran out before this case.
     OutOfTime(Duration),
     /// The student's sandbox could not be set up (why), and no student code runs unconfined.
@@ -98,6 +108,8 @@ pub enum FaultKind {
     WrongAnswer,
     /// No answer within the time limit.
     TimedOut,
+    /// No answer, the machine too busy to give the program its time: not counted.
+    Starved,
     /// The program ended (crashed or exited) before answering.
     Crashed,
     /// The program hit one of its resource limits.
@@ -117,12 +129,38 @@ impl FaultKind {
     pub fn of(failure: &Failure) -> FaultKind {
         match failure {
             Failure::TimedOut { .. } => FaultKind::TimedOut,
+            Failure::Starved { .. } => FaultKind::Starved,
             Failure::Ended(ending) if ending.limit.is_some() => FaultKind::Limit,
             Failure::Ended(_) | Failure::Io(_) => FaultKind::Crashed,
             Failure::Closed { .. } => FaultKind::Closed,
             Failure::Garbage(_) | Failure::Flood => FaultKind::BadOutput,
         }
     }
+}
+
+/// What a busy machine could not give its time, so that a case is not counted.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Starved {
+    /// The build.
+    Build {
+        /// Its time limit.
+        limit: Duration,
+        /// The time it had.
+        had: Duration,
+        /// The time it was given on the wall clock.
+        wall: Duration,
+    },
+    /// A command of the case (what was sent).
+    Command {
+        /// What was sent.
+        sent: String,
+        /// Its time limit.
+        limit: Duration,
+        /// The time the program had.
+        had: Duration,
+        /// The time it was given on the wall clock.
+        wall: Duration,
+    },
 }
 
 /// One command sent and judged.
@@ -237,9 +275,30 @@ impl CaseResult {
     }
 
     /// Whether the case counts towards the score: all but a speed-up that the machine could
-    /// not judge (too few CPUs, busy), which counts neither way.
+    /// not judge (too few CPUs, busy) and a case the machine could not give its time
+    /// ([`CaseResult::starved`]), which count neither way.
     pub fn counted(&self) -> bool {
-        self.speedup.as_ref().is_none_or(|s| s.credit().is_some())
+        self.speedup.as_ref().is_none_or(|s| s.credit().is_some()) && self.starved().is_none()
+    }
+
+    /// The first failure of the case that was the machine's, not the program's: a command or
+    /// the build that a busy machine could not give its time.
+    pub fn starved(&self) -> Option<Starved> {
+        if let Some(NotRun::BuildStarved { limit, had, wall }) = self.not_run {
+            return Some(Starved::Build { limit, had, wall });
+        }
+        self.exchanges.iter().find_map(|e| match &e.verdict {
+            Verdict::Fail(Fault::Program(Failure::Starved { limit, had, wall }))
+            | Verdict::Skip(Skip::NotStarted(Failure::Starved { limit, had, wall })) => {
+                Some(Starved::Command {
+                    sent: e.sent.clone(),
+                    limit: *limit,
+                    had: *had,
+                    wall: *wall,
+                })
+            }
+            _ => None,
+        })
     }
 
     /// Whether the case earned all its points, or does not count; a case worth nothing (a
@@ -491,5 +550,55 @@ mod tests {
             [FaultKind::WrongAnswer]
         );
         assert!(case(Verdict::Pass).kinds().is_empty());
+    }
+
+    #[test]
+    fn what_a_busy_machine_starved_counts_neither_way() {
+        let (limit, had, wall) = (
+            Duration::from_secs(5),
+            Duration::from_secs(1),
+            Duration::from_secs(15),
+        );
+        let starved = Failure::Starved { limit, had, wall };
+        let case = CaseResult {
+            earned: 0.0,
+            exchanges: vec![
+                exchange(Verdict::Pass, 1.0),
+                exchange(Verdict::Fail(Fault::Program(starved)), 1.0),
+            ],
+            ..CaseResult::named("c", "AI", 2.0)
+        };
+        assert!(!case.counted());
+        assert!(case.passed(), "not counted, so not failed");
+        assert_eq!(case.kinds(), [FaultKind::Starved]);
+        assert_eq!(
+            case.starved(),
+            Some(Starved::Command {
+                sent: "turn".into(),
+                limit,
+                had,
+                wall
+            })
+        );
+        let build = CaseResult {
+            not_run: Some(NotRun::BuildStarved { limit, had, wall }),
+            ..CaseResult::named("d", "AI", 2.0)
+        };
+        assert!(!build.counted());
+        assert_eq!(build.starved(), Some(Starved::Build { limit, had, wall }));
+        let result = crate::judge::fixtures::student(
+            "ann",
+            vec![
+                case,
+                build,
+                CaseResult {
+                    earned: 1.0,
+                    ..CaseResult::named("e", "AI", 1.0)
+                },
+            ],
+            1,
+        );
+        assert_eq!(result.total(), (1.0, 1.0), "only the case that counts");
+        assert_eq!(result.not_counted().count(), 2);
     }
 }

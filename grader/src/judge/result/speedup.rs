@@ -314,6 +314,10 @@ impl Speedup {
     pub fn credit(&self) -> Option<f64> {
         match &self.outcome {
             Outcome::TooFewCpus | Outcome::Busy(..) => None,
+            Outcome::Failed(SpeedupFault::Program {
+                failure: Failure::Starved { .. },
+                ..
+            }) => None,
             Outcome::Failed(_) | Outcome::Refused(..) => Some(0.0),
             Outcome::Judged(_, judged) => Some(judged.credit),
         }

@@ -652,6 +652,11 @@ impl Prepared {
         self.0.cgroup.as_ref().is_some_and(JobCgroup::limit_reached)
     }
 
+    /// Every process of the job, from its control group; `None` without one.
+    pub fn processes(&self) -> Option<Vec<i32>> {
+        self.0.cgroup.as_ref().map(JobCgroup::processes)
+    }
+
     /// Starts watching the job's memory afresh, for a new command.
     pub fn watch_memory(&self) {
         if let Some(group) = &self.0.cgroup {
