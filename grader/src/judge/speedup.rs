@@ -31,6 +31,7 @@ use super::work::work;
 use crate::kit::case::{Case, SpeedupPlan};
 use crate::kit::rubric::SpeedupRule;
 use crate::kit::Solution;
+use crate::process::threads::is_jit_compiler;
 use crate::process::{Cpus, Failure, Program, ThreadUse};
 
 /// A one-thread search that costs more than this many times the CPU work of the same search on
@@ -167,7 +168,20 @@ impl Bench<'_> {
         let first = self.agreeing(&mut many, depth, threads, &alone.answer)?;
         let second = self.agreeing(&mut many, depth, threads, &alone.answer)?;
         let idle = idle(&many, self.job.sandbox);
-        *design = classify(&alone.threads, &first.threads, &second.threads, &idle);
+        // A JVM's compiler still at work in these first searches is no worker.
+        let workers = |threads: &[ThreadUse]| -> Vec<ThreadUse> {
+            threads
+                .iter()
+                .filter(|t| !is_jit_compiler(t.id))
+                .copied()
+                .collect()
+        };
+        *design = classify(
+            &workers(&alone.threads),
+            &workers(&first.threads),
+            &workers(&second.threads),
+            &idle,
+        );
         if cpus.usable() < threads as f64 {
             return Ok(Outcome::TooFewCpus);
         }

@@ -231,6 +231,18 @@ fn process_threads(pid: i32) -> Vec<(i32, Clock)> {
         .collect()
 }
 
+/// Whether thread `tid` is a JVM's just-in-time compiler (`C1 CompilerThre`, `C2
+/// CompilerThre` in a process whose program is `java`): a runtime's helper that may run as
+/// much as a worker while it compiles a search's first rounds, and is no worker of the
+/// student's design.
+pub fn is_jit_compiler(tid: i32) -> bool {
+    let java = fs::read_link(format!("/proc/{tid}/exe"))
+        .is_ok_and(|exe| exe.file_name().is_some_and(|name| name == "java"));
+    java && fs::read_to_string(format!("/proc/{tid}/comm")).is_ok_and(|comm| {
+        comm.starts_with("C1 CompilerThre") || comm.starts_with("C2 CompilerThre")
+    })
+}
+
 /// The clock of thread `tid` of process `pid`: from `schedstat` where the kernel has it, else
 /// the CPU time of `stat` in clock ticks, with the waiting unknown.
 pub fn clock_of(pid: i32, tid: i32) -> Option<Clock> {

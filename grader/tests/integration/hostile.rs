@@ -16,7 +16,7 @@ use std::process::Output;
 use std::thread;
 use std::time::{Duration, Instant};
 
-use crate::support::{copy_dir, grade, reference, small_kit, students_kit};
+use crate::support::{column, copy_dir, grade, reference, rows, small_kit, students_kit};
 use tempfile::TempDir;
 
 /// The hostile fixtures.
@@ -469,4 +469,118 @@ fn pack_hands_out_only_a_students_grade() {
     assert_eq!(refused.status.code(), Some(1));
     let said = String::from_utf8_lossy(&refused.stderr);
     assert!(said.contains("pass --grade PATH"), "{said}");
+}
+
+/// Grades the class in `class` with `--jobs 2`, its gradebook written in `out`; the gradebook's
+/// rows.
+fn grade_class(class: &Path, kit: &Path, out: &Path) -> Vec<Vec<String>> {
+    let csv = out.join("gradebook.csv");
+    run_grade(
+        class,
+        &[
+            "class",
+            class.to_str().unwrap(),
+            "--command",
+            "python3 {dir}/run.py",
+            "--kit",
+            kit.to_str().unwrap(),
+            "--csv",
+            csv.to_str().unwrap(),
+            "--jobs",
+            "2",
+        ],
+    );
+    rows(&csv)
+}
+
+/// What of the machine a job could leave behind: System V objects (`ipcs`), files in
+/// `/dev/shm`, and control groups of a grader no longer running (`job-PID-N`).
+fn leftovers() -> Vec<String> {
+    let mut left = Vec::new();
+    for kind in ["-m", "-q", "-s"] {
+        let listed = std::process::Command::new("ipcs")
+            .arg(kind)
+            .output()
+            .unwrap();
+        left.extend(
+            String::from_utf8_lossy(&listed.stdout)
+                .lines()
+                .filter(|l| l.starts_with("0x"))
+                .map(|l| format!("ipcs {kind}: {l}")),
+        );
+    }
+    left.extend(
+        fs::read_dir("/dev/shm")
+            .unwrap()
+            .flatten()
+            .map(|e| format!("/dev/shm/{}", e.file_name().to_string_lossy())),
+    );
+    let mut dirs = vec![PathBuf::from("/sys/fs/cgroup")];
+    while let Some(dir) = dirs.pop() {
+        for entry in fs::read_dir(&dir).into_iter().flatten().flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let owner = name.strip_prefix("job-").and_then(|r| r.split('-').next());
+            match owner.and_then(|pid| pid.parse::<u32>().ok()) {
+                Some(pid) if !Path::new(&format!("/proc/{pid}")).exists() => {
+                    left.push(entry.path().display().to_string())
+                }
+                Some(_) => {}
+                None if entry.file_type().is_ok_and(|t| t.is_dir()) && dirs.len() < 64 => {
+                    dirs.push(entry.path())
+                }
+                None => {}
+            }
+        }
+    }
+    left
+}
+
+/// A bad neighbour (CPU burners, a /dev/shm file and System V objects left by every run) graded
+/// beside an honest student, two at once: the honest student's every column is as when graded
+/// alone, and once `grade` has ended nothing of either job is left: no process, no IPC object,
+/// no file in /dev/shm, no control group.
+#[test]
+fn a_bad_neighbour_costs_the_honest_student_nothing_and_leaves_nothing_behind() {
+    let kit = quick_kit();
+    let before = leftovers();
+    let honest_text = fs::read_to_string(honest()).unwrap();
+    let neighbour = fs::read_to_string(hostile().join("neighbour.py")).unwrap();
+    let (class, alone, out) = (
+        tempfile::tempdir().unwrap(),
+        tempfile::tempdir().unwrap(),
+        tempfile::tempdir().unwrap(),
+    );
+    submission(class.path(), "ann", &[("run.py", honest_text.clone())]);
+    submission(class.path(), "zed", &[("run.py", neighbour)]);
+    submission(alone.path(), "ann", &[("run.py", honest_text)]);
+    let beside = grade_class(class.path(), kit.path(), out.path());
+    let by_herself = grade_class(alone.path(), kit.path(), alone.path());
+    let time = column(&beside[0], "time (s)");
+    let row = |rows: &[Vec<String>], name: &str| -> Vec<String> {
+        let mut row = rows.iter().find(|r| r[0] == name).unwrap().clone();
+        row.remove(time);
+        row
+    };
+    assert_eq!(beside[0], by_herself[0]);
+    assert_eq!(row(&beside, "ann"), row(&by_herself, "ann"), "{beside:?}");
+    // The neighbour answers as ann does: its burners cost it nothing either.
+    assert_eq!(
+        row(&beside, "zed")[1..],
+        row(&beside, "ann")[1..],
+        "{beside:?}"
+    );
+    let class_path = class.path().to_str().unwrap().to_string();
+    let running: Vec<String> = fs::read_dir("/proc")
+        .unwrap()
+        .flatten()
+        .filter_map(|e| fs::read(e.path().join("cmdline")).ok())
+        .map(|c| String::from_utf8_lossy(&c).replace('\0', " "))
+        .filter(|c| c.contains(&class_path))
+        .collect();
+    assert!(running.is_empty(), "still running: {running:?}");
+    let new: Vec<String> = leftovers()
+        .into_iter()
+        .filter(|l| !before.contains(l))
+        .collect();
+    assert!(new.is_empty(), "left behind: {new:?}");
 }
