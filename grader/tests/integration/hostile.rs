@@ -2,7 +2,8 @@
 //! hostile fixture (`tests/fixtures/hostile/`) tries one trick, and the sandbox must refuse it:
 //! running the reference in its place, replaying the published answers, a daemon rewriting
 //! results.json after grading, reading another student's work, writing into the reports,
-//! opening a connection, and the same from a build script. Each is also graded once without the
+//! opening a connection, and the same from a build script; a bad neighbour leaving CPU burners
+//! and kernel objects behind beside an honest student. Each is also graded once without the
 //! sandbox (`--no-sandbox`) or the held-out cases, to show that the trick works there: these
 //! tests can fail.
 //!
@@ -16,7 +17,10 @@ use std::process::Output;
 use std::thread;
 use std::time::{Duration, Instant};
 
-use crate::support::{column, copy_dir, grade, reference, rows, small_kit, students_kit};
+use crate::support::{
+    column, copy_dir, grade, grade_copy, hand_to, ordinary_user, reference, rows, run_as,
+    small_kit, students_kit, QUICK_CASES,
+};
 use tempfile::TempDir;
 
 /// The hostile fixtures.
@@ -471,30 +475,44 @@ fn pack_hands_out_only_a_students_grade() {
     assert!(said.contains("pass --grade PATH"), "{said}");
 }
 
-/// Grades the class in `class` with `--jobs 2`, its gradebook written in `out`; the gradebook's
-/// rows.
-fn grade_class(class: &Path, kit: &Path, out: &Path) -> Vec<Vec<String>> {
+/// Grades the class in `class` with `--jobs 2` as `user` (see [`run_as`]) with the `grade` at
+/// `grade`, its gradebook written in `out`; the gradebook's rows.
+fn grade_class(
+    user: Option<u32>,
+    grade: &Path,
+    class: &Path,
+    kit: &Path,
+    out: &Path,
+) -> Vec<Vec<String>> {
     let csv = out.join("gradebook.csv");
-    run_grade(
-        class,
-        &[
+    let output = run_as(user, grade)
+        .args([
             "class",
             class.to_str().unwrap(),
             "--command",
             "python3 {dir}/run.py",
+        ])
+        .args([
             "--kit",
             kit.to_str().unwrap(),
             "--csv",
             csv.to_str().unwrap(),
             "--jobs",
             "2",
-        ],
+        ])
+        .current_dir(class)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "grade class: {}",
+        String::from_utf8_lossy(&output.stderr)
     );
     rows(&csv)
 }
 
-/// What of the machine a job could leave behind: System V objects (`ipcs`), files in
-/// `/dev/shm`, and control groups of a grader no longer running (`job-PID-N`).
+/// What of the machine a job could leave behind: System V objects (`ipcs`), the bad neighbour's
+/// file in `/dev/shm`, and control groups of a grader no longer running (`job-PID-N`).
 fn leftovers() -> Vec<String> {
     let mut left = Vec::new();
     for kind in ["-m", "-q", "-s"] {
@@ -509,12 +527,9 @@ fn leftovers() -> Vec<String> {
                 .map(|l| format!("ipcs {kind}: {l}")),
         );
     }
-    left.extend(
-        fs::read_dir("/dev/shm")
-            .unwrap()
-            .flatten()
-            .map(|e| format!("/dev/shm/{}", e.file_name().to_string_lossy())),
-    );
+    if Path::new("/dev/shm/neighbour").exists() {
+        left.push("/dev/shm/neighbour".into());
+    }
     let mut dirs = vec![PathBuf::from("/sys/fs/cgroup")];
     while let Some(dir) = dirs.pop() {
         for entry in fs::read_dir(&dir).into_iter().flatten().flatten() {
@@ -536,25 +551,29 @@ fn leftovers() -> Vec<String> {
 }
 
 /// A bad neighbour (CPU burners, a /dev/shm file and System V objects left by every run) graded
-/// beside an honest student, two at once: the honest student's every column is as when graded
-/// alone, and once `grade` has ended nothing of either job is left: no process, no IPC object,
-/// no file in /dev/shm, no control group.
-#[test]
-fn a_bad_neighbour_costs_the_honest_student_nothing_and_leaves_nothing_behind() {
-    let kit = quick_kit();
-    let before = leftovers();
+/// by `user` beside an honest student, two at once, while a second grader grades the honest
+/// student alone: her every column is the same in both, and once both graders have ended
+/// nothing of any job is left: no process, no IPC object, no file in /dev/shm, no control group.
+fn a_bad_neighbour_graded_by(user: Option<u32>) {
+    let work = tempfile::tempdir().unwrap();
+    let at = |name: &str| work.path().join(name);
+    small_kit(&at("kit"), &QUICK_CASES);
     let honest_text = fs::read_to_string(honest()).unwrap();
     let neighbour = fs::read_to_string(hostile().join("neighbour.py")).unwrap();
-    let (class, alone, out) = (
-        tempfile::tempdir().unwrap(),
-        tempfile::tempdir().unwrap(),
-        tempfile::tempdir().unwrap(),
-    );
-    submission(class.path(), "ann", &[("run.py", honest_text.clone())]);
-    submission(class.path(), "zed", &[("run.py", neighbour)]);
-    submission(alone.path(), "ann", &[("run.py", honest_text)]);
-    let beside = grade_class(class.path(), kit.path(), out.path());
-    let by_herself = grade_class(alone.path(), kit.path(), alone.path());
+    submission(&at("class"), "ann", &[("run.py", honest_text.clone())]);
+    submission(&at("class"), "zed", &[("run.py", neighbour)]);
+    submission(&at("alone"), "ann", &[("run.py", honest_text)]);
+    fs::create_dir(at("out")).unwrap();
+    let grade = grade_copy(work.path());
+    hand_to(user, work.path());
+    let before = leftovers();
+    // Two graders at once, as two TAs on one server: the class, and ann alone.
+    let (beside, by_herself) = thread::scope(|scope| {
+        let beside =
+            scope.spawn(|| grade_class(user, &grade, &at("class"), &at("kit"), &at("out")));
+        let by_herself = grade_class(user, &grade, &at("alone"), &at("kit"), &at("alone"));
+        (beside.join().unwrap(), by_herself)
+    });
     let time = column(&beside[0], "time (s)");
     let row = |rows: &[Vec<String>], name: &str| -> Vec<String> {
         let mut row = rows.iter().find(|r| r[0] == name).unwrap().clone();
@@ -569,13 +588,13 @@ fn a_bad_neighbour_costs_the_honest_student_nothing_and_leaves_nothing_behind() 
         row(&beside, "ann")[1..],
         "{beside:?}"
     );
-    let class_path = class.path().to_str().unwrap().to_string();
+    let class = at("class").to_str().unwrap().to_string();
     let running: Vec<String> = fs::read_dir("/proc")
         .unwrap()
         .flatten()
         .filter_map(|e| fs::read(e.path().join("cmdline")).ok())
         .map(|c| String::from_utf8_lossy(&c).replace('\0', " "))
-        .filter(|c| c.contains(&class_path))
+        .filter(|c| c.contains(&class))
         .collect();
     assert!(running.is_empty(), "still running: {running:?}");
     let new: Vec<String> = leftovers()
@@ -583,4 +602,14 @@ fn a_bad_neighbour_costs_the_honest_student_nothing_and_leaves_nothing_behind() 
         .filter(|l| !before.contains(l))
         .collect();
     assert!(new.is_empty(), "left behind: {new:?}");
+}
+
+#[test]
+fn a_bad_neighbour_and_a_second_grader_cost_the_honest_student_nothing_and_leave_nothing() {
+    a_bad_neighbour_graded_by(None);
+}
+
+#[test]
+fn graded_by_an_ordinary_user_a_bad_neighbour_costs_nothing_and_leaves_nothing() {
+    a_bad_neighbour_graded_by(ordinary_user());
 }

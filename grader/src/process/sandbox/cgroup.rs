@@ -1137,8 +1137,13 @@ fn open_procs(dir: &Path) -> io::Result<OwnedFd> {
 }
 
 /// Makes a job's directory. One left by a grader that died (same name, no process left) is
-/// removed and made again; one still in use is an error (`EEXIST`).
+/// removed and made again; one still in use is an error (`EEXIST`). Beside it, the empty
+/// directories of graders no longer running (`job-PID-N` whose PID is gone: one killed before
+/// it could remove them) are removed first.
 fn make_job_dir(path: &Path) -> io::Result<()> {
+    if let Some(parent) = path.parent() {
+        remove_stale(parent);
+    }
     match fs::create_dir(path) {
         Err(error) if error.kind() == io::ErrorKind::AlreadyExists => {
             if fs::remove_dir(path).is_err() {
@@ -1147,6 +1152,22 @@ fn make_job_dir(path: &Path) -> io::Result<()> {
             fs::create_dir(path)
         }
         other => other,
+    }
+}
+
+/// Removes the directories in `parent` named `job-PID-N` whose grader (PID) is no longer
+/// running and that hold no process (the kernel refuses to remove any other).
+fn remove_stale(parent: &Path) {
+    for entry in fs::read_dir(parent).into_iter().flatten().flatten() {
+        let name = entry.file_name();
+        let owner = name
+            .to_str()
+            .and_then(|n| n.strip_prefix("job-"))
+            .and_then(|rest| rest.split('-').next())
+            .and_then(|pid| pid.parse::<u32>().ok());
+        if owner.is_some_and(|pid| !Path::new(&format!("/proc/{pid}")).exists()) {
+            let _ = fs::remove_dir(entry.path());
+        }
     }
 }
 
@@ -1884,6 +1905,34 @@ mod tests {
         assert!(living.is_empty(), "{living:?} still run");
         if let Some(top) = dirs[0].parent().filter(|p| p.ends_with(TOP)) {
             assert!(top.is_dir(), "the shared folder stays");
+        }
+    }
+
+    #[test]
+    fn the_empty_directories_of_a_grader_no_longer_running_are_removed() {
+        let first = job("stale-first", None);
+        let parents: Vec<PathBuf> = first
+            .directories()
+            .filter_map(|d| d.parent().map(Path::to_path_buf))
+            .collect();
+        let mut gone = Command::new("true").spawn().unwrap();
+        let dead = gone.id();
+        gone.wait().unwrap();
+        let own = std::process::id();
+        for parent in &parents {
+            fs::create_dir_all(parent.join(format!("job-{dead}-0"))).unwrap();
+            fs::create_dir_all(parent.join(format!("job-{own}-9999"))).unwrap();
+        }
+        let _second = job("stale-second", None);
+        for parent in &parents {
+            assert!(
+                !parent.join(format!("job-{dead}-0")).exists(),
+                "{}",
+                parent.display()
+            );
+            let live = parent.join(format!("job-{own}-9999"));
+            assert!(live.is_dir(), "a running grader's is kept");
+            fs::remove_dir(live).unwrap();
         }
     }
 
