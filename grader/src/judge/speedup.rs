@@ -169,7 +169,7 @@ impl Bench<'_> {
         let second = self.agreeing(&mut many, depth, threads, &alone.answer)?;
         let idle = idle(&many, self.job.sandbox);
         // A JVM's compiler still at work in these first searches is no worker.
-        let workers = |threads: &[ThreadUse]| -> Vec<ThreadUse> {
+        let without_compilers = |threads: &[ThreadUse]| -> Vec<ThreadUse> {
             threads
                 .iter()
                 .filter(|t| !is_jit_compiler(t.id))
@@ -177,9 +177,9 @@ impl Bench<'_> {
                 .collect()
         };
         *design = classify(
-            &workers(&alone.threads),
-            &workers(&first.threads),
-            &workers(&second.threads),
+            &without_compilers(&alone.threads),
+            &without_compilers(&first.threads),
+            &without_compilers(&second.threads),
             &idle,
         );
         if cpus.usable() < threads as f64 {
