@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use super::group::Group;
 use super::sandbox::Prepared;
-use super::served::{self, Account};
+use super::served::{Account, AtLimit};
 
 use serde::{Deserialize, Serialize};
 
@@ -33,8 +33,8 @@ pub enum Ended {
     Failed(#[serde(with = "super::stored::exit_status")] ExitStatus),
     /// It was still running at its time limit, and was killed.
     TimedOut(Duration),
-    /// It was still running, killed after [`served::LONGEST`] times its time limit on the
-    /// clock, in which a busy machine gave it less than its limit ([`served`]): not the
+    /// It was still running, killed after [`LONGEST`](super::served::LONGEST) times its time
+    /// limit on the clock, in which a busy machine gave it less than its limit: not the
     /// student's fault.
     Starved {
         /// The time limit.
@@ -93,19 +93,17 @@ pub fn run(
             break None;
         }
         if Instant::now() >= deadline {
-            let wall = started.elapsed();
-            let had = account.had(wall);
-            if served::given(had, timeout) {
-                break Some(Ended::TimedOut(timeout));
+            match account.at_limit(started, timeout) {
+                AtLimit::Had => break Some(Ended::TimedOut(timeout)),
+                AtLimit::Starved { had, wall } => {
+                    break Some(Ended::Starved {
+                        limit: timeout,
+                        had,
+                        wall,
+                    })
+                }
+                AtLimit::Owed(more) => deadline = Instant::now() + more.max(POLL),
             }
-            if wall >= timeout * served::LONGEST {
-                break Some(Ended::Starved {
-                    limit: timeout,
-                    had,
-                    wall,
-                });
-            }
-            deadline = Instant::now() + (timeout - had).max(POLL);
         }
         if looked.elapsed() >= LOOK {
             account.look();
@@ -133,6 +131,7 @@ pub fn run(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::process::served;
 
     /// Runs `command` in a fresh directory, its log there; returns how it ended, the log's
     /// text and the directory.

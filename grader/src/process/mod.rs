@@ -2,9 +2,10 @@
 //! build and for a student's program alike, the resource [`limits`], the process-count
 //! [`watch`], what `/proc` tells ([`procfs`]), the [`sandbox`] every student process runs in,
 //! the protocol conversation with a running [`program`], a command run to a log file
-//! ([`logged`]), the [`cpus`] a program may use and its [`threads`] seen at work, and a private
-//! X [`display`] to watch a program's window on, the time a busy machine [`served`] a program; how their results are [`stored`] on disk. It
-//! knows nothing of cases, students or scores. Linux only.
+//! ([`logged`]), the [`cpus`] a program may use, its [`threads`] seen at work and the time a
+//! busy machine [`served`] it, and a private X [`display`] to watch a program's window on; how
+//! their results are [`stored`] on disk. It knows nothing of cases, students or scores. Linux
+//! only.
 
 pub mod cpus;
 pub mod display;

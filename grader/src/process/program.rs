@@ -27,7 +27,7 @@ use super::group::Group;
 use super::limits::{LimitHit, Limits};
 use super::procfs::holders;
 use super::sandbox::Prepared;
-use super::served::{self, Account};
+use super::served::{Account, AtLimit};
 use super::watch::Watch;
 
 use serde::{Deserialize, Serialize};
@@ -245,17 +245,19 @@ impl Program {
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
             if left.is_zero() {
-                let wall = started.elapsed();
-                let had = account.as_mut().map_or(wall, |a| a.had(wall));
-                if served::given(had, limit) {
-                    let first = lines.first().map(|l| shorten(l));
-                    return Err(Failure::TimedOut { limit, first });
+                match account
+                    .as_mut()
+                    .map_or(AtLimit::Had, |a| a.at_limit(started, limit))
+                {
+                    AtLimit::Had => {
+                        let first = lines.first().map(|l| shorten(l));
+                        return Err(Failure::TimedOut { limit, first });
+                    }
+                    AtLimit::Starved { had, wall } => {
+                        return Err(Failure::Starved { limit, had, wall })
+                    }
+                    AtLimit::Owed(more) => deadline = Instant::now() + more.max(POLL),
                 }
-                if wall >= limit * served::LONGEST {
-                    return Err(Failure::Starved { limit, had, wall });
-                }
-                // The time it is still owed, once more on the clock.
-                deadline = Instant::now() + (limit - had).max(POLL);
                 continue;
             }
             match self.events.recv_timeout(left.min(POLL)) {
@@ -471,6 +473,7 @@ fn keep_tail(mut pipe: impl Read, tail: &Mutex<Vec<u8>>) {
 mod tests {
     use super::*;
     use crate::process::limits::{Evidence, Limit};
+    use crate::process::served;
 
     fn ask_once(script: &str, limit_ms: u64) -> Result<Vec<String>, Failure> {
         ask_limited(script, limit_ms, &Limits::default(), None)

@@ -7,7 +7,7 @@
 //! [`LONGEST`] times its limit, and then said to be starved: not the student's fault, graded
 //! again, never charged.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use super::cpus::Cpus;
 use super::sandbox::Prepared;
@@ -17,6 +17,23 @@ use super::threads::{threads_of, Clock, Tally};
 pub const ENOUGH: f64 = 0.95;
 /// The most wall-clock time a starved program is given, in multiples of its limit.
 pub const LONGEST: u32 = 3;
+
+/// What a program at its time limit is owed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AtLimit {
+    /// Nothing: it had its time, and timed out.
+    Had,
+    /// Nothing more: a busy machine gave it less than its limit in [`LONGEST`] times it on
+    /// the clock, of which it had `had`.
+    Starved {
+        /// The time it had.
+        had: Duration,
+        /// The time on the wall clock.
+        wall: Duration,
+    },
+    /// This much more time on the clock: the time of its limit it did not have.
+    Owed(Duration),
+}
 
 /// What a job's threads do from its start on: those of every process of its control group
 /// where it has one, else those of the program's leader alone.
@@ -46,10 +63,18 @@ impl Account {
         self.tally.look(threads, false);
     }
 
-    /// Of `wall` on the clock since the start, the time the job had (see [`had`]).
-    pub fn had(&mut self, wall: Duration) -> Duration {
+    /// What the job, started at `started`, is owed at its time `limit`.
+    pub fn at_limit(&mut self, started: Instant, limit: Duration) -> AtLimit {
+        let wall = started.elapsed();
         self.look();
-        had(wall, self.tally.total(), Cpus::of_this_process().usable())
+        let had = had(wall, self.tally.total(), Cpus::of_this_process().usable());
+        if given(had, limit) {
+            AtLimit::Had
+        } else if wall >= limit * LONGEST {
+            AtLimit::Starved { had, wall }
+        } else {
+            AtLimit::Owed(limit - had)
+        }
     }
 
     fn threads(&self) -> Vec<(i32, Clock)> {
@@ -63,7 +88,7 @@ impl Account {
 /// `ready / wall` of them at once. Of those, at most `cpus` could run; what they ran short of
 /// that is the CPU time the machine withheld, lost over as many CPUs as they could use at once
 /// (at least one). Unknown waiting (no `schedstat`) counts as none: the whole wall clock.
-pub fn had(wall: Duration, used: Clock, cpus: f64) -> Duration {
+fn had(wall: Duration, used: Clock, cpus: f64) -> Duration {
     let Some(waited) = used.waited else {
         return wall;
     };
@@ -80,7 +105,7 @@ pub fn had(wall: Duration, used: Clock, cpus: f64) -> Duration {
 }
 
 /// Whether a program that had `had` of a time `limit` was given its time.
-pub fn given(had: Duration, limit: Duration) -> bool {
+fn given(had: Duration, limit: Duration) -> bool {
     had >= limit.mul_f64(ENOUGH)
 }
 
