@@ -438,6 +438,7 @@ fn journal_class(run: &ClassRun, kit: &Kit, dir: &Path) -> Class {
                 limits.file_size_mib,
             ],
             job_memory: limits.job_memory_mib,
+            disk: limits.disk_mib,
             sandbox: !grading.no_sandbox,
             style: grading.style,
             window: grading.window.as_ref().map(|ask| {

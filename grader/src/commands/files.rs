@@ -33,7 +33,7 @@ pub struct Grading {
     pub student_deadline: Duration,
     /// Limits given on the command line, each replacing the kit's: memory, processes, CPU,
     /// file size.
-    pub limits: [Option<u64>; 5],
+    pub limits: [Option<u64>; 6],
     /// Where the Markdown reports (and build logs) go.
     pub report: Option<PathBuf>,
     /// Run student code unconfined (`--no-sandbox`).
@@ -142,7 +142,7 @@ impl Grading {
 
     /// The limits: the command line's where given, else the kit's.
     pub fn limits(&self, kit: &Kit) -> Limits {
-        let [memory, processes, cpu, file_size, job_memory] = self.limits;
+        let [memory, processes, cpu, file_size, job_memory, disk] = self.limits;
         let own = kit.rubric.limits;
         Limits {
             memory_mib: memory.unwrap_or(own.memory_mib),
@@ -150,6 +150,7 @@ impl Grading {
             cpu_seconds: cpu.unwrap_or(own.cpu_seconds),
             file_size_mib: file_size.unwrap_or(own.file_size_mib),
             job_memory_mib: job_memory.unwrap_or(own.job_memory_mib),
+            disk_mib: disk.unwrap_or(own.disk_mib),
         }
     }
 }

@@ -73,6 +73,11 @@ fn default_job_memory() -> u64 {
     crate::process::Limits::default().job_memory_mib
 }
 
+/// The disk limit of journals written before it existed: the default.
+fn default_disk() -> u64 {
+    crate::process::Limits::default().disk_mib
+}
+
 /// The settings of a class run that its results depend on.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -92,6 +97,9 @@ pub struct Settings {
     /// The job's memory, as in force (the default in journals written before it existed).
     #[serde(default = "default_job_memory")]
     pub job_memory: u64,
+    /// The job's disk, as in force (the default in journals written before it existed).
+    #[serde(default = "default_disk")]
+    pub disk: u64,
     /// Student code sandboxed.
     pub sandbox: bool,
     /// The style facts gathered.
@@ -397,6 +405,7 @@ mod tests {
                 student_deadline: Duration::from_secs(60),
                 limits: [1024, 64, 60, 16],
                 job_memory: 4096,
+                disk: 2048,
                 sandbox: true,
                 style: false,
                 window: None,

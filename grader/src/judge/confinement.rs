@@ -67,7 +67,8 @@ impl Prison {
                 memory_bytes: Some(student.limits.job_memory_mib.saturating_mul(1 << 20)),
                 processes: Some(student.limits.processes),
                 cpus: None,
-            });
+            })
+            .disk(student.limits.disk_mib.saturating_mul(1 << 20));
         for path in Toolchain::here().readable() {
             sandbox = sandbox.read(path);
         }

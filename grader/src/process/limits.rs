@@ -38,6 +38,9 @@ pub struct Limits {
     /// memory of every kind (shared mappings, `/dev/shm`, pipes, the kernel's for them), in a
     /// control group of the job's own where the system has one.
     pub job_memory_mib: u64,
+    /// Everything the whole job may write, in MiB: its build's output, the files its programs
+    /// write, their homes; on a disk of the job's own, counted in its memory too.
+    pub disk_mib: u64,
 }
 
 impl Default for Limits {
@@ -48,6 +51,7 @@ impl Default for Limits {
             cpu_seconds: 600,
             file_size_mib: 64,
             job_memory_mib: 4096,
+            disk_mib: 2048,
         }
     }
 }
@@ -65,6 +69,8 @@ pub enum Limit {
     FileSize,
     /// [`Limits::job_memory_mib`].
     JobMemory,
+    /// [`Limits::disk_mib`].
+    Disk,
 }
 
 /// Words in a program's standard error that say an allocation failed (compared in lower case):
@@ -103,6 +109,7 @@ impl Limits {
             ("cpu_seconds", self.cpu_seconds),
             ("file_size_mib", self.file_size_mib),
             ("job_memory_mib", self.job_memory_mib),
+            ("disk_mib", self.disk_mib),
         ];
         match named.iter().find(|(_, value)| *value == 0) {
             Some((name, _)) => Err(format!("limits: {name} must be at least 1")),
@@ -155,14 +162,15 @@ impl Limits {
 
     /// Which limit a program that ended with `status` most likely hit, and how that is known:
     /// `counted` processes seen by the [`Watch`](super::watch::Watch) that killed it (0 if it
-    /// did not), the job's control group over its memory (`job_memory`), a signal the kernel
-    /// sends for a limit, or failing that words in the end of its
-    /// standard error (then only probably). `None` if nothing points at a limit.
+    /// did not), the job's control group over its memory (`job_memory`), the job's disk full
+    /// (`disk_full`), a signal the kernel sends for a limit, or failing that words in the end of
+    /// its standard error (then only probably). `None` if nothing points at a limit.
     pub fn diagnose(
         &self,
         status: ExitStatus,
         counted: usize,
         job_memory: bool,
+        disk_full: bool,
         stderr: &str,
     ) -> Option<LimitHit> {
         let hit = |limit, evidence| LimitHit {
@@ -175,6 +183,9 @@ impl Limits {
         }
         if counted > 0 {
             return Some(hit(Limit::Processes, Evidence::Counted(counted)));
+        }
+        if disk_full {
+            return Some(hit(Limit::Disk, Evidence::DiskFull));
         }
         // A shell that runs the program as its child reports a signal as 128 + its number.
         let signal = status
@@ -217,6 +228,7 @@ impl Limits {
             Limit::CpuTime => self.cpu_seconds,
             Limit::FileSize => self.file_size_mib,
             Limit::JobMemory => self.job_memory_mib,
+            Limit::Disk => self.disk_mib,
         }
     }
 }
@@ -250,6 +262,8 @@ pub enum Evidence {
     /// The job's control group counted its memory past the job's limit, and the kernel
     /// stopped a process of the job.
     ControlGroup,
+    /// The job's own disk was full when the program ended: its writes past the bound failed.
+    DiskFull,
     /// Only probably: the program ended with `status` and this line of its standard error
     /// reports a failed allocation or a write too large.
     Stderr {
@@ -272,6 +286,7 @@ mod tests {
             cpu_seconds: 600,
             file_size_mib: 16,
             job_memory_mib: 1024,
+            disk_mib: 512,
         }
     }
 
@@ -304,7 +319,7 @@ mod tests {
         let signal = |n: i32| ExitStatus::from_raw(n);
         let code = |n: i32| ExitStatus::from_raw(n << 8);
         let evidence = |status, counted, stderr| {
-            let hit = l.diagnose(status, counted, false, stderr).unwrap();
+            let hit = l.diagnose(status, counted, false, false, stderr).unwrap();
             assert_eq!(hit.amount, l.amount(hit.limit));
             (hit.limit, hit.evidence)
         };
@@ -345,6 +360,7 @@ mod tests {
             signal(libc::SIGABRT),
             0,
             false,
+            false,
             "memory allocation of 64 bytes failed",
         );
         assert_eq!(rust.map(|hit| hit.limit), Some(Limit::Memory));
@@ -366,12 +382,23 @@ mod tests {
                 stderr("BlockingIOError: [Errno 11] Resource temporarily unavailable")
             )
         );
-        assert_eq!(l.diagnose(code(1), 0, false, "IndexError: oops"), None);
-        assert_eq!(l.diagnose(signal(libc::SIGKILL), 0, false, ""), None);
-        let hit = l.diagnose(signal(libc::SIGKILL), 0, true, "").unwrap();
+        assert_eq!(
+            l.diagnose(code(1), 0, false, false, "IndexError: oops"),
+            None
+        );
+        assert_eq!(l.diagnose(signal(libc::SIGKILL), 0, false, false, ""), None);
+        let hit = l
+            .diagnose(signal(libc::SIGKILL), 0, true, false, "")
+            .unwrap();
         assert_eq!(
             (hit.limit, hit.evidence),
             (Limit::JobMemory, Evidence::ControlGroup)
+        );
+        let full = l.diagnose(code(1), 0, false, true, "OSError: No space left on device");
+        let full = full.unwrap();
+        assert_eq!(
+            (full.limit, full.evidence),
+            (Limit::Disk, Evidence::DiskFull)
         );
     }
 }

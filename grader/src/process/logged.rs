@@ -31,6 +31,8 @@ pub enum Ended {
     Succeeded,
     /// It failed with this exit status.
     Failed(#[serde(with = "super::stored::exit_status")] ExitStatus),
+    /// It failed with this exit status, the job's own disk full (it wrote all it may).
+    DiskFull(#[serde(with = "super::stored::exit_status")] ExitStatus),
     /// It was still running at its time limit, and was killed.
     TimedOut(Duration),
     /// It was still running, killed after [`LONGEST`](super::served::LONGEST) times its time
@@ -116,13 +118,15 @@ pub fn run(
     };
     group.kill();
     let waited = group.child().wait();
-    if let Some((sandbox, _)) = sandbox {
+    let full = sandbox.is_some_and(|(sandbox, _)| {
         // The job's last sweep, after its last case, says whether anything survived.
         let _ = sandbox.kill_survivors();
-    }
+        sandbox.disk_full()
+    });
     match (stopped, waited) {
         (Some(ended), _) => ended,
         (None, Ok(status)) if status.success() => Ended::Succeeded,
+        (None, Ok(status)) if full => Ended::DiskFull(status),
         (None, Ok(status)) => Ended::Failed(status),
         (None, Err(why)) => Ended::NotStarted(why.to_string()),
     }

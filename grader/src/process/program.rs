@@ -331,10 +331,13 @@ impl Program {
         let escaped = self.kill();
         let counted = self.watch.as_ref().map_or(0, Watch::crowd);
         let job_memory = self.sandbox.as_ref().is_some_and(Prepared::memory_exceeded);
+        let disk_full = self.sandbox.as_ref().is_some_and(Prepared::disk_full);
         let stderr = self.stderr_tail();
         Failure::Ended(Ending {
             status,
-            limit: self.limits.diagnose(status, counted, job_memory, &stderr),
+            limit: self
+                .limits
+                .diagnose(status, counted, job_memory, disk_full, &stderr),
             escaped,
             stderr,
         })

@@ -73,6 +73,7 @@ pub fn limit(limit: Limit, amount: u64) -> String {
         Limit::CpuTime => format!("CPU time limit of {amount} s"),
         Limit::FileSize => format!("file size limit of {}", mib(amount)),
         Limit::JobMemory => format!("job's memory limit of {}", mib(amount)),
+        Limit::Disk => format!("disk limit of {}", mib(amount)),
     }
 }
 
@@ -87,6 +88,10 @@ pub fn limit_hit(hit: &LimitHit) -> String {
         Evidence::Signal { name, shell: None } => {
             format!("the program exceeded its {named} (it was stopped by {name})")
         }
+        Evidence::DiskFull => format!(
+            "the program filled its {named} (everything the job writes, its build's output \
+             included): its writes past it failed"
+        ),
         Evidence::ControlGroup => format!(
             "the program exceeded its {named} (all its processes and their memory of every kind \
              together, /dev/shm included): the kernel stopped it"
@@ -101,7 +106,9 @@ pub fn limit_hit(hit: &LimitHit) -> String {
             let what = match hit.limit {
                 Limit::FileSize => "a write too large",
                 Limit::Processes => "a process or thread that could not be started",
-                Limit::Memory | Limit::JobMemory | Limit::CpuTime => "a failed allocation",
+                Limit::Memory | Limit::JobMemory | Limit::CpuTime | Limit::Disk => {
+                    "a failed allocation"
+                }
             };
             format!(
                 "the program probably exceeded its {named}: it ended ({status}) and its standard \
@@ -748,6 +755,10 @@ pub fn ended(ended: &Ended) -> String {
         Ended::TimedOut(limit) => format!("it timed out after {} s", limit.as_secs()),
         Ended::Starved { limit, had, wall } => starved::build(*limit, *had, *wall),
         Ended::Failed(status) => status.to_string(),
+        Ended::DiskFull(status) => format!(
+            "{status}, its disk full: all a student's job may write, its build's output \
+             included (disk_mib in rubric.toml's [limits])"
+        ),
         Ended::Flooded => format!("its output passed {} MiB", MAX_LOG >> 20),
         Ended::NotStarted(why) => format!("it could not be started: {}", inert::line(why)),
         Ended::NoLog(why) => format!("its log cannot be written: {}", inert::line(why)),
@@ -869,6 +880,7 @@ fn protection(protection: Protection) -> &'static str {
         Protection::Objects => "own IPC objects and keyrings (none left for the next student)",
         Protection::Memory => "one memory limit for the whole job (all its processes and memory)",
         Protection::Cpu => "a fair share of the CPUs (no neighbour slowed down)",
+        Protection::Disk => "a disk of its own, bounded (the submission folder left as it was)",
     }
 }
 
@@ -1233,6 +1245,7 @@ mod tests {
             objects: Status::InForce,
             memory: Status::InForce,
             cpu: Status::InForce,
+            disk: Status::InForce,
         };
         let on = |swept| Confinement::On {
             protections: Box::new(protections.clone()),
@@ -1245,7 +1258,8 @@ mod tests {
              tree (no named socket, FIFO or device outside it); own processes (no other process \
              of the machine visible); own IPC objects and keyrings (none left for the next \
              student); one memory limit for the whole job (all its processes and memory); a fair \
-             share of the CPUs (no neighbour slowed down); no network; process limit \
+             share of the CPUs (no neighbour slowed down); a disk of its own, bounded (the \
+             submission folder left as it was); no network; process limit \
              (enforced by the kernel); nothing outlives grading. Not in force: own unprivileged \
              user: not in force, the grader does not run as root, so student code runs as the \
              grader's user; no signals or abstract sockets out of the sandbox only in part: the kernel has no Landlock (or it is disabled). 2 process(es) still \

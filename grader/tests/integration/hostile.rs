@@ -550,10 +550,11 @@ fn leftovers() -> Vec<String> {
     left
 }
 
-/// A bad neighbour (CPU burners, a /dev/shm file and System V objects left by every run) graded
-/// by `user` beside an honest student, two at once, while a second grader grades the honest
-/// student alone: her every column is the same in both, and once both graders have ended
-/// nothing of any job is left: no process, no IPC object, no file in /dev/shm, no control group.
+/// A bad neighbour (CPU burners, a shared mapping, a /dev/shm file, System V objects and files
+/// written in its folders, left by every run) graded by `user` beside an honest student, two at
+/// once, while a second grader grades the honest student alone: her every column is the same in
+/// both, and once both graders have ended nothing of any job is left: no process, no IPC object,
+/// no file in /dev/shm or in a submission folder, no control group.
 fn a_bad_neighbour_graded_by(user: Option<u32>) {
     let work = tempfile::tempdir().unwrap();
     let at = |name: &str| work.path().join(name);
@@ -597,6 +598,18 @@ fn a_bad_neighbour_graded_by(user: Option<u32>) {
         .filter(|c| c.contains(&class))
         .collect();
     assert!(running.is_empty(), "still running: {running:?}");
+    for folder in [
+        at("class").join("zed"),
+        at("class").join("ann"),
+        at("alone").join("ann"),
+    ] {
+        let names: Vec<_> = fs::read_dir(&folder)
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name())
+            .collect();
+        assert_eq!(names, ["run.py"], "{}", folder.display());
+    }
     let new: Vec<String> = leftovers()
         .into_iter()
         .filter(|l| !before.contains(l))

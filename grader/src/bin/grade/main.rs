@@ -248,6 +248,13 @@ struct GradingArgs {
     /// own, where the system gives one (the report says when it does not).
     #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..))]
     limit_job_memory: Option<u64>,
+    /// A student's job may write this much in all, in MiB: its build's output, its files, its
+    /// homes (default: disk_mib in rubric.toml's [limits])
+    ///
+    /// On a disk of the job's own, layered over the submission and counted in the job's memory
+    /// too: the submission folder itself is never changed, and nothing written stays.
+    #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..))]
+    limit_disk: Option<u64>,
     /// Gather the style facts for the Programming style grader (not scored)
     ///
     /// Each source file's header items missing (name, course, project, date, what it holds),
@@ -386,6 +393,7 @@ impl GradingArgs {
                 self.limit_cpu,
                 self.limit_file_size,
                 self.limit_job_memory,
+                self.limit_disk,
             ],
             report: self.report.clone(),
             no_sandbox: self.no_sandbox,

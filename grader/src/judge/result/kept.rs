@@ -200,6 +200,7 @@ mod tests {
                 objects: Protection::Unavailable(Reason::Namespaces("refused".into())),
                 memory: Protection::InForce,
                 cpu: Protection::Unavailable(Reason::Cgroup("not delegated".into())),
+                disk: Protection::Unavailable(Reason::NoDisk("no overlay".into())),
             }),
             uid: Some(60000),
             swept: Err(Survivors { pids: vec![12, 13] }),

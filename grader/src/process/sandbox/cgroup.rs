@@ -191,9 +191,9 @@ impl fmt::Display for Reason {
             ),
             Reason::InternalProcesses { controller, cgroup } => write!(
                 f,
-                "the {controller} controller cannot be enabled below {}, which has processes of \
-                 its own (the grader's); run grade as root, or start it in a leaf of a delegated \
-                 cgroup",
+                "the {controller} controller cannot be enabled below {}, which has processes \
+                 other than the grader's; run grade as root, or in a scope of its own: \
+                 `systemd-run --user --scope -p Delegate=yes grade ...`",
                 cgroup.display()
             ),
             Reason::Setup {
@@ -911,11 +911,8 @@ fn create_v2(name: &str, budget: &Budget, place: &Place) -> Result<JobCgroup, Cg
     }
     let own_layout = layout.is_none();
     let (parent, parent_path, chain) = layout.unwrap_or_else(|| {
-        (
-            place.dir.clone(),
-            place.path.clone(),
-            vec![place.dir.clone()],
-        )
+        let (dir, path) = settle(place);
+        (dir.clone(), path, vec![dir])
     });
     let available = words(&chain[0].join("cgroup.controllers"));
 
@@ -1029,6 +1026,33 @@ fn create_v2(name: &str, budget: &Budget, place: &Place) -> Result<JobCgroup, Cg
         Stop::Signals
     };
     Ok(job)
+}
+
+/// The grader's own cgroup (v2, not root), for its jobs to go in: a cgroup with processes in it
+/// cannot give its children controllers (the kernel's "no internal processes" rule), so the
+/// grader first moves itself into a leaf of it, `grader-PID`, once (it is then found there, and
+/// its parent returned). Where the move is refused (not delegated, or not only the grader's),
+/// the cgroup as it is: enabling the controllers then says why.
+fn settle(place: &Place) -> (PathBuf, String) {
+    let leaf = format!("grader-{}", std::process::id());
+    let parent = |dir: &Path, path: &str| {
+        let up = path.rsplit_once('/').map_or("/", |(up, _)| up);
+        let up = if up.is_empty() { "/" } else { up };
+        (dir.parent().unwrap_or(dir).to_path_buf(), up.to_string())
+    };
+    if place.dir.file_name().is_some_and(|name| *name == *leaf) {
+        return parent(&place.dir, &place.path);
+    }
+    let inner = place.dir.join(&leaf);
+    let moved = match fs::create_dir(&inner) {
+        Ok(()) => true,
+        Err(e) => e.kind() == io::ErrorKind::AlreadyExists,
+    } && write_value(&inner.join("cgroup.procs"), &std::process::id().to_string())
+        .is_ok();
+    if !moved {
+        let _ = fs::remove_dir(&inner);
+    }
+    (place.dir.clone(), place.path.clone())
 }
 
 /// Enables `controller` for the children of `cgroup` (v2), unless it already is.
@@ -1155,14 +1179,15 @@ fn make_job_dir(path: &Path) -> io::Result<()> {
     }
 }
 
-/// Removes the directories in `parent` named `job-PID-N` whose grader (PID) is no longer
-/// running and that hold no process (the kernel refuses to remove any other).
+/// Removes the directories in `parent` named `job-PID-N` (a job's) or `grader-PID` (where an
+/// unprivileged grader moved itself, see [`settle`]) whose grader (PID) is no longer running and
+/// that hold no process (the kernel refuses to remove any other).
 fn remove_stale(parent: &Path) {
     for entry in fs::read_dir(parent).into_iter().flatten().flatten() {
         let name = entry.file_name();
         let owner = name
             .to_str()
-            .and_then(|n| n.strip_prefix("job-"))
+            .and_then(|n| n.strip_prefix("job-").or_else(|| n.strip_prefix("grader-")))
             .and_then(|rest| rest.split('-').next())
             .and_then(|pid| pid.parse::<u32>().ok());
         if owner.is_some_and(|pid| !Path::new(&format!("/proc/{pid}")).exists()) {
@@ -1921,19 +1946,53 @@ mod tests {
         let own = std::process::id();
         for parent in &parents {
             fs::create_dir_all(parent.join(format!("job-{dead}-0"))).unwrap();
+            fs::create_dir_all(parent.join(format!("grader-{dead}"))).unwrap();
             fs::create_dir_all(parent.join(format!("job-{own}-9999"))).unwrap();
         }
         let _second = job("stale-second", None);
         for parent in &parents {
-            assert!(
-                !parent.join(format!("job-{dead}-0")).exists(),
-                "{}",
-                parent.display()
-            );
+            for stale in [format!("job-{dead}-0"), format!("grader-{dead}")] {
+                assert!(!parent.join(stale).exists(), "{}", parent.display());
+            }
             let live = parent.join(format!("job-{own}-9999"));
             assert!(live.is_dir(), "a running grader's is kept");
             fs::remove_dir(live).unwrap();
         }
+    }
+
+    #[test]
+    fn an_unprivileged_grader_goes_into_a_leaf_of_its_cgroup_once_and_its_jobs_beside_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let place = |dir: PathBuf, path: &str| Place {
+            id: 0,
+            dir,
+            path: path.into(),
+            mount_point: PathBuf::from("/sys/fs/cgroup"),
+            mount_path: "/".into(),
+            options: Vec::new(),
+        };
+        let scope = dir.path().join("grade.scope");
+        fs::create_dir(&scope).unwrap();
+        // Not a cgroup: the move is refused, and the jobs go in the cgroup as it is.
+        let here = place(scope.clone(), "/user.slice/grade.scope");
+        assert_eq!(
+            settle(&here),
+            (scope.clone(), "/user.slice/grade.scope".into())
+        );
+        assert_eq!(
+            fs::read_dir(&scope).unwrap().count(),
+            0,
+            "the leaf tried is removed"
+        );
+        // Moved already: the jobs go beside the grader's leaf.
+        let leaf = format!("grader-{}", std::process::id());
+        let inside = place(
+            scope.join(&leaf),
+            &format!("/user.slice/grade.scope/{leaf}"),
+        );
+        assert_eq!(settle(&inside), (scope, "/user.slice/grade.scope".into()));
+        let top = place(dir.path().join(&leaf), &format!("/{leaf}"));
+        assert_eq!(settle(&top), (dir.path().to_path_buf(), "/".into()));
     }
 
     #[test]

@@ -15,6 +15,7 @@ use landlock::{
     RulesetCreatedAttr, Scope, ABI,
 };
 
+use super::mounts::Inside;
 use super::{SandboxError, User};
 
 /// Directories every program may read and execute from (those that exist): the system's
@@ -88,7 +89,7 @@ pub(super) fn ruleset(
     read: &[PathBuf],
     devices: &[PathBuf],
     write: &[PathBuf],
-    inside: &[OwnedFd],
+    inside: &[(OwnedFd, Inside)],
     network: bool,
 ) -> Result<Option<OwnedFd>, SandboxError> {
     let landlock = |e: landlock::RulesetError| SandboxError::Landlock(e.to_string());
@@ -114,9 +115,12 @@ pub(super) fn ruleset(
     for (path, rights) in rules {
         created = created.add_rule(rule(path, rights)?).map_err(landlock)?;
     }
-    // The job's own private folders, written like the writable paths but never executed from.
-    for folder in inside {
-        let rights = write_rights & !AccessFs::Execute;
+    // The job's own folders: written like the writable paths; private ones never executed from.
+    for (folder, how) in inside {
+        let rights = match how {
+            Inside::Private => write_rights & !AccessFs::Execute,
+            Inside::Written => write_rights,
+        };
         created = created
             .add_rule(PathBeneath::new(folder, rights))
             .map_err(landlock)?;

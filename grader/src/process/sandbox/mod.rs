@@ -43,7 +43,7 @@ use std::fmt;
 use std::fs;
 use std::io;
 use std::os::fd::{AsRawFd, OwnedFd};
-use std::os::unix::ffi::OsStringExt;
+use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -112,6 +112,10 @@ pub struct Sandbox {
     pub processes: Option<u64>,
     /// What the job as a whole may use, in a control group of its own (none: no control group).
     pub budget: Option<Budget>,
+    /// Bytes the job may write in all (its writable folders' changes, its homes), on a `tmpfs`
+    /// of its own that its writable folders are layered over, so the grader's copies never
+    /// change; none: written in place, bounded only per file.
+    pub disk: Option<u64>,
 }
 
 impl Default for Sandbox {
@@ -137,6 +141,7 @@ impl Sandbox {
             user: None,
             processes: None,
             budget: None,
+            disk: None,
         }
     }
 
@@ -180,6 +185,12 @@ impl Sandbox {
     /// processes and memory of every kind, a process count, an equal share of the CPUs.
     pub fn budget(mut self, budget: Budget) -> Sandbox {
         self.budget = Some(budget);
+        self
+    }
+
+    /// Bounds what the job writes in all to `bytes`, on a disk of its own.
+    pub fn disk(mut self, bytes: u64) -> Sandbox {
+        self.disk = Some(bytes);
         self
     }
 
@@ -276,6 +287,8 @@ impl Sandbox {
             &self.devices,
             &others,
             self.scratch.as_deref(),
+            &self.writable,
+            self.disk,
         );
         let made = namespaces::make(want_user, want_net, Some(&plan));
         let namespace_error = made.as_ref().err().map(io::Error::to_string);
@@ -286,13 +299,30 @@ impl Sandbox {
             mount: mntns,
             ipc: ipcns,
             pid: init,
-            private,
+            inside,
+            disk,
             nested_refused: nested,
         } = namespaces;
-        let writable: Vec<PathBuf> = self.all_writable().cloned().collect();
-        let read: Vec<PathBuf> = self.system.iter().chain(&self.readable).cloned().collect();
+        // On its own disk the job writes below the scratch folder only in its homes.
+        let disk = match (self.disk, disk) {
+            (None, _) => Status::NotRequested,
+            (Some(_), Ok(())) => Status::InForce,
+            (Some(_), Err(why)) => Status::Unavailable(Reason::NoDisk(why)),
+        };
+        let homes = disk.in_force().then(|| self.scratch.clone()).flatten();
+        let writable: Vec<PathBuf> = match &homes {
+            Some(_) => self.writable.clone(),
+            None => self.all_writable().cloned().collect(),
+        };
+        let read: Vec<PathBuf> = self
+            .system
+            .iter()
+            .chain(&self.readable)
+            .chain(&homes)
+            .cloned()
+            .collect();
         let ruleset = if abi > 0 {
-            filesystem::ruleset(&read, &self.devices, &writable, &private, self.network)?
+            filesystem::ruleset(&read, &self.devices, &writable, &inside, self.network)?
         } else {
             None
         };
@@ -395,7 +425,14 @@ impl Sandbox {
             objects,
             memory,
             cpu,
+            disk,
         };
+        let disk = homes.is_some().then(|| {
+            inside
+                .into_iter()
+                .find(|(_, how)| *how == mounts::Inside::Written)
+                .map(|(fd, _)| fd)
+        });
         if let Some(user) = switch {
             keys::clear(user);
         }
@@ -409,6 +446,7 @@ impl Sandbox {
             cgroup,
             processes: processes_limit,
             scratch: self.scratch.clone(),
+            disk: disk.flatten(),
             runs: AtomicUsize::new(0),
             path: std::env::var_os("PATH").and_then(|path| self.search_path(&path)),
             protections,
@@ -533,6 +571,9 @@ struct Inner {
     /// `RLIMIT_NPROC`, only when it counts the job's processes alone.
     processes: Option<u64>,
     scratch: Option<PathBuf>,
+    /// A folder of the job's own disk (when in force), whose file system says how full it is;
+    /// the job's homes are then under `scratch`'s [`mounts::HOMES`], made by each command.
+    disk: Option<OwnedFd>,
     /// How many commands have been given a home of their own under `scratch`.
     runs: AtomicUsize,
     /// `PATH` with only the folders the job may reach.
@@ -582,6 +623,10 @@ impl Prepared {
             )
             .unwrap_or_default(),
             required: command.get_current_dir().is_some(),
+            home: match (&self.0.disk, &home) {
+                (Some(_), Some(home)) => CString::new(home.as_os_str().as_bytes()).ok(),
+                _ => None,
+            },
         };
         let inner = Arc::clone(&self.0);
         // SAFETY: `enter` only makes system calls (setns, chdir, setrlimit, setgroups,
@@ -608,9 +653,13 @@ impl Prepared {
 
     /// A folder of its own under `scratch` for the next command (`run-N`, handed to the job's
     /// user), so that two runs of the job's programs, a copy on one thread and a copy on two
-    /// say, do not meet in `HOME` or `TMPDIR`; `scratch` itself if it cannot be made.
+    /// say, do not meet in `HOME` or `TMPDIR`; `scratch` itself if it cannot be made. On the
+    /// job's own disk, `scratch/home/run-N`, which the command makes itself (see [`Folder`]).
     fn fresh_home(&self, scratch: &Path) -> PathBuf {
         let run = self.0.runs.fetch_add(1, Ordering::Relaxed);
+        if self.0.disk.is_some() {
+            return scratch.join(mounts::HOMES).join(format!("run-{run}"));
+        }
         let home = scratch.join(format!("run-{run}"));
         let made = fs::create_dir(&home).and_then(|()| match self.user() {
             Some(user) => filesystem::hand_over(&home, user, true),
@@ -643,6 +692,17 @@ impl Prepared {
             Some(Ok(killed)) => Ok(swept + killed),
             None => Ok(swept),
         }
+    }
+
+    /// Whether the job's own disk is full (what it wrote reached [`Sandbox::disk`]); false
+    /// without one.
+    pub fn disk_full(&self) -> bool {
+        self.0.disk.as_ref().is_some_and(|fd| {
+            // SAFETY: fstatfs writes only the struct it is given.
+            let mut stats: libc::statfs = unsafe { std::mem::zeroed() };
+            let read = unsafe { libc::fstatfs(fd.as_raw_fd(), &mut stats) };
+            read == 0 && stats.f_bavail == 0
+        })
     }
 
     /// Whether the job's processes together went over the job's memory budget since the last
@@ -719,6 +779,9 @@ struct Folder {
     /// Set on the command, so it must exist in the job's tree; else the grader's own, kept if
     /// the tree has it, or the process starts at the root.
     required: bool,
+    /// The command's home, to make as the job's user (on the job's own disk, which only the
+    /// job's tree has).
+    home: Option<CString>,
 }
 
 impl Inner {
@@ -770,6 +833,10 @@ impl Inner {
             check(unsafe { libc::setgroups(0, std::ptr::null()) }.into())?;
             check(unsafe { libc::setresgid(user.gid, user.gid, user.gid) }.into())?;
             check(unsafe { libc::setresuid(user.uid, user.uid, user.uid) }.into())?;
+        }
+        if let Some(home) = &folder.home {
+            // Made by the job's user; a full disk leaves it missing, which the program meets.
+            unsafe { libc::mkdir(home.as_ptr(), 0o700) };
         }
         // A session keyring of its own, or it would possess the grader's keys; refused where
         // keyrings are (a container's seccomp filter), and then none can be shared either.

@@ -7,6 +7,13 @@
 //! `/dev/shm`; `/tmp` is an empty folder, but for `/tmp/.X11-unix`, which leads into the job's
 //! scratch folder, where [`admit`] puts the socket of the job's own X server (a window's).
 //!
+//! With a disk bound, everything the job writes lands on one `tmpfs` of that size (its pages
+//! counted in the job's memory where it has a control group), gone with the job: each writable
+//! folder (the submission) is an overlay whose changes go there, so the grader's copy never
+//! grows, and the job's homes are a folder of it bound at `SCRATCH/home`. Where an overlay cannot
+//! be mounted (a kernel older than 5.11 in a user namespace) the folder is bound as it is and
+//! [`Built::disk`] says why.
+//!
 //! A [`Plan`] is made in the grader (it allocates); [`build`] runs in the namespaces helper
 //! forked by `namespaces`, after the namespace is made, with async-signal-safe system calls
 //! only, and pivots the helper's namespace to the new root, which every process of the job then
@@ -33,6 +40,13 @@ const X11_LINK: &str = ".X11-unix";
 /// memory, counted against the job's memory limit where the job has a control group.
 const PRIVATE_OPTIONS: &CStr = c"mode=1777,size=256m";
 
+/// Where the job's disk is mounted while the tree is put together (inside the new root, and
+/// detached from it once its folders are in place).
+const DISK: &CStr = c"/tmp/.job-disk";
+/// The folder of the job's disk that holds its homes, and where it is bound below the scratch
+/// folder.
+pub const HOMES: &str = "home";
+
 /// Symbolic links every `/dev` has, which shells and runtimes use (`/dev/stdout`, bash's
 /// `/dev/fd/N`): they lead into `/proc`, which is bound.
 const DEV_LINKS: [(&str, &str); 4] = [
@@ -53,6 +67,11 @@ enum Entry {
     Private { path: CString },
     /// An empty folder (`/tmp`).
     Folder { path: CString },
+    /// The grader's folder at the same path under an overlay whose changes go to the job's
+    /// disk (`number` names its folders there); bound as it is when the overlay is refused.
+    Layer { path: CString, number: u8 },
+    /// The job's disk's [`HOMES`] folder, bound here (`SCRATCH/home`).
+    Homes { path: CString },
 }
 
 impl Entry {
@@ -62,15 +81,35 @@ impl Entry {
             Entry::Bind { path, .. }
             | Entry::Link { path, .. }
             | Entry::Private { path }
-            | Entry::Folder { path } => path,
+            | Entry::Folder { path }
+            | Entry::Layer { path, .. }
+            | Entry::Homes { path } => path,
         }
     }
 }
 
-/// The new root's contents, in the order they are made: binds, private folders, then links.
+/// The new root's contents, in the order they are made: binds and layers, private folders, the
+/// homes, then links; and the options of the job's disk, if it has one.
 #[derive(Debug)]
 pub(super) struct Plan {
     entries: Vec<Entry>,
+    disk: Option<CString>,
+}
+
+/// What [`build`] made of the job's disk: `disk` is 0 when every writable folder is layered
+/// over it (or no disk was asked for), else the `errno` of the first mount refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Built {
+    pub disk: i32,
+}
+
+/// How a job reaches a folder of its own tree, for the Landlock rule that must name it there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Inside {
+    /// A private `tmpfs` (`/dev/shm`): written, never executed from.
+    Private,
+    /// A layered writable folder, or the homes: written and executed from.
+    Written,
 }
 
 /// Which step of [`build`] failed, and the system's error.
@@ -86,12 +125,16 @@ impl Plan {
     /// The plan for these allowed paths: `system` (folders, files and the system's links),
     /// `devices` (files, and [`super::SHARED`] folders, which become private), and `others`
     /// (the toolchain, the submission, the scratch folder). A path below one already bound is
-    /// visible through it and left out (making its folder would write into the bound one).
+    /// visible through it and left out (making its folder would write into the bound one). With
+    /// `disk` (bytes), the folders among `layered` are layered over the job's disk, and the
+    /// homes bound below `scratch`.
     pub fn new(
         system: &[PathBuf],
         devices: &[PathBuf],
         others: &[PathBuf],
         scratch: Option<&Path>,
+        layered: &[PathBuf],
+        disk: Option<u64>,
     ) -> Plan {
         let mut binds: Vec<(PathBuf, bool)> = Vec::new();
         let mut links = Vec::new();
@@ -123,13 +166,25 @@ impl Plan {
             }
         }
         let c = |path: &Path| CString::new(path.as_os_str().as_bytes()).ok();
+        let mut number = 0;
         let mut entries: Vec<Entry> = kept
             .iter()
             .filter_map(|(path, file)| {
-                Some(Entry::Bind {
-                    path: c(path)?,
-                    file: *file,
-                })
+                let path_c = c(path)?;
+                Some(
+                    if !file && disk.is_some() && layered.contains(path) && number < u8::MAX {
+                        number += 1;
+                        Entry::Layer {
+                            path: path_c,
+                            number,
+                        }
+                    } else {
+                        Entry::Bind {
+                            path: path_c,
+                            file: *file,
+                        }
+                    },
+                )
             })
             .collect();
         entries.extend(
@@ -137,6 +192,12 @@ impl Plan {
                 .iter()
                 .filter_map(|path| Some(Entry::Private { path: c(path)? })),
         );
+        let homes = scratch.filter(|_| disk.is_some());
+        entries.extend(homes.and_then(|folder| {
+            Some(Entry::Homes {
+                path: c(&folder.join(HOMES))?,
+            })
+        }));
         entries.extend(c(Path::new("/tmp")).map(|path| Entry::Folder { path }));
         let dev_links = DEV_LINKS
             .iter()
@@ -149,7 +210,8 @@ impl Plan {
                 text: c(&text)?,
             })
         }));
-        Plan { entries }
+        let disk = disk.and_then(|bytes| CString::new(format!("mode=0755,size={bytes}")).ok());
+        Plan { entries, disk }
     }
 
     /// The path of entry `number` (counting from 1), for reports.
@@ -158,11 +220,16 @@ impl Plan {
         Some(OsStr::from_bytes(entry.path().as_bytes()))
     }
 
-    /// The paths of the private folders (`/dev/shm`), each a `tmpfs` of the job's own.
-    pub fn private(&self) -> impl Iterator<Item = &OsStr> {
-        self.entries.iter().filter_map(|entry| match entry {
-            Entry::Private { path } => Some(OsStr::from_bytes(path.as_bytes())),
-            _ => None,
+    /// The folders of the job's own that Landlock must name as the job sees them: the private
+    /// ones (`/dev/shm`), and when `disk` is in force the layered folders and the homes.
+    pub fn inside(&self, disk: bool) -> impl Iterator<Item = (&OsStr, Inside)> {
+        self.entries.iter().filter_map(move |entry| {
+            let how = match entry {
+                Entry::Private { .. } => Inside::Private,
+                Entry::Layer { .. } | Entry::Homes { .. } if disk => Inside::Written,
+                _ => return None,
+            };
+            Some((OsStr::from_bytes(entry.path().as_bytes()), how))
         })
     }
 
@@ -186,7 +253,7 @@ fn normal(path: &Path) -> bool {
 /// # Safety
 /// Only in the namespaces helper, a child just forked, after `unshare(CLONE_NEWNS)`: it makes
 /// system calls only, on memory that existed before the fork.
-pub(super) unsafe fn build(plan: &Plan, fds: &mut [i32]) -> Result<(), Failure> {
+pub(super) unsafe fn build(plan: &Plan, fds: &mut [i32]) -> Result<Built, Failure> {
     let fail = |entry: usize| Failure {
         entry: u16::try_from(entry).unwrap_or(u16::MAX),
         errno: *libc::__errno_location(),
@@ -205,7 +272,7 @@ pub(super) unsafe fn build(plan: &Plan, fds: &mut [i32]) -> Result<(), Failure> 
     // The sources, opened before the stage covers `/tmp`, where a submission may be.
     for (i, entry) in plan.entries.iter().enumerate() {
         fds[i] = -1;
-        if let Entry::Bind { path, .. } = entry {
+        if let Entry::Bind { path, .. } | Entry::Layer { path, .. } = entry {
             fds[i] = libc::open(path.as_ptr(), libc::O_PATH | libc::O_CLOEXEC);
             if fds[i] < 0 {
                 return Err(fail(i + 1));
@@ -222,6 +289,24 @@ pub(super) unsafe fn build(plan: &Plan, fds: &mut [i32]) -> Result<(), Failure> 
     {
         return Err(fail(0));
     }
+    let mut built = Built { disk: 0 };
+    let disk = match &plan.disk {
+        Some(options) => {
+            let made = libc::mkdir(DISK.as_ptr(), 0o755) == 0
+                && libc::mount(
+                    c"tmpfs".as_ptr(),
+                    DISK.as_ptr(),
+                    c"tmpfs".as_ptr(),
+                    libc::MS_NOSUID | libc::MS_NODEV,
+                    options.as_ptr().cast(),
+                ) == 0;
+            if !made {
+                built.disk = *libc::__errno_location();
+            }
+            made
+        }
+        None => false,
+    };
     let mut buffer = [0u8; 4096];
     for (i, entry) in plan.entries.iter().enumerate() {
         let Some(target) = staged(&mut buffer, entry.path()) else {
@@ -230,17 +315,20 @@ pub(super) unsafe fn build(plan: &Plan, fds: &mut [i32]) -> Result<(), Failure> 
                 errno: libc::ENAMETOOLONG,
             });
         };
+        let mut source = [0u8; 32];
         let made = match entry {
+            Entry::Layer { number, .. } if disk => {
+                let layered = make(target, false) && layer(target, fds[i], *number);
+                if !layered && built.disk == 0 {
+                    built.disk = *libc::__errno_location();
+                }
+                layered || bind(target, fd_path(&mut source, fds[i]))
+            }
             Entry::Bind { file, .. } => {
-                let mut source = [0u8; 32];
-                make(target, *file)
-                    && libc::mount(
-                        fd_path(&mut source, fds[i]),
-                        target.as_ptr().cast(),
-                        std::ptr::null(),
-                        libc::MS_BIND | libc::MS_REC,
-                        std::ptr::null(),
-                    ) == 0
+                make(target, *file) && bind(target, fd_path(&mut source, fds[i]))
+            }
+            Entry::Layer { .. } => {
+                make(target, false) && bind(target, fd_path(&mut source, fds[i]))
             }
             Entry::Private { .. } => {
                 make(target, false)
@@ -252,6 +340,15 @@ pub(super) unsafe fn build(plan: &Plan, fds: &mut [i32]) -> Result<(), Failure> 
                         PRIVATE_OPTIONS.as_ptr().cast(),
                     ) == 0
             }
+            Entry::Homes { .. } if disk => {
+                let mut homes = [0u8; 64];
+                let homes = disk_folder(&mut homes, HOMES.as_bytes(), 0);
+                make(target, false)
+                    && (libc::mkdir(homes, 0o755) == 0 || *libc::__errno_location() == libc::EEXIST)
+                    && libc::chmod(homes, 0o1777) == 0
+                    && bind(target, homes)
+            }
+            Entry::Homes { .. } => true,
             Entry::Folder { .. } => make(target, false),
             Entry::Link { text, .. } => {
                 parents(target) && libc::symlink(text.as_ptr(), target.as_ptr().cast()) == 0
@@ -261,6 +358,12 @@ pub(super) unsafe fn build(plan: &Plan, fds: &mut [i32]) -> Result<(), Failure> 
             return Err(fail(i + 1));
         }
     }
+    // The disk stays mounted below the layers and the homes only.
+    if disk
+        && (libc::umount2(DISK.as_ptr(), libc::MNT_DETACH) != 0 || libc::rmdir(DISK.as_ptr()) != 0)
+    {
+        return Err(fail(0));
+    }
     if libc::chdir(STAGE.as_ptr()) != 0
         || libc::syscall(libc::SYS_pivot_root, c".".as_ptr(), c".".as_ptr()) != 0
         || libc::umount2(c".".as_ptr(), libc::MNT_DETACH) != 0
@@ -268,7 +371,87 @@ pub(super) unsafe fn build(plan: &Plan, fds: &mut [i32]) -> Result<(), Failure> 
     {
         return Err(fail(0));
     }
-    Ok(())
+    Ok(built)
+}
+
+/// Binds `source` (a NUL-terminated path) at `target`, recursively.
+///
+/// # Safety
+/// As [`build`].
+unsafe fn bind(target: &[u8], source: *const libc::c_char) -> bool {
+    libc::mount(
+        source,
+        target.as_ptr().cast(),
+        std::ptr::null(),
+        libc::MS_BIND | libc::MS_REC,
+        std::ptr::null(),
+    ) == 0
+}
+
+/// Mounts at `target` an overlay of the folder open as `fd`, its changes in the disk's folders
+/// `uNUMBER` and `wNUMBER` (made here).
+///
+/// # Safety
+/// As [`build`].
+unsafe fn layer(target: &[u8], fd: i32, number: u8) -> bool {
+    let (mut upper, mut work) = ([0u8; 64], [0u8; 64]);
+    let upper = disk_folder(&mut upper, b"u", number);
+    let work = disk_folder(&mut work, b"w", number);
+    // The layered folder's top is the upper folder: it takes the grader's folder's owner and
+    // mode, which the job's user was given.
+    let mut lower: libc::stat = std::mem::zeroed();
+    if libc::fstat(fd, &mut lower) != 0
+        || libc::mkdir(upper, 0o755) != 0
+        || libc::mkdir(work, 0o755) != 0
+        || libc::chown(upper, lower.st_uid, lower.st_gid) != 0
+        || libc::chmod(upper, lower.st_mode & 0o7777) != 0
+    {
+        return false;
+    }
+    let mut source = [0u8; 32];
+    let mut options = [0u8; 256];
+    let mut at = 0;
+    for part in [
+        b"lowerdir=".as_slice(),
+        CStr::from_ptr(fd_path(&mut source, fd)).to_bytes(),
+        b",upperdir=",
+        CStr::from_ptr(upper).to_bytes(),
+        b",workdir=",
+        CStr::from_ptr(work).to_bytes(),
+    ] {
+        options[at..at + part.len()].copy_from_slice(part);
+        at += part.len();
+    }
+    libc::mount(
+        c"overlay".as_ptr(),
+        target.as_ptr().cast(),
+        c"overlay".as_ptr(),
+        libc::MS_NOSUID | libc::MS_NODEV,
+        options.as_ptr().cast(),
+    ) == 0
+}
+
+/// `DISK/NAME` followed by `number` when it is not 0, NUL-terminated, in `buffer` (64 bytes
+/// hold any: `name` is a few letters).
+fn disk_folder(buffer: &mut [u8; 64], name: &[u8], number: u8) -> *const libc::c_char {
+    let mut at = 0;
+    let mut put = |bytes: &[u8]| {
+        buffer[at..at + bytes.len()].copy_from_slice(bytes);
+        at += bytes.len();
+    };
+    put(DISK.to_bytes());
+    put(b"/");
+    put(name);
+    if number > 0 {
+        let digits = [
+            b'0' + number / 100,
+            b'0' + number / 10 % 10,
+            b'0' + number % 10,
+        ];
+        put(&digits);
+    }
+    put(&[0]);
+    buffer.as_ptr().cast()
 }
 
 /// `STAGE` followed by `path`, NUL-terminated, in `buffer`; `None` if it does not fit.
@@ -393,6 +576,8 @@ mod tests {
                 PathBuf::from("/usr/lib"),
             ],
             Some(dir.path()),
+            &[],
+            None,
         );
         let listed = paths(&plan);
         assert!(listed.contains(&dir.path().to_string_lossy().into_owned()));
@@ -404,6 +589,54 @@ mod tests {
             .iter()
             .find(|e| e.path().as_bytes() == b"/dev/null");
         assert!(matches!(null, Some(Entry::Bind { file: true, .. })));
+    }
+
+    #[test]
+    fn with_a_disk_writable_folders_are_layered_and_the_homes_bound_below_the_scratch() {
+        let dir = tempfile::tempdir().unwrap();
+        let (submission, scratch) = (dir.path().join("ann"), dir.path().join("scratch"));
+        fs::create_dir(&submission).unwrap();
+        fs::create_dir(&scratch).unwrap();
+        let others = [submission.clone(), scratch.clone()];
+        let plan = Plan::new(
+            &[],
+            &[],
+            &others,
+            Some(&scratch),
+            std::slice::from_ref(&submission),
+            Some(1 << 20),
+        );
+        let layered: Vec<_> = plan.inside(true).collect();
+        let c = |path: &Path| OsStr::new(path.as_os_str()).to_owned();
+        assert_eq!(
+            layered,
+            [
+                (c(&submission).as_os_str(), Inside::Written),
+                (c(&scratch.join(HOMES)).as_os_str(), Inside::Written)
+            ]
+        );
+        assert_eq!(plan.inside(false).count(), 0);
+        assert_eq!(plan.disk.as_deref(), Some(c"mode=0755,size=1048576"));
+        let without = Plan::new(&[], &[], &others, Some(&scratch), &[submission], None);
+        assert!(without.entries.iter().all(|e| matches!(
+            e,
+            Entry::Bind { .. } | Entry::Folder { .. } | Entry::Link { .. }
+        )));
+    }
+
+    #[test]
+    fn the_disk_folders_are_named_without_allocating() {
+        let mut buffer = [0u8; 64];
+        for (name, number, expected) in [
+            (&b"home"[..], 0, "/tmp/.job-disk/home"),
+            (b"u", 7, "/tmp/.job-disk/u007"),
+            (b"w", 255, "/tmp/.job-disk/w255"),
+        ] {
+            let text = disk_folder(&mut buffer, name, number);
+            // SAFETY: disk_folder wrote a NUL-terminated string into `buffer`.
+            let text = unsafe { CStr::from_ptr(text) };
+            assert_eq!(text.to_str().unwrap(), expected);
+        }
     }
 
     #[test]

@@ -23,7 +23,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use super::environment;
-use super::mounts::{self, Plan};
+use super::mounts::{self, Inside, Plan};
 
 /// The namespaces of one job.
 #[derive(Debug)]
@@ -39,10 +39,14 @@ pub(super) struct JobNamespaces {
     pub ipc: Result<OwnedFd, String>,
     /// The PID namespace with its init, or why there is none.
     pub pid: Result<Init, String>,
-    /// The job's private folders (`/dev/shm`) as the job sees them, opened `O_PATH` from the
-    /// grader through the helper's root, for the Landlock rules that must name them (the
-    /// grader's own `/dev/shm` is another folder).
-    pub private: Vec<OwnedFd>,
+    /// The job's own folders (`/dev/shm`, and on its disk the layered writable folders and the
+    /// homes) as the job sees them, opened `O_PATH` from the grader through the helper's root,
+    /// for the Landlock rules that must name them (the grader's own `/dev/shm` is another
+    /// folder).
+    pub inside: Vec<(OwnedFd, Inside)>,
+    /// Whether the job's disk holds every writable folder, and if not why (`Ok` too when no
+    /// disk was asked for).
+    pub disk: Result<(), String>,
     /// Whether nested user namespaces were refused inside the user namespace, and if not why.
     pub nested_refused: Result<(), String>,
 }
@@ -56,7 +60,8 @@ impl JobNamespaces {
             mount: Err(why.to_owned()),
             ipc: Err(why.to_owned()),
             pid: Err(why.to_owned()),
-            private: Vec::new(),
+            inside: Vec::new(),
+            disk: Err(why.to_owned()),
             nested_refused: Ok(()),
         }
     }
@@ -212,6 +217,7 @@ fn adopt(
     } else {
         None
     };
+    let mut disk = Err("the job has no file tree of its own".to_owned());
     let mount = match (plan, error(int(&report, 5))) {
         (None, _) => Ok(None),
         (Some(_), Some(refused)) => Err(format!("no mount namespace: {refused}")),
@@ -220,6 +226,10 @@ fn adopt(
             let mut built = [0u8; 7];
             ready.read_exact(&mut built)?;
             if built[0] == OK {
+                disk = match error(int(&built, 3)) {
+                    None => Ok(()),
+                    Some(refused) => Err(format!("cannot mount it: {refused}")),
+                };
                 Ok(Some(open("mnt")?))
             } else {
                 let entry = u16::from_ne_bytes([built[1], built[2]]);
@@ -232,16 +242,16 @@ fn adopt(
             }
         }
     };
-    let private = match (&mount, plan) {
+    let inside = match (&mount, plan) {
         (Ok(Some(_)), Some(plan)) => plan
-            .private()
-            .map(|path| {
+            .inside(disk.is_ok())
+            .map(|(path, how)| {
                 let inside = format!("{proc}/root{}", path.to_string_lossy());
                 let folder = fs::OpenOptions::new()
                     .read(true)
                     .custom_flags(libc::O_PATH | libc::O_DIRECTORY)
                     .open(inside)?;
-                Ok(OwnedFd::from(folder))
+                Ok((OwnedFd::from(folder), how))
             })
             .collect::<io::Result<Vec<_>>>()?,
         _ => Vec::new(),
@@ -289,7 +299,8 @@ fn adopt(
         mount,
         ipc,
         pid: pid_ns,
-        private,
+        inside,
+        disk,
         nested_refused,
     })
 }
@@ -356,7 +367,7 @@ unsafe fn helper(
         // End of file instead: the grader gave up, nothing to build.
         if libc::read(pipes.go, (&mut byte as *mut u8).cast(), 1) == 1 {
             let (status, entry, errno) = match mounts::build(plan, fds) {
-                Ok(()) => (OK, 0u16, 0),
+                Ok(built) => (OK, 0u16, built.disk),
                 Err(failure) => (TREE_FAILED, failure.entry, failure.errno),
             };
             tree = status == OK;

@@ -43,11 +43,15 @@ pub enum Protection {
     /// A fair share of the CPUs (a control group): a job's busy processes cannot take CPU time
     /// from another job or from the grader.
     Cpu,
+    /// A disk of its own: everything the job writes (its build's output, its files, its homes)
+    /// goes to a `tmpfs` of a bounded size layered over the submission, gone with the job; the
+    /// submission folder never changes.
+    Disk,
 }
 
 impl Protection {
     /// Every protection, in the order reports list them.
-    pub const ALL: [Protection; 11] = [
+    pub const ALL: [Protection; 12] = [
         Protection::User,
         Protection::Filesystem,
         Protection::Tree,
@@ -55,6 +59,7 @@ impl Protection {
         Protection::Objects,
         Protection::Memory,
         Protection::Cpu,
+        Protection::Disk,
         Protection::Network,
         Protection::Processes,
         Protection::Survivors,
@@ -76,6 +81,7 @@ impl fmt::Display for Protection {
             Protection::Objects => "own IPC objects and keyrings",
             Protection::Memory => "memory limit of the whole job",
             Protection::Cpu => "fair share of the CPUs",
+            Protection::Disk => "disk of its own, bounded",
         })
     }
 }
@@ -141,6 +147,10 @@ pub enum Reason {
     NotKnown,
     /// The job's control group could not be made, or lacks this controller.
     Cgroup(String),
+    /// The job's disk could not be made or layered over its writable folders (no file tree of
+    /// its own; overlays in a user namespace need Linux 5.11): the job writes in place, each
+    /// file bounded by the file size limit, their number not.
+    NoDisk(String),
     /// The kernel is too old for this (`RLIMIT_NPROC` per user namespace needs Linux 5.14).
     OldKernel {
         /// The kernel's release.
@@ -187,6 +197,11 @@ impl fmt::Display for Reason {
             ),
             Reason::NotKnown => f.write_str("not recorded by the grader that wrote these results"),
             Reason::Cgroup(why) => write!(f, "no control group for it: {why}"),
+            Reason::NoDisk(why) => write!(
+                f,
+                "no disk of its own ({why}): the job writes into the submission and its scratch \
+                 folder, each file bounded, their sum not"
+            ),
             Reason::OldKernel { release, needed } => {
                 write!(f, "the kernel is {release}; this needs Linux {needed}")
             }
@@ -223,6 +238,9 @@ pub struct Protections {
     /// [`Protection::Cpu`] (absent from results written before it existed).
     #[serde(default = "Status::unknown")]
     pub cpu: Status,
+    /// [`Protection::Disk`] (absent from results written before it existed).
+    #[serde(default = "Status::unknown")]
+    pub disk: Status,
 }
 
 impl Protections {
@@ -240,6 +258,7 @@ impl Protections {
             Protection::Objects => &self.objects,
             Protection::Memory => &self.memory,
             Protection::Cpu => &self.cpu,
+            Protection::Disk => &self.disk,
         }
     }
 

@@ -117,7 +117,7 @@ fn every_protection_is_in_force_on_this_machine() {
     for (protection, status) in protections.iter() {
         eprintln!("{protection}: {status:?}");
     }
-    assert_eq!(protections.iter().count(), 11);
+    assert_eq!(protections.iter().count(), 12);
     if root() {
         assert!(protections.all_in_force(), "{protections:?}");
         assert_eq!(protections.user, Status::InForce);
@@ -709,6 +709,86 @@ fn without_root_a_user_namespace_does_the_same() {
     assert_eq!(processes_of(uid), 0);
 }
 
+/// A job with a disk of its own (`job`'s): what it writes, the submission's changes and its
+/// homes, is there for its later commands, past the bound its writes fail and the grader knows,
+/// and the grader's copy of the submission and its scratch folder never change.
+fn writes_go_to_a_disk_of_its_own(fixture: &Fixture, job: u32) {
+    let prepared = fixture.sandbox(job).disk(4 << 20).prepare().unwrap();
+    assert_eq!(prepared.protections().disk, Status::InForce);
+    let listing = |dir: &Path| {
+        let mut names: Vec<_> = fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        names.sort();
+        names
+    };
+    let submission = fixture.submission.path();
+    let scratch = listing(fixture.scratch.path());
+    let wrote = run(
+        &prepared,
+        submission,
+        "echo built > out.txt && mkdir -p target/x && echo h > \"$HOME/h\" && \
+         echo t > \"$(mktemp)\" && rm main.py && echo done",
+    );
+    assert_eq!(text(&wrote.stdout), "done\n", "{}", text(&wrote.stderr));
+    let later = run(
+        &prepared,
+        submission,
+        "cat out.txt; ls main.py || echo gone",
+    );
+    assert_eq!(
+        text(&later.stdout),
+        "built\ngone\n",
+        "{}",
+        text(&later.stderr)
+    );
+    assert!(!prepared.disk_full());
+    let filled = run(
+        &prepared,
+        submission,
+        "dd if=/dev/zero of=big bs=1M count=8",
+    );
+    assert!(!filled.status.success());
+    assert!(
+        text(&filled.stderr).contains("No space left"),
+        "{}",
+        text(&filled.stderr)
+    );
+    assert!(prepared.disk_full());
+    // Nor can it write into the scratch folder beside its homes.
+    let beside = run(
+        &prepared,
+        submission,
+        &format!("echo x > {}/x", fixture.scratch.path().display()),
+    );
+    assert!(!beside.status.success());
+    assert_eq!(listing(submission), ["main.py"]);
+    assert_eq!(
+        fs::read_to_string(submission.join("main.py")).unwrap(),
+        "print(1)\n"
+    );
+    let homes = std::ffi::OsString::from(mounts::HOMES);
+    let grown: Vec<_> = listing(fixture.scratch.path())
+        .into_iter()
+        .filter(|n| !scratch.contains(n) && *n != homes)
+        .collect();
+    assert!(grown.is_empty(), "{grown:?}");
+    assert_eq!(
+        fs::read_dir(fixture.scratch.path().join(mounts::HOMES))
+            .unwrap()
+            .count(),
+        0
+    );
+}
+
+#[test]
+fn as_root_writes_go_to_a_disk_of_its_own() {
+    if root() {
+        writes_go_to_a_disk_of_its_own(&Fixture::new(), 9);
+    }
+}
+
 /// What [`without_root_a_user_namespace_does_the_same`] runs as an unprivileged grader: every
 /// protection but the user switch is in force, through the job's user namespace.
 #[test]
@@ -735,6 +815,8 @@ fn as_an_unprivileged_grader() {
                 "{protection}: {:?}",
                 protections.get(protection)
             ),
+            // Asked for below.
+            Protection::Disk => assert_eq!(protections.disk, Status::NotRequested),
             _ => assert_eq!(
                 protections.get(protection),
                 &Status::InForce,
@@ -829,6 +911,7 @@ fn as_an_unprivileged_grader() {
     assert!(!survivors::live(job).is_empty());
     assert!(prepared.kill_survivors().unwrap() >= 1);
     assert!(survivors::live(job).is_empty());
+    writes_go_to_a_disk_of_its_own(&Fixture::new(), 0);
 }
 
 /// The sandbox's cost: preparing it once per job, and applying it to each process (200 runs of
