@@ -89,12 +89,15 @@ fn submission(class: &Path, name: &str, files: &[(&str, String)]) -> PathBuf {
     dir
 }
 
-/// The tricks fixture with its targets.
+/// The tricks fixture with its targets, and `try.sh`, which runs every trick once (see [`TRY`]).
 fn tricks(class: &Path, name: &str, targets: &[(&str, &Path)]) -> PathBuf {
-    let files: Vec<(&str, String)> = [(
-        "run.py",
-        fs::read_to_string(hostile().join("tricks.py")).unwrap(),
-    )]
+    let files: Vec<(&str, String)> = [
+        (
+            "run.py",
+            fs::read_to_string(hostile().join("tricks.py")).unwrap(),
+        ),
+        ("try.sh", "exec python3 run.py --try\n".into()),
+    ]
     .into_iter()
     .chain(
         targets
@@ -105,9 +108,23 @@ fn tricks(class: &Path, name: &str, targets: &[(&str, &Path)]) -> PathBuf {
     submission(class, name, &files)
 }
 
-/// What the tricks fixture says it managed.
-fn done(dir: &Path) -> String {
-    fs::read_to_string(dir.join("done.txt")).unwrap_or_default()
+/// The build step of a class or student with a hostile fixture: it runs every trick once, in
+/// the sandbox the runs have, and what the fixture managed goes to the build's log, which the
+/// reports keep (what it writes in its folder is the job's own, gone with it).
+const TRY: &str = "test ! -f try.sh || sh try.sh";
+
+/// What the hostile fixtures say they managed: every build log in `reports`.
+fn tried(reports: &Path) -> String {
+    let mut logs: Vec<PathBuf> = fs::read_dir(reports)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.to_string_lossy().ends_with(".build.log"))
+        .collect();
+    logs.sort();
+    logs.iter()
+        .map(|p| fs::read_to_string(p).unwrap())
+        .collect()
 }
 
 #[test]
@@ -199,11 +216,13 @@ fn a_daemon_cannot_rewrite_the_results_after_grading() {
     let json = results.path().join("results.json");
     let student = tricks(class.path(), "daemon", &[("forge.txt", &json)]);
     let json_arg = json.to_str().unwrap();
+    let reports = tempfile::tempdir().unwrap();
+    let report = reports.path().to_str().unwrap();
     grade_student(
         &student,
         "python3 run.py",
         kit.path(),
-        &["--gradescope", json_arg],
+        &["--gradescope", json_arg, "--build", TRY, "--report", report],
     );
     let written = fs::read_to_string(&json).unwrap();
     thread::sleep(Duration::from_secs(4));
@@ -213,11 +232,8 @@ fn a_daemon_cannot_rewrite_the_results_after_grading() {
         "nothing rewrote it"
     );
     assert!(!written.contains("\"score\": 75"), "{written}");
-    assert!(
-        done(&student).contains("could not write"),
-        "{}",
-        done(&student)
-    );
+    let tried = tried(reports.path());
+    assert!(tried.contains("could not write"), "{tried}");
     assert!(
         written.contains("Sandbox"),
         "results.json says what was in force"
@@ -262,11 +278,14 @@ fn a_student_cannot_read_another_s_work_or_write_the_reports() {
             csv.to_str().unwrap(),
             "--jobs",
             "2",
+            "--build",
+            TRY,
         ],
     );
-    assert!(!thief.join("stolen.txt").exists(), "{}", done(&thief));
-    assert!(done(&thief).contains("could not read"), "{}", done(&thief));
-    assert!(done(&thief).contains("could not write"), "{}", done(&thief));
+    let tried = tried(reports.path());
+    assert!(tried.contains("could not read"), "{tried}");
+    assert!(tried.contains("could not write"), "{tried}");
+    assert!(!thief.join("stolen.txt").exists(), "{tried}");
     let report = fs::read_to_string(&forged).unwrap();
     assert!(
         report.starts_with("# ") && !report.contains("\"score\": 75"),
@@ -290,15 +309,20 @@ fn a_program_cannot_open_a_connection() {
                 fs::read_to_string(hostile().join("tricks.py")).unwrap(),
             ),
             ("port.txt", port),
+            ("try.sh", "exec python3 run.py --try\n".into()),
         ],
     );
-    grade_student(&student, "python3 run.py", kit.path(), &[]);
-    assert!(listener.accept().is_err(), "nothing connected");
-    assert!(
-        done(&student).contains("could not connect"),
-        "{}",
-        done(&student)
+    let reports = tempfile::tempdir().unwrap();
+    let report = reports.path().to_str().unwrap();
+    grade_student(
+        &student,
+        "python3 run.py",
+        kit.path(),
+        &["--build", TRY, "--report", report],
     );
+    assert!(listener.accept().is_err(), "nothing connected");
+    let tried = tried(reports.path());
+    assert!(tried.contains("could not connect"), "{tried}");
     let mut accepted = 0;
     grade_student(&student, "python3 run.py", kit.path(), &["--no-sandbox"]);
     while let Ok((mut stream, _)) = listener.accept() {
@@ -321,14 +345,17 @@ fn a_build_script_is_sandboxed_too() {
     fs::write(student.join("steal.txt"), answers.display().to_string()).unwrap();
     fs::write(student.join("forge.txt"), json.display().to_string()).unwrap();
     let target = student.join("target/debug/build_rs");
+    let reports = tempfile::tempdir().unwrap();
     let build = [
         "--build",
         "cargo build --offline",
         "--gradescope",
         json.to_str().unwrap(),
+        "--report",
+        reports.path().to_str().unwrap(),
     ];
     grade_student(&student, target.to_str().unwrap(), kit.path(), &build);
-    let built = fs::read_to_string(student.join("done.txt")).unwrap_or_default();
+    let built = tried(reports.path());
     assert!(
         built.contains("could not read") && built.contains("could not write"),
         "{built}"
@@ -568,6 +595,17 @@ fn a_bad_neighbour_graded_by(user: Option<u32>) {
     let grade = grade_copy(work.path());
     hand_to(user, work.path());
     let before = leftovers();
+    let folders = [at("class/zed"), at("class/ann"), at("alone/ann")];
+    let listing = |folder: &Path| -> Vec<_> {
+        let mut names: Vec<_> = fs::read_dir(folder)
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name())
+            .collect();
+        names.sort();
+        names
+    };
+    let submitted: Vec<_> = folders.iter().map(|f| listing(f)).collect();
     // Two graders at once, as two TAs on one server: the class, and ann alone.
     let (beside, by_herself) = thread::scope(|scope| {
         let beside =
@@ -598,17 +636,8 @@ fn a_bad_neighbour_graded_by(user: Option<u32>) {
         .filter(|c| c.contains(&class))
         .collect();
     assert!(running.is_empty(), "still running: {running:?}");
-    for folder in [
-        at("class").join("zed"),
-        at("class").join("ann"),
-        at("alone").join("ann"),
-    ] {
-        let names: Vec<_> = fs::read_dir(&folder)
-            .unwrap()
-            .flatten()
-            .map(|e| e.file_name())
-            .collect();
-        assert_eq!(names, ["run.py"], "{}", folder.display());
+    for (folder, was) in folders.iter().zip(&submitted) {
+        assert_eq!(&listing(folder), was, "{}", folder.display());
     }
     let new: Vec<String> = leftovers()
         .into_iter()

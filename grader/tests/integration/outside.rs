@@ -51,6 +51,11 @@ impl Scene {
             .unwrap();
             fs::copy(fixtures().join(program), student.join("run.py")).unwrap();
         }
+        fs::write(
+            root.join("class/outside/try.sh"),
+            "exec python3 run.py --try\n",
+        )
+        .unwrap();
         // The grading user's tmux server: a socket in a folder of their own, as tmux makes it.
         let folder = root.join("tmux");
         fs::create_dir(&folder).unwrap();
@@ -97,6 +102,9 @@ impl Scene {
             .arg(self.path("kit"))
             .args(["--command", "python3 {dir}/run.py", "--jobs", "2", "--csv"])
             .arg(self.path("grades.csv"))
+            // Every trick once, as the build, whose log the reports keep (what the student
+            // writes in its folder is its own job's, gone with it).
+            .args(["--build", "test ! -f try.sh || sh try.sh"])
             .arg("--report")
             .arg(self.path("reports"))
             .args(extra)
@@ -111,9 +119,9 @@ impl Scene {
         output
     }
 
-    /// What the hostile student recorded.
+    /// What the hostile student recorded, in its build's log.
     fn done(&self) -> String {
-        fs::read_to_string(self.path("class/outside/done.txt")).unwrap_or_default()
+        fs::read_to_string(self.path("reports/outside.build.log")).unwrap()
     }
 
     /// Whether anything connected to the grading user's socket.

@@ -33,8 +33,9 @@ const MEASURE: &str = "import resource, subprocess, sys
 status = subprocess.run(sys.argv[2:]).returncode
 open(sys.argv[1], 'w').write(str(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss))
 sys.exit(status)";
-/// The "build": it records the supplied crate it finds, as a real build would compile it.
-const BUILD: &str = "cp supplied/src/lib.rs built-with.rs";
+/// The "build": it shows the supplied crate it finds, as a real build would compile it, in its
+/// log (what it writes in the submission is its job's own, gone with it).
+const BUILD: &str = "cat supplied/src/lib.rs";
 
 /// A class of hostile submissions, a small kit and the secret, in a folder of their own, with
 /// the grader and the course's supplied crate copied in, all owned by the grading user.
@@ -267,7 +268,7 @@ fn hostile_trees(user: Option<u32>) {
         );
         assert!(zero.contains(&secret_link), "{zero}");
         assert_eq!(
-            fs::read(class.student("zero/built-with.rs")).unwrap(),
+            fs::read(class.reports().join("zero.build.log")).unwrap(),
             course_lib,
             "{run} run: the build saw the course's copy, not /dev/zero"
         );
@@ -281,7 +282,7 @@ fn hostile_trees(user: Option<u32>) {
             "{run} run: {decoy}"
         );
         assert_eq!(
-            fs::read(class.student("decoy/built-with.rs")).unwrap(),
+            fs::read(class.reports().join("decoy.build.log")).unwrap(),
             course_lib,
             "{run} run: the build saw the course's copy"
         );
