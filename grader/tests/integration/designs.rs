@@ -472,9 +472,17 @@ fn the_forger_searches_twice_on_one_thread_unless_another_copy_searches() {
                 .collect()
         })
     };
-    let two = searched(2, 1)[0];
-    let alone = searched(1, 1)[0];
-    let together = searched(1, 2);
+    // CPU time is only ever inflated by a busy machine (other tests, a neighbour's cache): the
+    // try whose slowest copy took least, of a few, is the truest.
+    let least = |threads: usize, copies: usize| -> Vec<u64> {
+        (0..3)
+            .map(|_| searched(threads, copies))
+            .min_by_key(|ticks| ticks.iter().max().copied())
+            .unwrap()
+    };
+    let two = least(2, 1)[0];
+    let alone = least(1, 1)[0];
+    let together = least(1, 2);
     eprintln!("forger: {two} ticks on 2 threads, {alone} alone on 1, {together:?} together on 1");
     let ratio = |ticks: u64| ticks as f64 / two as f64;
     assert!(

@@ -532,15 +532,20 @@ impl JobCgroup {
         }
     }
 
-    /// The processes now in the job's cgroup(s) (host pids, sorted): on v1 those of every
-    /// hierarchy, so that a process is found in any of them.
+    /// The processes now in the job's cgroup(s) (host pids, sorted).
     pub fn processes(&self) -> Vec<i32> {
-        let mut pids = BTreeSet::new();
-        for dir in &self.dirs {
-            if let Ok(text) = fs::read_to_string(dir.path.join("cgroup.procs")) {
-                pids.extend(text.lines().filter_map(|l| l.trim().parse::<i32>().ok()));
-            }
-        }
+        // Every process joins all of the job's cgroups before it runs (and its children are
+        // born in them), so one that can be read lists them all: it is read often (each
+        // question asked), the others need not be.
+        let listed = self
+            .dirs
+            .iter()
+            .find_map(|dir| fs::read_to_string(dir.path.join("cgroup.procs")).ok());
+        let pids: BTreeSet<i32> = listed
+            .iter()
+            .flat_map(|text| text.lines())
+            .filter_map(|l| l.trim().parse().ok())
+            .collect();
         pids.into_iter().collect()
     }
 
