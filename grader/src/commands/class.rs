@@ -10,7 +10,9 @@
 //! of its own: a shared `CARGO_TARGET_DIR` is left out. Students whose sandbox could not be set
 //! up are named at the end, and the run fails; those whose speed-up was not counted are named
 //! too. With a roster, a Gradescope export (its `submission_metadata.yml`) or a late policy,
-//! the gradebook says who each submission is, when it came and how late ([`super::who`]).
+//! the gradebook says who each submission is, when it came and how late ([`super::who`]). DIR
+//! may be Gradescope's export as downloaded: its `.zip`, extracted for the run, or the folder
+//! unzipped, at any of a few levels ([`gradescope_export::open`]).
 //!
 //! Nothing graded is lost: each student's reports and [`journal`] entry are written as soon as
 //! they are graded, and the class's files from the journal. A panic while grading one student
@@ -38,6 +40,7 @@ use crate::judge::result::hand::HandScores;
 use crate::judge::result::StudentResult;
 use crate::judge::stop::Stop;
 use crate::judge::{file_stem, Student};
+use crate::kit::gradescope_export::{self, Submissions};
 use crate::kit::{Kit, KitError, Rubric};
 use crate::report::class::{Standing, Standings};
 use crate::report::gradebook::Who;
@@ -63,7 +66,8 @@ fn own_build_directories() {
 /// What `grade class` was asked.
 #[derive(Clone, Debug, Default)]
 pub struct ClassRun {
-    /// The folder of submissions, one subdirectory per student.
+    /// The folder of submissions, one subdirectory per student, or a Gradescope export: its
+    /// `.zip`, or a folder holding it.
     pub submissions: PathBuf,
     /// The command for one student, `{dir}` standing for their directory.
     pub command: String,
@@ -263,14 +267,18 @@ fn hand_scores(run: &ClassRun, kit: &Kit) -> Result<HandScores, KitError> {
 /// files are written from the journal at the end, or when the run is stopped. A class run
 /// carries on an unfinished one (see [`journal`]).
 pub fn run(run: &ClassRun) -> Result<(), ClassError> {
-    refuse_reports_inside(run)?;
+    // Kept to the end of the run: an archive's extraction is removed with it. Its errors may
+    // name students' files.
+    let found = gradescope_export::open(&run.submissions)
+        .map_err(|e| KitError(inert::line(&e.to_string())))?;
+    refuse_reports_inside(run, &found.dir)?;
     let (kit, dir) = run.grading.kit()?;
     own_build_directories();
     let timed = kit.timed_categories();
     // Read before grading, so that a broken file stops the run before hours of it.
     let hand = hand_scores(run, &kit)?;
-    let joining = Joining::load(&run.submissions, run.roster.as_deref(), &kit.rubric)?;
-    let all = submissions(&run.submissions, &run.command, run.grading.limits(&kit))?;
+    let joining = Joining::load(&run.submissions, &found, run.roster.as_deref(), &kit.rubric)?;
+    let all = submissions(&found.dir, &run.command, run.grading.limits(&kit))?;
     let class = journal_class(run, &kit, &dir);
     // Who each is and when they submitted, taken before anything is built: the files changed
     // since the class was first graded are the grading's.
@@ -346,7 +354,7 @@ pub fn run(run: &ClassRun) -> Result<(), ClassError> {
     for entry in &written {
         let _ = write!(std::io::stdout().lock(), "{}", entry.brief);
     }
-    let standings = write_class(run, &kit, &timed, &written, who.as_ref())?;
+    let standings = write_class(run, &kit, &timed, &written, who.as_ref(), &found, &all)?;
     if let Some(error) = error {
         return Err(error);
     }
@@ -375,19 +383,21 @@ pub fn run(run: &ClassRun) -> Result<(), ClassError> {
     }
 }
 
-/// Refuses a report directory in the class folder (or the folder itself): its subdirectories
-/// are the students, and the reports would be graded as one on the next run. Checked before
-/// anything is graded or written, on the paths as they resolve (links followed), the report
-/// directory not yet made.
-fn refuse_reports_inside(run: &ClassRun) -> Result<(), ClassError> {
+/// Refuses a report directory in the class folder `class` (or the folder itself): its
+/// subdirectories are the students, and the reports would be graded as one on the next run.
+/// Checked before anything is graded or written, on the paths as they resolve (links followed),
+/// the report directory not yet made.
+fn refuse_reports_inside(run: &ClassRun, class: &Path) -> Result<(), ClassError> {
     let Some(reports) = &run.grading.report else {
         return Ok(());
     };
-    match (resolved(reports), run.submissions.canonicalize()) {
-        (Some(inside), Ok(class)) if inside.starts_with(&class) => Err(ClassError::ReportInside {
-            reports: reports.clone(),
-            class: run.submissions.clone(),
-        }),
+    match (resolved(reports), class.canonicalize()) {
+        (Some(inside), Ok(resolved)) if inside.starts_with(&resolved) => {
+            Err(ClassError::ReportInside {
+                reports: reports.clone(),
+                class: class.to_path_buf(),
+            })
+        }
         _ => Ok(()),
     }
 }
@@ -653,7 +663,8 @@ fn stopped(
 
 /// Writes the class's files for `entries` (each student's journal entry): the gradebook (joined
 /// with `who`, when there is a roster, an export or a late policy), the gallery's class page
-/// (with `--report`), the class summary and the standings, with the hand scores typed by now; graded again in part, everyone else's rows as the class run wrote them
+/// (with `--report`), the class summary (with what of the export `found` does not match its
+/// folders, the students `all`) and the standings, with the hand scores typed by now; graded again in part, everyone else's rows as the class run wrote them
 /// (read again now, so that hand scores saved in the gallery meanwhile are kept). Prints the
 /// class summary and returns every student's standing.
 fn write_class(
@@ -662,6 +673,8 @@ fn write_class(
     timed: &[String],
     entries: &[&Entry],
     who: Option<&BTreeMap<String, Who>>,
+    found: &Submissions,
+    all: &[Student],
 ) -> Result<Vec<Standing>, ClassError> {
     let rubric = &kit.rubric;
     let hand = hand_scores(run, kit)?;
@@ -709,8 +722,12 @@ fn write_class(
     }
     let dir = run.summary_dir();
     let mut text = class::markdown(rubric, &standings);
+    if let Some(metadata) = &found.metadata {
+        let folders: Vec<String> = all.iter().map(|s| s.name.clone()).collect();
+        text.push_str(&class::unmatched_section(&metadata.unmatched(&folders)));
+    }
     if let Some(reports) = reports {
-        text.push_str(&similar_pairs(run, reports)?);
+        text.push_str(&similar_pairs(&found.dir, run, reports)?);
     }
     let _ = writeln!(std::io::stdout().lock(), "{text}");
     let path = dir.join(class::FILE_NAME);
@@ -725,13 +742,13 @@ fn write_class(
     Ok(kept.students)
 }
 
-/// The class's submissions compared with each other ([`similar`]), the course's starter left
-/// out: the pages and the CSV written into the report directory `reports`, and the class
-/// summary's section returned.
-fn similar_pairs(run: &ClassRun, reports: &Path) -> Result<String, ClassError> {
+/// The class's submissions (the folders in `class`) compared with each other ([`similar`]), the
+/// course's starter left out: the pages and the CSV written into the report directory
+/// `reports`, and the class summary's section returned.
+fn similar_pairs(class: &Path, run: &ClassRun, reports: &Path) -> Result<String, ClassError> {
     let base = similar::course_starter(run.grading.kit.as_deref());
-    let comparison = similar::compared(&run.submissions, Vec::new(), &base)
-        .map_err(|e| KitError(e.to_string()))?;
+    let comparison =
+        similar::compared(class, Vec::new(), &base).map_err(|e| KitError(e.to_string()))?;
     similar::write(reports, &comparison)?;
     Ok(format!("\n{}", similarity::markdown(&comparison)))
 }
@@ -854,12 +871,12 @@ mod tests {
             class.join("ann/../reports"),
             work.path().join("link/reports"),
         ] {
-            let error = refuse_reports_inside(&asked(inside.clone())).unwrap_err();
+            let error = refuse_reports_inside(&asked(inside.clone()), &class).unwrap_err();
             assert_eq!(error.exit_status(), 2, "{}", inside.display());
             assert!(error.to_string().contains("class-reports"), "{error}");
         }
         for beside in [work.path().join("reports"), work.path().join("classy")] {
-            assert!(refuse_reports_inside(&asked(beside)).is_ok());
+            assert!(refuse_reports_inside(&asked(beside), &class).is_ok());
         }
     }
 

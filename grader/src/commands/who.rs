@@ -1,22 +1,27 @@
 //! Who each submission of a class is, when it came in and how late, for the gradebook's
-//! joined columns: the roster (`--roster`), Gradescope's export metadata (when the submissions
-//! folder holds `submission_metadata.yml`) and the rubric's late policy, read before anything
-//! is graded so that a broken file stops the run before hours of it. Submission times from
-//! the files are taken before the run builds anything, leaving out what changed since the
-//! class was first graded.
+//! joined columns: the roster (`--roster`), Gradescope's export metadata (the export found as
+//! downloaded, which is said with how) and the rubric's late policy, read before anything is
+//! graded so that a broken file stops the run before hours of it. Submissions the metadata and
+//! the folders do not both have are named. Submission times from the files are taken before the
+//! run builds anything, leaving out what changed since the class was first graded; the files of
+//! an extracted `.zip` tell no one's time.
 
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::SystemTime;
 
 use crate::judge::Student;
-use crate::kit::gradescope_export::{self, Metadata, METADATA};
+use crate::kit::gradescope_export::{Metadata, Submissions, METADATA};
 use crate::kit::late::{lateness, LatePolicy};
 use crate::kit::roster::{members, Roster};
 use crate::kit::submitted::{self, Source, Submitted};
 use crate::kit::{KitError, Rubric};
+use crate::report::class::unmatched;
 use crate::report::gradebook::{Late, Who};
 use crate::report::inert;
+
+/// How many of the entries of an archive not extracted as it has them are named.
+const NOTES_SHOWN: usize = 10;
 
 /// What a class is joined with.
 #[derive(Clone, Debug)]
@@ -27,26 +32,23 @@ pub struct Joining {
     metadata: Option<Metadata>,
     /// The rubric's late policy, and the assignment's points it takes a percent of.
     late: Option<(LatePolicy, f64)>,
+    /// Whether the submissions' files carry their own times (not those of an extraction).
+    dated_files: bool,
 }
 
 impl Joining {
-    /// What the class in `submissions` is joined with: the roster at `roster`, the export's
-    /// metadata and `rubric`'s late policy; `None` when there is none of them, and the
-    /// gradebook is as it always was.
+    /// What the class of `submissions` (found in `given`) is joined with: the roster at
+    /// `roster`, the export's metadata and `rubric`'s late policy; `None` when there is none of
+    /// them, and the gradebook is as it always was. Says how the export was found.
     pub fn load(
-        submissions: &Path,
+        given: &Path,
+        submissions: &Submissions,
         roster: Option<&Path>,
         rubric: &Rubric,
     ) -> Result<Option<Joining>, KitError> {
         let roster = roster.map(Roster::load).transpose()?;
-        let metadata = gradescope_export::load(submissions)?;
-        if metadata.is_some() {
-            eprintln!(
-                "grade: {} is a Gradescope export: names, ids, emails and submission times \
-                 from its {METADATA}",
-                submissions.display()
-            );
-        }
+        say_found(given, submissions);
+        let metadata = submissions.metadata.clone();
         let points = rubric.categories.iter().map(|c| c.points).sum();
         let late = rubric.late.clone().map(|policy| (policy, points));
         Ok(
@@ -54,6 +56,7 @@ impl Joining {
                 roster,
                 metadata,
                 late,
+                dated_files: submissions.archive.is_none(),
             }),
         )
     }
@@ -70,6 +73,11 @@ impl Joining {
                     folders_word(missing.len()),
                     names(&missing)
                 );
+            }
+        }
+        if let Some(metadata) = &self.metadata {
+            for line in unmatched(&metadata.unmatched(&folders)) {
+                eprintln!("grade: {line}");
             }
         }
         let mut unnamed = Vec::new();
@@ -91,7 +99,8 @@ impl Joining {
                     source: Source::Gradescope,
                 });
                 let submitted = exported.or_else(|| {
-                    let files = submitted::from_files(student.dir.as_deref()?, before)?;
+                    let dir = student.dir.as_deref().filter(|_| self.dated_files)?;
+                    let files = submitted::from_files(dir, before)?;
                     // Shown in the due date's offset, when there is one.
                     Some(match &self.late {
                         Some((policy, _)) => Submitted {
@@ -126,6 +135,50 @@ impl Joining {
         }
         who
     }
+}
+
+/// Says on standard error how `submissions` were found in `given`: the archive extracted (and
+/// what of it was not, as it is), the export found below the folder given (and how many
+/// folders beside it are not graded), whose names and times are read.
+fn say_found(given: &Path, submissions: &Submissions) {
+    let shown = given.display();
+    if let Some(archive) = &submissions.archive {
+        eprintln!(
+            "grade: {shown}: extracted into {} for this run (removed at its end)",
+            archive.path().display()
+        );
+        for note in archive.notes.iter().take(NOTES_SHOWN) {
+            eprintln!("grade: {shown}: {}", inert::line(&note.to_string()));
+        }
+        if archive.notes.len() > NOTES_SHOWN {
+            eprintln!(
+                "grade: {shown}: and {} more entries not extracted as they are",
+                archive.notes.len() - NOTES_SHOWN
+            );
+        }
+    }
+    if submissions.metadata.is_none() {
+        return;
+    }
+    let (export, beside) = match &submissions.inside {
+        None => (format!("{shown} is a Gradescope export"), 0),
+        Some((inside, beside)) => {
+            let export = given.join(inside);
+            (
+                format!("{shown} holds a Gradescope export, {}", export.display()),
+                *beside,
+            )
+        }
+    };
+    let beside = match beside {
+        0 => String::new(),
+        1 => format!(" (the 1 other folder in {shown} is not graded)"),
+        n => format!(" (the {n} other folders in {shown} are not graded)"),
+    };
+    eprintln!(
+        "grade: {export}{beside}: its submissions graded, with names, ids, emails and submission \
+         times from its {METADATA}"
+    );
 }
 
 /// `count` folders, in words.

@@ -1,23 +1,29 @@
-//! Gradescope's "Export Submissions", unzipped: a folder of one folder per submission
-//! (`submission_123456/`) beside `submission_metadata.yml`, which maps each submission's id to
-//! its `:submitters:` (each a `:name:`, `:sid:` and `:email:`) and its `:created_at:` time,
-//! among other keys left alone (`:score:`, `:status:`, `:history:`, `:results:` ...). Read so
-//! that `grade class` takes names, ids, emails and submission times from it directly. Every
-//! value is the submitters' or Gradescope's text and may hold anything: it is only data here,
-//! never a path.
+//! Gradescope's "Export Submissions": a `.zip` whose root folder `assignment_<id>_export/` holds
+//! one folder per submission (`submission_123456/`) beside `submission_metadata.yml`, which maps
+//! each submission's id to its `:submitters:` (each a `:name:`, `:sid:` and `:email:`) and its
+//! `:created_at:` time, among other keys left alone (`:score:`, `:status:`, `:history:`,
+//! `:results:` ...). Found as downloaded ([`open`]: the `.zip`, extracted by [`super::archive`],
+//! or the folder unzipped, at any of a few levels) and read so that `grade class` takes names,
+//! ids, emails and submission times from it directly, and says which submissions and folders
+//! do not match. Every value is the submitters' or Gradescope's text and may hold anything: it
+//! is only data here, never a path.
 
 use std::collections::BTreeMap;
 use std::fmt;
+use std::fs;
 use std::path::{Path, PathBuf};
 
 use yaml_rust2::{Yaml, YamlLoader};
 
+use super::archive::{self, ArchiveError, Extracted};
 use super::late::Moment;
 use super::roster::Member;
-use super::KitError;
 
 /// The metadata file's name, in the export's folder.
 pub const METADATA: &str = "submission_metadata.yml";
+
+/// How many levels of lone folders below the folder given an export folder is looked for.
+const DEPTH: usize = 3;
 
 /// One submission of the export.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -53,24 +59,209 @@ impl fmt::Display for ExportError {
             ExportError::Unreadable(path, why) => {
                 write!(f, "{}: cannot read: {why}", path.display())
             }
-            ExportError::NotYaml(path, why) => write!(f, "{}: not YAML: {why}", path.display()),
+            ExportError::NotYaml(path, why) => write!(
+                f,
+                "{}: not YAML: {why}; download the export again",
+                path.display()
+            ),
             ExportError::NotMetadata(path, why) => write!(
                 f,
-                "{}: not Gradescope's submission metadata: {why}",
+                "{}: not Gradescope's submission metadata: {why}; download the export again",
                 path.display()
             ),
         }
     }
 }
 
-impl From<ExportError> for KitError {
-    fn from(error: ExportError) -> Self {
-        KitError(error.to_string())
+/// The submissions `grade class` was given, as found.
+#[derive(Debug)]
+pub struct Submissions {
+    /// The folder of one folder per submission.
+    pub dir: PathBuf,
+    /// The export's metadata, when it is one.
+    pub metadata: Option<Metadata>,
+    /// The `.zip` given, extracted for as long as this lives.
+    pub archive: Option<Extracted>,
+    /// Where the export was found in what was given, when below it: its path there, and how
+    /// many folders the folder given (or the archive) holds beside the one it is in, not graded.
+    pub inside: Option<(PathBuf, usize)>,
+}
+
+/// Why the submissions given cannot be found.
+#[derive(Debug)]
+pub enum FindError {
+    /// The `.zip` cannot be extracted.
+    Archive(ArchiveError),
+    /// The `.zip` holds no export.
+    NoExport(PathBuf),
+    /// More than one export folder in the folder given (or the archive): it, and each found.
+    Several(PathBuf, Vec<PathBuf>),
+    /// A folder named as an export has no metadata.
+    NoMetadata(PathBuf),
+    /// The export's metadata cannot be used.
+    Metadata(ExportError),
+}
+
+impl fmt::Display for FindError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FindError::Archive(error) => error.fmt(f),
+            FindError::NoExport(zip) => write!(
+                f,
+                "{}: no Gradescope export in it (no {METADATA}): give grade Gradescope's \
+                 \"Export Submissions\" .zip as downloaded, or unzip it and give the folder",
+                zip.display()
+            ),
+            FindError::Several(dir, found) => {
+                let found: Vec<String> = found.iter().map(|p| p.display().to_string()).collect();
+                write!(
+                    f,
+                    "{}: {} Gradescope exports in it: {}; give grade the one to grade",
+                    dir.display(),
+                    found.len(),
+                    found.join(" and ")
+                )
+            }
+            FindError::NoMetadata(dir) => write!(
+                f,
+                "{}: a Gradescope export without its {METADATA}: download the export again",
+                dir.display()
+            ),
+            FindError::Metadata(error) => error.fmt(f),
+        }
     }
 }
 
+/// The submissions of `given`: a Gradescope export's `.zip` (extracted), a folder holding
+/// [`METADATA`], a folder with one `assignment_<id>_export` folder in it or in a lone folder
+/// up to [`DEPTH`] levels below (which is then graded; see [`exports_below`]), or else a folder of plain submissions, taken as it is.
+pub fn open(given: &Path) -> Result<Submissions, FindError> {
+    let archive = match given.is_file() {
+        true => Some(archive::extract(given).map_err(FindError::Archive)?),
+        false => None,
+    };
+    let root = archive
+        .as_ref()
+        .map_or_else(|| given.to_path_buf(), |a| a.path().to_path_buf());
+    // As the instructor knows it: inside the archive, below its name.
+    let shown = |path: &Path| given.join(path.strip_prefix(&root).unwrap_or(path));
+    let dir = match root.join(METADATA).is_file() {
+        true => root.clone(),
+        false => {
+            let mut found = Vec::new();
+            exports_below(&root, DEPTH, &mut found);
+            match found.len() {
+                0 => root.clone(),
+                1 => found.remove(0),
+                _ => {
+                    let found = found.iter().map(|p| shown(p)).collect();
+                    return Err(FindError::Several(given.to_path_buf(), found));
+                }
+            }
+        }
+    };
+    let metadata = load(&dir).map_err(FindError::Metadata)?;
+    match metadata {
+        None if dir != root => return Err(FindError::NoMetadata(shown(&dir))),
+        None if archive.is_some() => return Err(FindError::NoExport(given.to_path_buf())),
+        _ => {}
+    }
+    let inside = dir
+        .strip_prefix(&root)
+        .ok()
+        .filter(|p| !p.as_os_str().is_empty());
+    let inside = inside.map(|path| {
+        let beside = subfolders(&root)
+            .iter()
+            .filter(|f| !dir.starts_with(f) && !passed_over(f))
+            .count();
+        (path.to_path_buf(), beside)
+    });
+    Ok(Submissions {
+        dir,
+        metadata,
+        archive,
+        inside,
+    })
+}
+
+/// Adds to `found` the folders named as an export in `dir`, in name order; when there are none,
+/// follows lone entries down to `depth` levels: while a folder holds nothing but one folder
+/// (an unzip's `-d` folder, say), that folder is the export if named as one, else is looked in.
+/// Nothing else is gone into: a class's folders are its students', and a student's folder named
+/// as an export, or holding one, must never be taken for the class. A link is not followed, and
+/// `__MACOSX` (the resource forks a Mac adds to a zip it makes) and hidden entries
+/// (`.DS_Store`) are passed over.
+fn exports_below(dir: &Path, depth: usize, found: &mut Vec<PathBuf>) {
+    found.extend(subfolders(dir).into_iter().filter(|f| is_export(f)));
+    let mut dir = dir.to_path_buf();
+    for _ in 0..depth {
+        if !found.is_empty() {
+            return;
+        }
+        let Some(only) = lone_folder(&dir) else {
+            return;
+        };
+        match is_export(&only) {
+            true => found.push(only),
+            false => dir = only,
+        }
+    }
+}
+
+/// The one folder `dir` holds, when it holds nothing else (but what is passed over).
+fn lone_folder(dir: &Path) -> Option<PathBuf> {
+    let mut entries = fs::read_dir(dir)
+        .ok()?
+        .flatten()
+        .filter(|e| !passed_over(&e.path()));
+    let only = entries.next()?;
+    let folder = only.file_type().is_ok_and(|t| t.is_dir());
+    (folder && entries.next().is_none()).then(|| only.path())
+}
+
+/// Whether an entry is passed over in looking for an export: `__MACOSX`, or hidden.
+fn passed_over(path: &Path) -> bool {
+    path.file_name()
+        .and_then(|name| name.to_str())
+        .is_some_and(|name| name == "__MACOSX" || name.starts_with('.'))
+}
+
+/// The folders in `dir` (not links to one), in name order; none when it cannot be read.
+fn subfolders(dir: &Path) -> Vec<PathBuf> {
+    let mut folders: Vec<PathBuf> = fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|entry| entry.file_type().is_ok_and(|t| t.is_dir()))
+        .map(|entry| entry.path())
+        .collect();
+    folders.sort();
+    folders
+}
+
+/// Whether `folder` is named as Gradescope names an export's: `assignment_<digits>_export`. Below
+/// the folder given only such a folder is taken for an export, never any folder holding
+/// [`METADATA`]: a student's own folder may hold a file of that name.
+fn is_export(folder: &Path) -> bool {
+    folder
+        .file_name()
+        .and_then(|name| name.to_str())
+        .and_then(|name| name.strip_prefix("assignment_")?.strip_suffix("_export"))
+        .is_some_and(|id| !id.is_empty() && id.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// Where the metadata and the submission folders disagree.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Unmatched {
+    /// The submissions the metadata lists with no folder: each id, and who submitted it.
+    pub no_folder: Vec<(String, Vec<Member>)>,
+    /// The folders the metadata does not list.
+    pub not_listed: Vec<String>,
+}
+
 /// The metadata of the export in `dir`, if `dir` is one (it holds [`METADATA`]).
-pub fn load(dir: &Path) -> Result<Option<Metadata>, ExportError> {
+fn load(dir: &Path) -> Result<Option<Metadata>, ExportError> {
     let path = dir.join(METADATA);
     if !path.is_file() {
         return Ok(None);
@@ -78,6 +269,22 @@ pub fn load(dir: &Path) -> Result<Option<Metadata>, ExportError> {
     let text = std::fs::read_to_string(&path)
         .map_err(|e| ExportError::Unreadable(path.clone(), e.to_string()))?;
     parse(&path, &text).map(Some)
+}
+
+impl Metadata {
+    /// Where the metadata and the submission folders named `folders` disagree.
+    pub fn unmatched(&self, folders: &[String]) -> Unmatched {
+        Unmatched {
+            no_folder: (self.submissions.iter())
+                .filter(|(id, _)| !folders.contains(id))
+                .map(|(id, exported)| (id.clone(), exported.submitters.clone()))
+                .collect(),
+            not_listed: (folders.iter())
+                .filter(|folder| !self.submissions.contains_key(*folder))
+                .cloned()
+                .collect(),
+        }
+    }
 }
 
 /// The value of `mapping`'s key `name`, written as Gradescope does (`:name`) or plainly.
@@ -225,6 +432,171 @@ submission_102:
             assert!(error.contains(expected), "{text:?}: {error}");
         }
         assert_eq!(parse(Path::new("m.yml"), "").unwrap(), Metadata::default());
+    }
+
+    /// Makes `dir` an export of two submissions, as Gradescope lays it out.
+    fn make_export(dir: &Path) {
+        for id in ["submission_101", "submission_102"] {
+            fs::create_dir_all(dir.join(id)).unwrap();
+        }
+        fs::write(dir.join(METADATA), METADATA_TEXT).unwrap();
+    }
+
+    #[test]
+    fn the_export_is_found_in_the_folder_given_or_in_lone_folders_up_to_three_levels_below() {
+        let work = tempfile::tempdir().unwrap();
+        const EXPORT_NAME: &str = "assignment_7654321_export";
+        let export = work.path().join("a/b/export").join(EXPORT_NAME);
+        make_export(&export);
+        fs::write(work.path().join("a/.DS_Store"), "").unwrap();
+        fs::create_dir_all(work.path().join("a/b/export/__MACOSX")).unwrap();
+        for (given, inside) in [
+            (export.clone(), None),
+            (
+                work.path().join("a/b/export"),
+                Some("assignment_7654321_export"),
+            ),
+            (
+                work.path().join("a"),
+                Some("b/export/assignment_7654321_export"),
+            ),
+        ] {
+            let found = open(&given).unwrap();
+            assert_eq!(found.dir, export, "{}", given.display());
+            assert_eq!(found.metadata.unwrap().submissions.len(), 2);
+            assert_eq!(
+                found.inside,
+                inside.map(|inside| (PathBuf::from(inside), 0))
+            );
+        }
+        // Four levels down is too far: `work` is taken as a class of plain folders.
+        let found = open(work.path()).unwrap();
+        assert_eq!((found.dir.as_path(), found.metadata), (work.path(), None));
+        // Beside another folder, the export is found only in the folder given, and the other
+        // folder is counted.
+        fs::create_dir_all(work.path().join("a/b/export/kit")).unwrap();
+        let found = open(&work.path().join("a/b/export")).unwrap();
+        assert_eq!(found.inside, Some((EXPORT_NAME.into(), 1)));
+        let found = open(&work.path().join("a")).unwrap();
+        assert_eq!(found.dir, work.path().join("a"));
+        assert_eq!((found.metadata, found.inside), (None, None));
+    }
+
+    #[test]
+    fn a_class_of_plain_folders_is_taken_as_it_is_whatever_a_student_s_folder_holds() {
+        let class = tempfile::tempdir().unwrap();
+        fs::create_dir_all(class.path().join("ann")).unwrap();
+        // A student's own metadata file, an export in a student's folder, and a link to an
+        // export elsewhere, are not the class's.
+        fs::write(class.path().join("ann").join(METADATA), METADATA_TEXT).unwrap();
+        make_export(&class.path().join("bob/assignment_1_export"));
+        let elsewhere = tempfile::tempdir().unwrap();
+        make_export(&elsewhere.path().join("assignment_1_export"));
+        std::os::unix::fs::symlink(
+            elsewhere.path().join("assignment_1_export"),
+            class.path().join("assignment_2_export"),
+        )
+        .unwrap();
+        let found = open(class.path()).unwrap();
+        assert_eq!(found.dir, class.path());
+        assert_eq!((found.metadata, found.inside), (None, None));
+        // Nor is a class of one student whose folder holds files beside an export.
+        let alone = tempfile::tempdir().unwrap();
+        make_export(&alone.path().join("cy/assignment_1_export"));
+        fs::write(alone.path().join("cy/main.py"), "print()\n").unwrap();
+        let found = open(alone.path()).unwrap();
+        assert_eq!((found.dir.as_path(), found.metadata), (alone.path(), None));
+    }
+
+    #[test]
+    fn two_exports_or_an_export_without_metadata_are_refused_naming_them() {
+        let work = tempfile::tempdir().unwrap();
+        make_export(&work.path().join("assignment_1_export"));
+        make_export(&work.path().join("assignment_2_export"));
+        let error = open(work.path()).unwrap_err().to_string();
+        let shown = work.path().display();
+        assert_eq!(
+            error,
+            format!(
+                "{shown}: 2 Gradescope exports in it: {shown}/assignment_1_export and \
+                 {shown}/assignment_2_export; give grade the one to grade"
+            )
+        );
+        fs::remove_file(work.path().join("assignment_2_export").join(METADATA)).unwrap();
+        fs::remove_dir_all(work.path().join("assignment_1_export")).unwrap();
+        let error = open(work.path()).unwrap_err();
+        assert!(matches!(error, FindError::NoMetadata(_)), "{error:?}");
+        assert!(
+            error.to_string().ends_with("download the export again"),
+            "{error}"
+        );
+    }
+
+    /// `files` (names and contents) zipped into `path`.
+    fn zipped(path: &Path, files: &[(&str, &str)]) {
+        let mut writer = zip::ZipWriter::new(fs::File::create(path).unwrap());
+        for (name, text) in files {
+            let options = zip::write::SimpleFileOptions::default();
+            writer.start_file(*name, options).unwrap();
+            std::io::Write::write_all(&mut writer, text.as_bytes()).unwrap();
+        }
+        writer.finish().unwrap();
+    }
+
+    #[test]
+    fn a_zip_is_extracted_for_as_long_as_its_submissions_live() {
+        let work = tempfile::tempdir().unwrap();
+        let zip = work.path().join("submissions.zip");
+        zipped(
+            &zip,
+            &[
+                ("assignment_9_export/submission_metadata.yml", METADATA_TEXT),
+                ("assignment_9_export/submission_101/main.py", "print()\n"),
+                ("assignment_9_export/submission_102/main.py", "print()\n"),
+                ("__MACOSX/assignment_9_export/._submission_metadata.yml", ""),
+            ],
+        );
+        let found = open(&zip).unwrap();
+        let extracted = found.archive.as_ref().unwrap().path().to_path_buf();
+        assert_eq!(found.dir, extracted.join("assignment_9_export"));
+        assert_eq!(found.inside, Some(("assignment_9_export".into(), 0)));
+        assert!(found.dir.join("submission_102/main.py").is_file());
+        let folders: Vec<String> = ["submission_101", "submission_102"]
+            .map(String::from)
+            .into();
+        assert_eq!(
+            found.metadata.as_ref().unwrap().unmatched(&folders),
+            Unmatched::default()
+        );
+        drop(found);
+        assert!(!extracted.exists());
+
+        zipped(&zip, &[("ann/main.py", "print()\n")]);
+        let error = open(&zip).unwrap_err();
+        assert!(matches!(error, FindError::NoExport(_)), "{error:?}");
+        zipped(
+            &zip,
+            &[
+                ("assignment_1_export/submission_metadata.yml", METADATA_TEXT),
+                ("assignment_2_export/submission_metadata.yml", METADATA_TEXT),
+            ],
+        );
+        let error = open(&zip).unwrap_err().to_string();
+        assert!(
+            error.contains("submissions.zip/assignment_1_export and ")
+                && error.contains("submissions.zip/assignment_2_export;"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn submissions_without_folders_and_folders_without_submissions_are_found() {
+        let metadata = parse(Path::new("m.yml"), METADATA_TEXT).unwrap();
+        let folders = ["submission_101", "submission_105"].map(String::from);
+        let unmatched = metadata.unmatched(&folders);
+        assert_eq!(unmatched.not_listed, ["submission_105"]);
+        let (id, submitters) = &unmatched.no_folder[0];
+        assert_eq!((id.as_str(), submitters.len()), ("submission_102", 2));
     }
 
     #[test]

@@ -5,12 +5,14 @@
 //! settings of the [`style`] facts, the [`handout`]'s placeholders, the safe way to read a
 //! submission's files ([`tree`]) and which of them are its [`sources`]; and who each
 //! submission is and when it came in: the instructor's [`roster`], Gradescope's export
-//! metadata ([`gradescope_export`]), the submission times ([`submitted`]) and the late policy
-//! they are judged by ([`late`]).
+//! metadata ([`gradescope_export`], found in the export as downloaded, its `.zip` extracted by
+//! [`archive`]), the submission times ([`submitted`]) and the late policy they are judged by
+//! ([`late`]).
 //! Everything is loaded and checked against everything else before a student is graded;
 //! nothing here starts a process. Only the course's `grade` computes answers ([`reference`]) and so
 //! can make held-out cases; the students' (the `students-kit` feature) cannot.
 
+pub mod archive;
 pub mod case;
 mod error;
 pub mod extension;

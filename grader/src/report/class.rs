@@ -8,7 +8,8 @@
 //!
 //! It is made from each student's [`Standing`], what the summary needs of their result, which
 //! `grade class` keeps beside it in `class-summary.json`: grading some students again rewrites
-//! the summary from their new standings and the others' as they were.
+//! the summary from their new standings and the others' as they were. A Gradescope export whose
+//! metadata and folders do not match has a section of its own ([`unmatched_section`]).
 
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -20,6 +21,8 @@ use super::inert;
 use super::words::students;
 use super::words::{self, points};
 use crate::judge::result::{FaultKind, StudentResult};
+use crate::kit::gradescope_export::Unmatched;
+use crate::kit::roster::Member;
 use crate::kit::Rubric;
 
 /// How many of the cases failed most often are listed.
@@ -486,6 +489,77 @@ pub fn markdown(rubric: &Rubric, standings: &[Standing]) -> String {
     out
 }
 
+/// Sentences on a Gradescope export's submissions that its metadata and its folders do not
+/// both have: those listed with no folder (not graded), with who submitted each, and the
+/// folders not listed; none when they match.
+pub fn unmatched(unmatched: &Unmatched) -> Vec<String> {
+    let mut lines = Vec::new();
+    if !unmatched.no_folder.is_empty() {
+        let listed: Vec<String> = (unmatched.no_folder.iter())
+            .map(|(id, submitters)| {
+                let people: Vec<String> = submitters.iter().map(person).collect();
+                let people = match people.is_empty() {
+                    true => "no submitter named".into(),
+                    false => people.join(", "),
+                };
+                format!("{} ({people})", inert::line(id))
+            })
+            .collect();
+        lines.push(format!(
+            "Gradescope's metadata lists {} with no folder in the export, not graded (download \
+             the export again if one should be there): {}",
+            match listed.len() {
+                1 => "1 submission".into(),
+                n => format!("{n} submissions"),
+            },
+            listed.join("; ")
+        ));
+    }
+    if !unmatched.not_listed.is_empty() {
+        let folders: Vec<String> = unmatched
+            .not_listed
+            .iter()
+            .map(|f| inert::line(f))
+            .collect();
+        lines.push(format!(
+            "{} of the export {} not in Gradescope's metadata, graded without its names and \
+             times: {}",
+            match folders.len() {
+                1 => "1 folder".into(),
+                n => format!("{n} folders"),
+            },
+            if folders.len() == 1 { "is" } else { "are" },
+            folders.join(", ")
+        ));
+    }
+    lines
+}
+
+/// The class summary's section on a Gradescope export whose metadata and folders do not match
+/// ([`unmatched`]); empty when they match.
+pub fn unmatched_section(unmatched: &Unmatched) -> String {
+    let lines = self::unmatched(unmatched);
+    if lines.is_empty() {
+        return String::new();
+    }
+    let items: String = lines.iter().map(|line| format!("- {line}\n")).collect();
+    format!("\n## The Gradescope export\n\n{items}")
+}
+
+/// A submitter as a sentence names them (made inert): `Ann Lee, 1001`, or whichever of their
+/// name, id and email is known; `no name` when none is.
+fn person(member: &Member) -> String {
+    let known: Vec<String> = [&member.name, &member.student_id, &member.email]
+        .into_iter()
+        .filter(|part| !part.is_empty())
+        .map(|part| inert::line(part))
+        .collect();
+    match known.is_empty() {
+        true => "no name".into(),
+        false => known.join(" "),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -710,5 +784,34 @@ mod tests {
         assert!(everyone_passed.contains("1 student.\n"));
         assert!(everyone_passed.contains("Every case was passed by the 1 student."));
         assert!(!everyone_passed.contains("Failed builds"));
+    }
+
+    #[test]
+    fn an_export_s_submissions_without_folders_and_folders_not_listed_are_named_inert() {
+        assert_eq!(unmatched_section(&Unmatched::default()), "");
+        let member = |name: &str, sid: &str| Member {
+            student_id: sid.into(),
+            name: name.into(),
+            email: String::new(),
+        };
+        let export = Unmatched {
+            no_folder: vec![
+                (
+                    "submission_4".into(),
+                    vec![member("Dee\u{1b}[2J", "0044"), member("Eve", "")],
+                ),
+                ("submission_6".into(), Vec::new()),
+            ],
+            not_listed: vec!["submission_5".into()],
+        };
+        assert_eq!(
+            unmatched_section(&export),
+            "\n## The Gradescope export\n\n\
+             - Gradescope's metadata lists 2 submissions with no folder in the export, not graded \
+             (download the export again if one should be there): submission_4 (Dee\\u{1b}[2J \
+             0044, Eve); submission_6 (no submitter named)\n\
+             - 1 folder of the export is not in Gradescope's metadata, graded without its names \
+             and times: submission_5\n"
+        );
     }
 }

@@ -24,6 +24,7 @@ mod grade_again;
 mod grade_kit;
 mod gradebook_exports;
 mod gradescope;
+mod gradescope_export;
 mod handing_out;
 mod handout;
 mod hostile;

@@ -323,7 +323,8 @@ struct StudentArgs {
 /// `grade class`'s arguments.
 #[derive(Args, Debug)]
 struct ClassArgs {
-    /// The folder of submissions: one subdirectory per student
+    /// The folder of submissions (one subdirectory per student), or Gradescope's "Export
+    /// Submissions" as downloaded: its .zip, or the folder it was unzipped into
     #[arg(value_name = "DIR")]
     submissions: PathBuf,
     /// The command for one student, {dir} standing for their directory
@@ -365,9 +366,10 @@ struct ClassArgs {
     ///
     /// The gradebook then gains, after its other columns, student id, name and email (a line
     /// per student of a group: several rows with one folder), submitted, late, late penalty and
-    /// final total. A folder that holds Gradescope's submission_metadata.yml (its "Export
-    /// Submissions", unzipped) is read the same way without a roster: its names, ids, emails
-    /// and submission times; a roster given too completes or overrides them. The rubric's
+    /// final total. A Gradescope export (its "Export Submissions" .zip, or a folder that holds
+    /// its submission_metadata.yml or a folder above) is read the same way without a roster:
+    /// its names, ids, emails and submission times; a roster given too completes or overrides
+    /// them. The rubric's
     /// [late] table sets the due date and the penalty. See grading/README.md.
     #[arg(long, value_name = "PATH")]
     roster: Option<PathBuf>,
