@@ -8,23 +8,31 @@ use std::io;
 use std::os::unix::process::CommandExt;
 use std::process::{Child, Command, ExitStatus};
 
-use super::procfs::{exit_status, family, kill, processes};
+use super::procfs::{exit_status, family, kill, processes_of};
+use super::sandbox::Prepared;
 
 /// A running child that leads its own process group.
 pub struct Group {
     child: Child,
     /// The child's process id, which is also its group's.
     leader: i32,
+    /// The sandbox it runs in (applied to its command), where its family is looked for.
+    sandbox: Option<Prepared>,
 }
 
 impl Group {
-    /// Starts `command` as the leader of a new process group (its pipes, directory and limits
-    /// are the caller's to set first).
-    pub fn start(mut command: Command) -> io::Result<Group> {
+    /// Starts `command` as the leader of a new process group (its pipes, directory, limits
+    /// and `sandbox` are the caller's to set first).
+    pub fn start(mut command: Command, sandbox: Option<&Prepared>) -> io::Result<Group> {
         let child = command.process_group(0).spawn()?;
         // `id` is the child's pid_t as a u32: casting it back is exact.
         let leader = child.id() as i32;
-        Ok(Group { child, leader })
+        let sandbox = sandbox.cloned();
+        Ok(Group {
+            child,
+            leader,
+            sandbox,
+        })
     }
 
     /// The leader's process id, which is also the group's.
@@ -45,7 +53,7 @@ impl Group {
     /// Kills the whole family: the group, the leader, and every process started from any of
     /// them. Returns the ids it found.
     pub fn kill(&self) -> Vec<i32> {
-        let members = family(self.leader, &processes());
+        let members = family(self.leader, &processes_of(self.sandbox.as_ref()));
         kill(self.leader, &members);
         members
     }
@@ -80,7 +88,7 @@ mod tests {
             "setsid sleep 61.5 & echo $! > {}; sleep 61.5",
             pids.display()
         ));
-        let group = Group::start(command).unwrap();
+        let group = Group::start(command, None).unwrap();
         let started = Instant::now();
         while fs::read_to_string(&pids).map_or(true, |t| t.trim().is_empty()) {
             assert!(started.elapsed() < Duration::from_secs(5), "no pid written");

@@ -82,7 +82,7 @@ pub fn run(
         sandbox.apply(&mut shell);
         shell.envs(env.iter().copied());
     }
-    let mut group = match Group::start(shell) {
+    let mut group = match Group::start(shell, sandbox.map(|(sandbox, _)| sandbox)) {
         Ok(group) => group,
         Err(why) => return Ended::NotStarted(why.to_string()),
     };

@@ -26,7 +26,7 @@ use crossbeam::channel::{bounded, Receiver, RecvTimeoutError};
 use super::group::Group;
 use super::limits::{LimitHit, Limits};
 use super::procfs::holders;
-use super::sandbox::Prepared;
+use super::sandbox::{Prepared, Status};
 use super::served::{Account, AtLimit};
 use super::watch::Watch;
 
@@ -182,7 +182,7 @@ impl Program {
             sandbox.watch_memory();
             sandbox.apply(&mut shell);
         }
-        let mut group = Group::start(shell).map_err(|e| Failure::Io(e.to_string()))?;
+        let mut group = Group::start(shell, sandbox).map_err(|e| Failure::Io(e.to_string()))?;
         let child = group.child();
         let stdin = child.stdin.take();
         let (Some(stdout), Some(stderr_pipe)) = (child.stdout.take(), child.stderr.take()) else {
@@ -208,7 +208,11 @@ impl Program {
             keep_tail(stderr_pipe, &tail);
             done.fetch_sub(1, Ordering::SeqCst);
         });
-        let watch = Watch::start(group.leader(), limits.processes);
+        // Where the kernel counts the job's processes (and threads) against the same limit, the
+        // watch could never find more.
+        let counted = sandbox.is_some_and(|s| s.protections().processes == Status::InForce);
+        let watch =
+            (!counted).then(|| Watch::start(group.leader(), limits.processes, sandbox.cloned()));
         Ok(Program {
             group: Some(group),
             sandbox: sandbox.cloned(),
@@ -218,7 +222,7 @@ impl Program {
             reading,
             pipes,
             limits: *limits,
-            watch: Some(watch),
+            watch,
             killed: false,
         })
     }
@@ -237,7 +241,9 @@ impl Program {
         if sent.is_err() {
             return Err(self.ended(Stream::Input));
         }
-        let mut account = self.account();
+        // Started at the first poll without an answer: most answers come sooner, and then
+        // nothing need be read of the job's threads.
+        let mut account: Option<Account> = None;
         let mut deadline = started + limit;
         let mut lines: Vec<String> = Vec::new();
         // When the program was seen to have exited while its output stayed open.
@@ -273,13 +279,18 @@ impl Program {
                 Ok(Event::Closed) | Err(RecvTimeoutError::Disconnected) => {
                     return Err(self.ended(Stream::Output))
                 }
-                Err(RecvTimeoutError::Timeout) => match exited {
-                    Some(at) if at.elapsed() >= OUTPUT_GRACE => {
-                        return Err(self.ended(Stream::Output))
+                Err(RecvTimeoutError::Timeout) => {
+                    if account.is_none() {
+                        account = self.account();
                     }
-                    Some(_) => {}
-                    None => exited = self.status().map(|_| Instant::now()),
-                },
+                    match exited {
+                        Some(at) if at.elapsed() >= OUTPUT_GRACE => {
+                            return Err(self.ended(Stream::Output))
+                        }
+                        Some(_) => {}
+                        None => exited = self.status().map(|_| Instant::now()),
+                    }
+                }
             }
         }
     }
@@ -366,7 +377,7 @@ impl Program {
         if self.reading.load(Ordering::SeqCst) == 0 {
             return 0;
         }
-        let holders: Vec<i32> = holders(&self.pipes)
+        let holders: Vec<i32> = holders(&self.pipes, self.sandbox.as_ref())
             .into_iter()
             .filter(|pid| !family.contains(pid))
             .collect();

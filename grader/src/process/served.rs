@@ -41,6 +41,8 @@ pub struct Account {
     leader: i32,
     sandbox: Option<Prepared>,
     tally: Tally,
+    /// When it was started.
+    since: Instant,
 }
 
 impl Account {
@@ -50,6 +52,7 @@ impl Account {
             leader,
             sandbox: sandbox.cloned(),
             tally: Tally::default(),
+            since: Instant::now(),
         };
         let threads = account.threads();
         account.tally.look(threads, true);
@@ -63,11 +66,15 @@ impl Account {
         self.tally.look(threads, false);
     }
 
-    /// What the job, started at `started`, is owed at its time `limit`.
+    /// What the job, started at `started`, is owed at its time `limit`. The time before the
+    /// account was started (the first moments of an answer, not yet worth watching) counts as
+    /// had.
     pub fn at_limit(&mut self, started: Instant, limit: Duration) -> AtLimit {
         let wall = started.elapsed();
+        let watched = self.since.elapsed().min(wall);
         self.look();
-        let had = had(wall, self.tally.total(), Cpus::of_this_process().usable());
+        let cpus = Cpus::of_this_process().usable();
+        let had = (wall - watched) + had(watched, self.tally.total(), cpus);
         if given(had, limit) {
             AtLimit::Had
         } else if wall >= limit * LONGEST {

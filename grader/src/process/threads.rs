@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use crossbeam::channel::{bounded, RecvTimeoutError, Sender};
 
-use super::procfs::{family, processes, stat_fields};
+use super::procfs::{family, processes_of, stat_fields};
 use super::sandbox::Prepared;
 
 /// How often the watch looks: a thread that ends loses at most this much of its account.
@@ -198,7 +198,7 @@ impl Scope {
     /// Every thread of the program's family and of the sandbox's other processes, with its
     /// clock.
     fn threads(&mut self) -> Vec<(i32, Clock)> {
-        let all = processes();
+        let all = processes_of(self.sandbox.as_ref());
         let mut pids: HashSet<i32> = family(self.leader, &all).into_iter().collect();
         if let Some(sandbox) = &self.sandbox {
             let running: HashSet<i32> = all.iter().map(|p| p.pid).collect();

@@ -9,7 +9,8 @@ use std::time::Duration;
 
 use crossbeam::channel::{bounded, RecvTimeoutError, Sender};
 
-use super::procfs::{family, kill, processes};
+use super::procfs::{family, kill, processes_of};
+use super::sandbox::Prepared;
 
 /// How often the process watch counts.
 const WATCH_TICK: Duration = Duration::from_millis(100);
@@ -25,14 +26,15 @@ pub(crate) struct Watch {
 }
 
 impl Watch {
-    /// Watches the program led by `leader`, which must stay unreaped while the watch runs.
-    pub(crate) fn start(leader: i32, limit: u64) -> Watch {
+    /// Watches the program led by `leader` in `sandbox`, which must stay unreaped while the
+    /// watch runs.
+    pub(crate) fn start(leader: i32, limit: u64, sandbox: Option<Prepared>) -> Watch {
         let (stop, stopped) = bounded::<()>(0);
         let crowd = Arc::new(AtomicUsize::new(0));
         let seen = Arc::clone(&crowd);
         let thread = thread::spawn(move || {
             while let Err(RecvTimeoutError::Timeout) = stopped.recv_timeout(WATCH_TICK) {
-                let members = family(leader, &processes());
+                let members = family(leader, &processes_of(sandbox.as_ref()));
                 if members.len() as u64 > limit {
                     seen.store(members.len(), Ordering::SeqCst);
                     kill(leader, &members);
@@ -77,7 +79,7 @@ mod tests {
             .spawn()
             .unwrap();
         let started = Instant::now();
-        let watch = Watch::start(child.id() as i32, 4);
+        let watch = Watch::start(child.id() as i32, 4, None);
         let status = child.wait().unwrap();
         assert!(started.elapsed() < Duration::from_secs(5));
         assert_eq!(status.signal(), Some(libc::SIGKILL));
