@@ -12,6 +12,7 @@
 use std::fs;
 use std::io::Read;
 use std::net::TcpListener;
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 use std::thread;
@@ -21,6 +22,7 @@ use crate::support::{
     column, copy_dir, grade, grade_copy, hand_to, ordinary_user, reference, rows, run_as,
     small_kit, students_kit, QUICK_CASES,
 };
+use connect_four_grader::process::sandbox::BASE_UID;
 use tempfile::TempDir;
 
 /// The hostile fixtures.
@@ -538,8 +540,28 @@ fn grade_class(
     rows(&csv)
 }
 
+/// Whether user `uid`'s keyring holds the bad neighbour's key, searched as that user (only root
+/// can become it: never, for anyone else).
+fn holds_neighbours_key(uid: u32) -> bool {
+    const SEARCH: &str = "import ctypes, platform, sys\n\
+        libc = ctypes.CDLL(None, use_errno=True)\n\
+        libc.syscall.restype = ctypes.c_long\n\
+        keyctl = {'x86_64': 250, 'aarch64': 219}[platform.machine()]\n\
+        # keyctl(KEYCTL_SEARCH, KEY_SPEC_USER_KEYRING, \"user\", \"neighbour\", 0)\n\
+        sys.exit(0 if libc.syscall(keyctl, 10, -4, b'user', b'neighbour', 0) >= 0 else 1)\n";
+    // SAFETY: geteuid cannot fail.
+    let root = unsafe { libc::geteuid() } == 0;
+    root && std::process::Command::new("python3")
+        .args(["-c", SEARCH])
+        .uid(uid)
+        .gid(uid)
+        .status()
+        .is_ok_and(|status| status.success())
+}
+
 /// What of the machine a job could leave behind: System V objects (`ipcs`), the bad neighbour's
-/// file in `/dev/shm`, and control groups of a grader no longer running (`job-PID-N`).
+/// file in `/dev/shm` and key in a job user's keyring, and control groups of a grader no longer
+/// running (`job-PID-N`).
 fn leftovers() -> Vec<String> {
     let mut left = Vec::new();
     for kind in ["-m", "-q", "-s"] {
@@ -556,6 +578,15 @@ fn leftovers() -> Vec<String> {
     }
     if Path::new("/dev/shm/neighbour").exists() {
         left.push("/dev/shm/neighbour".into());
+    }
+    // Each user with keys (`/proc/key-users`: `UID: USAGE ...`) that is a job's.
+    let key_users = fs::read_to_string("/proc/key-users").unwrap_or_default();
+    let job_users = key_users
+        .lines()
+        .filter_map(|line| line.split(':').next()?.trim().parse::<u32>().ok())
+        .filter(|uid| (BASE_UID..BASE_UID + 100_000).contains(uid));
+    for uid in job_users.filter(|&uid| holds_neighbours_key(uid)) {
+        left.push(format!("the key 'neighbour' of uid {uid}"));
     }
     let mut dirs = vec![PathBuf::from("/sys/fs/cgroup")];
     while let Some(dir) = dirs.pop() {
