@@ -195,12 +195,14 @@ impl Earlier {
         })
     }
 
-    /// The students of the gradebook's rows.
+    /// The students of the gradebook's rows (a missing student's row, with no folder, is
+    /// none).
     fn students(&self) -> BTreeSet<&str> {
         self.gradebook
             .iter()
             .skip(1)
             .filter_map(|r| r.cells.first().map(String::as_str))
+            .filter(|folder| !folder.is_empty())
             .collect()
     }
 
@@ -263,19 +265,25 @@ impl Earlier {
     }
 
     /// The gradebook with the rows of `fresh` (a gradebook of the students graded again, as
-    /// [`gradebook::csv`] wrote it) in their students' places.
+    /// [`gradebook::csv`] wrote it) in their students' places, and its rows of the missing
+    /// students (no folder) at the end in place of the earlier ones: the roster says who is
+    /// missing now.
     pub fn gradebook(&self, fresh: &str) -> Result<String, AgainError> {
         let fresh = gradebook::records(fresh)
             .map_err(|e| AgainError::NotOneClass(format!("the new gradebook: {e}")))?;
+        let folder = |r: &Record| r.cells.first().cloned().unwrap_or_default();
         let keyed = |records: &[Record]| -> Vec<(String, String)> {
             records
                 .iter()
                 .skip(1)
-                .map(|r| (r.cells.first().cloned().unwrap_or_default(), r.text.clone()))
+                .map(|r| (folder(r), r.text.clone()))
+                .filter(|(folder, _)| !folder.is_empty())
                 .collect()
         };
+        let missing = fresh.iter().skip(1).filter(|r| folder(r).is_empty());
         let header = self.gradebook.first().map_or("", |r| r.text.as_str());
-        let rows = merged(keyed(&self.gradebook), keyed(&fresh));
+        let mut rows = merged(keyed(&self.gradebook), keyed(&fresh));
+        rows.extend(missing.map(|r| r.text.clone()));
         Ok(format!("{header}{}", rows.concat()))
     }
 

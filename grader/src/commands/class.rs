@@ -43,7 +43,7 @@ use crate::judge::{file_stem, Student};
 use crate::kit::gradescope_export::{self, Submissions};
 use crate::kit::{Kit, KitError, Rubric};
 use crate::report::class::{Standing, Standings};
-use crate::report::gradebook::Who;
+use crate::report::gradebook::Joined;
 use crate::report::progress::Progress;
 use crate::report::words::students;
 use crate::report::{class, gradebook, inert, markdown, similarity, terminal};
@@ -672,7 +672,7 @@ fn write_class(
     kit: &Kit,
     timed: &[String],
     entries: &[&Entry],
-    who: Option<&BTreeMap<String, Who>>,
+    who: Option<&Joined>,
     found: &Submissions,
     all: &[Student],
 ) -> Result<Vec<Standing>, ClassError> {
@@ -683,7 +683,7 @@ fn write_class(
     let broken = |e: gradebook::GradebookError| KitError(format!("the gradebook: {e}"));
     let mut text = format!("{header}{rows}");
     if let Some(who) = who {
-        text = gradebook::join(&text, who).map_err(broken)?;
+        text = gradebook::join(&text, who, rubric.missing).map_err(broken)?;
     }
     let fresh = gradebook::merge(&text, rubric, &hand).map_err(broken)?;
     let standings: Vec<Standing> = entries.iter().map(|e| e.standing.clone()).collect();

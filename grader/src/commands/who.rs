@@ -2,23 +2,24 @@
 //! joined columns: the roster (`--roster`), Gradescope's export metadata (the export found as
 //! downloaded, which is said with how) and the rubric's late policy, read before anything is
 //! graded so that a broken file stops the run before hours of it. Submissions the metadata and
-//! the folders do not both have are named. Submission times from the files are taken before the
+//! the folders do not both have are named, and so are the roster's students with no
+//! submission (missing: a row each at the gradebook's end). Submission times from the files are taken before the
 //! run builds anything, leaving out what changed since the class was first graded; the files of
 //! an extracted `.zip` tell no one's time.
 
-use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::SystemTime;
 
 use crate::judge::Student;
 use crate::kit::gradescope_export::{Metadata, Submissions, METADATA};
 use crate::kit::late::{lateness, LatePolicy};
-use crate::kit::roster::{members, Roster};
+use crate::kit::roster::{assign, Member, Roster};
 use crate::kit::submitted::{self, Source, Submitted};
 use crate::kit::{KitError, Rubric};
 use crate::report::class::unmatched;
-use crate::report::gradebook::{Late, Who};
+use crate::report::gradebook::{Joined, Late, Who};
 use crate::report::inert;
+use crate::report::words;
 
 /// How many of the entries of an archive not extracted as it has them are named.
 const NOTES_SHOWN: usize = 10;
@@ -62,35 +63,44 @@ impl Joining {
     }
 
     /// Each of `students`' rows: who, when (Gradescope's time, else their files' newest before
-    /// `before`) and how late; what cannot be joined is said on standard error.
-    pub fn who(&self, students: &[Student], before: SystemTime) -> BTreeMap<String, Who> {
+    /// `before`) and how late; and the roster's students with no submission. What cannot be
+    /// joined is said on standard error.
+    pub fn who(&self, students: &[Student], before: SystemTime) -> Joined {
         let folders: Vec<String> = students.iter().map(|s| s.name.clone()).collect();
-        if let Some(roster) = &self.roster {
-            let missing = roster.missing(&folders);
-            if !missing.is_empty() {
-                eprintln!(
-                    "grade: the roster names {} with no submission: {}",
-                    folders_word(missing.len()),
-                    names(&missing)
-                );
-            }
-        }
         if let Some(metadata) = &self.metadata {
             for line in unmatched(&metadata.unmatched(&folders)) {
                 eprintln!("grade: {line}");
             }
         }
+        let exported = |folder: &str| {
+            self.metadata
+                .as_ref()
+                .and_then(|m| m.submissions.get(folder))
+        };
+        let known: Vec<(&str, &[Member])> = folders
+            .iter()
+            .map(|folder| {
+                let submitters = exported(folder).map_or(&[][..], |s| s.submitters.as_slice());
+                (folder.as_str(), submitters)
+            })
+            .collect();
+        let assigned = assign(self.roster.as_ref(), &known);
+        if !assigned.missing.is_empty() {
+            let named: Vec<String> = assigned.missing.iter().map(Member::shown).collect();
+            eprintln!(
+                "grade: {} on the roster submitted nothing (a row each at the gradebook's end, \
+                 `missing`): {}",
+                words::students(named.len()),
+                names(&named)
+            );
+        }
         let mut unnamed = Vec::new();
         let who = students
             .iter()
-            .map(|student| {
+            .zip(assigned.submissions)
+            .map(|(student, (members, extensions))| {
                 let folder = student.name.as_str();
-                let exported = self
-                    .metadata
-                    .as_ref()
-                    .and_then(|m| m.submissions.get(folder));
-                let submitters = exported.map_or(&[][..], |s| s.submitters.as_slice());
-                let (members, extensions) = members(folder, self.roster.as_ref(), submitters);
+                let exported = exported(folder);
                 if members.is_empty() && (self.roster.is_some() || self.metadata.is_some()) {
                     unnamed.push(student.name.clone());
                 }
@@ -125,6 +135,10 @@ impl Joining {
                 (student.name.clone(), who)
             })
             .collect();
+        let who = Joined {
+            who,
+            missing: assigned.missing,
+        };
         if !unnamed.is_empty() {
             eprintln!(
                 "grade: neither the roster nor the export names who submitted {} (blank in the \

@@ -332,6 +332,7 @@ pub fn parse(path: &Path, text: &str) -> Result<Metadata, ExportError> {
                     student_id: scalar(get(person, "sid")),
                     name: scalar(get(person, "name")),
                     email: scalar(get(person, "email")),
+                    login: String::new(),
                 })
                 .collect(),
             Some(_) => return Err(not(format!("{id:?}: :submitters: is not a list"))),

@@ -1,43 +1,153 @@
-//! The roster: a CSV file the instructor writes that says who each submission folder is
-//! (`folder`, `student_id`, `name`, `email`) and who has an extension (`extension`: hours, or
-//! a due date-time of their own). A group's submission has a row per student, all with its
-//! folder; a student is in one folder only. Loaded and checked with errors that name the file
-//! and the line; with Gradescope's metadata ([`super::gradescope_export`]) beside it, the
-//! roster completes or overrides what the metadata says ([`members`]).
+//! The roster: who the students are, and who has an extension. Either the CSV file the
+//! instructor writes (`folder`, `student_id`, `name`, `email`, `login`, `extension`) or a
+//! platform's own download as it comes: Gradescope's roster (`First Name`, `Last Name`, `SID`,
+//! `Email`, `Role`), Canvas's gradebook export (`Student`, `ID`, `SIS User ID`, `SIS Login ID`,
+//! `Section`, then its assignments, which are left alone) or Moodle's participants or grades
+//! export (`First name`, `Last name`, `ID number`, `Username`, `Email address`), with `,` or `;`
+//! between fields, UTF-8 with or without its byte-order mark. A row names a student by their id,
+//! email or login, and may give their submission folder (a group: several rows with one folder)
+//! and an extension (hours, or a due date-time of their own). Loaded and checked with errors
+//! that name the file and the line and say what to do.
 //!
-//! Every field is the instructor's or Gradescope's text, and a name may hold anything: the
+//! A student is matched to a submission by their folder, else by their id, email or login
+//! (Gradescope's submitters, or the folder's own name), never by name: two students may share
+//! one ([`assign`]). Everyone the roster names without a submission is missing.
+//!
+//! Every field is the instructor's or a platform's text, and a name may hold anything: the
 //! reports make it inert where they show it.
 
-use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
 use super::late::Extension;
 use super::KitError;
 
-/// The roster's columns; `folder` is required, the others may be left out.
-const COLUMNS: [&str; 5] = ["folder", "student_id", "name", "email", "extension"];
+/// The columns of the roster an instructor writes; a platform's have other names
+/// ([`FIELDS`]).
+const COLUMNS: [&str; 6] = [
+    "folder",
+    "student_id",
+    "name",
+    "email",
+    "login",
+    "extension",
+];
 
-/// One student, as the roster or Gradescope's metadata names them; an empty field is not
-/// known.
+/// What a roster's column holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Field {
+    Folder,
+    StudentId,
+    Name,
+    First,
+    Last,
+    Email,
+    Login,
+    Role,
+    Extension,
+}
+
+/// Each column a roster may have (its header in lower case) and what it holds: the kit's own,
+/// then Gradescope's, Canvas's and Moodle's.
+const FIELDS: [(&str, Field); 18] = [
+    ("folder", Field::Folder),
+    ("student_id", Field::StudentId),
+    ("name", Field::Name),
+    ("email", Field::Email),
+    ("login", Field::Login),
+    ("extension", Field::Extension),
+    ("sid", Field::StudentId),
+    ("first name", Field::First),
+    ("last name", Field::Last),
+    ("full name", Field::Name),
+    ("role", Field::Role),
+    ("student", Field::Name),
+    ("sis user id", Field::StudentId),
+    ("sis login id", Field::Login),
+    ("id number", Field::StudentId),
+    ("email address", Field::Email),
+    ("username", Field::Login),
+    ("roles", Field::Role),
+];
+
+/// The headers only a platform's roster has (Moodle's `Username` and `Roles` among them): with
+/// one, the columns the roster does not know are the platform's own and left alone; without,
+/// the roster is the instructor's, and a column it does not know is a mistake.
+const PLATFORM: [&str; 7] = [
+    "sid",
+    "sis user id",
+    "sis login id",
+    "id number",
+    "email address",
+    "username",
+    "roles",
+];
+
+/// Canvas's rows that are not students: its points possible, and the test student every
+/// course has.
+const NOT_STUDENTS: [&str; 2] = ["Points Possible", "Student, Test"];
+
+/// One student, as a roster, Gradescope's metadata or a gradebook names them; an empty field
+/// is not known.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Member {
-    /// Their student id (the SIS id a learning platform matches).
+    /// Their student id (the SIS id a learning platform matches: Canvas's SIS User ID,
+    /// Moodle's ID number, Gradescope's SID).
     pub student_id: String,
     /// Their name.
     pub name: String,
     /// Their email address.
     pub email: String,
+    /// Their login (Canvas's SIS Login ID, Moodle's username).
+    pub login: String,
 }
 
 impl Member {
-    /// Whether `other` is the same student: the same id, else the same email, else the same
-    /// name (each compared only when both know it).
-    fn same(&self, other: &Member) -> bool {
-        let both = |a: &str, b: &str| !a.is_empty() && a == b;
-        both(&self.student_id, &other.student_id)
-            || both(&self.email, &other.email)
-            || both(&self.name, &other.name)
+    /// Whether `other` is the same student: the same id, email or login, each compared only
+    /// when both know it (an email or login in any case); never by name, which two students
+    /// may share.
+    pub fn same(&self, other: &Member) -> bool {
+        self.shared(other).is_some()
+    }
+
+    /// The id, email or login this student shares with `other`, if any.
+    fn shared(&self, other: &Member) -> Option<&str> {
+        let both = |a: &str, b: &str, fold: bool| {
+            !a.is_empty() && (a == b || (fold && a.eq_ignore_ascii_case(b)))
+        };
+        [
+            (&self.student_id, &other.student_id, false),
+            (&self.email, &other.email, true),
+            (&self.login, &other.login, true),
+        ]
+        .into_iter()
+        .find(|(a, b, fold)| both(a, b, *fold))
+        .map(|(a, _, _)| a.as_str())
+    }
+
+    /// The student as a message names them: their name, else id, else email, else login.
+    pub fn shown(&self) -> String {
+        [&self.name, &self.student_id, &self.email, &self.login]
+            .into_iter()
+            .find(|f| !f.is_empty())
+            .cloned()
+            .unwrap_or_default()
+    }
+
+    /// Whether the submission folder `folder` is named for this student: their id, email or
+    /// login.
+    fn names(&self, folder: &str) -> bool {
+        !folder.is_empty()
+            && (self.student_id == folder
+                || self.email.eq_ignore_ascii_case(folder)
+                || self.login.eq_ignore_ascii_case(folder))
+    }
+
+    /// Whether the roster knows anything a platform can match them by.
+    fn keyed(&self) -> bool {
+        [&self.student_id, &self.email, &self.login]
+            .iter()
+            .any(|key| !key.is_empty())
     }
 
     /// This member with each field it leaves empty taken from `other`.
@@ -46,6 +156,7 @@ impl Member {
             (&mut self.student_id, &other.student_id),
             (&mut self.name, &other.name),
             (&mut self.email, &other.email),
+            (&mut self.login, &other.login),
         ] {
             if mine.is_empty() {
                 mine.clone_from(theirs);
@@ -55,12 +166,13 @@ impl Member {
     }
 }
 
-/// One row of the roster.
+/// One student of the roster.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Row {
     /// Its line in the file.
     pub line: u64,
-    /// The submission folder (or Gradescope submission id) it belongs to.
+    /// The submission folder (or Gradescope submission id) it belongs to; empty when the
+    /// student is found by their id, email or login.
     pub folder: String,
     /// The student.
     pub member: Member,
@@ -71,7 +183,7 @@ pub struct Row {
 /// The roster, as loaded.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Roster {
-    /// Its rows, in the file's order.
+    /// Its students, in the file's order.
     pub rows: Vec<Row>,
 }
 
@@ -80,17 +192,19 @@ pub struct Roster {
 pub enum RosterError {
     /// It cannot be read.
     Unreadable(PathBuf, String),
+    /// It is not UTF-8, from a line on (saved as Latin-1 or Windows-1252, most likely).
+    NotUtf8(PathBuf, u64),
     /// It is not CSV, at a line.
     NotCsv(PathBuf, u64, String),
-    /// Its header has no `folder` column.
-    NoFolder(PathBuf),
-    /// Its header has a column it does not know, or one twice.
+    /// Its header has no column that says who a student is.
+    NoKey(PathBuf),
+    /// The instructor's roster has a column it does not know, or a roster has one twice.
     BadColumn(PathBuf, String),
-    /// A row has no folder.
-    EmptyFolder(PathBuf, u64),
+    /// A row names no folder, id, email or login.
+    Unnamed(PathBuf, u64),
     /// A row's extension is neither hours nor a date-time.
     BadExtension(PathBuf, u64, String),
-    /// A student is in two rows (the lines, and who).
+    /// A student is on two rows (the lines, and the id, email or login they share).
     Twice(PathBuf, u64, u64, String),
 }
 
@@ -100,34 +214,49 @@ impl fmt::Display for RosterError {
             RosterError::Unreadable(path, why) => {
                 write!(f, "{}: the roster cannot be read: {why}", path.display())
             }
-            RosterError::NotCsv(path, line, why) => {
-                write!(f, "{}:{line}: the roster is not CSV: {why}", path.display())
-            }
-            RosterError::NoFolder(path) => write!(
+            RosterError::NotUtf8(path, line) => write!(
                 f,
-                "{}:1: the roster's header has no `folder` column (its columns: {})",
+                "{}:{line}: the roster is not UTF-8 (Latin-1 or Windows-1252, most likely): save \
+                 it as UTF-8 (a spreadsheet's \"CSV UTF-8\") and give it again",
+                path.display()
+            ),
+            RosterError::NotCsv(path, line, why) => write!(
+                f,
+                "{}:{line}: the roster is not CSV: {why} (a field with a comma, a semicolon or a \
+                 quote needs quotes around it, its quotes doubled)",
+                path.display()
+            ),
+            RosterError::NoKey(path) => write!(
+                f,
+                "{}:1: the roster's header has no column that says who a student is: add \
+                 folder, student_id, email or login (its columns: {}), or give Gradescope's, \
+                 Canvas's or Moodle's roster as downloaded",
                 path.display(),
                 COLUMNS.join(", ")
             ),
             RosterError::BadColumn(path, column) => write!(
                 f,
-                "{}:1: the roster's column {column:?} is unknown or given twice (its columns: {})",
+                "{}:1: the roster's column {column:?} is unknown or given twice: rename or \
+                 remove it (its columns: {})",
                 path.display(),
                 COLUMNS.join(", ")
             ),
-            RosterError::EmptyFolder(path, line) => {
-                write!(f, "{}:{line}: the folder is empty", path.display())
-            }
+            RosterError::Unnamed(path, line) => write!(
+                f,
+                "{}:{line}: this row names no folder, student id, email or login: give one \
+                 (a name alone could be two students)",
+                path.display()
+            ),
             RosterError::BadExtension(path, line, text) => write!(
                 f,
                 "{}:{line}: the extension {text:?} is neither a number of hours (48) nor a \
-                 date-time with its offset (2026-11-25T23:59:00-08:00)",
+                 date-time with its offset (2026-11-25T23:59:00-08:00): write one of those",
                 path.display()
             ),
-            RosterError::Twice(path, first, line, who) => write!(
+            RosterError::Twice(path, first, line, key) => write!(
                 f,
-                "{}:{line}: {who:?} is already on line {first}: a student is in one folder, \
-                 once",
+                "{}:{line}: {key:?} is already on line {first}: a student is on one row \
+                 (remove one of them, or correct the id, email or login)",
                 path.display()
             ),
         }
@@ -140,11 +269,21 @@ impl From<RosterError> for KitError {
     }
 }
 
+/// The line (from 1) of byte `byte` of `bytes`.
+fn line_of_byte(bytes: &[u8], byte: usize) -> u64 {
+    let before = &bytes[..byte.min(bytes.len())];
+    1 + before.iter().filter(|&&b| b == b'\n').count() as u64
+}
+
 impl Roster {
     /// Reads and checks the roster at `path`.
     pub fn load(path: &Path) -> Result<Roster, RosterError> {
-        let text = std::fs::read_to_string(path)
+        let bytes = std::fs::read(path)
             .map_err(|e| RosterError::Unreadable(path.to_path_buf(), e.to_string()))?;
+        let text = String::from_utf8(bytes).map_err(|e| {
+            let line = line_of_byte(e.as_bytes(), e.utf8_error().valid_up_to());
+            RosterError::NotUtf8(path.to_path_buf(), line)
+        })?;
         Roster::parse(path, &text)
     }
 
@@ -152,7 +291,15 @@ impl Roster {
     pub fn parse(path: &Path, text: &str) -> Result<Roster, RosterError> {
         let path = || path.to_path_buf();
         let text = text.trim_start_matches('\u{feff}');
+        // A spreadsheet saved where the decimal mark is a comma separates with `;`.
+        let first = text.lines().next().unwrap_or_default();
+        let delimiter = match first.matches(';').count() > first.matches(',').count() {
+            true => b';',
+            false => b',',
+        };
         let mut reader = csv::ReaderBuilder::new()
+            .delimiter(delimiter)
+            .flexible(true)
             .trim(csv::Trim::All)
             .from_reader(text.as_bytes());
         // The line of the first text at or after a byte (a record's position is where the
@@ -163,23 +310,27 @@ impl Roster {
                 .iter()
                 .take_while(|&&b| b == b'\n' || b == b'\r')
                 .count();
-            let before = &text.as_bytes()[..start + blank];
-            1 + before.iter().filter(|&&b| b == b'\n').count() as u64
+            line_of_byte(text.as_bytes(), start + blank)
         };
         let line_of = |e: &csv::Error| e.position().map_or(1, |p| line_at(p.byte()));
         let header = reader
             .headers()
             .map_err(|e| RosterError::NotCsv(path(), line_of(&e), e.to_string()))?
             .clone();
-        let mut at = BTreeMap::new();
-        for (index, column) in header.iter().enumerate() {
-            let known = COLUMNS.contains(&column);
-            if !known || at.insert(column.to_string(), index).is_some() {
-                return Err(RosterError::BadColumn(path(), column.to_string()));
+        let lower: Vec<String> = header.iter().map(str::to_lowercase).collect();
+        let platform = lower.iter().any(|h| PLATFORM.contains(&h.as_str()));
+        let mut at: Vec<(Field, usize)> = Vec::new();
+        for (index, column) in lower.iter().enumerate() {
+            let field = FIELDS.iter().find(|(name, _)| name == column).map(|f| f.1);
+            let twice = field.is_some_and(|f| at.iter().any(|(seen, _)| *seen == f));
+            if twice || (field.is_none() && !platform) {
+                return Err(RosterError::BadColumn(path(), header[index].to_string()));
             }
+            at.extend(field.map(|f| (f, index)));
         }
-        if !at.contains_key("folder") {
-            return Err(RosterError::NoFolder(path()));
+        let keys = [Field::Folder, Field::StudentId, Field::Email, Field::Login];
+        if !at.iter().any(|(field, _)| keys.contains(field)) {
+            return Err(RosterError::NoKey(path()));
         }
         let mut rows: Vec<Row> = Vec::new();
         let mut last = 1;
@@ -188,38 +339,52 @@ impl Roster {
                 record.map_err(|e| RosterError::NotCsv(path(), line_of(&e), e.to_string()))?;
             let line = record.position().map_or(0, |p| line_at(p.byte()));
             last = line;
-            let field = |name: &str| {
-                at.get(name)
-                    .and_then(|&index| record.get(index))
+            let field = |wanted: Field| {
+                at.iter()
+                    .find(|(field, _)| *field == wanted)
+                    .and_then(|&(_, index)| record.get(index))
                     .unwrap_or_default()
                     .to_string()
             };
-            if record.iter().all(str::is_empty) {
+            let role = field(Field::Role).to_lowercase();
+            let staff = !role.is_empty() && !role.contains("student");
+            let name = match field(Field::Name) {
+                name if name.is_empty() => {
+                    let parts = [field(Field::First), field(Field::Last)];
+                    parts
+                        .iter()
+                        .filter(|p| !p.is_empty())
+                        .cloned()
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                }
+                name => name,
+            };
+            if record.iter().all(str::is_empty) || staff || NOT_STUDENTS.contains(&name.as_str()) {
                 continue;
             }
-            let folder = field("folder");
-            if folder.is_empty() {
-                return Err(RosterError::EmptyFolder(path(), line));
+            let member = Member {
+                student_id: field(Field::StudentId),
+                name,
+                email: field(Field::Email),
+                login: field(Field::Login),
+            };
+            let folder = field(Field::Folder);
+            if folder.is_empty() && !member.keyed() {
+                return Err(RosterError::Unnamed(path(), line));
             }
-            let extension = match field("extension") {
+            let extension = match field(Field::Extension) {
                 text if text.is_empty() => None,
                 text => Some(
                     Extension::parse(&text)
                         .ok_or_else(|| RosterError::BadExtension(path(), line, text.clone()))?,
                 ),
             };
-            let member = Member {
-                student_id: field("student_id"),
-                name: field("name"),
-                email: field("email"),
-            };
-            if let Some(first) = rows.iter().find(|r| r.member.same(&member)) {
-                let who = [&member.student_id, &member.email, &member.name]
-                    .into_iter()
-                    .find(|f| !f.is_empty())
-                    .cloned()
-                    .unwrap_or_default();
-                return Err(RosterError::Twice(path(), first.line, line, who));
+            if let Some((first, key)) = rows
+                .iter()
+                .find_map(|r| Some((r.line, r.member.shared(&member)?.to_string())))
+            {
+                return Err(RosterError::Twice(path(), first, line, key));
             }
             rows.push(Row {
                 line,
@@ -238,42 +403,64 @@ impl Roster {
         }
         Ok(Roster { rows })
     }
-
-    /// The rows of the submission `folder`.
-    pub fn of<'a>(&'a self, folder: &'a str) -> impl Iterator<Item = &'a Row> + 'a {
-        self.rows.iter().filter(move |r| r.folder == folder)
-    }
-
-    /// The folders the roster names that are not among `folders`, each once, in its order.
-    pub fn missing(&self, folders: &[String]) -> Vec<String> {
-        let mut missing: Vec<String> = Vec::new();
-        for row in &self.rows {
-            if !folders.contains(&row.folder) && !missing.contains(&row.folder) {
-                missing.push(row.folder.clone());
-            }
-        }
-        missing
-    }
 }
 
-/// Who submitted the folder `folder`, and their extensions: `known` (Gradescope's submitters,
-/// or a gradebook's), each with what the roster's row for the same student (matched by id,
-/// email or name) says over what `known` says; then the roster's rows for the folder that match
-/// none of them.
-pub fn members(
-    folder: &str,
-    roster: Option<&Roster>,
-    known: &[Member],
-) -> (Vec<Member>, Vec<Extension>) {
-    let mut members = known.to_vec();
-    let rows: Vec<&Row> = roster.map(|r| r.of(folder).collect()).unwrap_or_default();
-    for row in &rows {
-        match members.iter_mut().find(|m| row.member.same(m)) {
-            Some(member) => *member = row.member.clone().completed(member),
-            None => members.push(row.member.clone()),
-        }
+/// Who each submission is, and who on the roster submitted nothing.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Assigned {
+    /// Each submission's students and their extensions, in the order given.
+    pub submissions: Vec<(Vec<Member>, Vec<Extension>)>,
+    /// The roster's students matched to no submission, in its order.
+    pub missing: Vec<Member>,
+}
+
+/// Who each of `submissions` (a folder, and who Gradescope or a gradebook says submitted it)
+/// is: those it names, each with what the roster's row for the same student (the same id,
+/// email or login) says over what it says; then the roster's students of the folder, or
+/// named by it (their id, email or login), that are none of them. The roster's students no
+/// submission has are missing.
+pub fn assign(roster: Option<&Roster>, submissions: &[(&str, &[Member])]) -> Assigned {
+    let rows: &[Row] = roster.map_or(&[], |r| &r.rows);
+    let mut used = vec![false; rows.len()];
+    let submissions = submissions
+        .iter()
+        .map(|&(folder, known)| {
+            let mut members = known.to_vec();
+            let mut extensions = Vec::new();
+            for (row, used) in rows.iter().zip(&mut used) {
+                let theirs = match row.folder.is_empty() {
+                    false => row.folder == folder,
+                    true => row.member.names(folder) || known.iter().any(|k| row.member.same(k)),
+                };
+                if !theirs {
+                    continue;
+                }
+                *used = true;
+                extensions.extend(row.extension);
+                // Within its folder, a row with no id, email or login is its submitter of
+                // the same name.
+                let by_name = |m: &Member| !row.member.keyed() && row.member.name == m.name;
+                match members
+                    .iter_mut()
+                    .find(|m| row.member.same(m) || (!row.folder.is_empty() && by_name(m)))
+                {
+                    Some(member) => *member = row.member.clone().completed(member),
+                    None => members.push(row.member.clone()),
+                }
+            }
+            (members, extensions)
+        })
+        .collect();
+    let missing = rows
+        .iter()
+        .zip(used)
+        .filter(|(_, used)| !used)
+        .map(|(row, _)| row.member.clone())
+        .collect();
+    Assigned {
+        submissions,
+        missing,
     }
-    (members, rows.iter().filter_map(|r| r.extension).collect())
 }
 
 #[cfg(test)]
@@ -284,48 +471,65 @@ mod tests {
         Roster::parse(Path::new("roster.csv"), text)
     }
 
+    fn member(sid: &str, name: &str, email: &str) -> Member {
+        Member {
+            student_id: sid.into(),
+            name: name.into(),
+            email: email.into(),
+            login: String::new(),
+        }
+    }
+
     #[test]
     fn a_roster_reads_its_columns_in_any_order_with_hostile_names_kept_as_text() {
         let roster = parse(
-            "email,folder,name,student_id,extension\n\
+            "email,Folder,name,student_id,extension\n\
              ann@x.edu,ann,\"Lee, Ann \"\"the first\"\"\",1001,48\n\
              \n\
-             bob@x.edu,submission_2,=cmd|' /C calc'!A0,1002,\n",
+             bob@x.edu,submission_2,=cmd|' /C calc'!A0,1002,\n\
+             cy@x.edu,,Cy,,2026-11-25T23:59:00-08:00\n",
         )
         .unwrap();
-        assert_eq!(roster.rows.len(), 2);
+        assert_eq!(roster.rows.len(), 3);
         assert_eq!(roster.rows[0].member.name, "Lee, Ann \"the first\"");
         assert_eq!(roster.rows[0].extension, Some(Extension::Hours(48.0)));
         assert_eq!(roster.rows[1].member.name, "=cmd|' /C calc'!A0");
         assert_eq!(roster.rows[1].line, 4);
         assert_eq!(roster.rows[1].extension, None);
-        assert_eq!(
-            roster.missing(&["ann".into(), "cy".into()]),
-            ["submission_2"]
-        );
-        // A group: two students, one folder.
-        let group = parse("folder,name\nteam,Ann\nteam,Bob\n").unwrap();
-        assert_eq!(group.of("team").count(), 2);
+        assert_eq!(roster.rows[2].folder, "");
+        // A group: two students, one folder; two students of one name, two rows.
+        let group = parse("folder,name\nteam,Ann\nteam,Bob\nother,Ann\n").unwrap();
+        assert_eq!(group.rows.len(), 3);
     }
 
     #[test]
-    fn a_bad_roster_is_refused_naming_the_file_and_line() {
+    fn a_hand_made_roster_with_semicolons_and_a_byte_order_mark_reads_the_same() {
+        let commas = parse("folder,student_id,name\nann,007,\"Lee; Ann\"\n").unwrap();
+        let semicolons = parse("\u{feff}folder;student_id;name\r\nann;007;Lee; Ann\r\n");
+        // `Lee; Ann` unquoted is two fields: the name is `Lee`, and the rest is left over.
+        assert_eq!(semicolons.unwrap().rows[0].member.student_id, "007");
+        let quoted = parse("\u{feff}folder;student_id;name\nann;007;\"Lee; Ann\"\n").unwrap();
+        assert_eq!(quoted, commas);
+    }
+
+    #[test]
+    fn a_bad_roster_is_refused_naming_the_file_and_line_and_the_fix() {
         let cases = [
             (
-                "name,email\nAnn,a@x\n",
-                "roster.csv:1: the roster's header has no `folder`",
+                "name\nAnn\n",
+                "roster.csv:1: the roster's header has no column that says who",
             ),
             (
-                "folder,sid\nann,1\n",
-                "roster.csv:1: the roster's column \"sid\" is unknown",
+                "folder,sid2\nann,1\n",
+                "roster.csv:1: the roster's column \"sid2\" is unknown",
             ),
             (
-                "folder,name,name\nann,A,B\n",
-                "column \"name\" is unknown or given twice",
+                "folder,name,Name\nann,A,B\n",
+                "column \"Name\" is unknown or given twice: rename or remove it",
             ),
             (
                 "folder,name\nann,Ann\n,Bob\n",
-                "roster.csv:3: the folder is empty",
+                "roster.csv:3: this row names no folder, student id, email or login: give one",
             ),
             (
                 "folder,extension\nann,2 days\n",
@@ -333,7 +537,11 @@ mod tests {
             ),
             (
                 "folder,student_id\nann,7\nbob,7\n",
-                "roster.csv:3: \"7\" is already on line 2",
+                "roster.csv:3: \"7\" is already on line 2: a student is on one row (remove",
+            ),
+            (
+                "email,name\nAnn@X.edu,Ann\nann@x.edu,Ann B\n",
+                "roster.csv:3: \"Ann@X.edu\" is already on line 2",
             ),
             (
                 "folder,name\nann,\"open\n",
@@ -347,32 +555,143 @@ mod tests {
     }
 
     #[test]
-    fn the_roster_completes_or_overrides_the_metadata() {
-        let gradescope = |sid: &str, name: &str, email: &str| Member {
-            student_id: sid.into(),
-            name: name.into(),
-            email: email.into(),
-        };
-        let exported = [
-            gradescope("1001", "Ann Lee", "ann@x.edu"),
-            gradescope("1002", "Bob", "bob@x.edu"),
-        ];
-        let roster =
-            parse("folder,student_id,name,extension\nsubmission_1,1001,\"Lee, Ann\",24\n").unwrap();
-        let (members, extensions) = super::members("submission_1", Some(&roster), &exported);
+    fn a_roster_saved_as_latin_1_is_refused_with_its_line_and_the_fix() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("roster.csv");
+        std::fs::write(&path, b"folder,name\nann,Ann\nzoe,Zo\xeb\n").unwrap();
+        let error = Roster::load(&path).unwrap_err().to_string();
+        assert!(error.ends_with("roster.csv:3: the roster is not UTF-8 (Latin-1 or Windows-1252, most likely): save it as UTF-8 (a spreadsheet's \"CSV UTF-8\") and give it again"), "{error}");
+    }
+
+    /// Gradescope's roster download (Roster, Download Roster), as its guide to adding students
+    /// describes it: a header row, names split into first and last, SID, a unique email per
+    /// member, the role, sections as extra columns
+    /// (https://guides.gradescope.com/hc/en-us/articles/21926598776333-Adding-Students-and-Staff,
+    /// https://www.bu.edu/tech/services/teaching/assessment/grading-support-tools/gradescope/services-teaching-assessment-grading-support-tools-gradescope-gradescope-faculty-tutorials/course-roster-and-settings/).
+    #[test]
+    fn gradescope_s_roster_download_is_read_as_it_comes() {
+        let roster = parse(
+            "First Name,Last Name,SID,Email,Role,Sections\n\
+             Ann,Lee,000123,ann@x.edu,Student,L01\n\
+             Ann,Lee,000124,ann.lee@x.edu,Student,L02\n\
+             José,Núñez,,jose@x.edu,Student,\n\
+             Pat,Prof,,pat@x.edu,Instructor,\n\
+             Tom,Assist,,tom@x.edu,TA,\n",
+        )
+        .unwrap();
+        let members: Vec<&Member> = roster.rows.iter().map(|r| &r.member).collect();
         assert_eq!(
             members,
             [
-                gradescope("1001", "Lee, Ann", "ann@x.edu"),
-                gradescope("1002", "Bob", "bob@x.edu")
+                &member("000123", "Ann Lee", "ann@x.edu"),
+                &member("000124", "Ann Lee", "ann.lee@x.edu"),
+                &member("", "José Núñez", "jose@x.edu"),
             ]
         );
-        assert_eq!(extensions, [Extension::Hours(24.0)]);
-        let (members, extensions) = super::members("submission_1", None, &exported);
-        assert_eq!(members.len(), 2);
-        assert!(extensions.is_empty());
-        assert_eq!(super::members("other", Some(&roster), &[]).0, []);
-        let (members, _) = super::members("submission_1", Some(&roster), &[]);
-        assert_eq!(members, [gradescope("1001", "Lee, Ann", "")]);
+        assert_eq!(roster.rows[2].line, 4);
+    }
+
+    /// Canvas's gradebook export (Grades, Export) as its import reads it: `Student` (last name,
+    /// first name), `ID`, `SIS User ID`, `SIS Login ID`, `Section` and then the assignments,
+    /// with a `Points Possible` row under the header and the course's test student
+    /// (https://teaching.resources.osu.edu/toolsets/carmencanvas/guides/calculating-final-grades/import-csv-file-carmen-grades,
+    /// https://community.canvaslms.com/t5/Instructor-Guide/How-do-I-export-grades-in-the-Gradebook/ta-p/809).
+    #[test]
+    fn canvas_s_gradebook_export_gives_its_student_columns() {
+        let roster = parse(
+            "Student,ID,SIS User ID,SIS Login ID,Section,Lab 1 (1234),Current Score\n\
+             \"    Points Possible\",,,,,10.00,(read only)\n\
+             \"Lee, Ann\",11,S1001,alee,CS 101-01,8.00,80\n\
+             \"Lee, Ann\",12,S1002,alee2,CS 101-02,,\n\
+             \"Student, Test\",13,,,CS 101-01,,\n",
+        )
+        .unwrap();
+        assert_eq!(roster.rows.len(), 2);
+        assert_eq!(
+            roster.rows[0].member,
+            Member {
+                login: "alee".into(),
+                ..member("S1001", "Lee, Ann", "")
+            }
+        );
+        assert_eq!(roster.rows[1].line, 4);
+    }
+
+    /// Moodle's participants download (Participants, "Download table data as" CSV) and its
+    /// grade export (Export, Plain text file), semicolon-separated as a spreadsheet in many
+    /// countries saves them: `First name`, `Last name`, `ID number`, `Username`, `Email
+    /// address`, the roles (https://docs.moodle.org/en/Grade_export,
+    /// https://docs.moodle.org/en/Participants).
+    #[test]
+    fn moodle_s_participants_and_grades_exports_are_read_as_they_come() {
+        let grades = parse(
+            "\u{feff}First name;Last name;ID number;Institution;Department;Email address;\
+             Assignment: Lab 1 (Real);Last downloaded from this course\n\
+             Ann;Lee;1001;;;ann@x.edu;-;1767225600\n\
+             Bob;Diaz;;;;bob@x.edu;7,50;1767225600\n",
+        )
+        .unwrap();
+        assert_eq!(grades.rows[1].member, member("", "Bob Diaz", "bob@x.edu"));
+        let participants = parse(
+            "First name,Last name,Username,Email address,Roles,Groups,Last access to course\n\
+             Ann,Lee,alee,ann@x.edu,Student,,Never\n\
+             Tea,Cher,tcher,t@x.edu,Teacher,,Never\n",
+        )
+        .unwrap();
+        assert_eq!(participants.rows.len(), 1);
+        assert_eq!(participants.rows[0].member.login, "alee");
+    }
+
+    #[test]
+    fn students_are_matched_by_folder_id_email_or_login_never_by_name() {
+        let exported = [
+            member("1001", "Ann Lee", "ann@x.edu"),
+            member("1002", "Bob", "bob@x.edu"),
+        ];
+        let roster = parse(
+            "folder,student_id,name,email,login,extension\n\
+             submission_1,1001,\"Lee, Ann\",,,24\n\
+             ,,Bob,BOB@x.edu,,12\n\
+             ,,Cy,,cyu,\n\
+             ,1004,Ann Lee,,,\n\
+             gone,,Dee,,,\n",
+        )
+        .unwrap();
+        let submissions: [(&str, &[Member]); 3] = [
+            ("submission_1", &exported),
+            ("cyu", &[]),
+            ("submission_9", &[member("", "Ann Lee", "")]),
+        ];
+        let assigned = assign(Some(&roster), &submissions);
+        let (members, extensions) = &assigned.submissions[0];
+        assert_eq!(
+            members,
+            &[
+                member("1001", "Lee, Ann", "ann@x.edu"),
+                member("1002", "Bob", "BOB@x.edu")
+            ]
+        );
+        assert_eq!(
+            extensions,
+            &[Extension::Hours(24.0), Extension::Hours(12.0)]
+        );
+        assert_eq!(assigned.submissions[1].0[0].login, "cyu");
+        // A name alone matches no one: the other Ann Lee is missing, and so is Dee.
+        assert_eq!(assigned.submissions[2].0, [member("", "Ann Lee", "")]);
+        let missing: Vec<&str> = assigned.missing.iter().map(|m| m.name.as_str()).collect();
+        assert_eq!(missing, ["Ann Lee", "Dee"]);
+        // Without a roster, what is known, and no one missing.
+        let alone = assign(None, &submissions);
+        assert_eq!(alone.submissions[0].0.len(), 2);
+        assert!(alone.missing.is_empty());
+    }
+
+    #[test]
+    fn within_its_folder_a_row_with_only_a_name_completes_its_submitter() {
+        let roster = parse("folder,name,extension\nsubmission_1,\"Lee, Ann\",24\n").unwrap();
+        let exported = [member("1001", "Lee, Ann", "ann@x.edu")];
+        let assigned = assign(Some(&roster), &[("submission_1", &exported)]);
+        assert_eq!(assigned.submissions[0].0, exported);
+        assert_eq!(assigned.submissions[0].1, [Extension::Hours(24.0)]);
     }
 }

@@ -182,6 +182,21 @@ pub struct Rubric {
     /// once loaded only if it is on.
     #[serde(default, rename = "extension")]
     pub extensions: Vec<Extension>,
+    /// What a student on the roster who submitted nothing gets (`missing = "zero"`, or no
+    /// grade by default).
+    #[serde(default)]
+    pub missing: Missing,
+}
+
+/// The grade of a student on the roster who submitted nothing: the course's choice.
+#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum Missing {
+    /// No grade: a blank cell, which a platform leaves as it was.
+    #[default]
+    Blank,
+    /// A grade of 0.
+    Zero,
 }
 
 impl Rubric {

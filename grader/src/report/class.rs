@@ -792,7 +792,7 @@ mod tests {
         let member = |name: &str, sid: &str| Member {
             student_id: sid.into(),
             name: name.into(),
-            email: String::new(),
+            ..Member::default()
         };
         let export = Unmatched {
             no_folder: vec![

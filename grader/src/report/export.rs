@@ -1,33 +1,43 @@
 //! The gradebook put in the layouts learning platforms import, a row per student (each of a
-//! group's students gets the group's grade):
+//! group's students gets the group's grade), everyone on the roster among them:
 //!
 //! - **Canvas** (Grades, Import): `Student`, `ID`, `SIS User ID`, `SIS Login ID`, `Section`,
 //!   then a column titled with the assignment's title, which Canvas makes a new manual-entry
 //!   column; a `Points Possible` row first, as Canvas's own export has. Students are matched by
-//!   SIS User ID (the student id) and SIS Login ID (the email); `ID`, Canvas's own number, is
-//!   left blank.
+//!   SIS User ID (the student id) and SIS Login ID (the login, else the email); `ID`, Canvas's
+//!   own number, is left blank.
 //! - **Moodle** (Import, CSV file): `Email address`, `ID number`, the assignment's title, and
-//!   `Feedback` (the graders' comments, and the lateness); the import maps email or ID number
-//!   to the user, and the grade and feedback columns to a grade item.
+//!   `Feedback` (the graders' comments, and the lateness); the import maps one of the first two
+//!   ([`MoodleBy`]) to the user, and the grade and feedback columns to a grade item. No grade is
+//!   `-`, which Moodle's loader reads as none for a new grade item and an existing one alike
+//!   (an empty cell it takes as a grade for a new one).
 //! - **Gradescope** (the manually graded questions' scores): `Name`, `SID`, `Email`, one
 //!   column per category part graded by hand, and `Late penalty`.
 //!
 //! The grade is the gradebook's `final total` (the total, less the late penalty), else its
-//! `total`; a student without one yet (hand scoring not done, a speed-up not counted) has a
-//! blank cell, which the platforms read as no grade. Those, and the rows that name nobody the
-//! platform could match, are told in [`Layout`] for the command to say. Every cell that came
-//! from a student or a grader is made inert ([`inert::cell`]).
+//! `total`; a student without one yet (hand scoring not done, a speed-up not counted) has no
+//! grade, and a student on the roster who submitted nothing has the rubric's `missing` grade (0,
+//! or none). A row whose identifier (the columns the platform maps a student by) is blank, or
+//! the same as another row's, would put a grade on the wrong student or none: it is left out.
+//! Those, and the students with no grade, are told in [`Layout`] for the command to say. Every
+//! cell that came from a student or a grader is made inert ([`inert::cell`]).
 
-use super::gradebook::{self, GradebookError, EMAIL, FINAL_TOTAL, LATE_PENALTY, MEMBERS, NAME};
+use std::collections::BTreeMap;
+
+use super::gradebook::{
+    self, late_cells, GradebookError, Late, EMAIL, FINAL_TOTAL, LATE_PENALTY, MEMBERS, NAME,
+};
 use super::inert;
 use super::words::points;
-use crate::kit::roster::{members, Member, Roster};
+use crate::kit::late::{lateness, Extension, Moment};
+use crate::kit::roster::{assign, Member, Roster};
+use crate::kit::rubric::Missing;
 use crate::kit::Rubric;
 
 /// One row of the gradebook, as the exports need it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Graded {
-    /// The submission folder.
+    /// The submission folder (empty for a student who submitted nothing).
     pub folder: String,
     /// Its students.
     pub members: Vec<Member>,
@@ -44,8 +54,9 @@ pub struct Graded {
 }
 
 /// The gradebook `text` (as `grade class` wrote it, the hand scores merged) for `rubric`, each
-/// row's students completed or overridden by `roster` (which names the rows it has no
-/// student for).
+/// row's students completed or overridden by `roster`, and its students no row has (missing,
+/// with the rubric's grade for them) after the rows. A roster's extension takes its students'
+/// late penalty again, from the gradebook's submission time, as `grade class` would have.
 pub fn read(
     text: &str,
     rubric: &Rubric,
@@ -82,10 +93,9 @@ pub fn read(
     let cell = |row: &[String], column: Option<usize>| {
         column.and_then(|c| row.get(c)).cloned().unwrap_or_default()
     };
-    Ok(rows
+    let known: Vec<Vec<Member>> = rows
         .iter()
         .map(|row| {
-            let folder = row.first().cloned().unwrap_or_default();
             let (ids, names, emails) = (
                 lines(row, at(gradebook::STUDENT_ID)),
                 lines(row, at(NAME)),
@@ -93,28 +103,94 @@ pub fn read(
             );
             let count = ids.len().max(names.len()).max(emails.len());
             let nth = |list: &[String], n: usize| list.get(n).cloned().unwrap_or_default();
-            let known: Vec<Member> = (0..count)
+            (0..count)
                 .map(|n| Member {
                     student_id: nth(&ids, n),
                     name: nth(&names, n),
                     email: nth(&emails, n),
+                    login: String::new(),
                 })
-                .collect();
+                .collect()
+        })
+        .collect();
+    let submissions: Vec<(&str, &[Member])> = rows
+        .iter()
+        .zip(&known)
+        .map(|(row, known)| (row.first().map_or("", String::as_str), known.as_slice()))
+        .collect();
+    let assigned = assign(roster, &submissions);
+    let submitted = at("submitted");
+    let mut graded: Vec<Graded> = rows
+        .iter()
+        .zip(assigned.submissions)
+        .map(|(row, (members, extensions))| {
             let grade = match final_total {
                 Some(column) => cell(row, Some(column)),
                 None => cell(row, Some(total)),
             };
-            Graded {
-                members: members(&folder, roster, &known).0,
-                folder,
+            let mut graded = Graded {
+                members,
+                folder: row.first().cloned().unwrap_or_default(),
                 grade: Some(grade).filter(|g| !g.is_empty()),
                 penalty: cell(row, penalty),
                 late: cell(row, late),
                 hand: hand.iter().map(|&c| cell(row, Some(c))).collect(),
                 comments: cell(row, Some(comments)),
-            }
+            };
+            late_again(
+                rubric,
+                &mut graded,
+                &cell(row, submitted),
+                &cell(row, Some(total)),
+                &extensions,
+            );
+            graded
         })
-        .collect())
+        .collect();
+    graded.extend(assigned.missing.into_iter().map(|member| Graded {
+        folder: String::new(),
+        members: vec![member],
+        grade: (rubric.missing == Missing::Zero).then(|| points(0.0)),
+        penalty: String::new(),
+        late: String::new(),
+        hand: vec![String::new(); hand.len()],
+        comments: String::new(),
+    }));
+    Ok(graded)
+}
+
+/// `graded` with its lateness, penalty and grade judged again under `rubric`'s late policy with
+/// the roster's `extensions`, from its `submitted` cell (`2026-11-21T10:00:00-08:00
+/// (Gradescope)`) and its `total`: only when there are extensions, a policy and a time.
+fn late_again(
+    rubric: &Rubric,
+    graded: &mut Graded,
+    submitted: &str,
+    total: &str,
+    extensions: &[Extension],
+) {
+    let time = submitted.split(' ').next().and_then(Moment::parse);
+    let (Some(policy), Some(at), false) = (&rubric.late, time, extensions.is_empty()) else {
+        return;
+    };
+    let possible = rubric.categories.iter().map(|c| c.points).sum();
+    let judged = lateness(policy, extensions, at.at, possible);
+    (graded.late, graded.penalty) = late_cells(Late::Judged(judged));
+    if let Ok(total) = total.parse::<f64>() {
+        graded.grade = Some(points((total - judged.penalty).max(0.0)));
+    }
+}
+
+/// What of the gradebook a platform's file leaves out, so that no grade reaches the wrong
+/// student.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LeftOut {
+    /// A row that names no student (its folder).
+    Nobody(String),
+    /// A student with no identifier the platform maps by (who).
+    Blank(String),
+    /// A student whose identifier another row has too (who, and the identifier).
+    Repeated(String, String),
 }
 
 /// An export's text, and what the instructor should be told about it.
@@ -124,41 +200,61 @@ pub struct Layout {
     pub text: String,
     /// The students whose grade is blank: no final total yet.
     pub blank: Vec<String>,
-    /// The gradebook's rows that name no student the platform could match (no student id
-    /// and no email): left out.
-    pub unmatched: Vec<String>,
+    /// What is left out of it.
+    pub left_out: Vec<LeftOut>,
 }
 
-/// Each student of `graded` that the platform can match (a student id or an email) with
-/// their submission; the others told in the layout's lists.
-fn students(graded: &[Graded]) -> (Vec<(&Member, &Graded)>, Vec<String>, Vec<String>) {
-    let (mut rows, mut blank, mut unmatched) = (Vec::new(), Vec::new(), Vec::new());
-    for submission in graded {
-        let matched: Vec<&Member> = submission
-            .members
-            .iter()
-            .filter(|m| !m.student_id.is_empty() || !m.email.is_empty())
-            .collect();
-        if matched.is_empty() {
-            unmatched.push(submission.folder.clone());
-        }
-        for member in matched {
-            if submission.grade.is_none() {
-                blank.push(who(member));
+/// Which of its columns Moodle's import is told to map to its users.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum MoodleBy {
+    /// `Email address`, to the user's email.
+    #[default]
+    Email,
+    /// `ID number`, to the user's ID number (the student id).
+    IdNumber,
+}
+
+/// Each student of `graded` whose identifiers (`keys`: the values of the columns the platform
+/// maps by) are not all blank and none another student's, with their submission; the others
+/// are left out.
+fn students(
+    graded: &[Graded],
+    keys: impl Fn(&Member) -> Vec<String>,
+) -> (Vec<(&Member, &Graded)>, Vec<LeftOut>) {
+    let all: Vec<(&Member, &Graded)> = graded
+        .iter()
+        .flat_map(|g| g.members.iter().map(move |m| (m, g)))
+        .collect();
+    // How many students have each identifier in each column (in any case).
+    let mut count: BTreeMap<(usize, String), usize> = BTreeMap::new();
+    for (member, _) in &all {
+        for (column, key) in keys(member).into_iter().enumerate() {
+            if !key.is_empty() {
+                *count.entry((column, key.to_lowercase())).or_default() += 1;
             }
-            rows.push((member, submission));
         }
     }
-    (rows, blank, unmatched)
-}
-
-/// A student, as a message names them: their name, else id, else email.
-fn who(member: &Member) -> String {
-    [&member.name, &member.student_id, &member.email]
-        .into_iter()
-        .find(|f| !f.is_empty())
-        .cloned()
-        .unwrap_or_default()
+    let mut left_out: Vec<LeftOut> = graded
+        .iter()
+        .filter(|g| g.members.is_empty())
+        .map(|g| LeftOut::Nobody(g.folder.clone()))
+        .collect();
+    let mut rows = Vec::new();
+    for (member, submission) in all {
+        let keys = keys(member);
+        let repeated = keys
+            .iter()
+            .enumerate()
+            .find(|(column, key)| !key.is_empty() && count[&(*column, key.to_lowercase())] > 1);
+        match (keys.iter().all(String::is_empty), repeated) {
+            (true, _) => left_out.push(LeftOut::Blank(member.shown())),
+            (false, Some((_, key))) => {
+                left_out.push(LeftOut::Repeated(member.shown(), key.clone()))
+            }
+            (false, None) => rows.push((member, submission)),
+        }
+    }
+    (rows, left_out)
 }
 
 /// Writes `rows` as CSV, quoted where needed, each ended by `\n`.
@@ -178,9 +274,26 @@ fn write(rows: Vec<Vec<String>>) -> String {
     String::from_utf8(bytes).expect("CSV of text is text")
 }
 
+/// A student's SIS Login ID for Canvas: their login, else their email.
+fn canvas_login(member: &Member) -> &str {
+    match member.login.is_empty() {
+        true => &member.email,
+        false => &member.login,
+    }
+}
+
+/// The students of `rows` with no grade, by name.
+fn no_grade(rows: &[(&Member, &Graded)]) -> Vec<String> {
+    rows.iter()
+        .filter(|(_, g)| g.grade.is_none())
+        .map(|(m, _)| m.shown())
+        .collect()
+}
+
 /// Canvas's gradebook import for a new column titled with `rubric`'s title.
 pub fn canvas(rubric: &Rubric, graded: &[Graded]) -> Layout {
-    let (students, blank, unmatched) = students(graded);
+    let keys = |m: &Member| vec![m.student_id.clone(), canvas_login(m).to_string()];
+    let (students, left_out) = students(graded, keys);
     let possible: f64 = rubric.categories.iter().map(|c| c.points).sum();
     let mut rows = vec![
         [
@@ -197,20 +310,20 @@ pub fn canvas(rubric: &Rubric, graded: &[Graded]) -> Layout {
             .map(String::from)
             .to_vec(),
     ];
-    for (member, submission) in students {
+    for (member, submission) in &students {
         rows.push(vec![
             inert::cell(&member.name),
             String::new(),
             inert::cell(&member.student_id),
-            inert::cell(&member.email),
+            inert::cell(canvas_login(member)),
             String::new(),
             submission.grade.clone().unwrap_or_default(),
         ]);
     }
     Layout {
         text: write(rows),
-        blank,
-        unmatched,
+        blank: no_grade(&students),
+        left_out,
     }
 }
 
@@ -233,27 +346,31 @@ fn feedback(submission: &Graded) -> String {
 }
 
 /// Moodle's "Import grades: CSV file", a grade column titled with `rubric`'s title and the
-/// feedback beside it.
-pub fn moodle(rubric: &Rubric, graded: &[Graded]) -> Layout {
-    let (students, blank, unmatched) = students(graded);
+/// feedback beside it, its students mapped `by` one of its columns.
+pub fn moodle(rubric: &Rubric, graded: &[Graded], by: MoodleBy) -> Layout {
+    let keys = |m: &Member| match by {
+        MoodleBy::Email => vec![m.email.clone()],
+        MoodleBy::IdNumber => vec![m.student_id.clone()],
+    };
+    let (students, left_out) = students(graded, keys);
     let mut rows = vec![vec![
         "Email address".to_string(),
         "ID number".to_string(),
         inert::cell(&rubric.title),
         "Feedback".to_string(),
     ]];
-    for (member, submission) in students {
+    for (member, submission) in &students {
         rows.push(vec![
             inert::cell(&member.email),
             inert::cell(&member.student_id),
-            submission.grade.clone().unwrap_or_default(),
+            submission.grade.clone().unwrap_or_else(|| "-".into()),
             feedback(submission),
         ]);
     }
     Layout {
         text: write(rows),
-        blank,
-        unmatched,
+        blank: no_grade(&students),
+        left_out,
     }
 }
 
@@ -261,7 +378,8 @@ pub fn moodle(rubric: &Rubric, graded: &[Graded]) -> Layout {
 /// Gradescope's manually graded questions. A student is blank here only when no hand score
 /// of theirs is typed yet.
 pub fn gradescope(rubric: &Rubric, graded: &[Graded]) -> Layout {
-    let (students, _, unmatched) = students(graded);
+    let keys = |m: &Member| vec![m.student_id.clone(), m.email.clone()];
+    let (students, left_out) = students(graded, keys);
     let mut header: Vec<String> = ["Name", "SID", "Email"].map(String::from).to_vec();
     header.extend(
         rubric
@@ -276,7 +394,7 @@ pub fn gradescope(rubric: &Rubric, graded: &[Graded]) -> Layout {
     let mut blank = Vec::new();
     for (member, submission) in students {
         if submission.hand.iter().any(String::is_empty) {
-            blank.push(who(member));
+            blank.push(member.shown());
         }
         let mut row = vec![
             inert::cell(&member.name),
@@ -290,7 +408,7 @@ pub fn gradescope(rubric: &Rubric, graded: &[Graded]) -> Layout {
     Layout {
         text: write(rows),
         blank,
-        unmatched,
+        left_out,
     }
 }
 
@@ -314,6 +432,7 @@ mod tests {
             student_id: id.into(),
             name: name.into(),
             email: format!("{id}@x.edu"),
+            login: String::new(),
         };
         let submitted = Some(Submitted {
             at: Moment::parse("2026-11-21T10:00:00-08:00").unwrap(),
@@ -357,7 +476,11 @@ mod tests {
         );
         hand.students.insert("team".into(), marks);
         let text = gradebook::csv(&rubric, &[], &students, &HandScores::default());
-        let joined = gradebook::join(&text, &who).unwrap();
+        let class = gradebook::Joined {
+            who,
+            missing: vec![member("4", "Dee")],
+        };
+        let joined = gradebook::join(&text, &class, Missing::Blank).unwrap();
         (
             rubric.clone(),
             gradebook::merge(&joined, &rubric, &hand).unwrap(),
@@ -370,17 +493,19 @@ mod tests {
         let graded = read(&text, &rubric, None).unwrap();
         for (name, layout) in [
             ("canvas", canvas(&rubric, &graded)),
-            ("moodle", moodle(&rubric, &graded)),
+            ("moodle", moodle(&rubric, &graded, MoodleBy::Email)),
             ("gradescope", gradescope(&rubric, &graded)),
         ] {
             for start in ["\n=", ",=", "\"="] {
                 assert!(!layout.text.contains(start), "{name}: {}", layout.text);
             }
-            assert_eq!(layout.unmatched, ["stray"], "{name}");
+            assert_eq!(layout.left_out, [LeftOut::Nobody("stray".into())], "{name}");
+            // The student who submitted nothing has a row in every file.
+            assert!(layout.text.contains("4@x.edu"), "{name}: {}", layout.text);
             insta::assert_snapshot!(format!("export_{name}"), layout.text);
         }
-        assert_eq!(canvas(&rubric, &graded).blank, ["Bob"]);
-        assert_eq!(gradescope(&rubric, &graded).blank, ["Bob"]);
+        assert_eq!(canvas(&rubric, &graded).blank, ["Bob", "Dee"]);
+        assert_eq!(gradescope(&rubric, &graded).blank, ["Bob", "Dee"]);
     }
 
     #[test]
@@ -393,7 +518,7 @@ mod tests {
         .unwrap();
         let graded = read(&text, &rubric, Some(&roster)).unwrap();
         let layout = canvas(&rubric, &graded);
-        assert!(layout.unmatched.is_empty());
+        assert!(layout.left_out.is_empty());
         assert!(
             layout.text.contains("\"Bob, B.\",,3,3@x.edu,,"),
             "{}",
@@ -404,7 +529,156 @@ mod tests {
             "{}",
             layout.text
         );
-        assert_eq!(layout.blank, ["Bob, B.", "Stray Cat"]);
+        assert_eq!(layout.blank, ["Bob, B.", "Stray Cat", "Dee"]);
+    }
+
+    /// A class of every kind of row: a group one of whom the platform cannot match, a student
+    /// with no grade yet, two students given one student id, a student who submitted nothing
+    /// and a folder that names no one.
+    fn class() -> Vec<Graded> {
+        let member = |sid: &str, name: &str, email: &str| Member {
+            student_id: sid.into(),
+            name: name.into(),
+            email: email.into(),
+            login: String::new(),
+        };
+        let graded = |folder: &str, members: Vec<Member>, grade: Option<&str>| Graded {
+            folder: folder.into(),
+            members,
+            grade: grade.map(String::from),
+            penalty: String::new(),
+            late: String::new(),
+            hand: vec!["1".into()],
+            comments: String::new(),
+        };
+        vec![
+            graded(
+                "team",
+                vec![member("1", "Ann", "ann@x.edu"), member("", "Cy", "")],
+                Some("5"),
+            ),
+            graded("bob", vec![member("3", "Bob", "bob@x.edu")], None),
+            graded("dan", vec![member("7", "Dan", "dan@x.edu")], Some("4")),
+            graded("dana", vec![member("7", "Dana", "DANA@x.edu")], Some("2")),
+            graded("", vec![member("8", "Eve", "eve@x.edu")], None),
+            graded("stray", Vec::new(), Some("3")),
+        ]
+    }
+
+    /// The identifiers of each student row of `text` in the columns `columns`, after the
+    /// header and `skip` rows more.
+    fn identifiers(text: &str, columns: &[usize], skip: usize) -> Vec<Vec<String>> {
+        let rows = gradebook::parse(text).unwrap();
+        rows[1 + skip..]
+            .iter()
+            .map(|row| columns.iter().map(|&c| row[c].to_lowercase()).collect())
+            .collect()
+    }
+
+    /// Canvas's importer reads the header, then the `Points Possible` row, and matches each
+    /// student by `SIS User ID` or `SIS Login ID` (else by name:
+    /// https://community.canvaslms.com/t5/Instructor-Guide/How-do-I-import-grades-in-the-Gradebook/ta-p/807,
+    /// https://teaching.resources.osu.edu/toolsets/carmencanvas/guides/calculating-final-grades/import-csv-file-carmen-grades);
+    /// Moodle's "Import grades: CSV file" maps one user column, keeps the previous row's user
+    /// for a row whose mapped cell is blank, and stores any cell but `-` as a new grade item's
+    /// grade (https://docs.moodle.org/311/en/Grade_import; its loader,
+    /// grade/import/csv/classes/load_data.php). So no row may have a blank or repeated
+    /// identifier, and no grade is `-`.
+    #[test]
+    fn no_file_has_a_row_with_a_blank_or_repeated_identifier_and_the_missing_are_in_each() {
+        let rubric = fixtures::hand_rubric();
+        let graded = class();
+        let files = [
+            (canvas(&rubric, &graded), vec![2, 3], 1),
+            (moodle(&rubric, &graded, MoodleBy::Email), vec![0], 0),
+            (moodle(&rubric, &graded, MoodleBy::IdNumber), vec![1], 0),
+            (gradescope(&rubric, &graded), vec![1, 2], 0),
+        ];
+        for (layout, columns, skip) in &files {
+            let ids = identifiers(&layout.text, columns, *skip);
+            for (at, row) in ids.iter().enumerate() {
+                assert!(row.iter().any(|id| !id.is_empty()), "{}", layout.text);
+                for (column, id) in row.iter().enumerate().filter(|(_, id)| !id.is_empty()) {
+                    let same = ids.iter().filter(|r| &r[column] == id);
+                    assert_eq!(same.count(), 1, "row {at}: {}", layout.text);
+                }
+            }
+            assert!(layout.text.contains("eve@x.edu"), "{}", layout.text);
+            assert!(layout.left_out.contains(&LeftOut::Blank("Cy".into())));
+            assert!(layout.left_out.contains(&LeftOut::Nobody("stray".into())));
+        }
+        let [canvas, by_email, by_id, gradescope] = files.map(|(layout, _, _)| layout);
+        assert!(canvas
+            .left_out
+            .contains(&LeftOut::Repeated("Dan".into(), "7".into())));
+        assert!(canvas
+            .left_out
+            .contains(&LeftOut::Repeated("Dana".into(), "7".into())));
+        assert_eq!(gradescope.left_out, canvas.left_out);
+        assert_eq!(by_id.left_out, canvas.left_out);
+        // Mapped by email, Dan and Dana are told apart; no grade is Moodle's `-`.
+        assert_eq!(by_email.left_out.len(), 2);
+        assert!(
+            by_email.text.contains("\nbob@x.edu,3,-,\n"),
+            "{}",
+            by_email.text
+        );
+        assert!(
+            by_email.text.contains("\neve@x.edu,8,-,\n"),
+            "{}",
+            by_email.text
+        );
+        assert!(
+            canvas.text.contains("\nEve,,8,eve@x.edu,,\n"),
+            "{}",
+            canvas.text
+        );
+        assert_eq!(canvas.blank, ["Bob", "Eve"]);
+    }
+
+    #[test]
+    fn the_roster_s_students_with_no_row_are_missing_with_the_rubric_s_grade() {
+        let (mut rubric, text) = gradebook();
+        rubric.missing = Missing::Zero;
+        let roster = Roster::parse(
+            std::path::Path::new("r.csv"),
+            "Student,ID,SIS User ID,SIS Login ID,Section\n\
+             \"    Points Possible\",,,,\n\
+             \"Zed, Zoe\",41,9,zoe,S1\n",
+        )
+        .unwrap();
+        let graded = read(&text, &rubric, Some(&roster)).unwrap();
+        let last = graded.last().unwrap();
+        assert_eq!(
+            (last.folder.as_str(), last.grade.as_deref()),
+            ("", Some("0"))
+        );
+        assert!(canvas(&rubric, &graded)
+            .text
+            .ends_with("\n\"Zed, Zoe\",,9,zoe,,0\n"));
+    }
+
+    #[test]
+    fn a_roster_s_extension_takes_the_late_penalty_again() {
+        let (mut rubric, text) = gradebook();
+        rubric.late = Some(
+            toml::from_str("due = \"2026-11-20T10:00:00-08:00\"\npenalty = 10\nper = \"day\"\n")
+                .unwrap(),
+        );
+        let roster = Roster::parse(
+            std::path::Path::new("r.csv"),
+            "student_id,extension\n1,48\n",
+        )
+        .unwrap();
+        let graded = read(&text, &rubric, Some(&roster)).unwrap();
+        assert_eq!(
+            (graded[0].late.as_str(), graded[0].penalty.as_str()),
+            ("on time", "0")
+        );
+        assert_eq!(graded[0].grade.as_deref(), Some("4.5"));
+        // Without the roster, the gradebook's own.
+        let graded = read(&text, &rubric, None).unwrap();
+        assert_eq!(graded[0].penalty, "1.2");
     }
 
     #[test]

@@ -21,7 +21,9 @@
 //! per student of a group, each inert), when it came in (`submitted`, with its source), how
 //! late it was (`late`), what that costs (`late penalty`) and the `final total` (the total
 //! less the penalty, once the total is known, never under 0), which [`merge`] keeps up to date
-//! as the hand scores come. Without them the gradebook is as it always was.
+//! as the hand scores come. Every student on the roster who submitted nothing then has a row
+//! of their own at the end, with no folder: `missing` in `submitted`, and the course's choice
+//! of final total (0, or blank). Without them the gradebook is as it always was.
 
 use std::collections::BTreeMap;
 
@@ -32,7 +34,7 @@ use crate::judge::result::hand::{HandScores, Marks};
 use crate::judge::result::{CategoryScore, StudentResult};
 use crate::kit::late::Lateness;
 use crate::kit::roster::Member;
-use crate::kit::rubric::Part;
+use crate::kit::rubric::{Missing, Part};
 use crate::kit::submitted::Submitted;
 use crate::kit::Rubric;
 
@@ -75,6 +77,8 @@ const JOINED: [&str; 7] = [
     LATE_PENALTY,
     FINAL_TOTAL,
 ];
+/// The `submitted` cell of a student on the roster who submitted nothing.
+pub const MISSING: &str = "missing";
 /// What separates the students of a group in one cell.
 pub const MEMBERS: char = '\n';
 
@@ -274,6 +278,16 @@ pub struct Who {
     pub late: Late,
 }
 
+/// Who each submission of a class is, and who on the roster submitted nothing: what
+/// [`join`] adds to a gradebook.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Joined {
+    /// Each submission's row, by its folder.
+    pub who: BTreeMap<String, Who>,
+    /// The roster's students with no submission.
+    pub missing: Vec<Member>,
+}
+
 /// A duration in words, in its two largest units: `1 day 3 h`, `2 h 5 min`, `40 s`.
 pub fn late_word(late: jiff::SignedDuration) -> String {
     let seconds = late.as_secs().max(0);
@@ -300,33 +314,41 @@ pub fn late_word(late: jiff::SignedDuration) -> String {
     }
 }
 
-/// `who`'s cells in the columns [`join`] adds, the final total left for [`merge`].
-fn who_cells(who: Option<&Who>) -> [String; 7] {
-    let Some(who) = who else {
-        return Default::default();
-    };
+/// The cells of `members` in the columns of who: a line per student, each inert.
+fn member_cells(members: &[Member]) -> [String; 3] {
     let each = |field: fn(&Member) -> &str| {
-        let cells: Vec<String> = who.members.iter().map(|m| inert::cell(field(m))).collect();
+        let cells: Vec<String> = members.iter().map(|m| inert::cell(field(m))).collect();
         cells.join(&MEMBERS.to_string())
-    };
-    let submitted = who
-        .submitted
-        .map_or(String::new(), |s| format!("{} ({})", s.at, s.source.word()));
-    let (late, penalty) = match who.late {
-        Late::NoPolicy => (String::new(), String::new()),
-        Late::NoTime => ("no submission time".into(), String::new()),
-        Late::Judged(lateness) if lateness.periods == 0 => ("on time".into(), points(0.0)),
-        Late::Judged(lateness) => (late_word(lateness.late), points(lateness.penalty)),
     };
     [
         each(|m| &m.student_id),
         each(|m| &m.name),
         each(|m| &m.email),
-        submitted,
-        late,
-        penalty,
-        String::new(),
     ]
+}
+
+/// The `late` and `late penalty` cells of a submission that stands with the late policy as
+/// `late` says.
+pub fn late_cells(late: Late) -> (String, String) {
+    match late {
+        Late::NoPolicy => (String::new(), String::new()),
+        Late::NoTime => ("no submission time".into(), String::new()),
+        Late::Judged(lateness) if lateness.periods == 0 => ("on time".into(), points(0.0)),
+        Late::Judged(lateness) => (late_word(lateness.late), points(lateness.penalty)),
+    }
+}
+
+/// `who`'s cells in the columns [`join`] adds, the final total left for [`merge`].
+fn who_cells(who: Option<&Who>) -> [String; 7] {
+    let Some(who) = who else {
+        return Default::default();
+    };
+    let submitted = who
+        .submitted
+        .map_or(String::new(), |s| format!("{} ({})", s.at, s.source.word()));
+    let (late, penalty) = late_cells(who.late);
+    let [ids, names, emails] = member_cells(&who.members);
+    [ids, names, emails, submitted, late, penalty, String::new()]
 }
 
 /// The gradebook's header for `rubric` and the `timed` categories once [`join`]ed.
@@ -337,19 +359,40 @@ pub fn joined_header(rubric: &Rubric, timed: &[String]) -> Vec<String> {
 }
 
 /// The gradebook `text` (as [`csv`] wrote it, the hand scores merged or not) with the columns
-/// of who each submission is and how late it came after every other, from `who` by student
-/// (blank for a student it lacks); [`merge`] then fills the final total.
-pub fn join(text: &str, who: &BTreeMap<String, Who>) -> Result<String, GradebookError> {
+/// of who each submission is and how late it came after every other, from `joined` by student
+/// (blank for a student it lacks), then a row for each student `joined` says is missing, with
+/// the final total `missing` says; [`merge`] then fills the final totals of the others.
+pub fn join(text: &str, joined: &Joined, missing: Missing) -> Result<String, GradebookError> {
     let mut rows = parse(text)?;
+    let width = rows.first().map_or(0, Vec::len);
     for (index, row) in rows.iter_mut().enumerate() {
         let student = row.first().cloned().unwrap_or_default();
         match index {
             0 => row.extend(JOINED.map(String::from)),
-            _ => row.extend(who_cells(who.get(&student))),
+            _ => row.extend(who_cells(joined.who.get(&student))),
         }
         if let Some(student) = row.first_mut() {
             *student = inert::cell(student);
         }
+    }
+    let grade = match missing {
+        Missing::Blank => String::new(),
+        Missing::Zero => points(0.0),
+    };
+    for member in &joined.missing {
+        let mut row = vec![String::new(); width];
+        let [ids, names, emails] = member_cells(std::slice::from_ref(member));
+        let (late, penalty) = (String::new(), String::new());
+        row.extend([
+            ids,
+            names,
+            emails,
+            MISSING.into(),
+            late,
+            penalty,
+            grade.clone(),
+        ]);
+        rows.push(row);
     }
     Ok(write_rows(&rows))
 }
@@ -491,12 +534,14 @@ pub fn late_penalties(text: &str) -> Result<BTreeMap<String, (String, f64)>, Gra
     Ok(penalties)
 }
 
-/// The students a gradebook has rows for.
+/// The students (submission folders) a gradebook has rows for; a missing student's row has
+/// none.
 pub fn students(text: &str) -> Result<Vec<String>, GradebookError> {
     Ok(parse(text)?
         .into_iter()
         .skip(1)
         .filter_map(|row| row.into_iter().next())
+        .filter(|folder| !folder.is_empty())
         .collect())
 }
 
@@ -517,6 +562,7 @@ pub fn not_counted(rows: &[Record]) -> Vec<String> {
             columns.iter().any(|&at| !blank(at)) || total.is_some_and(blank)
         })
         .filter_map(|row| row.cells.first().cloned())
+        .filter(|folder| !folder.is_empty())
         .collect()
 }
 
@@ -551,9 +597,13 @@ pub fn merge(text: &str, rubric: &Rubric, hand: &HandScores) -> Result<String, G
         .zip(header.iter().position(|h| h == FINAL_TOTAL));
     let width = header.len();
     for row in rows.iter_mut().skip(1) {
+        // A missing student's row (no folder) has nothing to score.
         let (Some(student), Some(auto)) = (row.first(), row.get(automatic)) else {
             continue;
         };
+        if student.is_empty() {
+            continue;
+        }
         let auto = match auto.as_str() {
             "" => None,
             auto => Some(auto.parse().map_err(|_| {
@@ -828,6 +878,7 @@ mod tests {
             student_id: id.into(),
             name: name.into(),
             email: format!("{id}@x.edu"),
+            login: String::new(),
         };
         let at = Moment::parse("2026-11-21T10:00:00-08:00").unwrap();
         let mut who = BTreeMap::new();
@@ -865,8 +916,12 @@ mod tests {
             },
         );
         let blank = csv(&rubric, &[], &students, &HandScores::default());
+        let class = Joined {
+            who,
+            missing: vec![member("4", "=Dee")],
+        };
         let joined = merge(
-            &join(&blank, &who).unwrap(),
+            &join(&blank, &class, Missing::Zero).unwrap(),
             &rubric,
             &HandScores::default(),
         )
@@ -897,13 +952,24 @@ mod tests {
         );
         assert_eq!(cells(&rows[2])[4..6], ["on time", "0"]);
         assert_eq!(cells(&rows[3]), vec![String::new(); 7]);
-        // Once every item is scored, the total less the penalty.
+        // The missing student: no folder, nothing scored, and the course's 0.
+        assert_eq!(rows[4][..old[0].len()], vec![String::new(); old[0].len()]);
+        assert_eq!(
+            cells(&rows[4]),
+            ["4", "'=Dee", "4@x.edu", "missing", "", "", "0"]
+        );
+        let blank_missing = join(&blank, &class, Missing::Blank).unwrap();
+        assert_eq!(parse(&blank_missing).unwrap()[4].last().unwrap(), "");
+        assert_eq!(self::students(&joined).unwrap(), ["team", "=bob", "cy"]);
+        assert!(!not_counted(&records(&joined).unwrap()).contains(&String::new()));
+        // Once every item is scored, the total less the penalty; the missing row as it was.
         let mut whole = scores(&[Some(3.0), Some(1.5)]);
         let marks = whole.students["ann, the first"].clone();
         for name in ["team", "=bob", "cy"] {
             whole.students.insert(name.into(), marks.clone());
         }
         let scored = parse(&merge(&joined, &rubric, &whole).unwrap()).unwrap();
+        assert_eq!(scored[4], rows[4]);
         let last = scored[0].len() - 1;
         let total = column(&scored[0], TOTAL);
         assert_eq!(

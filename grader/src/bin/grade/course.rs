@@ -12,6 +12,7 @@ use clap::{Args, Subcommand};
 use connect_four_grader::commands;
 use connect_four_grader::judge::matchup::{Settings, Spec};
 use connect_four_grader::process::Limits;
+use connect_four_grader::report::export::MoodleBy;
 use connect_four_supplied::limits::{parse_size, parse_threads};
 
 use super::KitArgs;
@@ -43,10 +44,12 @@ pub enum Course {
     /// CSV files Canvas, Moodle and Gradescope import
     ///
     /// A row per student (each of a group's gets the group's grade): the gradebook's final
-    /// total (the total less the late penalty), blank while a student has none yet, and said on
-    /// standard error with the count. The students are those the gradebook names (from
-    /// grade class --roster or a Gradescope export), completed or overridden by --roster; a
-    /// row that names no student id or email is left out and said.
+    /// total (the total less the late penalty), no grade while a student has none yet, and
+    /// said on standard error with the count. The students are those the gradebook names (from
+    /// grade class --roster or a Gradescope export), completed or overridden by --roster, and
+    /// everyone else on the roster (missing: the rubric's missing grade). A student whose
+    /// identifier (the columns the platform maps by) is blank or another row's too is left out
+    /// and named, and the command fails unless given --allow-missing.
     #[command(after_help = EXPORT_HELP)]
     Export(ExportArgs),
     /// Compare every pair of a class's submissions (Rust, Java, Python) for code they share,
@@ -114,16 +117,18 @@ const EXPORT_HELP: &str = concat!(
     "                Points Possible row: Grades > Import makes a new column of it; students\n",
     "                matched by SIS User ID (student id) and SIS Login ID (email)\n",
     "  --moodle      Email address, ID number, <rubric title>, Feedback: Grades > Import > CSV\n",
-    "                file, mapping Email address (or ID number) to the user\n",
+    "                file, mapping Email address (or ID number: --moodle-by idnumber) to the\n",
+    "                user; no grade is written -, as Moodle reads it\n",
     "  --gradescope  Name, SID, Email, each category part graded by hand, Late penalty: the\n",
     "                hand scores for the assignment's manually graded questions\n",
     "\n",
-    "Exit codes: 0 after writing, 1 when the gradebook, the roster or the kit cannot be read,\n",
-    "2 for bad arguments.\n",
+    "Exit codes: 0 after writing, 1 when the gradebook, the roster or the kit cannot be read or\n",
+    "a student is left out (without --allow-missing), 2 for bad arguments.\n",
     "\n",
     "Examples:\n",
     "  grade export gradebook.csv --canvas canvas.csv --moodle moodle.csv\n",
-    "  grade export gradebook.csv --gradescope hand-scores.csv --roster roster.csv"
+    "  grade export gradebook.csv --gradescope hand-scores.csv --roster roster.csv\n",
+    "  grade export gradebook.csv --moodle moodle.csv --moodle-by idnumber --allow-missing"
 );
 
 /// `grade export`'s arguments.
@@ -139,14 +144,32 @@ pub struct ExportArgs {
     /// Write Moodle's "Import grades: CSV file" to OUT
     #[arg(long, value_name = "OUT", group = "layout")]
     moodle: Option<PathBuf>,
+    /// The column Moodle's import is told to map to its users ("Identify user by"): a row
+    /// blank or repeated in it is left out
+    #[arg(long, value_name = "COLUMN", value_enum, default_value_t = MoodleByArg::Email)]
+    moodle_by: MoodleByArg,
     /// Write the hand scores per question, for Gradescope, to OUT
     #[arg(long, value_name = "OUT", group = "layout")]
     gradescope: Option<PathBuf>,
-    /// The roster (as for grade class --roster): completes or overrides who each row is
+    /// The roster (as for grade class --roster, or a platform's as downloaded): completes or
+    /// overrides who each row is, its extensions count, and its students with no row are
+    /// exported as missing
     #[arg(long, value_name = "PATH")]
     roster: Option<PathBuf>,
+    /// Succeed though students are left out (their identifier blank or repeated)
+    #[arg(long)]
+    allow_missing: bool,
     #[command(flatten)]
     kit: KitArgs,
+}
+
+/// `--moodle-by`'s values.
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+enum MoodleByArg {
+    /// Email address, to the user's email
+    Email,
+    /// ID number, to the user's ID number (the student id)
+    Idnumber,
 }
 
 /// `grade pack`'s arguments.
@@ -272,8 +295,13 @@ impl Course {
                 gradebook: args.gradebook,
                 canvas: args.canvas,
                 moodle: args.moodle,
+                moodle_by: match args.moodle_by {
+                    MoodleByArg::Email => MoodleBy::Email,
+                    MoodleByArg::Idnumber => MoodleBy::IdNumber,
+                },
                 gradescope: args.gradescope,
                 roster: args.roster,
+                allow_missing: args.allow_missing,
                 kit: args.kit.kit,
             })
             .map_err(|e| e.to_string()),

@@ -361,16 +361,23 @@ struct ClassArgs {
     #[arg(long, conflicts_with_all = ["only", "not_counted"])]
     restart: bool,
     /// The roster: a CSV file with a header row and the columns folder (the submission
-    /// folder's name, or Gradescope's submission_123456), student_id, name, email and
-    /// extension (hours more, or a due date-time in RFC 3339), all but folder optional
+    /// folder's name, or Gradescope's submission_123456), student_id, name, email, login and
+    /// extension (hours more, or a due date-time in RFC 3339), each row naming a folder, id,
+    /// email or login; or Gradescope's roster, Canvas's gradebook export or Moodle's
+    /// participants or grades export as downloaded (`,` or `;`, UTF-8)
+    ///
+    /// A student without a folder is matched by id, email or login (Gradescope's submitters,
+    /// or a folder of that name), never by name; each student on it with no submission gets a
+    /// row at the gradebook's end, `missing` (final total 0 with the rubric's missing = "zero",
+    /// else blank).
     ///
     /// The gradebook then gains, after its other columns, student id, name and email (a line
     /// per student of a group: several rows with one folder), submitted, late, late penalty and
     /// final total. A Gradescope export (its "Export Submissions" .zip, or a folder that holds
     /// its submission_metadata.yml or a folder above) is read the same way without a roster:
     /// its names, ids, emails and submission times; a roster given too completes or overrides
-    /// them. The rubric's
-    /// [late] table sets the due date and the penalty. See grading/README.md.
+    /// them. The rubric's [late] table sets the due date and the penalty. See
+    /// grading/README.md.
     #[arg(long, value_name = "PATH")]
     roster: Option<PathBuf>,
     #[command(flatten)]
