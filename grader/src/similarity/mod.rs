@@ -2,10 +2,12 @@
 //! class's submissions compared, and each with an archive of earlier years' (never two archived
 //! ones with each other), by the fingerprints MOSS and Dolos compare: each file parsed into
 //! syntax [`tokens`] (names, literals, comments and layout made alike), its k-grams hashed and
-//! [`winnow`]ed; the k-grams of the code every student was given (the base) left out. A pair's
-//! similarity is the share of both sides' fingerprints the other also has; its [`fragments`]
-//! are the runs of matches, the longest shown first. Submissions are read by [`load`]; nothing
-//! here runs anything, and nothing is a verdict: pairs are leads for a person to judge.
+//! [`winnow`]ed. Left out: every k-gram that touches the code every student was given (the
+//! base), and the fingerprints most of the class has (common code, as MOSS leaves out passages
+//! found in many programs). A pair is ranked by the share of the smaller side the other covers
+//! (a partial copy is not diluted by the rest of a larger program); its [`fragments`] are the
+//! runs of matches, the longest shown first. Submissions are read by [`load`]; nothing here
+//! runs anything, and nothing is a verdict: pairs are leads for a person to judge.
 
 pub mod fragments;
 pub mod load;
@@ -22,19 +24,48 @@ use tokens::TokenError;
 
 pub use pairs::compare;
 
-/// How fingerprints are taken: Dolos's defaults, k-grams of 23 tokens winnowed in windows of
-/// 17 (any copied run of 39 tokens or more is always seen).
+/// How fingerprints are taken and which are left out as common (tuned on the kit's test
+/// class: see the kit guide).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Settings {
     /// Tokens in a k-gram.
     pub k: usize,
+    /// Tokens in the shortest stretch of the base recognised as given code (shorter than a
+    /// k-gram: a student's one-line body between given lines leaves the given code around it
+    /// in stretches shorter than k).
+    pub given: usize,
     /// k-grams in a winnowing window.
     pub window: usize,
+    /// The fewest tokens of its own code a side counts as having in a pair's coverage: a
+    /// submission of a few lines of its own is not covered whole by a line it shares.
+    pub least: usize,
+    /// A fingerprint held by more than this share (in percent) of the submissions with a file
+    /// of its language is common code, left out...
+    pub common_percent: usize,
+    /// ... if it is also held by more than this many (so that a small class keeps its copies).
+    pub common_floor: usize,
 }
 
 impl Default for Settings {
     fn default() -> Self {
-        Settings { k: 23, window: 17 }
+        Settings {
+            k: 23,
+            given: 12,
+            window: 17,
+            least: 500,
+            common_percent: 20,
+            common_floor: 10,
+        }
+    }
+}
+
+impl Settings {
+    /// The most submissions, of `holding` with a file of the language, a fingerprint may be
+    /// held by and not be common.
+    pub fn common_limit(&self, holding: usize) -> usize {
+        (holding * self.common_percent)
+            .div_ceil(100)
+            .max(self.common_floor)
     }
 }
 
@@ -94,8 +125,7 @@ pub struct Submission {
 /// The code every student was given, as the k-grams to leave out of every submission.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Base {
-    /// The hashes of every k-gram of every base file (not only the winnowed ones, so that the
-    /// given code is left out whatever window it falls in).
+    /// The hashes of every stretch of [`Settings::given`] tokens of every base file.
     kgrams: HashSet<u64>,
     /// The base's source files.
     pub files: usize,
@@ -109,7 +139,7 @@ impl Base {
         for file in submissions.iter().flat_map(|s| &s.files) {
             if let Ok(found) = tokens::tokens(&file.text, file.language) {
                 let kinds: Vec<u64> = found.iter().map(|t| t.kind).collect();
-                kgrams.extend(winnow::kgrams(&kinds, settings.k));
+                kgrams.extend(winnow::kgrams(&kinds, settings.given));
                 files += 1;
             }
         }
@@ -120,12 +150,18 @@ impl Base {
 /// What one submission came to.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Measure {
+    /// The language of most of its tokens (none: it has none).
+    pub language: Option<Language>,
     /// Tokens in its files.
     pub tokens: usize,
-    /// Fingerprints compared (after the base's were left out).
+    /// Fingerprints compared (after the base's and the common ones were left out).
     pub fingerprints: usize,
-    /// Fingerprints left out as the base's.
+    /// Its own code: the tokens in the k-grams of the fingerprints compared.
+    pub own: usize,
+    /// Fingerprints left out as touching the base.
     pub based: usize,
+    /// Fingerprints left out as common code.
+    pub common: usize,
 }
 
 /// A stretch of a file: its index in the submission's files and its bytes.
@@ -155,6 +191,12 @@ pub struct Pair {
     pub left: usize,
     /// The right one's (the class's or an archive's).
     pub right: usize,
+    /// The language the pair is ranked in: the left side's.
+    pub language: Option<Language>,
+    /// What the pair is ranked by: the share, 0 to 1, of the smaller side's own code
+    /// ([`Measure::own`], counted as at least [`Settings::least`] tokens) in k-grams the other
+    /// also has (the larger of the two sides' shares).
+    pub coverage: f64,
     /// The share, 0 to 1, of both sides' fingerprints the other also has.
     pub similarity: f64,
     /// Fingerprints the two share (counted on both sides).
@@ -177,7 +219,58 @@ pub struct Comparison {
     pub measures: Vec<Measure>,
     /// The base's source files (0: no base was given).
     pub base_files: usize,
-    /// The pairs sharing anything, most similar first (then the longest fragment first, then
-    /// by name).
+    /// The fingerprints left out as common code, counted once each.
+    pub common: usize,
+    /// The pairs sharing anything, the highest coverage first (then the longest fragment
+    /// first, then by name).
     pub pairs: Vec<Pair>,
+}
+
+/// A language's own baseline, to read its pairs against: how many of the class's submissions
+/// are mostly in it, and the coverage of the middle and the 90th percentile of all their
+/// pairs (those sharing nothing counted at 0).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Baseline {
+    /// The language.
+    pub language: Language,
+    /// The class's submissions mostly in it.
+    pub submissions: usize,
+    /// The median pair's coverage, 0 to 1.
+    pub median: f64,
+    /// The 90th percentile's coverage, 0 to 1.
+    pub ninetieth: f64,
+}
+
+impl Comparison {
+    /// Each language's [`Baseline`], over the class's pairs of two submissions mostly in it,
+    /// for each language with two submissions or more.
+    pub fn baselines(&self) -> Vec<Baseline> {
+        let in_class = |index: usize| self.submissions[index].origin == Origin::Class;
+        let mut found = Vec::new();
+        for language in [Language::Rust, Language::Java, Language::Python] {
+            let of =
+                |index: usize| in_class(index) && self.measures[index].language == Some(language);
+            let submissions = (0..self.submissions.len()).filter(|&i| of(i)).count();
+            if submissions < 2 {
+                continue;
+            }
+            let mut coverages: Vec<f64> = self
+                .pairs
+                .iter()
+                .filter(|p| of(p.left) && of(p.right))
+                .map(|p| p.coverage)
+                .collect();
+            coverages.resize(submissions * (submissions - 1) / 2, 0.0);
+            coverages.sort_by(f64::total_cmp);
+            let at =
+                |share: f64| coverages[((coverages.len() - 1) as f64 * share).round() as usize];
+            found.push(Baseline {
+                language,
+                submissions,
+                median: at(0.5),
+                ninetieth: at(0.9),
+            });
+        }
+        found
+    }
 }

@@ -1,8 +1,9 @@
-//! The comparison itself: each submission's files fingerprinted, the base's k-grams left out,
-//! the pairs that share a fingerprint found through an index of every fingerprint (so that
-//! pairs sharing nothing cost nothing), and each of those pairs' similarity and fragments.
+//! The comparison itself: each submission's files fingerprinted, what touches the base and
+//! what most of the class holds left out, the pairs that share a fingerprint found through an
+//! index of every fingerprint (so that pairs sharing nothing cost nothing), and each of those
+//! pairs' coverage, similarity and fragments.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 
 use super::fragments::{runs, Place};
@@ -10,17 +11,20 @@ use super::tokens::tokens;
 use super::winnow::{kgrams, winnow, Fingerprint};
 use super::{Base, Comparison, Fragment, Measure, Origin, Pair, Settings, Span, Submission};
 use super::{Unread, Why};
+use crate::kit::style::Language;
 
 /// The most places of one fingerprint matched on each side of a pair: a line repeated a
 /// thousand times is one match, not a million.
 const MAX_PLACES: usize = 8;
 
-/// One file fingerprinted: its tokens' bytes and the fingerprints winnowing kept, the base's
-/// among them marked.
+/// One file fingerprinted: its language, its tokens' bytes and the fingerprints winnowing
+/// kept, each with whether it touches the base.
 struct Document {
+    /// Its language.
+    language: Language,
     /// Each token's bytes.
     tokens: Vec<Range<usize>>,
-    /// The fingerprints, in order, each with whether it is the base's.
+    /// The fingerprints, in order, each with whether it touches the base.
     fingerprints: Vec<(Fingerprint, bool)>,
 }
 
@@ -29,14 +33,20 @@ struct Fingerprinted {
     documents: Vec<Document>,
 }
 
+/// A submission's fingerprints by hash, each with its places (at most [`MAX_PLACES`]).
+type Held = HashMap<u64, Vec<Place>>;
+
 impl Fingerprinted {
-    /// Every fingerprint not the base's, by hash, with its places (at most [`MAX_PLACES`]).
-    fn by_hash(&self) -> HashMap<u64, Vec<Place>> {
-        let mut found: HashMap<u64, Vec<Place>> = HashMap::new();
+    /// Every fingerprint that touches no base and is not `common`, by hash, with its places.
+    fn held(&self, common: &HashSet<u64>) -> Held {
+        let mut found: Held = HashMap::new();
         for (file, document) in self.documents.iter().enumerate() {
             for (ordinal, (print, based)) in document.fingerprints.iter().enumerate() {
+                if *based || common.contains(&print.hash) {
+                    continue;
+                }
                 let places = found.entry(print.hash).or_default();
-                if !based && places.len() < MAX_PLACES {
+                if places.len() < MAX_PLACES {
                     places.push(Place {
                         file: file as u32,
                         ordinal: ordinal as u32,
@@ -44,13 +54,12 @@ impl Fingerprinted {
                 }
             }
         }
-        found.retain(|_, places| !places.is_empty());
         found
     }
 }
 
-/// The class's submissions compared with each other and with the archive's, the base's k-grams
-/// left out of all of them, by `settings`.
+/// The class's submissions compared with each other and with the archive's, the base and the
+/// common code left out of all of them, by `settings`.
 pub fn compare(
     class: Vec<Submission>,
     archive: Vec<Submission>,
@@ -59,17 +68,34 @@ pub fn compare(
 ) -> Comparison {
     let archived_from = class.len();
     let mut submissions: Vec<Submission> = class.into_iter().chain(archive).collect();
-    let (printed, measures): (Vec<Fingerprinted>, Vec<Measure>) = submissions
+    let (printed, mut measures): (Vec<Fingerprinted>, Vec<Measure>) = submissions
         .iter_mut()
         .map(|submission| fingerprint(submission, base, settings))
         .unzip();
-    let mut pairs: Vec<Pair> = sharing(&printed, archived_from)
+    let common = common(&printed, settings);
+    let held: Vec<Held> = printed
+        .iter()
+        .zip(&mut measures)
+        .map(|(submission, measure)| {
+            let held = submission.held(&common);
+            measure.fingerprints = held.values().map(Vec::len).sum();
+            measure.own = covered(submission, held.values().flatten(), settings.k);
+            measure.common = submission
+                .documents
+                .iter()
+                .flat_map(|d| &d.fingerprints)
+                .filter(|(print, based)| !based && common.contains(&print.hash))
+                .count();
+            held
+        })
+        .collect();
+    let mut pairs: Vec<Pair> = sharing(&held, archived_from)
         .into_iter()
-        .map(|(left, right)| pair(&printed, &measures, left, right, settings))
+        .map(|(left, right)| pair(&printed, &held, &measures, left, right, settings))
         .filter(|pair| pair.shared > 0)
         .collect();
     pairs.sort_by(|a, b| {
-        (b.similarity.total_cmp(&a.similarity))
+        (b.coverage.total_cmp(&a.coverage))
             .then(b.longest.cmp(&a.longest))
             .then(submissions[a.left].name.cmp(&submissions[b.left].name))
             .then(submissions[a.right].name.cmp(&submissions[b.right].name))
@@ -82,18 +108,23 @@ pub fn compare(
         submissions,
         measures,
         base_files: base.files,
+        common: common.len(),
         pairs,
     }
 }
 
 /// `submission`'s files fingerprinted (those that cannot be parsed added to its unread), and
-/// what it came to.
+/// what it came to. Every token inside a stretch of the base is given code, and a k-gram that
+/// touches one is never kept: winnowing passes over them (they hash highest), so the student's
+/// own code beside the given code keeps its fingerprints, and a body of fewer than k tokens
+/// between given lines (what every student writes first) gives none.
 fn fingerprint(
     submission: &mut Submission,
     base: &Base,
     settings: Settings,
 ) -> (Fingerprinted, Measure) {
     let mut measure = Measure::default();
+    let mut by_language: HashMap<Language, usize> = HashMap::new();
     let mut documents = Vec::new();
     for file in &submission.files {
         let found = match tokens(&file.text, file.language) {
@@ -107,30 +138,110 @@ fn fingerprint(
             }
         };
         let kinds: Vec<u64> = found.iter().map(|t| t.kind).collect();
-        let fingerprints: Vec<(Fingerprint, bool)> =
-            winnow(&kgrams(&kinds, settings.k), settings.window)
-                .into_iter()
-                .map(|print| (print, base.kgrams.contains(&print.hash)))
-                .collect();
-        let based = fingerprints.iter().filter(|(_, based)| *based).count();
+        let mut hashes = kgrams(&kinds, settings.k);
+        let given = given(&kinds, &base.kgrams, settings.given);
+        let based = touching(&given, settings.k);
+        for (hash, based) in hashes.iter_mut().zip(&based) {
+            if *based {
+                *hash = u64::MAX;
+            }
+        }
+        let fingerprints: Vec<(Fingerprint, bool)> = winnow(&hashes, settings.window)
+            .into_iter()
+            .map(|print| (print, based[print.start]))
+            .collect();
+        measure.based += fingerprints.iter().filter(|(_, based)| *based).count();
         measure.tokens += found.len();
-        measure.based += based;
-        measure.fingerprints += fingerprints.len() - based;
+        *by_language.entry(file.language).or_default() += found.len();
         documents.push(Document {
+            language: file.language,
             tokens: found.into_iter().map(|t| t.bytes).collect(),
             fingerprints,
         });
     }
+    measure.language = by_language
+        .into_iter()
+        .filter(|(_, tokens)| *tokens > 0)
+        .max_by_key(|(language, tokens)| (*tokens, std::cmp::Reverse(*language)))
+        .map(|(language, _)| language);
     (Fingerprinted { documents }, measure)
+}
+
+/// For each of `kinds` (the tokens' kinds), whether it is given code: inside a stretch of
+/// `length` tokens that the `base` has.
+fn given(kinds: &[u64], base: &HashSet<u64>, length: usize) -> Vec<bool> {
+    let mut changes = vec![0i32; kinds.len() + 1];
+    for (start, hash) in kgrams(kinds, length).iter().enumerate() {
+        if base.contains(hash) {
+            changes[start] += 1;
+            changes[start + length] -= 1;
+        }
+    }
+    changes
+        .iter()
+        .scan(0, |open, change| {
+            *open += change;
+            Some(*open > 0)
+        })
+        .take(kinds.len())
+        .collect()
+}
+
+/// For each k-gram (of `k` tokens) of a file whose tokens are `given` or not, whether any of
+/// its tokens is given.
+fn touching(given: &[bool], k: usize) -> Vec<bool> {
+    let mut inside = given
+        .iter()
+        .take(k.saturating_sub(1))
+        .filter(|g| **g)
+        .count();
+    (0..given.len().saturating_sub(k.saturating_sub(1)))
+        .map(|start| {
+            inside += usize::from(given[start + k - 1]);
+            let touches = inside > 0;
+            inside -= usize::from(given[start]);
+            touches
+        })
+        .collect()
+}
+
+/// The hashes held by more submissions than [`Settings::common_limit`] allows of those with a
+/// file of their language (each counted once per submission, the base's left aside).
+fn common(printed: &[Fingerprinted], settings: Settings) -> HashSet<u64> {
+    let mut holders: HashMap<u64, (Language, usize)> = HashMap::new();
+    let mut holding: HashMap<Language, usize> = HashMap::new();
+    for submission in printed {
+        let mut seen = HashSet::new();
+        let mut languages = HashSet::new();
+        for document in &submission.documents {
+            languages.insert(document.language);
+            for (print, based) in &document.fingerprints {
+                if !based && seen.insert(print.hash) {
+                    holders
+                        .entry(print.hash)
+                        .or_insert((document.language, 0))
+                        .1 += 1;
+                }
+            }
+        }
+        for language in languages {
+            *holding.entry(language).or_default() += 1;
+        }
+    }
+    holders
+        .into_iter()
+        .filter(|(_, (language, count))| *count > settings.common_limit(holding[language]))
+        .map(|(hash, _)| hash)
+        .collect()
 }
 
 /// The pairs (left before right) that share at least one fingerprint, two archived submissions
 /// (those from `archived_from` on) never paired, in order.
-fn sharing(printed: &[Fingerprinted], archived_from: usize) -> Vec<(usize, usize)> {
+fn sharing(held: &[Held], archived_from: usize) -> Vec<(usize, usize)> {
     let mut holders: HashMap<u64, Vec<usize>> = HashMap::new();
-    for (index, submission) in printed.iter().enumerate() {
-        for hash in submission.by_hash().into_keys() {
-            holders.entry(hash).or_default().push(index);
+    for (index, submission) in held.iter().enumerate() {
+        for hash in submission.keys() {
+            holders.entry(*hash).or_default().push(index);
         }
     }
     let mut found = std::collections::BTreeSet::new();
@@ -149,21 +260,33 @@ fn sharing(printed: &[Fingerprinted], archived_from: usize) -> Vec<(usize, usize
 /// other's, and their fragments.
 fn pair(
     printed: &[Fingerprinted],
+    held: &[Held],
     measures: &[Measure],
     left: usize,
     right: usize,
     settings: Settings,
 ) -> Pair {
-    let (on_left, on_right) = (printed[left].by_hash(), printed[right].by_hash());
-    let count = |mine: &HashMap<u64, Vec<Place>>, theirs: &HashMap<u64, Vec<Place>>| -> usize {
-        let inside = |hash: &u64| theirs.contains_key(hash);
+    let (on_left, on_right) = (&held[left], &held[right]);
+    let count = |mine: &Held, theirs: &Held| -> usize {
         mine.iter()
-            .filter(|(hash, _)| inside(hash))
+            .filter(|(hash, _)| theirs.contains_key(hash))
             .map(|(_, places)| places.len())
             .sum()
     };
-    let shared = count(&on_left, &on_right) + count(&on_right, &on_left);
-    let total = measures[left].fingerprints + measures[right].fingerprints;
+    let (shared_left, shared_right) = (count(on_left, on_right), count(on_right, on_left));
+    let covered = |side: usize, mine: &Held, theirs: &Held| -> f64 {
+        let shared = mine
+            .iter()
+            .filter(|(hash, _)| theirs.contains_key(hash))
+            .flat_map(|(_, places)| places);
+        let tokens = covered(&printed[side], shared, settings.k);
+        tokens as f64 / measures[side].own.max(settings.least) as f64
+    };
+    let share = |shared: usize, all: usize| match all {
+        0 => 0.0,
+        all => shared as f64 / all as f64,
+    };
+    let (of_left, of_right) = (measures[left].fingerprints, measures[right].fingerprints);
     let matches: Vec<(Place, Place)> = on_left
         .iter()
         .filter_map(|(hash, places)| Some((places, on_right.get(hash)?)))
@@ -189,14 +312,42 @@ fn pair(
     Pair {
         left,
         right,
-        similarity: match total {
-            0 => 0.0,
-            total => shared as f64 / total as f64,
-        },
-        shared,
+        language: measures[left].language,
+        coverage: covered(left, on_left, on_right).max(covered(right, on_right, on_left)),
+        similarity: share(shared_left + shared_right, of_left + of_right),
+        shared: shared_left + shared_right,
         longest: fragments.first().map_or(0, |f| f.tokens),
         fragments,
     }
+}
+
+/// The tokens of `submission` in the k-grams of the fingerprints at `places`, each counted once.
+fn covered<'a>(
+    submission: &Fingerprinted,
+    places: impl Iterator<Item = &'a Place>,
+    k: usize,
+) -> usize {
+    let mut starts: Vec<(u32, usize)> = places
+        .map(|place| {
+            let document = &submission.documents[place.file as usize];
+            (
+                place.file,
+                document.fingerprints[place.ordinal as usize].0.start,
+            )
+        })
+        .collect();
+    starts.sort_unstable();
+    let mut total = 0;
+    let mut reach: Option<(u32, usize)> = None;
+    for (file, start) in starts {
+        let from = match reach {
+            Some((f, end)) if f == file => start.max(end),
+            _ => start,
+        };
+        total += start + k - from.min(start + k);
+        reach = Some((file, start + k));
+    }
+    total
 }
 
 /// The first and last token of the run of `length` fingerprints from `start`.
@@ -225,8 +376,9 @@ fn tokens_in(submission: &Fingerprinted, start: Place, length: u32, k: usize) ->
 
 #[cfg(test)]
 mod tests {
+    use proptest::prelude::*;
+
     use super::*;
-    use crate::kit::style::Language;
     use crate::similarity::File;
 
     /// A Python program long enough for several fingerprints: `n` functions of a few lines.
@@ -258,7 +410,13 @@ mod tests {
     }
 
     fn settings() -> Settings {
-        Settings { k: 8, window: 4 }
+        Settings {
+            k: 8,
+            given: 8,
+            window: 4,
+            least: 0,
+            ..Settings::default()
+        }
     }
 
     #[test]
@@ -287,7 +445,8 @@ mod tests {
     #[test]
     fn the_base_is_left_out_and_two_archived_submissions_are_never_paired() {
         let given = program(&["given"]);
-        let written = program(&["a", "b"]);
+        let written = "class Pool:\n    def __init__(self, size):\n        self.jobs = [None] * size\n        \
+                       self.lock = {}\n        while size > 0:\n            size -= 2\n";
         let base = Base::of(&[submission("starter", Origin::Class, &given)], settings());
         let archived = || Origin::Archive("2024".into());
         let class = vec![
@@ -295,8 +454,8 @@ mod tests {
             submission("bob", Origin::Class, &format!("{given}{written}")),
         ];
         let archive = vec![
-            submission("old1", archived(), &written),
-            submission("old2", archived(), &written),
+            submission("old1", archived(), written),
+            submission("old2", archived(), written),
             submission("old3", archived(), &format!("{given}{written}")),
         ];
         let compared = compare(class, archive, &base, settings());
@@ -319,7 +478,7 @@ mod tests {
     }
 
     #[test]
-    fn pairs_are_ranked_by_similarity_then_longest_run() {
+    fn pairs_are_ranked_by_coverage_then_longest_run() {
         let original = program(&["a", "b", "c", "d"]);
         let half = program(&["a", "b"]) + "class Other:\n    pass\n";
         let class = vec![
@@ -334,7 +493,88 @@ mod tests {
         assert!(compared
             .pairs
             .windows(2)
-            .all(|w| w[0].similarity >= w[1].similarity));
+            .all(|w| w[0].coverage >= w[1].coverage));
         assert_eq!(ranked.len(), 3);
+    }
+
+    #[test]
+    fn code_most_of_a_large_class_holds_is_left_out_but_a_small_class_keeps_its_copies() {
+        let shared = program(&["shared"]);
+        let class = |students: usize| -> Vec<Submission> {
+            (0..students)
+                .map(|i| {
+                    let own =
+                        program(&["own"]).replace("range(len(board))", &"[".repeat(i % 7 + 1));
+                    submission(
+                        &format!("s{i:02}"),
+                        Origin::Class,
+                        &format!("{shared}{own}"),
+                    )
+                })
+                .collect()
+        };
+        let large = compare(class(60), Vec::new(), &Base::default(), settings());
+        assert!(large.common > 0);
+        assert!(large.measures.iter().all(|m| m.common > 0));
+        let small = compare(class(6), Vec::new(), &Base::default(), settings());
+        assert_eq!(small.common, 0);
+        assert_eq!(small.pairs.len(), 15);
+    }
+
+    #[test]
+    fn a_partial_copy_scores_by_the_smaller_side_and_a_few_shared_lines_do_not_make_a_copy() {
+        let part = program(&["a"]);
+        let rest = "class Pool:\n    def __init__(self, size):\n        self.jobs = [None] * size\n        \
+                    self.lock = {}\n        while size > 0:\n            size -= 2\n\n    \
+                    def take(self):\n        with self.lock:\n            \
+                    return self.jobs.pop() if self.jobs else None\n\n    def give(self, job):\n        \
+                    try:\n            self.jobs.append(job)\n        except ValueError as error:\n            \
+                    raise RuntimeError(error) from None\n";
+        let original = format!("{part}{rest}{rest}");
+        let class = vec![
+            submission("ann", Origin::Class, &original),
+            submission("bob", Origin::Class, &part),
+        ];
+        let whole = Settings {
+            least: 0,
+            ..settings()
+        };
+        let compared = compare(class.clone(), Vec::new(), &Base::default(), whole);
+        assert!(compared.pairs[0].coverage > 0.9, "{:?}", compared.pairs[0]);
+        assert!(compared.pairs[0].similarity < 0.5);
+        let at_least = Settings {
+            least: 1000,
+            ..settings()
+        };
+        let compared = compare(class, Vec::new(), &Base::default(), at_least);
+        assert!(compared.pairs[0].coverage < 0.1, "{:?}", compared.pairs[0]);
+    }
+
+    /// Given tokens found the slow way: each token, every stretch of `length` over it tried.
+    fn simple_given(kinds: &[u64], base: &[u64], length: usize) -> Vec<bool> {
+        let in_base = |stretch: &[u64]| base.windows(length).any(|b| b == stretch);
+        (0..kinds.len())
+            .map(|i| {
+                (i.saturating_sub(length - 1)..=i)
+                    .filter(|&start| start + length <= kinds.len())
+                    .any(|start| in_base(&kinds[start..start + length]))
+            })
+            .collect()
+    }
+
+    proptest! {
+        #[test]
+        fn given_tokens_and_the_kgrams_touching_them_are_what_the_definition_finds(
+            kinds in proptest::collection::vec(0u64..4, 0..40),
+            base in proptest::collection::vec(0u64..4, 0..20),
+            length in 1usize..5,
+            k in 1usize..6,
+        ) {
+            let hashes: HashSet<u64> = kgrams(&base, length).into_iter().collect();
+            let found = given(&kinds, &hashes, length);
+            prop_assert_eq!(&found, &simple_given(&kinds, &base, length));
+            let expected: Vec<bool> = found.windows(k).map(|w| w.contains(&true)).collect();
+            prop_assert_eq!(touching(&found, k), expected);
+        }
     }
 }

@@ -1,8 +1,10 @@
 //! The similarity check's test class: independent solutions of the assignment in Rust, Java
-//! and Python, the untouched starter handed in by two students, and disguised copies of one
-//! solution per language (one per way of disguising, and one with all of them), with the list
-//! of which pairs are copies. The check must rank every copied pair above every independent
-//! one, and find nothing in what the starter gave everyone.
+//! and Python, the starter handed in by two students who both changed little of it (the same
+//! obvious one-line bodies), disguised copies of one solution per language (one per way of
+//! disguising, and one with all of them), and a partial copy per language (another solution
+//! with only the first's minimax and heuristic added), with the list of which pairs are
+//! copies. The check must rank every copied pair above every independent one, and find
+//! nothing in what the starter gave everyone.
 //!
 //! The solutions, each written separately in its own style:
 //! - Rust: the reference (the repository's `Cargo.toml` and `src/`), the completed starter
@@ -25,10 +27,12 @@ use crate::support::{completed_starter, copy_dir, fixtures, repository};
 pub enum Origin {
     /// A solution written on its own.
     Independent,
-    /// The starter as it was handed out: no work of the student's.
-    Untouched,
+    /// The starter with little changed: the same few one-line bodies in both such students.
+    Starter,
     /// A copy of the student `of`'s folder, disguised as `how` says.
     Disguised { of: String, how: Disguise },
+    /// The independent solution `into` with the minimax and heuristic of `of` added.
+    Partial { of: String, into: String },
 }
 
 /// One student of the class: the folder's name, its language and where it came from.
@@ -47,6 +51,9 @@ pub struct Class {
     /// The pairs of students whose folders are copies of each other (an original and its
     /// disguised copies, and any two copies of one original), each pair's names in order.
     pub copies: BTreeSet<(String, String)>,
+    /// The pairs of a partial copy and a disguised copy of its original: copies of one
+    /// source at two removes, counted neither as copies nor as independent.
+    pub indirect: BTreeSet<(String, String)>,
     /// The code every student was given, to be left out: the starter (with its `supplied/`).
     pub base: PathBuf,
 }
@@ -59,10 +66,83 @@ impl Class {
 
     /// Whether the two students' folders are copies of each other (in either order).
     pub fn copied(&self, a: &str, b: &str) -> bool {
-        let pair = if a < b { (a, b) } else { (b, a) };
-        self.copies
-            .contains(&(pair.0.to_string(), pair.1.to_string()))
+        self.copies.contains(&ordered(a, b))
     }
+}
+
+/// Two names in order.
+fn ordered(a: &str, b: &str) -> (String, String) {
+    match a < b {
+        true => (a.to_string(), b.to_string()),
+        false => (b.to_string(), a.to_string()),
+    }
+}
+
+/// A partial copy of a disguised solution: into which independent solution its minimax and
+/// heuristic go, and where they are in it: whole files, and methods taken out of a file.
+pub struct Partial {
+    pub into: &'static str,
+    pub files: &'static [&'static str],
+    pub methods: (&'static str, &'static [&'static str]),
+}
+
+/// The partial copies, one for each of [`DISGUISED`] in its order.
+pub const PARTIAL: [Partial; 3] = [
+    Partial {
+        into: "rust_gus",
+        files: &["src/game/search.rs"],
+        methods: ("src/game/board.rs", &["heuristic_at"]),
+    },
+    Partial {
+        into: "java_eli",
+        files: &["Search.java"],
+        methods: ("Board.java", &["heuristic"]),
+    },
+    Partial {
+        into: "python_dev",
+        files: &["evaluate.py"],
+        methods: ("search.py", &["minimax", "value_of_column"]),
+    },
+];
+
+/// `partial`'s files of the solution in `from` copied into the folder `into` (a Rust project's
+/// under its `src/`), and its methods in a file of their own, in a type of their own.
+fn partial_copy(from: &Path, into: &Path, language: Language, partial: &Partial) {
+    let folder = match language {
+        Language::Rust => into.join("src/copied"),
+        _ => into.join("copied"),
+    };
+    fs::create_dir_all(&folder).unwrap();
+    for file in partial.files {
+        let name = Path::new(file).file_name().unwrap();
+        fs::copy(from.join(file), folder.join(name)).unwrap();
+    }
+    let (file, names) = partial.methods;
+    let source = fs::read_to_string(from.join(file)).unwrap();
+    let (path, text) = crate::disguise::items_named(language, &source, names);
+    fs::write(folder.join(path), text).unwrap();
+}
+
+/// The starter with the few one-line bodies every student writes first (the board's size and
+/// the depth kept in the game), as two students who did little more hand it in.
+fn little_changed_starter(dir: &Path) {
+    starter(dir);
+    let game = dir.join("src/game.rs");
+    let mut text = fs::read_to_string(&game).unwrap();
+    for (from, to) in [
+        ("    pool: Pool,\n}", "    pool: Pool,\n    rows: usize,\n    cols: usize,\n    depth: u32,\n}"),
+        (
+            "            pool: Pool::new(args.threads),\n",
+            "            pool: Pool::new(args.threads),\n            rows: args.rows,\n            cols: args.cols,\n            depth: args.depth,\n",
+        ),
+        ("todo!(\"the number of rows\")", "self.rows"),
+        ("todo!(\"the number of columns\")", "self.cols"),
+        ("todo!(\"the search depth from the command line\")", "self.depth"),
+    ] {
+        assert!(text.contains(from), "the starter's game.rs has {from}");
+        text = text.replacen(from, to, 1);
+    }
+    fs::write(&game, text).unwrap();
 }
 
 /// The fixtures of the solutions written for this class.
@@ -188,6 +268,7 @@ fn disguised_part(dir: &Path, language: Language) -> PathBuf {
 pub fn write_class(dir: &Path) -> Class {
     let mut students = Vec::new();
     let mut copies = BTreeSet::new();
+    let mut indirect = BTreeSet::new();
     for solution in solutions() {
         (solution.write)(&dir.join(solution.name));
         students.push(Student {
@@ -196,12 +277,12 @@ pub fn write_class(dir: &Path) -> Class {
             origin: Origin::Independent,
         });
     }
-    for name in ["rust_starter_untouched_1", "rust_starter_untouched_2"] {
-        starter(&dir.join(name));
+    for name in ["rust_starter_little_1", "rust_starter_little_2"] {
+        little_changed_starter(&dir.join(name));
         students.push(Student {
             name: name.to_string(),
             language: Language::Rust,
-            origin: Origin::Untouched,
+            origin: Origin::Starter,
         });
     }
     for (index, original) in DISGUISED.iter().enumerate() {
@@ -226,16 +307,31 @@ pub fn write_class(dir: &Path) -> Class {
             });
             family.push(name);
         }
+        let partial = &PARTIAL[index];
+        let name = format!("{}_partial", partial.into);
+        copy_dir(&dir.join(partial.into), &dir.join(&name));
+        partial_copy(&dir.join(original), &dir.join(&name), language, partial);
+        students.push(Student {
+            name: name.clone(),
+            language,
+            origin: Origin::Partial {
+                of: original.to_string(),
+                into: partial.into.to_string(),
+            },
+        });
         for (i, a) in family.iter().enumerate() {
             for b in &family[i + 1..] {
-                let pair = if a < b { (a, b) } else { (b, a) };
-                copies.insert((pair.0.clone(), pair.1.clone()));
+                copies.insert(ordered(a, b));
             }
         }
+        copies.insert(ordered(partial.into, &name));
+        copies.insert(ordered(original, &name));
+        indirect.extend(family[1..].iter().map(|copy| ordered(copy, &name)));
     }
     Class {
         students,
         copies,
+        indirect,
         base: repository().join("starter"),
     }
 }
@@ -248,7 +344,7 @@ pub fn classroom() -> (tempfile::TempDir, Class) {
 }
 
 #[test]
-fn the_class_has_three_solutions_a_language_the_untouched_starter_twice_and_every_disguise() {
+fn the_class_has_three_solutions_a_language_the_starter_changed_little_twice_and_every_disguise() {
     let (dir, class) = classroom();
     let mut folders: Vec<String> = fs::read_dir(dir.path())
         .unwrap()
@@ -276,23 +372,27 @@ fn the_class_has_three_solutions_a_language_the_untouched_starter_twice_and_ever
             .collect();
         assert_eq!(disguised, Disguise::EVERY.into_iter().collect());
     }
-    let untouched: Vec<&Student> = class
+    let starters: Vec<&Student> = class
         .students
         .iter()
-        .filter(|s| s.origin == Origin::Untouched)
+        .filter(|s| s.origin == Origin::Starter)
         .collect();
-    assert_eq!(untouched.len(), 2);
-    // Every copied pair is an original and its copies, or two copies of one original: six
-    // folders a language, fifteen pairs; no pair with an independent solution of another.
-    assert_eq!(class.copies.len(), 3 * 15);
+    assert_eq!(starters.len(), 2);
+    // Every copied pair is two of an original and its seven copies (28 pairs a language), or
+    // the partial copy with the original or with the solution it was put in.
+    assert_eq!(class.copies.len(), 3 * (28 + 2));
+    assert_eq!(class.indirect.len(), 3 * 7);
     assert!(class.copied("java_fixture_all", "java_fixture"));
     assert!(class.copied("python_cho_rename", "python_cho_move"));
+    assert!(class.copied("java_eli_partial", "java_fixture"));
+    assert!(!class.copied("java_eli_partial", "java_fixture_dead"));
+    assert!(class.copied("java_eli_partial", "java_eli"));
     assert!(!class.copied("java_fixture", "java_eli"));
-    assert!(!class.copied("rust_starter_untouched_1", "rust_starter_untouched_2"));
+    assert!(!class.copied("rust_starter_little_1", "rust_starter_little_2"));
     // Each disguised copy differs from its original, and a Rust copy keeps the starter's
     // supplied crate as it was.
     for student in &class.students {
-        let Origin::Disguised { of, .. } = &student.origin else {
+        let (Origin::Disguised { of, .. } | Origin::Partial { of, .. }) = &student.origin else {
             continue;
         };
         let original = crate::disguise::read_sources(&dir.path().join(of));

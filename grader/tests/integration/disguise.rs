@@ -1,6 +1,7 @@
 //! Disguises of a submission, as students hide a copy: every user-defined name renamed
 //! consistently, functions and methods reordered, comments and layout changed, code moved
-//! between files; each alone or all together. The similarity check's test class
+//! between files, dead statements inserted every two or three lines, loops rewritten and
+//! conditions turned round; each alone or all together. The similarity check's test class
 //! ([`crate::classroom`]) is made of such copies, so that the check is tried against what
 //! students actually do.
 //!
@@ -119,27 +120,37 @@ pub enum Disguise {
     Reformat,
     /// A file's items split into a new file, and two files merged into one.
     Move,
+    /// A dead statement (an unused variable) inserted every two or three lines of code.
+    Dead,
+    /// Counting loops rewritten as while loops, and if/else turned round (the condition
+    /// negated, the branches swapped).
+    Rewrite,
     /// All of the above, one after the other.
     All,
 }
 
 impl Disguise {
     /// Every disguise, the single kinds first.
-    pub const EVERY: [Disguise; 5] = [
+    pub const EVERY: [Disguise; 7] = [
         Disguise::Rename,
         Disguise::Reorder,
         Disguise::Reformat,
         Disguise::Move,
+        Disguise::Dead,
+        Disguise::Rewrite,
         Disguise::All,
     ];
 
-    /// Its name in a folder's name: `rename`, `reorder`, `reformat`, `move`, `all`.
+    /// Its name in a folder's name: `rename`, `reorder`, `reformat`, `move`, `dead`,
+    /// `rewrite`, `all`.
     pub fn name(self) -> &'static str {
         match self {
             Disguise::Rename => "rename",
             Disguise::Reorder => "reorder",
             Disguise::Reformat => "reformat",
             Disguise::Move => "move",
+            Disguise::Dead => "dead",
+            Disguise::Rewrite => "rewrite",
             Disguise::All => "all",
         }
     }
@@ -152,11 +163,15 @@ pub fn disguise(sources: &Sources, kind: Disguise, seed: u64) -> Sources {
         Disguise::Reorder => reorder(sources, seed),
         Disguise::Reformat => reformat(sources, seed),
         Disguise::Move => move_code(sources, seed),
+        Disguise::Dead => dead_code(sources, seed),
+        Disguise::Rewrite => rewrite(sources),
         Disguise::All => {
             let moved = move_code(sources, seed);
             let renamed = rename(&moved, seed.wrapping_add(1));
             let reordered = reorder(&renamed, seed.wrapping_add(2));
-            reformat(&reordered, seed.wrapping_add(3))
+            let rewritten = rewrite(&reordered);
+            let dead = dead_code(&rewritten, seed.wrapping_add(4));
+            reformat(&dead, seed.wrapping_add(3))
         }
     }
 }
@@ -567,43 +582,63 @@ fn renamed_path(path: &Path, names: &BTreeMap<String, String>) -> PathBuf {
 /// comments and attributes just above it; everything else stays where it was.
 pub fn reorder(sources: &Sources, seed: u64) -> Sources {
     let mut rng = StdRng::seed_from_u64(seed);
+    each_file(sources, |language, source| {
+        let movable = |node: Node<'_>, text: &str| {
+            let units = movable_units(language, node, text);
+            (units.len() >= 2).then_some(units)
+        };
+        let shuffled = |units: Vec<Range<usize>>, text: &str| {
+            let mut order: Vec<usize> = (0..units.len()).collect();
+            while order.iter().enumerate().all(|(i, &o)| i == o) {
+                order.shuffle(&mut rng);
+            }
+            units
+                .iter()
+                .zip(&order)
+                .map(|(slot, &from)| (slot.clone(), text[units[from].clone()].to_string()))
+                .collect()
+        };
+        last_first(language, source, movable, shuffled)
+    })
+}
+
+/// `sources` with each file of a language changed as `change` says (the others as they are).
+fn each_file(sources: &Sources, mut change: impl FnMut(Language, &str) -> String) -> Sources {
     sources
         .iter()
-        .map(|(path, source)| {
-            let Some(language) = Language::of(path) else {
-                return (path.clone(), source.clone());
-            };
-            // Bodies are shuffled from the last to start to the first: a body's shuffle moves
-            // only text after its start, so the bodies before it are where they were, and
-            // the bodies inside it move along, already shuffled.
-            let mut text = source.clone();
-            let mut before = text.len() + 1;
-            loop {
-                let tree = parse(language, &text);
-                let next = nodes(&tree)
-                    .into_iter()
-                    .filter(|n| n.start_byte() < before)
-                    .map(|n| (n.start_byte(), movable_units(language, n, &text)))
-                    .filter(|(_, units)| units.len() >= 2)
-                    .max_by_key(|(start, _)| *start);
-                let Some((start, units)) = next else {
-                    break;
-                };
-                let mut order: Vec<usize> = (0..units.len()).collect();
-                while order.iter().enumerate().all(|(i, &o)| i == o) {
-                    order.shuffle(&mut rng);
-                }
-                let edits = units
-                    .iter()
-                    .zip(&order)
-                    .map(|(slot, &from)| (slot.clone(), text[units[from].clone()].to_string()))
-                    .collect();
-                text = apply(&text, edits);
-                before = start;
-            }
-            (path.clone(), text)
+        .map(|(path, source)| match Language::of(path) {
+            Some(language) => (path.clone(), change(language, source)),
+            None => (path.clone(), source.clone()),
         })
         .collect()
+}
+
+/// `source` edited node by node from the last in the text to the first: the last node that
+/// `found` finds something in (starting before the one edited before it) edited as `edit`
+/// says, and parsed again. An edit changes only text from its node's start on, so the nodes
+/// before it are where they were, and those inside it move along, already edited.
+fn last_first<T>(
+    language: Language,
+    source: &str,
+    found: impl Fn(Node<'_>, &str) -> Option<T>,
+    mut edit: impl FnMut(T, &str) -> Vec<(Range<usize>, String)>,
+) -> String {
+    let mut text = source.to_string();
+    let mut before = text.len() + 1;
+    loop {
+        let tree = parse(language, &text);
+        let next = nodes(&tree)
+            .into_iter()
+            .filter(|n| n.start_byte() < before)
+            .filter_map(|n| Some((n.start_byte(), found(n, &text)?)))
+            .max_by_key(|(start, _)| *start);
+        let Some((start, what)) = next else {
+            return text;
+        };
+        let edits = edit(what, &text);
+        text = apply(&text, edits);
+        before = start;
+    }
 }
 
 /// The byte ranges of the items of `container` that may move, each with the comments and
@@ -1281,6 +1316,241 @@ fn leading_header(language: Language, source: &str) -> usize {
             .map_or(source.len(), |i| node.end_byte() + i + 1);
     }
     at
+}
+
+// --- (e) dead statements -------------------------------------------------------------------
+
+/// A dead statement (a variable assigned and never read) inserted, in the block's indentation,
+/// before a statement of a block every two or three lines.
+pub fn dead_code(sources: &Sources, seed: u64) -> Sources {
+    let mut rng = StdRng::seed_from_u64(seed);
+    each_file(sources, |language, source| {
+        let blocks: &[&str] = match language {
+            Language::Java => &["block", "constructor_body"],
+            Language::Rust | Language::Python => &["block"],
+        };
+        let tree = parse(language, source);
+        let mut edits = Vec::new();
+        let (mut next_row, mut count) = (2, 0);
+        for node in nodes(&tree) {
+            let in_block = node.parent().is_some_and(|p| blocks.contains(&p.kind()));
+            // Java's `super(...)` and `this(...)` must come first in a constructor.
+            let first_only = node.kind() == "explicit_constructor_invocation";
+            if !in_block || !node.is_named() || node.kind().contains("comment") || first_only {
+                continue;
+            }
+            let line_start = source[..node.start_byte()].rfind('\n').map_or(0, |i| i + 1);
+            let indent = &source[line_start..node.start_byte()];
+            let row = node.start_position().row;
+            if !indent.trim().is_empty() || row < next_row {
+                continue;
+            }
+            count += 1;
+            let forms: [String; 3] = match language {
+                Language::Rust => [
+                    format!("let _unused{count} = {count};"),
+                    format!("let _spare{count}: i64 = {count} * 2;"),
+                    format!("let _ = {count} + 1;"),
+                ],
+                Language::Java => [
+                    format!("int unused{count} = {count};"),
+                    format!("long spare{count} = {count} * 2L;"),
+                    format!("String note{count} = \"{count}\";"),
+                ],
+                Language::Python => [
+                    format!("_unused{count} = {count}"),
+                    format!("_spare{count} = {count} * 2"),
+                    format!("_note{count} = \"{count}\""),
+                ],
+            };
+            let statement = &forms[rng.random_range(0..forms.len())];
+            edits.push((line_start..line_start, format!("{indent}{statement}\n")));
+            next_row = row + rng.random_range(2..=3);
+        }
+        apply(source, edits)
+    })
+}
+
+// --- (f) loops and conditions rewritten -----------------------------------------------------
+
+/// Counting loops rewritten as while loops (Rust's `for i in a..b`, Java's three-part `for`,
+/// Python's `for i in range(...)`), and each `if` with a plain `else` turned round (its
+/// condition negated, its branches swapped), from the last in the text to the first.
+pub fn rewrite(sources: &Sources) -> Sources {
+    each_file(sources, |language, source| {
+        let found = |node: Node<'_>, text: &str| rewritten(language, node, text);
+        last_first(language, source, found, |edits, _| edits)
+    })
+}
+
+/// The edits that rewrite `node`, if it is a counting loop or an `if` with a plain `else`.
+fn rewritten(
+    language: Language,
+    node: Node<'_>,
+    source: &str,
+) -> Option<Vec<(Range<usize>, String)>> {
+    let field = |name: &str| node.child_by_field_name(name);
+    let line_start = source[..node.start_byte()].rfind('\n').map_or(0, |i| i + 1);
+    let indent = &source[line_start..node.start_byte()];
+    if !indent.trim().is_empty() {
+        return None;
+    }
+    match (language, node.kind()) {
+        (Language::Rust, "for_expression") => {
+            let (pattern, range, body) = (field("pattern")?, field("value")?, field("body")?);
+            if pattern.kind() != "identifier" || range.kind() != "range_expression" {
+                return None;
+            }
+            let parts = children(range);
+            let [from, op, to] = parts.as_slice() else {
+                return None;
+            };
+            let compare = if text(*op, source) == "..=" {
+                "<="
+            } else {
+                "<"
+            };
+            let name = text(pattern, source);
+            let inner = &source[body.start_byte() + 1..body.end_byte() - 1];
+            Some(vec![(
+                node.byte_range(),
+                format!(
+                    "let mut {name} = {};\n{indent}while {name} {compare} {} {{{inner}    {name} += 1;\n{indent}}}",
+                    text(*from, source),
+                    text(*to, source)
+                ),
+            )])
+        }
+        (Language::Java, "for_statement") => {
+            let (init, condition, body) = (field("init")?, field("condition")?, field("body")?);
+            let updates: Vec<Node<'_>> = {
+                let mut cursor = node.walk();
+                node.children_by_field_name("update", &mut cursor).collect()
+            };
+            let [update] = updates.as_slice() else {
+                return None;
+            };
+            if body.kind() != "block" {
+                return None;
+            }
+            let init = text(init, source);
+            let semicolon = if init.ends_with(';') { "" } else { ";" };
+            let inner = &source[body.start_byte() + 1..body.end_byte() - 1];
+            Some(vec![(
+                node.byte_range(),
+                format!(
+                    "{{\n{indent}    {init}{semicolon}\n{indent}    while ({}) {{{inner}    {};\n{indent}    }}\n{indent}}}",
+                    text(condition, source),
+                    text(*update, source)
+                ),
+            )])
+        }
+        (Language::Python, "for_statement") => {
+            let (left, right, body) = (field("left")?, field("right")?, field("body")?);
+            let function = right.child_by_field_name("function")?;
+            let arguments = right.child_by_field_name("arguments")?;
+            let bounds: Vec<&str> = children(arguments)
+                .into_iter()
+                .filter(|a| a.is_named())
+                .map(|a| text(a, source))
+                .collect();
+            let (from, to) = match bounds.as_slice() {
+                [to] => ("0", *to),
+                [from, to] => (*from, *to),
+                _ => return None,
+            };
+            let header_end = body.prev_sibling()?.end_byte();
+            let gap = &source[header_end..body.start_byte()];
+            if left.kind() != "identifier"
+                || text(function, source) != "range"
+                || field("alternative").is_some()
+                || !gap.contains('\n')
+                || bounds.iter().any(|b| b.contains('='))
+            {
+                return None;
+            }
+            let body_indent = gap.rsplit('\n').next().unwrap_or("");
+            let name = text(left, source);
+            Some(vec![(
+                node.byte_range(),
+                format!(
+                    "{name} = {from}\n{indent}while {name} < {to}:{gap}{}\n{body_indent}{name} += 1",
+                    text(body, source)
+                ),
+            )])
+        }
+        (_, "if_expression" | "if_statement") => {
+            let (condition, consequence) = (field("condition")?, field("consequence")?);
+            let alternatives: Vec<Node<'_>> = {
+                let mut cursor = node.walk();
+                node.children_by_field_name("alternative", &mut cursor)
+                    .collect()
+            };
+            let [alternative] = alternatives.as_slice() else {
+                return None;
+            };
+            let other = match alternative.kind() {
+                "else_clause" => alternative
+                    .child_by_field_name("body")
+                    .or_else(|| alternative.named_child(0))?,
+                _ => *alternative,
+            };
+            let blocks = ["block"];
+            let plain = blocks.contains(&consequence.kind()) && blocks.contains(&other.kind());
+            let negated = match language {
+                Language::Rust if !condition.kind().starts_with("let") => {
+                    format!("!({})", text(condition, source))
+                }
+                Language::Java => format!("(!{})", text(condition, source)),
+                Language::Python => format!("not ({})", text(condition, source)),
+                Language::Rust => return None,
+            };
+            let own_lines = language != Language::Python
+                || [consequence, other].iter().all(|b| {
+                    let start = source[..b.start_byte()].rfind('\n').map_or(0, |i| i + 1);
+                    source[start..b.start_byte()].trim().is_empty()
+                });
+            if !plain || !own_lines {
+                return None;
+            }
+            Some(vec![
+                (condition.byte_range(), negated),
+                (consequence.byte_range(), text(other, source).to_string()),
+                (other.byte_range(), text(consequence, source).to_string()),
+            ])
+        }
+        _ => None,
+    }
+}
+
+// --- (g) a part taken -----------------------------------------------------------------------
+
+/// The functions and methods of `source` named `names`, as a file of their own: its name and
+/// text, the methods in a type of their own (`Copied`).
+pub fn items_named(language: Language, source: &str, names: &[&str]) -> (String, String) {
+    let kinds = ["function_item", "method_declaration", "function_definition"];
+    let tree = parse(language, source);
+    let items: Vec<&str> = nodes(&tree)
+        .into_iter()
+        .filter(|n| kinds.contains(&n.kind()))
+        .filter(|n| {
+            n.child_by_field_name("name")
+                .is_some_and(|name| names.contains(&text(name, source)))
+        })
+        .map(|n| text(n, source))
+        .collect();
+    assert_eq!(items.len(), names.len(), "each of {names:?} is found once");
+    let methods = items.join("\n\n    ");
+    let text = match language {
+        Language::Rust => format!("impl Copied {{\n    {methods}\n}}\n"),
+        Language::Java => format!("final class Copied {{\n    {methods}\n}}\n"),
+        Language::Python => format!("{}\n", items.join("\n\n\n")),
+    };
+    let name = match language {
+        Language::Java => "Copied.java".to_string(),
+        _ => format!("copied.{}", language.extension()),
+    };
+    (name, text)
 }
 
 /// Each solution of the test class's sources (a starter project's `src/` only), by name.

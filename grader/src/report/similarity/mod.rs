@@ -5,10 +5,12 @@
 
 pub mod page;
 
+use std::collections::HashMap;
 use std::fmt::Write;
 
 use super::inert;
 use crate::kit::sources::{SourceError, MAX_FILES};
+use crate::kit::style::Language;
 use crate::kit::tree::ReadError;
 use crate::similarity::{Comparison, Origin, Pair, Span, Submission, Unread, Why};
 
@@ -21,8 +23,23 @@ pub const CSV: &str = "similarity.csv";
 pub const LEADS: &str = "Similar pairs are leads for a person to judge, never a deduction: \
     read both submissions side by side before concluding anything.";
 
+/// What the check cannot see, said where its pairs are listed.
+pub const LIMITS: &str = "What it cannot see: a program translated into another language (two \
+    languages never share a fingerprint); code rewritten so thoroughly that no stretch of a \
+    k-gram's length stays the same; and given code that was not named as the base.";
+
 /// The pairs shown on the terminal and in the class summary, at most.
 pub const SHOWN: usize = 20;
+
+/// A language's name (`-` for a pair whose submissions have no tokens).
+pub fn language(language: Option<Language>) -> &'static str {
+    match language {
+        Some(Language::Rust) => "Rust",
+        Some(Language::Java) => "Java",
+        Some(Language::Python) => "Python",
+        None => "-",
+    }
+}
 
 /// A submission's name as the student wrote it: `name`, or `label/name` for an archived one
 /// (each rendering makes it inert its own way).
@@ -58,19 +75,52 @@ pub fn place(submission: &Submission, span: &Span) -> String {
     }
 }
 
-/// The settings and the base, in one sentence.
+/// The settings, the base, the common code and the score, in a few sentences.
 pub fn method(comparison: &Comparison) -> String {
     let settings = comparison.settings;
     let base = match comparison.base_files {
         0 => "no base code was given, so code every student was given counts as shared".into(),
-        1 => "the 1 source file of given code was left out".to_string(),
-        n => format!("the {n} source files of given code were left out"),
+        1 => format!(
+            "the 1 source file of given code was left out (every stretch of {} tokens or more \
+             found in it)",
+            settings.given
+        ),
+        n => format!(
+            "the {n} source files of given code were left out (every stretch of {} tokens or \
+             more found in them)",
+            settings.given
+        ),
+    };
+    let common = match comparison.common {
+        1 => "1 fingerprint".to_string(),
+        n => format!("{n} fingerprints"),
     };
     format!(
         "Winnowed fingerprints of syntax tokens (k-grams of {} tokens, windows of {}; names, \
-         literals, comments and layout ignored); {base}.",
-        settings.k, settings.window
+         literals, comments and layout ignored); {base}; {common} held by more than {}% of the \
+         submissions of their language (and more than {}) left out as common code. A pair's \
+         score is the share of the smaller side's own code found in the other (a side counts \
+         as at least {} tokens).",
+        settings.k, settings.window, settings.common_percent, settings.common_floor, settings.least
     )
+}
+
+/// Each language's baseline in a sentence: what its pairs usually score, to read a pair's
+/// score against.
+pub fn baseline_lines(comparison: &Comparison) -> Vec<String> {
+    comparison
+        .baselines()
+        .iter()
+        .map(|b| {
+            format!(
+                "{}, {} submissions: the median pair scores {}, the 90th percentile {}.",
+                language(Some(b.language)),
+                b.submissions,
+                percent(b.median),
+                percent(b.ninetieth)
+            )
+        })
+        .collect()
 }
 
 /// The terminal's account: what was compared, the first [`SHOWN`] pairs ranked, and the files
@@ -96,20 +146,24 @@ pub fn terminal(comparison: &Comparison) -> String {
         1 => writeln!(out, ": 1 pair shares something."),
         n => writeln!(out, ": {n} pairs share something."),
     };
+    for line in baseline_lines(comparison) {
+        let _ = writeln!(out, "{line}");
+    }
     if !comparison.pairs.is_empty() {
         let _ = writeln!(
             out,
-            "\n{:>4}  {:>10}  {:>14}  pair",
-            "rank", "similarity", "longest run"
+            "\n{:>4}  {:<8}  {:>5}  {:>14}  pair",
+            "rank", "language", "score", "longest run"
         );
     }
     for (rank, pair) in comparison.pairs.iter().take(SHOWN).enumerate() {
         let (left, right) = sides(comparison, pair);
         let _ = writeln!(
             out,
-            "{:>4}  {:>10}  {:>14}  {} ~ {}{}",
+            "{:>4}  {:<8}  {:>5}  {:>14}  {} ~ {}{}",
             rank + 1,
-            percent(pair.similarity),
+            language(pair.language),
+            percent(pair.coverage),
             format!("{} tokens", pair.longest),
             inert::line(&who(left)),
             inert::line(&who(right)),
@@ -184,13 +238,20 @@ fn source_error(error: &SourceError) -> String {
 
 /// The class summary's section: the first pairs ranked, with a link to the pages.
 pub fn markdown(comparison: &Comparison) -> String {
-    let mut out = format!("## Similar pairs\n\n{LEADS} {}\n\n", method(comparison));
+    let mut out = format!(
+        "## Similar pairs\n\n{LEADS} {} {LIMITS}\n\n",
+        method(comparison)
+    );
+    for line in baseline_lines(comparison) {
+        let _ = writeln!(out, "- {line}");
+    }
+    out.push('\n');
     if comparison.pairs.is_empty() {
         out.push_str("No two submissions share a fingerprint.\n");
         return out;
     }
-    out.push_str("| Rank | Similarity | Longest run | Pair | Longest run is at |\n");
-    out.push_str("|---:|---:|---:|---|---|\n");
+    out.push_str("| Rank | Language | Score | Longest run | Pair | Longest run is at |\n");
+    out.push_str("|---:|---|---:|---:|---|---|\n");
     for (rank, pair) in comparison.pairs.iter().take(SHOWN).enumerate() {
         let (left, right) = sides(comparison, pair);
         let at = longest_places(comparison, pair)
@@ -204,9 +265,10 @@ pub fn markdown(comparison: &Comparison) -> String {
             .unwrap_or_default();
         let _ = writeln!(
             out,
-            "| {} | {} | {} tokens | [{} ~ {}]({FOLDER}/{}) | {} |",
+            "| {} | {} | {} | {} tokens | [{} ~ {}]({FOLDER}/{}) | {} |",
             rank + 1,
-            percent(pair.similarity),
+            language(pair.language),
+            percent(pair.coverage),
             pair.longest,
             table_text(&inert::line(&who(left))),
             table_text(&inert::line(&who(right))),
@@ -234,14 +296,18 @@ fn table_text(text: &str) -> String {
         .collect()
 }
 
-/// Every pair as CSV: rank, the two names (and where the right one is from), the similarity,
-/// the fingerprints shared, the longest run and where it is on each side.
+/// Every pair as CSV: rank (overall and in its language), its language, the two names (and
+/// where the right one is from), the score, the similarity of both sides, the fingerprints
+/// shared, the longest run and where it is on each side.
 pub fn csv(comparison: &Comparison) -> Vec<Vec<String>> {
     let mut rows = vec![[
         "rank",
+        "language",
+        "rank in language",
         "left",
         "right",
         "right from",
+        "score %",
         "similarity %",
         "shared fingerprints",
         "longest run (tokens)",
@@ -250,6 +316,7 @@ pub fn csv(comparison: &Comparison) -> Vec<Vec<String>> {
     ]
     .map(String::from)
     .to_vec()];
+    let mut in_language: HashMap<Option<Language>, usize> = HashMap::new();
     for (rank, pair) in comparison.pairs.iter().enumerate() {
         let (left, right) = sides(comparison, pair);
         let (at_left, at_right) = longest_places(comparison, pair).unwrap_or_default();
@@ -257,11 +324,16 @@ pub fn csv(comparison: &Comparison) -> Vec<Vec<String>> {
             Origin::Class => "class".to_string(),
             Origin::Archive(label) => label.clone(),
         };
+        let within = in_language.entry(pair.language).or_default();
+        *within += 1;
         rows.push(vec![
             (rank + 1).to_string(),
+            language(pair.language).to_string(),
+            within.to_string(),
             inert::cell(&left.name),
             inert::cell(&right.name),
             inert::cell(&from),
+            format!("{:.1}", pair.coverage * 100.0),
             format!("{:.1}", pair.similarity * 100.0),
             pair.shared.to_string(),
             pair.longest.to_string(),
@@ -275,7 +347,6 @@ pub fn csv(comparison: &Comparison) -> Vec<Vec<String>> {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::kit::style::Language;
     use crate::similarity::{compare, Base, File, Settings};
 
     /// A small class compared: two students who share a function (one of them named to break
@@ -319,7 +390,13 @@ pub(crate) mod tests {
             Origin::Archive("2024".into()),
             vec![file("game.py", shared)],
         )];
-        let settings = Settings { k: 6, window: 3 };
+        let settings = Settings {
+            k: 6,
+            given: 6,
+            window: 3,
+            least: 20,
+            ..Settings::default()
+        };
         compare(class, archive, &Base::default(), settings)
     }
 
@@ -340,6 +417,6 @@ pub(crate) mod tests {
         assert!(rows.iter().flatten().all(|cell| !cell.starts_with('=')));
         assert!(rows[1..]
             .iter()
-            .any(|row| row[2] == "old" && row[3] == "2024"));
+            .any(|row| row[4] == "old" && row[5] == "2024" && row[1] == "Python"));
     }
 }

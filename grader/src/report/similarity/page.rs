@@ -8,7 +8,7 @@
 use std::fmt::Write;
 use std::ops::Range;
 
-use super::{longest_places, method, percent, sides, who, LEADS};
+use super::{baseline_lines, language, longest_places, method, percent, sides, who, LEADS, LIMITS};
 use crate::report::feedback::self_contained_head;
 use crate::report::gallery::escape;
 use crate::report::inert;
@@ -57,16 +57,21 @@ pub fn index(comparison: &Comparison) -> String {
     let mut out = head("Similar pairs");
     let _ = write!(
         out,
-        "<header>\n<h1>Similar pairs</h1>\n<p class=\"leads\">{}</p>\n<p>{}</p>\n</header>\n<main>\n",
+        "<header>\n<h1>Similar pairs</h1>\n<p class=\"leads\">{}</p>\n<p>{}</p>\n<p>{}</p>\n<ul>\n",
         escape(LEADS),
-        escape(&method(comparison))
+        escape(&method(comparison)),
+        escape(LIMITS)
     );
+    for line in baseline_lines(comparison) {
+        let _ = writeln!(out, "<li>{}</li>", escape(&line));
+    }
+    out.push_str("</ul>\n</header>\n<main>\n");
     if comparison.pairs.is_empty() {
         out.push_str("<p>No two submissions share a fingerprint.</p>\n");
     } else {
         out.push_str(
-            "<table>\n<thead><tr><th>Rank</th><th>Similarity</th><th>Longest run</th>\
-             <th>Pair</th><th>Longest run is at</th></tr></thead>\n<tbody>\n",
+            "<table>\n<thead><tr><th>Rank</th><th>Language</th><th>Score</th>\
+             <th>Longest run</th><th>Pair</th><th>Longest run is at</th></tr></thead>\n<tbody>\n",
         );
         for (rank, pair) in comparison.pairs.iter().take(PAGES).enumerate() {
             let (left, right) = sides(comparison, pair);
@@ -75,10 +80,11 @@ pub fn index(comparison: &Comparison) -> String {
                 .unwrap_or_default();
             let _ = writeln!(
                 out,
-                "<tr><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{} tokens</td>\
-                 <td><a href=\"{}\">{} ~ {}</a></td><td>{at}</td></tr>",
+                "<tr><td class=\"n\">{}</td><td>{}</td><td class=\"n\">{}</td>\
+                 <td class=\"n\">{} tokens</td><td><a href=\"{}\">{} ~ {}</a></td><td>{at}</td></tr>",
                 rank + 1,
-                percent(pair.similarity),
+                language(pair.language),
+                percent(pair.coverage),
                 pair.longest,
                 pair_name(rank),
                 shown(&who(left)),
@@ -112,20 +118,21 @@ pub fn index(comparison: &Comparison) -> String {
 pub fn pair(comparison: &Comparison, pair: &Pair, rank: usize) -> String {
     let (left, right) = sides(comparison, pair);
     let title = format!(
-        "{} ~ {}: {} similar",
+        "{} ~ {}: score {}",
         inert::line(&who(left)),
         inert::line(&who(right)),
-        percent(pair.similarity)
+        percent(pair.coverage)
     );
     let mut out = head(&title);
     let _ = write!(
         out,
         "<header>\n<p><a href=\"index.html\">All pairs</a> · rank {}</p>\n<h1>{}</h1>\n\
-         <p class=\"leads\">{}</p>\n<p>{} fingerprints shared; the longest run is {} tokens; {} \
-         fragments. {}</p>\n</header>\n<main>\n",
+         <p class=\"leads\">{}</p>\n<p>{} of both sides' fingerprints shared ({} of them); the \
+         longest run is {} tokens; {} fragments. {}</p>\n</header>\n<main>\n",
         rank + 1,
         escape(&title),
         escape(LEADS),
+        percent(pair.similarity),
         pair.shared,
         pair.longest,
         pair.fragments.len(),
