@@ -267,21 +267,20 @@ fn pair(
     settings: Settings,
 ) -> Pair {
     let (on_left, on_right) = (&held[left], &held[right]);
-    let count = |mine: &Held, theirs: &Held| -> usize {
-        mine.iter()
-            .filter(|(hash, _)| theirs.contains_key(hash))
-            .map(|(_, places)| places.len())
-            .sum()
-    };
-    let (shared_left, shared_right) = (count(on_left, on_right), count(on_right, on_left));
-    let covered = |side: usize, mine: &Held, theirs: &Held| -> f64 {
-        let shared = mine
+    // One side's fingerprints the other holds too: how many, and the share of its own code
+    // they cover.
+    let shared = |side: usize, mine: &Held, theirs: &Held| -> (usize, f64) {
+        let places: Vec<&Place> = mine
             .iter()
             .filter(|(hash, _)| theirs.contains_key(hash))
-            .flat_map(|(_, places)| places);
-        let tokens = covered(&printed[side], shared, settings.k);
-        tokens as f64 / measures[side].own.max(settings.least) as f64
+            .flat_map(|(_, places)| places)
+            .collect();
+        let tokens = covered(&printed[side], places.iter().copied(), settings.k);
+        let own = measures[side].own.max(settings.least);
+        (places.len(), tokens as f64 / own as f64)
     };
+    let (shared_left, covered_left) = shared(left, on_left, on_right);
+    let (shared_right, covered_right) = shared(right, on_right, on_left);
     let share = |shared: usize, all: usize| match all {
         0 => 0.0,
         all => shared as f64 / all as f64,
@@ -313,7 +312,7 @@ fn pair(
         left,
         right,
         language: measures[left].language,
-        coverage: covered(left, on_left, on_right).max(covered(right, on_right, on_left)),
+        coverage: covered_left.max(covered_right),
         similarity: share(shared_left + shared_right, of_left + of_right),
         shared: shared_left + shared_right,
         longest: fragments.first().map_or(0, |f| f.tokens),
