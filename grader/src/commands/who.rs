@@ -50,8 +50,7 @@ impl Joining {
         let roster = roster.map(Roster::load).transpose()?;
         say_found(given, submissions);
         let metadata = submissions.metadata.clone();
-        let points = rubric.categories.iter().map(|c| c.points).sum();
-        let late = rubric.late.clone().map(|policy| (policy, points));
+        let late = rubric.late.clone().map(|policy| (policy, rubric.points()));
         Ok(
             (roster.is_some() || metadata.is_some() || late.is_some()).then_some(Joining {
                 roster,

@@ -200,6 +200,11 @@ pub enum Missing {
 }
 
 impl Rubric {
+    /// The assignment's points: every category's.
+    pub fn points(&self) -> f64 {
+        self.categories.iter().map(|c| c.points).sum()
+    }
+
     /// Reads and checks `path`; each extension that is on becomes a category, after the others.
     pub fn load(path: &Path) -> Result<Rubric, KitError> {
         let shown = path.display();

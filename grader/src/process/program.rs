@@ -210,9 +210,9 @@ impl Program {
         });
         // Where the kernel counts the job's processes (and threads) against the same limit, the
         // watch could never find more.
-        let counted = sandbox.is_some_and(|s| s.protections().processes == Status::InForce);
+        let by_kernel = sandbox.is_some_and(|s| s.protections().processes == Status::InForce);
         let watch =
-            (!counted).then(|| Watch::start(group.leader(), limits.processes, sandbox.cloned()));
+            (!by_kernel).then(|| Watch::start(group.leader(), limits.processes, sandbox.cloned()));
         Ok(Program {
             group: Some(group),
             sandbox: sandbox.cloned(),

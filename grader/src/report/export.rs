@@ -173,8 +173,7 @@ fn late_again(
     let (Some(policy), Some(at), false) = (&rubric.late, time, extensions.is_empty()) else {
         return;
     };
-    let possible = rubric.categories.iter().map(|c| c.points).sum();
-    let judged = lateness(policy, extensions, at.at, possible);
+    let judged = lateness(policy, extensions, at.at, rubric.points());
     (graded.late, graded.penalty) = late_cells(Late::Judged(judged));
     if let Ok(total) = total.parse::<f64>() {
         graded.grade = Some(points((total - judged.penalty).max(0.0)));
@@ -294,7 +293,7 @@ fn no_grade(rows: &[(&Member, &Graded)]) -> Vec<String> {
 pub fn canvas(rubric: &Rubric, graded: &[Graded]) -> Layout {
     let keys = |m: &Member| vec![m.student_id.clone(), canvas_login(m).to_string()];
     let (students, left_out) = students(graded, keys);
-    let possible: f64 = rubric.categories.iter().map(|c| c.points).sum();
+    let possible = rubric.points();
     let mut rows = vec![
         [
             "Student",

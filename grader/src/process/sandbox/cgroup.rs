@@ -541,12 +541,13 @@ impl JobCgroup {
             .dirs
             .iter()
             .find_map(|dir| fs::read_to_string(dir.path.join("cgroup.procs")).ok());
-        let pids: BTreeSet<i32> = listed
+        let mut pids: Vec<i32> = listed
             .iter()
             .flat_map(|text| text.lines())
             .filter_map(|l| l.trim().parse().ok())
             .collect();
-        pids.into_iter().collect()
+        pids.sort_unstable();
+        pids
     }
 
     /// Whether process `pid` is in the job's cgroup (or below it), as `/proc/PID/cgroup` says.
