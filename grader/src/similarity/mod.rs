@@ -9,6 +9,7 @@
 //! runs of matches, the longest shown first. Submissions are read by [`load`]; nothing here
 //! runs anything, and nothing is a verdict: pairs are leads for a person to judge.
 
+mod dead;
 pub mod fragments;
 pub mod load;
 mod pairs;

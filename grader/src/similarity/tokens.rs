@@ -1,13 +1,15 @@
 //! A source file as the syntax tokens the similarity check compares: parsed with the
 //! language's tree-sitter grammar, comments left out, every name one token and every literal of
 //! a kind one token (so that renaming, reformatting and rewording comments change nothing),
-//! every keyword and operator itself. Each token keeps its bytes in the file, for the pages
-//! that show the matched fragments.
+//! every keyword and operator itself, and statements that do nothing left out
+//! ([`super::dead`]). Each token keeps its bytes in the file, for the pages that show the
+//! matched fragments.
 
 use std::ops::Range;
 
 use tree_sitter::{Language as Grammar, Node, Parser};
 
+use super::dead::Dead;
 use crate::kit::style::Language;
 
 /// One token of a file: its kind (hashed, the language's own hashes) and its bytes.
@@ -36,13 +38,14 @@ pub fn tokens(text: &str, language: Language) -> Result<Vec<Token>, TokenError> 
         .set_language(&grammar(language))
         .map_err(|_| TokenError::Unparsed)?;
     let tree = parser.parse(text, None).ok_or(TokenError::Unparsed)?;
+    let dead = Dead::of(&tree, text, language);
     let seed = fnv(language_name(language).as_bytes(), FNV_OFFSET);
     let mut found = Vec::new();
     let mut cursor = tree.root_node().walk();
     // Depth first, by the cursor (no recursion: a file can nest deeper than a stack).
     'walk: loop {
         let node = cursor.node();
-        let descend = match class(&node) {
+        let descend = match class(&node, &dead) {
             Class::Skipped => false,
             Class::Whole(name) => {
                 found.push(token(seed, name, &node));
@@ -74,9 +77,9 @@ enum Class<'a> {
 }
 
 /// What `node` gives (see [`Class`]).
-fn class<'a>(node: &Node<'a>) -> Class<'a> {
+fn class<'a>(node: &Node<'a>, dead: &Dead) -> Class<'a> {
     let kind = node.kind();
-    if node.is_missing() || kind.contains("comment") {
+    if node.is_missing() || kind.contains("comment") || dead.holds(node) {
         return Class::Skipped;
     }
     if is_literal(kind) {
@@ -124,7 +127,7 @@ fn token(seed: u64, name: &str, node: &Node) -> Token {
 }
 
 /// The grammar of `language`.
-fn grammar(language: Language) -> Grammar {
+pub(super) fn grammar(language: Language) -> Grammar {
     match language {
         Language::Rust => tree_sitter_rust::LANGUAGE.into(),
         Language::Java => tree_sitter_java::LANGUAGE.into(),

@@ -378,10 +378,10 @@ fn the_class_has_three_solutions_a_language_the_starter_changed_little_twice_and
         .filter(|s| s.origin == Origin::Starter)
         .collect();
     assert_eq!(starters.len(), 2);
-    // Every copied pair is two of an original and its seven copies (28 pairs a language), or
+    // Every copied pair is two of an original and its eight copies (36 pairs a language), or
     // the partial copy with the original or with the solution it was put in.
-    assert_eq!(class.copies.len(), 3 * (28 + 2));
-    assert_eq!(class.indirect.len(), 3 * 7);
+    assert_eq!(class.copies.len(), 3 * (36 + 2));
+    assert_eq!(class.indirect.len(), 3 * 8);
     assert!(class.copied("java_fixture_all", "java_fixture"));
     assert!(class.copied("python_cho_rename", "python_cho_move"));
     assert!(class.copied("java_eli_partial", "java_fixture"));

@@ -1,7 +1,7 @@
 //! Disguises of a submission, as students hide a copy: every user-defined name renamed
 //! consistently, functions and methods reordered, comments and layout changed, code moved
 //! between files, dead statements inserted every two or three lines, loops rewritten and
-//! conditions turned round; each alone or all together. The similarity check's test class
+//! conditions turned round, helpers inlined; each alone or all together. The similarity check's test class
 //! ([`crate::classroom`]) is made of such copies, so that the check is tried against what
 //! students actually do.
 //!
@@ -125,24 +125,27 @@ pub enum Disguise {
     /// Counting loops rewritten as while loops, and if/else turned round (the condition
     /// negated, the branches swapped).
     Rewrite,
+    /// Each helper of one expression put in place of its calls, and removed.
+    Inline,
     /// All of the above, one after the other.
     All,
 }
 
 impl Disguise {
     /// Every disguise, the single kinds first.
-    pub const EVERY: [Disguise; 7] = [
+    pub const EVERY: [Disguise; 8] = [
         Disguise::Rename,
         Disguise::Reorder,
         Disguise::Reformat,
         Disguise::Move,
         Disguise::Dead,
         Disguise::Rewrite,
+        Disguise::Inline,
         Disguise::All,
     ];
 
     /// Its name in a folder's name: `rename`, `reorder`, `reformat`, `move`, `dead`,
-    /// `rewrite`, `all`.
+    /// `rewrite`, `inline`, `all`.
     pub fn name(self) -> &'static str {
         match self {
             Disguise::Rename => "rename",
@@ -151,6 +154,7 @@ impl Disguise {
             Disguise::Move => "move",
             Disguise::Dead => "dead",
             Disguise::Rewrite => "rewrite",
+            Disguise::Inline => "inline",
             Disguise::All => "all",
         }
     }
@@ -165,11 +169,12 @@ pub fn disguise(sources: &Sources, kind: Disguise, seed: u64) -> Sources {
         Disguise::Move => move_code(sources, seed),
         Disguise::Dead => dead_code(sources, seed),
         Disguise::Rewrite => rewrite(sources),
+        Disguise::Inline => inline(sources),
         Disguise::All => {
             let moved = move_code(sources, seed);
             let renamed = rename(&moved, seed.wrapping_add(1));
             let reordered = reorder(&renamed, seed.wrapping_add(2));
-            let rewritten = rewrite(&reordered);
+            let rewritten = rewrite(&inline(&reordered));
             let dead = dead_code(&rewritten, seed.wrapping_add(4));
             reformat(&dead, seed.wrapping_add(3))
         }
@@ -1523,7 +1528,316 @@ fn rewritten(
     }
 }
 
-// --- (g) a part taken -----------------------------------------------------------------------
+// --- (g) helpers inlined --------------------------------------------------------------------
+
+/// A helper that can be inlined: its parameters, whether it takes `self`, its body's one
+/// expression (as text, with where each parameter and `self` occur in it), and its definition's
+/// place, to remove it once no call of it is left.
+struct Helper {
+    file: PathBuf,
+    definition: Range<usize>,
+    parameters: Vec<String>,
+    receiver: bool,
+    body: String,
+    holes: Vec<(Range<usize>, Hole)>,
+    /// The names its body calls.
+    calls: Vec<String>,
+    /// Whether its definition can go without leaving an empty Python block.
+    removable: bool,
+}
+
+/// What goes in at one place of a helper's body: an argument, or the call's receiver.
+#[derive(Clone, Copy)]
+enum Hole {
+    Argument(usize),
+    Receiver,
+}
+
+/// Each helper whose body is one expression (Rust's tail expression, a lone `return` in Java
+/// and Python), with plain parameters, defined once in the submission and calling no other
+/// such helper, put in place of each of its calls, in parentheses, the call's arguments for its
+/// parameters and the call's receiver for `self` or `this`; a helper that nothing names any
+/// more is removed, as a student who inlines the helpers tidies up.
+pub fn inline(sources: &Sources) -> Sources {
+    let trees: BTreeMap<&PathBuf, (Language, Tree)> = sources
+        .iter()
+        .filter_map(|(path, source)| {
+            let language = Language::of(path)?;
+            Some((path, (language, parse(language, source))))
+        })
+        .collect();
+    let mut defined: BTreeMap<String, Vec<Option<Helper>>> = BTreeMap::new();
+    for (path, (language, tree)) in &trees {
+        let source = &sources[*path];
+        for node in nodes(tree) {
+            if !matches!(
+                node.kind(),
+                "function_item" | "method_declaration" | "function_definition"
+            ) {
+                continue;
+            }
+            let Some(name) = node.child_by_field_name("name") else {
+                continue;
+            };
+            let helper = helper(*language, node, source).map(|mut helper| {
+                helper.file = (*path).clone();
+                helper
+            });
+            let name = text(name, source).to_string();
+            defined.entry(name).or_default().push(helper);
+        }
+    }
+    let mut helpers: BTreeMap<String, Helper> = defined
+        .into_iter()
+        .filter(|(name, found)| {
+            found.len() == 1 && !trees.values().any(|(language, _)| language.reserved(name))
+        })
+        .filter_map(|(name, mut found)| Some((name, found.pop().flatten()?)))
+        .collect();
+    let calling: BTreeSet<String> = helpers
+        .iter()
+        .filter(|(_, helper)| helper.calls.iter().any(|name| helpers.contains_key(name)))
+        .map(|(name, _)| name.clone())
+        .collect();
+    helpers.retain(|name, _| !calling.contains(name));
+    let mut edits: BTreeMap<PathBuf, Vec<(Range<usize>, String)>> = BTreeMap::new();
+    let mut inlined: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut named: BTreeMap<&str, usize> = BTreeMap::new();
+    for (path, (language, tree)) in &trees {
+        let source = &sources[*path];
+        // A call inside an argument of a call already inlined stays as it is.
+        let mut covered = 0;
+        for node in nodes(tree) {
+            if node.child_count() == 0 {
+                if let Some((name, _)) = helpers.get_key_value(text(node, source)) {
+                    *named.entry(name).or_default() += 1;
+                }
+            }
+            let Some((name, receiver, arguments)) = callee(node, source) else {
+                continue;
+            };
+            if node.start_byte() < covered {
+                continue;
+            }
+            let Some((name, helper)) = helpers.get_key_value(name) else {
+                continue;
+            };
+            let arguments: Vec<&str> = arguments.iter().map(|a| text(*a, source)).collect();
+            let unbound = helper.receiver && receiver.is_none() && *language == Language::Python;
+            if arguments.len() != helper.parameters.len() || unbound {
+                continue;
+            }
+            let mut body = helper.body.clone();
+            for (range, hole) in helper.holes.iter().rev() {
+                let put = match hole {
+                    Hole::Argument(i) => bracketed(arguments[*i]),
+                    Hole::Receiver => match receiver {
+                        Some(receiver) => bracketed(text(receiver, source)),
+                        None => continue,
+                    },
+                };
+                body.replace_range(range.clone(), &put);
+            }
+            edits
+                .entry((*path).clone())
+                .or_default()
+                .push((node.byte_range(), bracketed(&body)));
+            covered = node.end_byte();
+            *inlined.entry(name).or_default() += 1;
+        }
+    }
+    for (name, helper) in &helpers {
+        let calls = inlined.get(name.as_str()).copied().unwrap_or(0);
+        // The definition's own name is the one mention left where every call was inlined.
+        if calls == 0 || named.get(name.as_str()) != Some(&(calls + 1)) || !helper.removable {
+            continue;
+        }
+        let file = edits.entry(helper.file.clone()).or_default();
+        let clear = |(range, _): &(Range<usize>, String)| {
+            range.end <= helper.definition.start || range.start >= helper.definition.end
+        };
+        if file.iter().all(clear) {
+            file.push((helper.definition.clone(), String::new()));
+        }
+    }
+    sources
+        .iter()
+        .map(|(path, source)| match edits.remove(path) {
+            Some(edits) => (path.clone(), apply(source, edits)),
+            None => (path.clone(), source.clone()),
+        })
+        .collect()
+}
+
+/// `code` in brackets, unless it is a name, a number or a path of names (as a student who
+/// inlines by hand writes it).
+fn bracketed(code: &str) -> String {
+    match code
+        .chars()
+        .all(|c| c.is_alphanumeric() || c == '_' || c == '.')
+    {
+        true => code.to_string(),
+        false => format!("({code})"),
+    }
+}
+
+/// `node` as a [`Helper`] (its file left empty), if it is one: a function or method that no
+/// trait or decorator depends on, with plain parameters and a body of one expression.
+fn helper(language: Language, node: Node<'_>, source: &str) -> Option<Helper> {
+    let parameters = node.child_by_field_name("parameters")?;
+    let body = node.child_by_field_name("body")?;
+    let statements: Vec<Node<'_>> = children(body)
+        .into_iter()
+        .filter(|c| c.is_named() && !c.kind().contains("comment"))
+        .collect();
+    let [only] = statements[..] else {
+        return None;
+    };
+    let expression = match language {
+        Language::Rust => {
+            let in_trait = node
+                .parent()
+                .and_then(|list| list.parent())
+                .is_some_and(|item| {
+                    item.kind() == "trait_item"
+                        || (item.kind() == "impl_item"
+                            && item.child_by_field_name("trait").is_some())
+                });
+            let statement = only.kind().ends_with("statement")
+                || only.kind().ends_with("declaration")
+                || only.kind().ends_with("item");
+            (!in_trait && !statement).then_some(only)?
+        }
+        Language::Java | Language::Python => {
+            let decorated = node
+                .parent()
+                .is_some_and(|p| p.kind() == "decorated_definition");
+            let returned = only.kind() == "return_statement" && !decorated;
+            returned.then(|| only.named_child(0)).flatten()?
+        }
+    };
+    let mut names = Vec::new();
+    let mut receiver = false;
+    for (index, parameter) in children(parameters)
+        .into_iter()
+        .filter(|c| c.is_named() && !c.kind().contains("comment"))
+        .enumerate()
+    {
+        let name = match (language, parameter.kind()) {
+            (Language::Rust, "self_parameter") => {
+                receiver = true;
+                continue;
+            }
+            (Language::Rust, "parameter") => parameter.child_by_field_name("pattern")?,
+            (Language::Java, "formal_parameter") => parameter.child_by_field_name("name")?,
+            (Language::Python, "identifier") => parameter,
+            _ => return None,
+        };
+        let name = text(name, source);
+        let is_self = language == Language::Python && index == 0 && name == "self";
+        if name.is_empty() || !name.chars().all(|c| c.is_alphanumeric() || c == '_') {
+            return None;
+        }
+        match is_self {
+            true => receiver = true,
+            false => names.push(name.to_string()),
+        }
+    }
+    let start = expression.start_byte();
+    let mut holes = Vec::new();
+    let mut calls = Vec::new();
+    let mut inside = expression.walk();
+    let mut pending = vec![expression];
+    while let Some(node) = pending.pop() {
+        pending.extend(node.children(&mut inside));
+        calls.extend(callee(node, source).map(|(name, _, _)| name.to_string()));
+        let word = text(node, source);
+        let member = node.parent().is_some_and(|parent| {
+            ["field", "attribute", "name"]
+                .iter()
+                .any(|field| parent.child_by_field_name(field) == Some(node))
+        });
+        let hole = match node.kind() {
+            "self" | "this" => Some(Hole::Receiver),
+            "identifier" if language == Language::Python && word == "self" => Some(Hole::Receiver),
+            "identifier" if !member => names.iter().position(|n| n == word).map(Hole::Argument),
+            _ => None,
+        };
+        if let Some(hole) = hole {
+            holes.push((node.start_byte() - start..node.end_byte() - start, hole));
+        }
+    }
+    holes.sort_by_key(|(range, _)| range.start);
+    let line_start = source[..node.start_byte()].rfind('\n').map_or(0, |i| i + 1);
+    let line_end = source[node.end_byte()..]
+        .find('\n')
+        .map_or(source.len(), |i| node.end_byte() + i + 1);
+    let alone = node.parent().is_some_and(|block| {
+        children(block)
+            .iter()
+            .filter(|c| c.is_named() && !c.kind().contains("comment"))
+            .count()
+            == 1
+    });
+    Some(Helper {
+        file: PathBuf::new(),
+        calls,
+        removable: !(language == Language::Python && alone),
+        definition: line_start..line_end,
+        parameters: names,
+        receiver,
+        body: text(expression, source).to_string(),
+        holes,
+    })
+}
+
+/// The name `node` calls, its receiver (`x` of `x.name(...)`) and its arguments, if it is a
+/// call of a name.
+fn callee<'t>(
+    node: Node<'t>,
+    source: &'t str,
+) -> Option<(&'t str, Option<Node<'t>>, Vec<Node<'t>>)> {
+    let (name, receiver, arguments) = match node.kind() {
+        "call_expression" | "call" => {
+            let function = node.child_by_field_name("function")?;
+            let arguments = node.child_by_field_name("arguments")?;
+            match function.kind() {
+                "identifier" => (function, None, arguments),
+                "scoped_identifier" => (function.child_by_field_name("name")?, None, arguments),
+                "field_expression" => (
+                    function.child_by_field_name("field")?,
+                    function.child_by_field_name("value"),
+                    arguments,
+                ),
+                "attribute" => (
+                    function.child_by_field_name("attribute")?,
+                    function.child_by_field_name("object"),
+                    arguments,
+                ),
+                _ => return None,
+            }
+        }
+        "method_invocation" => (
+            node.child_by_field_name("name")?,
+            node.child_by_field_name("object"),
+            node.child_by_field_name("arguments")?,
+        ),
+        _ => return None,
+    };
+    let arguments: Vec<Node<'t>> = children(arguments)
+        .into_iter()
+        .filter(|c| c.is_named() && !c.kind().contains("comment"))
+        .collect();
+    let plain = arguments.iter().all(|a| {
+        !matches!(
+            a.kind(),
+            "keyword_argument" | "list_splat" | "dictionary_splat" | "spread_element"
+        )
+    });
+    plain.then_some((text(name, source), receiver, arguments))
+}
+
+// --- (h) a part taken -----------------------------------------------------------------------
 
 /// The functions and methods of `source` named `names`, as a file of their own: its name and
 /// text, the methods in a type of their own (`Copied`).

@@ -121,7 +121,7 @@ fn every_copied_pair_ranks_above_every_independent_pair_by_a_margin_in_each_lang
                 }
             }
         }
-        assert_eq!(pairs.iter().filter(|p| p.1).count(), 30, "{language:?}");
+        assert_eq!(pairs.iter().filter(|p| p.1).count(), 38, "{language:?}");
         let (margin, said) = margin(&pairs);
         eprintln!("similarity, {language:?}: margin {margin:.2}: {said}");
         assert!(margin >= 1.3, "{language:?}: margin {margin:.2}: {said}");
@@ -167,7 +167,16 @@ fn a_disguised_pairs_page_shows_both_sides_with_the_shared_fragments_marked() {
     let Some(chromium) = chromium() else {
         return;
     };
-    let rank = compared.rank[&key("python_cho", "python_cho_all")];
+    // The best ranked of the copies with every disguise against their originals.
+    let rank = ["rust_starter_completed", "java_fixture", "python_cho"]
+        .iter()
+        .map(|original| compared.rank[&key(original, &format!("{original}_all"))])
+        .min()
+        .unwrap();
+    assert!(
+        rank <= 100,
+        "no copy with every disguise has a page: best rank {rank}"
+    );
     let page = compared
         .reports
         .join(format!("similarity/pair-{rank:03}.html"));

@@ -97,7 +97,7 @@ pub fn method(comparison: &Comparison) -> String {
     };
     format!(
         "Winnowed fingerprints of syntax tokens (k-grams of {} tokens, windows of {}; names, \
-         literals, comments and layout ignored); {base}; {common} held by more than {}% of the \
+         literals, comments, layout and statements that do nothing ignored); {base}; {common} held by more than {}% of the \
          submissions of their language (and more than {}) left out as common code. A pair's \
          score is the share of the smaller side's own code found in the other (a side counts \
          as at least {} tokens).",
