@@ -86,7 +86,7 @@ pub(crate) fn student(name: &str, cases: Vec<CaseResult>, seconds: u64) -> Stude
 pub(crate) fn hand_rubric() -> crate::kit::Rubric {
     toml::from_str(
         "title = \"Connect Four\"\n[[category]]\nname = \"AI\"\npoints = 1\n\
-         [[category]]\nname = \"GUI\"\npoints = 5\nmanual = [\"(3) A <grid>\", \"(2) A dialog\"]\n\
+         [[category]]\nname = \"GUI\"\npoints = 5\nevidence = \"window\"\nmanual = [\"(3) A <grid>\", \"(2) A dialog\"]\n\
          [speedup]\nfull_gain = 0.5\nno_gain = 0.2\nbusy_ceiling = 0.5\nbusy_credit_range = 0.2\n",
     )
     .unwrap()

@@ -60,6 +60,7 @@ impl Extension {
             name: self.name.clone(),
             points: self.points,
             manual: Vec::new(),
+            evidence: None,
         }
     }
 

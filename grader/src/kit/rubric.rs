@@ -29,6 +29,22 @@ pub struct Category {
     /// parentheses: `(3) ...`. The cases score the rest of the category's points, if any.
     #[serde(default)]
     pub manual: Vec<String>,
+    /// What the kit gathers for a grader to read beside the checklist, if anything: declared,
+    /// so that renaming a category never loses it.
+    #[serde(default)]
+    pub evidence: Option<Evidence>,
+}
+
+/// What the kit can put beside a category's checklist in the graders' gallery.
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum Evidence {
+    /// The window observed: its steps and screenshots.
+    Window,
+    /// The style facts: headers, lints, formatting, sizes.
+    Style,
+    /// The thread design seen while the program searched and sat idle.
+    Threads,
 }
 
 impl Category {
@@ -381,6 +397,24 @@ mod tests {
         std::fs::write(&path, format!("{text}{swapped}")).unwrap();
         let error = Rubric::load(&path).unwrap_err().0;
         assert!(error.contains("no_gain < full_gain"), "{error}");
+    }
+
+    #[test]
+    fn a_category_declares_its_evidence_and_an_unknown_one_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("rubric.toml");
+        let text = "title = \"t\"\n[[category]]\nname = \"Interface\"\npoints = 1\n";
+        std::fs::write(
+            &path,
+            format!("{text}evidence = \"window\"\n{TEST_SPEEDUP}"),
+        )
+        .unwrap();
+        let loaded = Rubric::load(&path).unwrap();
+        assert_eq!(loaded.categories[0].evidence, Some(Evidence::Window));
+        std::fs::write(&path, format!("{text}evidence = \"gui\"\n{TEST_SPEEDUP}")).unwrap();
+        let error = Rubric::load(&path).unwrap_err().0;
+        assert!(error.contains("`window`, `style`, `threads`"), "{error}");
+        assert!(rubric().categories.iter().all(|c| c.evidence.is_none()));
     }
 
     #[test]

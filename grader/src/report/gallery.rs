@@ -27,7 +27,7 @@ use crate::judge::file_stem;
 use crate::judge::result::hand::{HandScores, Marks};
 use crate::judge::result::window::{Check, Measured, Observation, Status, Step, WindowResult};
 use crate::judge::result::StudentResult;
-use crate::kit::rubric::Category;
+use crate::kit::rubric::{Category, Evidence};
 use crate::kit::Rubric;
 use crate::process::display::Rect;
 
@@ -299,33 +299,6 @@ fn picture(
     format!("<a href=\"{link}\" title=\"{}\">{shown}</a>", escape(name))
 }
 
-/// The evidence the kit gathers for a category graded by hand, known by its name.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Evidence {
-    /// The window observed (GUI).
-    Window,
-    /// The style facts (Programming style).
-    Style,
-    /// The thread design seen (Threading's pool).
-    Design,
-    /// None gathered.
-    Nothing,
-}
-
-/// What evidence goes beside the category called `name`.
-fn evidence_for(name: &str) -> Evidence {
-    let name = name.to_lowercase();
-    if name.contains("gui") || name.contains("window") {
-        Evidence::Window
-    } else if name.contains("style") {
-        Evidence::Style
-    } else if name.contains("thread") {
-        Evidence::Design
-    } else {
-        Evidence::Nothing
-    }
-}
-
 /// The window observed, as HTML: each step with its word, its sentence and its screenshots.
 fn window_html(window: Option<&WindowResult>, reports: &Path) -> String {
     let mut out = format!("<h3>{}</h3>\n", escape(window::HEADING));
@@ -441,17 +414,17 @@ fn category_html(
          </textarea></label>\n</div>\n<div class=\"evidence\">\n",
         escape(comment)
     );
-    match evidence_for(&category.name) {
-        Evidence::Window => out.push_str(&window_html(result.window.as_ref(), reports)),
-        Evidence::Style => out.push_str(&style_html(result)),
-        Evidence::Design => {
+    match category.evidence {
+        Some(Evidence::Window) => out.push_str(&window_html(result.window.as_ref(), reports)),
+        Some(Evidence::Style) => out.push_str(&style_html(result)),
+        Some(Evidence::Threads) => {
             let _ = writeln!(
                 out,
                 "<h3>The thread design</h3>\n<p>{}</p>",
                 escape(&style::pool(result))
             );
         }
-        Evidence::Nothing => out.push_str("<p>The kit gathers nothing for this category.</p>\n"),
+        None => out.push_str("<p>The kit gathers nothing for this category.</p>\n"),
     }
     out.push_str("</div>\n</div>\n</section>\n");
     out
@@ -616,5 +589,20 @@ mod tests {
             "{page}"
         );
         assert!(page.contains("Not observed: grade class ran without --window."));
+    }
+
+    #[test]
+    fn a_category_shows_the_evidence_it_declares_whatever_its_name() {
+        let result = fixtures::student("ann", Vec::new(), 1);
+        let mut rubric = fixtures::hand_rubric();
+        let page = |rubric: &Rubric| student_page(rubric, &result, None, Path::new("/r"));
+        rubric.categories[1].name = "Graphical interface".into();
+        assert!(page(&rubric).contains("Not observed: grade class ran without --window."));
+        rubric.categories[1].name = "GUI and threads".into();
+        rubric.categories[1].evidence = None;
+        assert!(!page(&rubric).contains("Not observed"));
+        assert!(page(&rubric).contains("The kit gathers nothing for this category."));
+        rubric.categories[1].evidence = Some(Evidence::Threads);
+        assert!(page(&rubric).contains("<h3>The thread design</h3>"));
     }
 }
