@@ -22,8 +22,9 @@
 use std::collections::BTreeMap;
 use std::env;
 use std::io::Write;
+use std::panic::{self, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, SystemTime};
 
 use super::again::{AgainError, Earlier, Files};
@@ -35,7 +36,7 @@ use super::interrupt::{self, Signal};
 use super::journal::{self, Class, Entry, Found, Journal, JournalError, Settings, StartOver};
 use super::similar;
 use super::who::Joining;
-use crate::judge::class::{grade_all, submissions, Event, Outcome};
+use crate::judge::class::{grade_all, panic_message, submissions, Event, Outcome};
 use crate::judge::result::hand::HandScores;
 use crate::judge::result::StudentResult;
 use crate::judge::stop::Stop;
@@ -147,6 +148,8 @@ pub struct Stopped {
     pub not_started: Vec<String>,
     /// Those the grader failed on (it panicked), with its message.
     pub failed: Vec<(String, String)>,
+    /// Those graded whose reports the grader failed to write (it panicked), with its message.
+    pub unreported: Vec<Unreported>,
     /// How many students the gradebook holds, and of how many.
     pub graded: (usize, usize),
     /// The gradebook.
@@ -219,6 +222,18 @@ impl std::fmt::Display for Stopped {
                 students(self.failed.len())
             )?;
             for (name, why) in &self.failed {
+                writeln!(f, "  {name}: {why}")?;
+            }
+        }
+        if !self.unreported.is_empty() {
+            writeln!(
+                f,
+                "the grader failed while writing the reports of {} (a bug of grade's: please \
+                 report it with this message); they are graded, but what was being written for \
+                 them may be missing (grade them again with --only):",
+                students(self.unreported.len())
+            )?;
+            for (name, why) in &self.unreported {
                 writeln!(f, "  {name}: {why}")?;
             }
         }
@@ -335,18 +350,25 @@ pub fn run(run: &ClassRun) -> Result<(), ClassError> {
         journal: journal.as_ref(),
         fresh: Mutex::new(BTreeMap::new()),
         error: Mutex::new(None),
+        unreported: Mutex::new(Vec::new()),
     };
     let stop = Stop::default();
     let (outcomes, signal) = interrupt::watching(&stop, || {
-        grade(run, &kit, &dir, &students, &stop, |student, result| {
+        let keep = |student: &Student, result: &StudentResult| {
             if let Err(error) = keeper.keep(student, result) {
                 // Nothing graded from now on could be kept: stop, and say why.
                 stop.ask();
                 keeper.failed(error);
             }
-        })
+        };
+        let lost = |student: &Student, why: &str| keeper.unreported(&student.name, why);
+        grade(run, &kit, &dir, &students, &stop, keep, lost)
     });
-    let (fresh, error) = keeper.into_parts();
+    let Kept {
+        fresh,
+        error,
+        unreported,
+    } = keeper.into_parts();
     // The class's students with a result, in the class's order.
     let mut entries = carried;
     entries.extend(fresh);
@@ -365,7 +387,7 @@ pub fn run(run: &ClassRun) -> Result<(), ClassError> {
         run,
         signal,
         &students,
-        &outcomes,
+        (&outcomes, unreported),
         (standings.len(), all.len()),
     );
     match (&journal, &stopped) {
@@ -520,19 +542,41 @@ struct Keeper<'a> {
     fresh: Mutex<BTreeMap<String, Entry>>,
     /// The first error in keeping one.
     error: Mutex<Option<ClassError>>,
+    /// The students whose reports the grader failed to write (it panicked), and why.
+    unreported: Mutex<Vec<Unreported>>,
+}
+
+/// A student whose reports the grader failed to write, and the panic's message.
+type Unreported = (String, String);
+
+/// What a [`Keeper`] kept of a run.
+struct Kept {
+    /// The entries of the students graded in this run.
+    fresh: BTreeMap<String, Entry>,
+    /// The first error in keeping one.
+    error: Option<ClassError>,
+    /// The students whose reports the grader failed to write.
+    unreported: Vec<Unreported>,
 }
 
 impl Keeper<'_> {
     /// Writes `result`'s reports and keeps their result (with `--report`), and then their
-    /// entry into the journal.
+    /// entry into the journal. A panic while writing the reports costs those reports alone:
+    /// it is kept as [`Keeper::unreported`], and the entry is still kept.
     fn keep(&self, student: &Student, result: &StudentResult) -> Result<(), ClassError> {
         let rubric = &self.kit.rubric;
         let reports = self.run.grading.report.as_deref();
         if let Some(reports) = reports {
-            let path = reports.join(format!("{}.md", file_stem(&result.student)));
-            write(&path, &markdown::student(rubric, result))?;
-            gallery::write_page(reports, rubric, result, self.hand)?;
-            feedback::keep(reports, result)?;
+            let write_reports = || -> Result<(), ClassError> {
+                let path = reports.join(format!("{}.md", file_stem(&result.student)));
+                write(&path, &markdown::student(rubric, result))?;
+                gallery::write_page(reports, rubric, result, self.hand)?;
+                Ok(feedback::keep(reports, result)?)
+            };
+            match panic::catch_unwind(AssertUnwindSafe(write_reports)) {
+                Ok(written) => written?,
+                Err(payload) => self.unreported(&student.name, &panic_message(payload.as_ref())),
+            }
         }
         let fresh = gradebook::csv(
             rubric,
@@ -563,6 +607,15 @@ impl Keeper<'_> {
         Ok(())
     }
 
+    /// Keeps that the grader failed (`why`) while writing the reports of the student `name`.
+    fn unreported(&self, name: &str, why: &str) {
+        let mut unreported = self
+            .unreported
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        unreported.push((name.to_string(), why.to_string()));
+    }
+
     /// Keeps `error`, if it is the first.
     fn failed(&self, error: ClassError) {
         if let Ok(mut first) = self.error.lock() {
@@ -570,17 +623,19 @@ impl Keeper<'_> {
         }
     }
 
-    /// The entries kept, and the first error.
-    fn into_parts(self) -> (BTreeMap<String, Entry>, Option<ClassError>) {
-        (
-            self.fresh.into_inner().unwrap_or_default(),
-            self.error.into_inner().unwrap_or_default(),
-        )
+    /// The entries kept, the first error, and the students whose reports were not written.
+    fn into_parts(self) -> Kept {
+        Kept {
+            fresh: self.fresh.into_inner().unwrap_or_default(),
+            error: self.error.into_inner().unwrap_or_default(),
+            unreported: self.unreported.into_inner().unwrap_or_default(),
+        }
     }
 }
 
 /// Grades `students` on the run's jobs, with progress on standard error, handing each result to
-/// `keep` as soon as it is graded; stops as `stop` says.
+/// `keep` as soon as it is graded, and to `lost` a student whose keeping panicked; stops as
+/// `stop` says.
 fn grade(
     run: &ClassRun,
     kit: &Kit,
@@ -588,6 +643,7 @@ fn grade(
     students: &[Student],
     stop: &Stop,
     keep: impl Fn(&Student, &StudentResult) + Sync,
+    lost: impl Fn(&Student, &str) + Sync,
 ) -> Vec<Outcome> {
     become_subreaper();
     let total = students.len();
@@ -622,6 +678,13 @@ fn grade(
                     }
                 }
             }
+            Event::Unreported(student, why) => {
+                lost(student, why);
+                let name = &student.name;
+                out.line(&format!(
+                    "{name}: the grader failed while keeping their result: {why}"
+                ));
+            }
         },
     );
     bars.finish();
@@ -634,7 +697,7 @@ fn stopped(
     run: &ClassRun,
     signal: Option<Signal>,
     students: &[Student],
-    outcomes: &[Outcome],
+    (outcomes, unreported): (&[Outcome], Vec<Unreported>),
     graded: (usize, usize),
 ) -> Option<Stopped> {
     let mut stopped = Stopped {
@@ -642,6 +705,7 @@ fn stopped(
         interrupted: Vec::new(),
         not_started: Vec::new(),
         failed: Vec::new(),
+        unreported,
         graded,
         csv: run.csv.clone(),
         again: run.again(),
@@ -656,6 +720,7 @@ fn stopped(
         }
     }
     let all_graded = stopped.failed.is_empty()
+        && stopped.unreported.is_empty()
         && stopped.interrupted.is_empty()
         && stopped.not_started.is_empty();
     (signal.is_some() || !all_graded).then_some(stopped)
@@ -887,6 +952,7 @@ mod tests {
             interrupted: vec!["cy".into(), "dee".into()],
             not_started: vec!["eve".into()],
             failed: vec![("bob".into(), "no case".into())],
+            unreported: Vec::new(),
             graded: (1, 5),
             csv: "gradebook.csv".into(),
             again: false,
@@ -916,5 +982,24 @@ mod tests {
         assert!(failed
             .to_string()
             .ends_with("to grade again those not graded"));
+        let unreported = ClassError::Stopped(Box::new(Stopped {
+            signal: None,
+            interrupted: Vec::new(),
+            not_started: Vec::new(),
+            failed: Vec::new(),
+            unreported: vec![("ann".into(), "no page".into())],
+            graded: (5, 5),
+            csv: "gradebook.csv".into(),
+            again: false,
+        }));
+        assert_eq!(unreported.exit_status(), 1);
+        assert!(
+            unreported.to_string().starts_with(
+                "the grader failed while writing the reports of 1 student (a bug of grade's: \
+                 please report it with this message); they are graded, but what was being \
+                 written for them may be missing (grade them again with --only):\n  ann: no page\n"
+            ),
+            "{unreported}"
+        );
     }
 }

@@ -3,13 +3,15 @@
 //! they are on), told as an [`Event`] (the commands show them as progress and keep each result
 //! as it comes), the [`Outcome`]s returned in the
 //! students' order. A panic while grading one student is caught and fails that student alone;
-//! a run asked to [`Stop`] starts no one more and sets the results cut short aside.
+//! a panic while telling of a student (a reporter's) is caught and told as
+//! [`Event::Unreported`]; a run asked to [`Stop`] starts no one more and sets the results cut
+//! short aside.
 
 use std::any::Any;
 use std::fs;
 use std::panic::{self, AssertUnwindSafe};
 use std::path::Path;
-use std::sync::Mutex;
+use std::sync::{Mutex, PoisonError};
 
 use crossbeam::channel::unbounded;
 
@@ -76,6 +78,9 @@ pub enum Event<'a> {
     /// A student's grading has ended (never [`Outcome::NotStarted`]): how many of all have
     /// ended, so far.
     Finished(&'a Student, &'a Outcome, usize),
+    /// Telling a student's end panicked (the panic's message): what it was to keep of them
+    /// (their reports) may not all be written; the run goes on.
+    Unreported(&'a Student, &'a str),
 }
 
 /// Grades `students` on `jobs` threads, in any order, telling `tell` each start, step and end
@@ -113,9 +118,24 @@ fn each(
         work.send(index).expect("the queue is open");
     }
     drop(work);
-    // How many have ended; locked while telling, so that events come one at a time.
+    // How many have ended; locked while telling, so that events come one at a time. A panic
+    // while telling (a reporter's) is caught inside the lock, so it is never poisoned.
     let done = Mutex::new(0);
     let outcomes = Mutex::new(vec![Outcome::NotStarted; students.len()]);
+    let caught = |event: Event| {
+        panic::catch_unwind(AssertUnwindSafe(|| tell(event))).map_err(|p| panic_message(p.as_ref()))
+    };
+    let told = |event: Event| {
+        let _one_at_a_time = done.lock().unwrap_or_else(PoisonError::into_inner);
+        let _ = caught(event);
+    };
+    let finished = |student: &Student, outcome: &Outcome| {
+        let mut done = done.lock().unwrap_or_else(PoisonError::into_inner);
+        *done += 1;
+        if let Err(why) = caught(Event::Finished(student, outcome, *done)) {
+            let _ = caught(Event::Unreported(student, &why));
+        }
+    };
     crossbeam::scope(|scope| {
         for _ in 0..jobs.max(1) {
             scope.spawn(|_| {
@@ -124,37 +144,28 @@ fn each(
                         break;
                     }
                     let student = &students[index];
-                    if let Ok(_done) = done.lock() {
-                        tell(Event::Started(student));
-                    }
-                    let step = |step: Step<'_>| {
-                        if let Ok(_done) = done.lock() {
-                            tell(Event::Step(student, step));
-                        }
-                    };
+                    told(Event::Started(student));
+                    let step = |step: Step<'_>| told(Event::Step(student, step));
                     let graded = panic::catch_unwind(AssertUnwindSafe(|| grade(student, &step)));
                     let outcome = match graded {
                         Ok(Some(result)) => Outcome::Graded(Box::new(result)),
                         Ok(None) => Outcome::Interrupted,
-                        Err(payload) => Outcome::Failed(message(payload.as_ref())),
+                        Err(payload) => Outcome::Failed(panic_message(payload.as_ref())),
                     };
-                    if let Ok(mut done) = done.lock() {
-                        *done += 1;
-                        tell(Event::Finished(student, &outcome, *done));
-                    }
-                    if let Ok(mut all) = outcomes.lock() {
-                        all[index] = outcome;
-                    }
+                    finished(student, &outcome);
+                    outcomes.lock().unwrap_or_else(PoisonError::into_inner)[index] = outcome;
                 }
             });
         }
     })
-    .expect("grading threads do not panic: a student's grading is caught");
-    outcomes.into_inner().unwrap_or_default()
+    .expect("grading threads do not panic: a student's grading and its telling are caught");
+    outcomes
+        .into_inner()
+        .unwrap_or_else(PoisonError::into_inner)
 }
 
 /// A panic's message, from its payload.
-fn message(payload: &(dyn Any + Send)) -> String {
+pub fn panic_message(payload: &(dyn Any + Send)) -> String {
     match (
         payload.downcast_ref::<&str>(),
         payload.downcast_ref::<String>(),
@@ -219,6 +230,46 @@ mod tests {
     }
 
     #[test]
+    fn a_panic_while_telling_of_one_student_is_told_and_the_others_are_kept() {
+        let class = students(&["ann", "bob", "cy", "dee"]);
+        let kept = Mutex::new(Vec::new());
+        let outcomes = each(
+            &class,
+            2,
+            &Stop::default(),
+            |student, step| {
+                step(Step::Build);
+                result(student)
+            },
+            |event| match event {
+                Event::Step(student, _) if student.name == "cy" => panic!("no step for cy"),
+                Event::Finished(student, _, _) if student.name == "bob" => {
+                    panic!("no report for bob")
+                }
+                Event::Finished(student, _, done) => kept
+                    .lock()
+                    .unwrap()
+                    .push(format!("{} {done}", student.name)),
+                Event::Unreported(student, why) => kept
+                    .lock()
+                    .unwrap()
+                    .push(format!("{}: {why}", student.name)),
+                _ => {}
+            },
+        );
+        assert!(outcomes.iter().all(|o| matches!(o, Outcome::Graded(_))));
+        let mut kept = kept.into_inner().unwrap();
+        kept.sort();
+        assert_eq!(kept.len(), 4, "{kept:?}");
+        assert!(kept[0].starts_with("ann "), "{kept:?}");
+        assert_eq!(kept[1], "bob: no report for bob");
+        assert!(
+            kept[2].starts_with("cy ") && kept[3].starts_with("dee "),
+            "{kept:?}"
+        );
+    }
+
+    #[test]
     fn each_student_s_steps_are_told_between_their_start_and_their_end() {
         let class = students(&["ann", "bob"]);
         let told = Mutex::new(Vec::new());
@@ -248,6 +299,7 @@ mod tests {
                     Event::Finished(student, _, done) => {
                         format!("{} finished, {done} done", student.name)
                     }
+                    Event::Unreported(student, why) => format!("{}: {why}", student.name),
                 };
                 told.lock().unwrap().push(said);
             },
