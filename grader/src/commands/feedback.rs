@@ -122,8 +122,9 @@ pub(crate) fn done(rubric: &Rubric, marks: Option<&Marks>) -> bool {
 /// Each student's changes to their total beyond the rubric's points: their late penalty.
 pub(crate) type Adjustments = BTreeMap<String, Vec<Adjustment>>;
 
-/// The adjustments the gradebook at `csv` gives (its late penalties); none without one.
-pub(crate) fn adjustments(csv: Option<&Path>) -> Result<Adjustments, KitError> {
+/// The adjustments the gradebook at `csv` gives (its late penalties, explained by `rubric`'s
+/// late policy); none without one.
+pub(crate) fn adjustments(csv: Option<&Path>, rubric: &Rubric) -> Result<Adjustments, KitError> {
     let Some(csv) = csv else {
         return Ok(Adjustments::new());
     };
@@ -133,7 +134,7 @@ pub(crate) fn adjustments(csv: Option<&Path>) -> Result<Adjustments, KitError> {
         .map_err(|why| KitError(format!("{}: {why}", csv.display())))?;
     Ok(penalties
         .into_iter()
-        .map(|(student, (late, points))| (student, vec![Adjustment::late(&late, points)]))
+        .map(|(student, penalty)| (student, vec![Adjustment::late(&penalty, rubric)]))
         .collect())
 }
 
@@ -230,7 +231,7 @@ pub fn run(run: &FeedbackRun) -> Result<(), FeedbackError> {
     let rubric = Rubric::load(&find_kit(run.kit.as_deref())?.join("rubric.toml"))?;
     let hand = load_scores(&run.dir, &rubric)?;
     let csv = super::gallery::recorded_gradebook(&run.dir).ok();
-    let adjustments = adjustments(csv.as_deref())?;
+    let adjustments = adjustments(csv.as_deref(), &rubric)?;
     let written = write_all(&run.dir, &rubric, &hand, &adjustments, run.all)?;
     super::gallery::link_feedback(&run.dir, &rubric)?;
     eprintln!(
