@@ -93,7 +93,7 @@ const END: &str = "end";
 
 /// `rows` as CSV: a field quoted only when it must be (a comma, a quote or a line break in it),
 /// each row ended by `\n`, as spreadsheets read it.
-fn write_rows<Row>(rows: impl IntoIterator<Item = Row>) -> String
+pub fn write_rows<Row>(rows: impl IntoIterator<Item = Row>) -> String
 where
     Row: IntoIterator,
     Row::Item: AsRef<[u8]>,
