@@ -88,6 +88,9 @@ pub struct ClassRun {
     pub restart: bool,
     /// The roster: who each submission folder is, and their extensions (`--roster`).
     pub roster: Option<PathBuf>,
+    /// Whether lateness may be judged from the files' times where no trusted time is known
+    /// (`--late-from-files`).
+    pub late_from_files: bool,
 }
 
 impl ClassRun {
@@ -292,7 +295,13 @@ pub fn run(run: &ClassRun) -> Result<(), ClassError> {
     let timed = kit.timed_categories();
     // Read before grading, so that a broken file stops the run before hours of it.
     let hand = hand_scores(run, &kit)?;
-    let joining = Joining::load(&run.submissions, &found, run.roster.as_deref(), &kit.rubric)?;
+    let joining = Joining::load(
+        &run.submissions,
+        &found,
+        run.roster.as_deref(),
+        &kit.rubric,
+        run.late_from_files,
+    )?;
     let all = submissions(&found.dir, &run.command, run.grading.limits(&kit))?;
     let class = journal_class(run, &kit, &dir);
     // Who each is and when they submitted, taken before anything is built: the files changed
@@ -847,7 +856,7 @@ fn write_feedback(
     csv: &Path,
     entries: &[&Entry],
 ) -> Result<(), ClassError> {
-    let adjustments = feedback::adjustments(Some(csv))?;
+    let adjustments = feedback::adjustments(Some(csv), rubric)?;
     let mut written = 0;
     for entry in entries {
         let marks = hand.students.get(&entry.student);

@@ -7,16 +7,18 @@
 //! (no identifier, or one another row has too), which also make the command fail unless it is
 //! told `--allow-missing`.
 
+use std::collections::BTreeSet;
 use std::fmt;
 use std::fs;
 use std::path::PathBuf;
 
 use super::files::{find_kit, replace};
 use crate::kit::roster::Roster;
+use crate::kit::Kit;
 use crate::kit::{KitError, Rubric};
-use crate::report::export::{self, Graded, Layout, LeftOut, MoodleBy};
+use crate::report::export::{self, Column, Graded, Layout, LeftOut, MoodleBy};
 use crate::report::inert;
-use crate::report::words::students;
+use crate::report::words::{points as points_word, students};
 
 /// What `grade export` was asked.
 #[derive(Clone, Debug, Default)]
@@ -37,15 +39,33 @@ pub struct ExportRun {
     pub allow_missing: bool,
     /// The kit's directory, if given (for the rubric's title and checklists).
     pub kit: Option<PathBuf>,
+    /// Whether a gradebook graded without its timing cases (`--skip-timing`) is exported, out
+    /// of the points it was graded for.
+    pub partial: bool,
+    /// The grade column's title, if not the rubric's.
+    pub title: Option<String>,
+    /// Canvas's id of the existing assignment the grades go to.
+    pub canvas_id: Option<u64>,
 }
 
 /// Why `grade export` failed (exit status 1).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum ExportError {
     /// A file missing, malformed or not written.
     Unusable(String),
     /// The files were written, but this many students are left out of them.
     LeftOut(usize),
+    /// The class was graded without its timing cases (`--skip-timing`): its totals are out of
+    /// `possible`, not the assignment's `points`; exported only when told `--partial`.
+    Partial {
+        /// What the totals are out of.
+        possible: f64,
+        /// The assignment's points.
+        points: f64,
+    },
+    /// Some submissions were graded without their timing cases and some with: no one points
+    /// possible fits them all (how many of how many).
+    Mixed(usize, usize),
 }
 
 impl fmt::Display for ExportError {
@@ -58,6 +78,24 @@ impl fmt::Display for ExportError {
                  wrong student: give a --roster with their student id, email or login, or \
                  --allow-missing to import without them",
                 students(*count)
+            ),
+            ExportError::Partial { possible, points } => write!(
+                f,
+                "the class was graded with --skip-timing: its totals are out of {}, not the \
+                 assignment's {}. Grade it again without --skip-timing (grade again), or give \
+                 --partial to export it out of {} (Canvas's Points Possible {}; a Moodle grade \
+                 item's maximum is Moodle's to set: set it to {})",
+                points_word(*possible),
+                points_word(*points),
+                points_word(*possible),
+                points_word(*possible),
+                points_word(*possible)
+            ),
+            ExportError::Mixed(skipped, of) => write!(
+                f,
+                "{skipped} of the {of} submissions were graded with --skip-timing and the others \
+                 with their timing cases: no one points possible fits both. Grade them all the \
+                 same way (grade again) before exporting"
             ),
         }
     }
@@ -74,7 +112,8 @@ type Lay<'a> = dyn Fn(&[Graded]) -> Layout + 'a;
 
 /// Writes each export asked for, saying on standard error what is blank or left out.
 pub fn run(run: &ExportRun) -> Result<(), ExportError> {
-    let rubric = Rubric::load(&find_kit(run.kit.as_deref())?.join("rubric.toml"))?;
+    let kit = find_kit(run.kit.as_deref())?;
+    let rubric = Rubric::load(&kit.join("rubric.toml"))?;
     let roster = run
         .roster
         .as_deref()
@@ -87,15 +126,20 @@ pub fn run(run: &ExportRun) -> Result<(), ExportError> {
     let graded = export::read(&text, &rubric, roster.as_ref())
         .map_err(|e| ExportError::Unusable(format!("{shown}: {e}")))?;
     say_missing(&graded);
+    let column = Column {
+        title: run.title.clone().unwrap_or_else(|| rubric.title.clone()),
+        canvas_id: run.canvas_id,
+        possible: possible(run, &graded, &rubric, &kit)?,
+    };
     let by = run.moodle_by;
     let layouts: [(&Option<PathBuf>, &str, &Lay); 3] = [
-        (&run.canvas, "Canvas", &|g| export::canvas(&rubric, g)),
-        (&run.moodle, "Moodle", &|g| export::moodle(&rubric, g, by)),
+        (&run.canvas, "Canvas", &|g| export::canvas(&column, g)),
+        (&run.moodle, "Moodle", &|g| export::moodle(&column, g, by)),
         (&run.gradescope, "Gradescope", &|g| {
             export::gradescope(&rubric, g)
         }),
     ];
-    let mut left_out = 0;
+    let mut left_out = BTreeSet::new();
     for (out, platform, layout) in layouts {
         let Some(out) = out else {
             continue;
@@ -124,12 +168,36 @@ pub fn run(run: &ExportRun) -> Result<(), ExportError> {
                 left_out_line(left, platform)
             );
         }
-        left_out = left_out.max(layout.left_out.len());
+        left_out.extend(layout.left_out.iter().map(LeftOut::who));
     }
-    match left_out {
+    match left_out.len() {
         0 => Ok(()),
         _ if run.allow_missing => Ok(()),
         count => Err(ExportError::LeftOut(count)),
+    }
+}
+
+/// The points the class's totals are out of: the assignment's, or, when every submission was
+/// graded without its timing cases and the run says `--partial`, the points graded.
+fn possible(
+    run: &ExportRun,
+    graded: &[Graded],
+    rubric: &Rubric,
+    kit: &std::path::Path,
+) -> Result<f64, ExportError> {
+    let submitted: Vec<&Graded> = graded.iter().filter(|g| !g.folder.is_empty()).collect();
+    let skipped = submitted.iter().filter(|g| g.timing_left_out).count();
+    let points = rubric.points();
+    match skipped {
+        0 => Ok(points),
+        n if n < submitted.len() => Err(ExportError::Mixed(n, submitted.len())),
+        _ => {
+            let possible = points - Kit::load_published(kit)?.timing_points();
+            match run.partial {
+                true => Ok(possible),
+                false => Err(ExportError::Partial { possible, points }),
+            }
+        }
     }
 }
 
@@ -171,4 +239,77 @@ fn left_out_line(left: &LeftOut, platform: &str) -> String {
 fn names(list: &[String]) -> String {
     let inert: Vec<String> = list.iter().map(|name| inert::line(name)).collect();
     inert.join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::judge::fixtures;
+    use crate::judge::result::hand::HandScores;
+    use crate::report::gradebook;
+    use std::path::Path;
+
+    /// A gradebook of the course's kit for ann and bob, each graded with `--skip-timing` or not.
+    fn gradebook(dir: &Path, skipped: [bool; 2]) -> PathBuf {
+        let rubric = Rubric::load(&kit().join("rubric.toml")).unwrap();
+        let results: Vec<_> = ["ann", "bob"]
+            .iter()
+            .zip(skipped)
+            .map(|(name, skipped)| {
+                let mut result = fixtures::student(name, vec![], 1);
+                if skipped {
+                    result.left_out = vec!["threads/speedup".into()];
+                }
+                result
+            })
+            .collect();
+        let path = dir.join("gradebook.csv");
+        let text = gradebook::csv(&rubric, &[], &results, &HandScores::default());
+        fs::write(&path, text).unwrap();
+        path
+    }
+
+    fn kit() -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../grading")
+    }
+
+    #[test]
+    fn a_class_graded_without_its_timing_cases_is_exported_only_when_told_out_of_what_was_graded() {
+        let dir = tempfile::tempdir().unwrap();
+        let canvas = dir.path().join("canvas.csv");
+        let mut run = ExportRun {
+            gradebook: gradebook(dir.path(), [true, true]),
+            canvas: Some(canvas.clone()),
+            kit: Some(kit()),
+            allow_missing: true,
+            ..ExportRun::default()
+        };
+        let refused = run_export(&run);
+        assert_eq!(
+            refused,
+            Err(ExportError::Partial {
+                possible: 90.0,
+                points: 100.0
+            })
+        );
+        let said = refused.unwrap_err().to_string();
+        assert!(said.contains("--partial to export it out of 90"), "{said}");
+        assert!(!canvas.exists(), "nothing written when refused");
+        run.partial = true;
+        assert_eq!(run_export(&run), Ok(()));
+        let text = fs::read_to_string(&canvas).unwrap();
+        assert!(text.contains("Points Possible,,,,,90\n"), "{text}");
+        // Graded in full, the assignment's points whatever --partial says.
+        run.gradebook = gradebook(dir.path(), [false, false]);
+        assert_eq!(run_export(&run), Ok(()));
+        let text = fs::read_to_string(&canvas).unwrap();
+        assert!(text.contains("Points Possible,,,,,100\n"), "{text}");
+        run.gradebook = gradebook(dir.path(), [true, false]);
+        assert_eq!(run_export(&run), Err(ExportError::Mixed(1, 2)));
+    }
+
+    /// [`run`], under a name the test's `run` does not hide.
+    fn run_export(run: &ExportRun) -> Result<(), ExportError> {
+        super::run(run)
+    }
 }

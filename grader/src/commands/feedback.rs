@@ -5,6 +5,11 @@
 //! result as they are graded (`DIR/results/<student>.json`, [`keep`]), `grade class` writes the
 //! feedback of each student whose hand grading is done, and `grade gallery` writes a student's
 //! as soon as a save completes their checklist, and everyone's done at the press of a button.
+//!
+//! To return them, `grade feedback` also puts a copy of each page per student of its
+//! submission (each student of a group gets one) in `DIR/feedback/students/`, named by the
+//! student's name and SID (`Ann_Lee_000123.html`), with `index.csv` (file, submission,
+//! student, email, SID) to mail or upload them by, from the gradebook's who-columns.
 
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -18,6 +23,7 @@ use crate::judge::result::hand::{self, HandScores, Marks};
 use crate::judge::result::kept::{self, KeptError};
 use crate::judge::result::StudentResult;
 use crate::kit::{KitError, Rubric};
+use crate::report::export::{self, Graded};
 use crate::report::feedback::{self, Adjustment, FOLDER};
 use crate::report::gradebook;
 use crate::report::inert;
@@ -25,6 +31,10 @@ use crate::report::words::students;
 
 /// The folder of the kept results in the report directory.
 pub const RESULTS: &str = "results";
+/// The folder, below the feedback's, of the copies named for each student.
+pub const BY_STUDENT: &str = "students";
+/// The index of the copies in [`BY_STUDENT`].
+pub const INDEX: &str = "index.csv";
 
 /// What `grade feedback` was asked.
 #[derive(Clone, Debug, Default)]
@@ -122,8 +132,9 @@ pub(crate) fn done(rubric: &Rubric, marks: Option<&Marks>) -> bool {
 /// Each student's changes to their total beyond the rubric's points: their late penalty.
 pub(crate) type Adjustments = BTreeMap<String, Vec<Adjustment>>;
 
-/// The adjustments the gradebook at `csv` gives (its late penalties); none without one.
-pub(crate) fn adjustments(csv: Option<&Path>) -> Result<Adjustments, KitError> {
+/// The adjustments the gradebook at `csv` gives (its late penalties, explained by `rubric`'s
+/// late policy); none without one.
+pub(crate) fn adjustments(csv: Option<&Path>, rubric: &Rubric) -> Result<Adjustments, KitError> {
     let Some(csv) = csv else {
         return Ok(Adjustments::new());
     };
@@ -133,7 +144,7 @@ pub(crate) fn adjustments(csv: Option<&Path>) -> Result<Adjustments, KitError> {
         .map_err(|why| KitError(format!("{}: {why}", csv.display())))?;
     Ok(penalties
         .into_iter()
-        .map(|(student, (late, points))| (student, vec![Adjustment::late(&late, points)]))
+        .map(|(student, penalty)| (student, vec![Adjustment::late(&penalty, rubric)]))
         .collect())
 }
 
@@ -230,7 +241,7 @@ pub fn run(run: &FeedbackRun) -> Result<(), FeedbackError> {
     let rubric = Rubric::load(&find_kit(run.kit.as_deref())?.join("rubric.toml"))?;
     let hand = load_scores(&run.dir, &rubric)?;
     let csv = super::gallery::recorded_gradebook(&run.dir).ok();
-    let adjustments = adjustments(csv.as_deref())?;
+    let adjustments = adjustments(csv.as_deref(), &rubric)?;
     let written = write_all(&run.dir, &rubric, &hand, &adjustments, run.all)?;
     super::gallery::link_feedback(&run.dir, &rubric)?;
     eprintln!(
@@ -238,13 +249,111 @@ pub fn run(run: &FeedbackRun) -> Result<(), FeedbackError> {
         written.said(run.all),
         run.dir.join(FOLDER).display()
     );
+    if let Some(csv) = csv {
+        let text = fs::read_to_string(&csv)
+            .map_err(|e| KitError(format!("{}: the gradebook: {e}", csv.display())))?;
+        let graded = export::read(&text, &rubric, None)
+            .map_err(|why| KitError(format!("{}: {why}", csv.display())))?;
+        let copies = by_student(&run.dir, &graded, &written.written)?;
+        eprintln!(
+            "grade: a copy for each of {}, named by name and SID, in {} (its {INDEX}: file, \
+             submission, student, email, SID)",
+            students(copies),
+            run.dir.join(FOLDER).join(BY_STUDENT).display()
+        );
+    }
     Ok(())
+}
+
+/// Copies the feedback page of each submission of `graded` that was `written` once per
+/// student of it into `dir`'s [`BY_STUDENT`] folder, named by their name and SID (a number
+/// added where two would share a name), and writes its [`INDEX`]; returns how many.
+fn by_student(dir: &Path, graded: &[Graded], written: &[String]) -> Result<usize, KitError> {
+    let out = dir.join(FOLDER).join(BY_STUDENT);
+    let mut index = vec![["file", "submission", "student", "email", "SID"].map(String::from)];
+    let mut used = std::collections::BTreeSet::new();
+    for submission in graded.iter().filter(|g| written.contains(&g.folder)) {
+        let page = page(dir, &submission.folder);
+        for member in &submission.members {
+            let stem = file_stem(&format!("{} {}", member.name, member.student_id));
+            let file = (1..)
+                .map(|n| match n {
+                    1 => format!("{stem}.html"),
+                    n => format!("{stem}_{n}.html"),
+                })
+                .find(|file| !used.contains(file))
+                .unwrap_or_default();
+            let text = fs::read_to_string(&page)
+                .map_err(|e| KitError(format!("{}: {e}", page.display())))?;
+            replace(&out.join(&file), &text)?;
+            used.insert(file.clone());
+            index.push([
+                file,
+                inert::cell(&submission.folder),
+                inert::cell(&member.name),
+                inert::cell(&member.email),
+                inert::cell(&member.student_id),
+            ]);
+        }
+    }
+    replace(&out.join(INDEX), &gradebook::write_rows(&index))?;
+    Ok(index.len() - 1)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::judge::fixtures::{hand_rubric, student};
+
+    #[test]
+    fn each_student_of_a_group_gets_a_copy_named_by_name_and_sid_and_the_index_says_whose() {
+        let dir = tempfile::tempdir().unwrap();
+        let member = |sid: &str, name: &str| crate::kit::roster::Member {
+            student_id: sid.into(),
+            name: name.into(),
+            email: format!("{sid}@x.edu"),
+            login: String::new(),
+        };
+        let graded = |folder: &str, members| Graded {
+            folder: folder.into(),
+            members,
+            grade: None,
+            penalty: String::new(),
+            late: String::new(),
+            hand: Vec::new(),
+            comments: String::new(),
+            timing_left_out: false,
+        };
+        let class = [
+            graded(
+                "submission_1",
+                vec![member("000123", "Zoë Müller"), member("000124", "=Bo")],
+            ),
+            graded("submission_2", vec![member("000125", "Cy")]),
+            graded("submission_3", vec![member("000126", "Dee")]),
+        ];
+        for folder in ["submission_1", "submission_2"] {
+            replace(&page(dir.path(), folder), folder).unwrap();
+        }
+        let written = ["submission_1".to_string(), "submission_2".to_string()];
+        assert_eq!(by_student(dir.path(), &class, &written).unwrap(), 3);
+        let out = dir.path().join(FOLDER).join(BY_STUDENT);
+        let read = |file: &str| fs::read_to_string(out.join(file)).unwrap();
+        assert_eq!(read("Zoë_Müller_000123.html"), "submission_1");
+        assert_eq!(read("Bo_000124.html"), "submission_1");
+        assert_eq!(read("Cy_000125.html"), "submission_2");
+        assert!(
+            !out.join("Dee_000126.html").exists(),
+            "not written: no copy"
+        );
+        assert_eq!(
+            read(INDEX),
+            "file,submission,student,email,SID\n\
+             Zoë_Müller_000123.html,submission_1,Zoë Müller,000123@x.edu,000123\n\
+             Bo_000124.html,submission_1,'=Bo,000124@x.edu,000124\n\
+             Cy_000125.html,submission_2,Cy,000125@x.edu,000125\n"
+        );
+    }
 
     #[test]
     fn a_kept_result_is_read_back_for_its_student_only() {

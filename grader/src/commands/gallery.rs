@@ -353,8 +353,8 @@ impl Gallery {
         let failed = |why: String| Reply::text(500, why);
         let scores =
             load_scores(&self.root, &self.rubric).map_err(|why| failed(why.to_string()))?;
-        let adjustments =
-            feedback::adjustments(Some(&self.csv)).map_err(|why| failed(why.to_string()))?;
+        let adjustments = feedback::adjustments(Some(&self.csv), &self.rubric)
+            .map_err(|why| failed(why.to_string()))?;
         let written = feedback::write_all(&self.root, &self.rubric, &scores, &adjustments, false)
             .map_err(|why| failed(why.to_string()))?;
         link_feedback(&self.root, &self.rubric).map_err(|why| failed(why.to_string()))?;
@@ -370,7 +370,7 @@ impl Gallery {
             return String::new();
         }
         let written = feedback::kept(&self.root, student).and_then(|kept| match kept {
-            Some(result) => feedback::adjustments(Some(&self.csv))
+            Some(result) => feedback::adjustments(Some(&self.csv), &self.rubric)
                 .and_then(|adjustments| {
                     feedback::write(&self.root, &self.rubric, &result, Some(marks), &adjustments)
                 })

@@ -33,7 +33,8 @@ pub struct Joining {
     metadata: Option<Metadata>,
     /// The rubric's late policy, and the assignment's points it takes a percent of.
     late: Option<(LatePolicy, f64)>,
-    /// Whether the submissions' files carry their own times (not those of an extraction).
+    /// Whether lateness may be judged from the submissions' files' times (asked for, and not
+    /// those of an extraction).
     dated_files: bool,
 }
 
@@ -46,6 +47,7 @@ impl Joining {
         submissions: &Submissions,
         roster: Option<&Path>,
         rubric: &Rubric,
+        late_from_files: bool,
     ) -> Result<Option<Joining>, KitError> {
         let roster = roster.map(Roster::load).transpose()?;
         say_found(given, submissions);
@@ -56,14 +58,15 @@ impl Joining {
                 roster,
                 metadata,
                 late,
-                dated_files: submissions.archive.is_none(),
+                dated_files: late_from_files && submissions.archive.is_none(),
             }),
         )
     }
 
-    /// Each of `students`' rows: who, when (Gradescope's time, else their files' newest before
-    /// `before`) and how late; and the roster's students with no submission. What cannot be
-    /// joined is said on standard error.
+    /// Each of `students`' rows: who, when (Gradescope's time, else the roster's, else, when
+    /// asked, their files' newest before `before`) and how late; and the roster's students with
+    /// no submission. What cannot be joined, and every lateness judged from file times, is said
+    /// on standard error.
     pub fn who(&self, students: &[Student], before: SystemTime) -> Joined {
         let folders: Vec<String> = students.iter().map(|s| s.name.clone()).collect();
         if let Some(metadata) = &self.metadata {
@@ -97,7 +100,7 @@ impl Joining {
         let who = students
             .iter()
             .zip(assigned.submissions)
-            .map(|(student, (members, extensions))| {
+            .map(|(student, (members, extensions, listed))| {
                 let folder = student.name.as_str();
                 let exported = exported(folder);
                 if members.is_empty() && (self.roster.is_some() || self.metadata.is_some()) {
@@ -107,7 +110,11 @@ impl Joining {
                     at,
                     source: Source::Gradescope,
                 });
-                let submitted = exported.or_else(|| {
+                let listed = listed.map(|at| Submitted {
+                    at,
+                    source: Source::Roster,
+                });
+                let submitted = exported.or(listed).or_else(|| {
                     let dir = student.dir.as_deref().filter(|_| self.dated_files)?;
                     let files = submitted::from_files(dir, before)?;
                     // Shown in the due date's offset, when there is one.
@@ -138,6 +145,7 @@ impl Joining {
             who,
             missing: assigned.missing,
         };
+        self.say_untimed(&who);
         if !unnamed.is_empty() {
             eprintln!(
                 "grade: neither the roster nor the export names who submitted {} (blank in the \
@@ -147,6 +155,49 @@ impl Joining {
             );
         }
         who
+    }
+}
+
+impl Joining {
+    /// Says on standard error whose lateness is judged from file times (loudly: they are not
+    /// the submission's), and, under a late policy, who has no submission time at all and how
+    /// to give one.
+    fn say_untimed(&self, joined: &Joined) {
+        if self.late.is_none() {
+            return;
+        }
+        let with = |source: Option<Source>| -> Vec<String> {
+            joined
+                .who
+                .iter()
+                .filter(|(_, who)| who.submitted.map(|s| s.source) == source)
+                .map(|(folder, _)| folder.clone())
+                .collect()
+        };
+        let files = with(Some(Source::Files));
+        if !files.is_empty() {
+            eprintln!(
+                "grade: WARNING: the lateness of {} is judged from the newest modification time \
+                 of its files (--late-from-files), not from a submission time: a copy without \
+                 cp -p, an unzip or a checkout changes it. The gradebook and the feedback say \
+                 so; check them before exporting: {}",
+                folders_word(files.len()),
+                names(&files)
+            );
+        }
+        let none = with(None);
+        if !none.is_empty() {
+            eprintln!(
+                "grade: {} no submission time (late: \"no submission time\", no penalty): give \
+                 Gradescope's export, a roster with a submitted column, or --late-from-files to \
+                 judge by the files' times: {}",
+                match none.len() {
+                    1 => "1 folder has".to_string(),
+                    n => format!("{n} folders have"),
+                },
+                names(&none)
+            );
+        }
     }
 }
 

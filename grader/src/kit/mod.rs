@@ -75,6 +75,15 @@ impl Kit {
         }
     }
 
+    /// The points of the timing cases: what `--skip-timing` leaves out of the total.
+    pub fn timing_points(&self) -> f64 {
+        self.cases
+            .iter()
+            .filter(|(case, _)| case.is_timing())
+            .map(|(case, _)| case.points)
+            .sum()
+    }
+
     /// The categories that hold a timing case, each once, in rubric order: those whose points a
     /// machine that cannot judge a speed-up (too few CPUs, busy) leaves missing.
     pub fn timed_categories(&self) -> Vec<String> {

@@ -1,12 +1,15 @@
-//! The roster: who the students are, and who has an extension. Either the CSV file the
-//! instructor writes (`folder`, `student_id`, `name`, `email`, `login`, `extension`) or a
+//! The roster: who the students are, who has an extension, and when each submitted where no
+//! Gradescope export says it. Either the CSV file the instructor writes (`folder`,
+//! `student_id`, `name`, `email`, `login`, `extension`, `submitted`) or a
 //! platform's own download as it comes: Gradescope's roster (`First Name`, `Last Name`, `SID`,
 //! `Email`, `Role`), Canvas's gradebook export (`Student`, `ID`, `SIS User ID`, `SIS Login ID`,
 //! `Section`, then its assignments, which are left alone) or Moodle's participants or grades
 //! export (`First name`, `Last name`, `ID number`, `Username`, `Email address`), with `,` or `;`
 //! between fields, UTF-8 with or without its byte-order mark. A row names a student by their id,
 //! email or login, and may give their submission folder (a group: several rows with one folder)
-//! and an extension (hours, or a due date-time of their own). Loaded and checked with errors
+//! and an extension (hours, or a due date-time of their own) and a submission time (RFC 3339,
+//! as a platform's submission list or the instructor's own record gives it: a trusted time for
+//! lateness, where the files' times are not). Loaded and checked with errors
 //! that name the file and the line and say what to do.
 //!
 //! A student is matched to a submission by their folder, else by their id, email or login
@@ -19,18 +22,19 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use super::late::Extension;
+use super::late::{Extension, Moment};
 use super::KitError;
 
 /// The columns of the roster an instructor writes; a platform's have other names
 /// ([`FIELDS`]).
-const COLUMNS: [&str; 6] = [
+const COLUMNS: [&str; 7] = [
     "folder",
     "student_id",
     "name",
     "email",
     "login",
     "extension",
+    "submitted",
 ];
 
 /// What a roster's column holds.
@@ -45,17 +49,19 @@ enum Field {
     Login,
     Role,
     Extension,
+    Submitted,
 }
 
 /// Each column a roster may have (its header in lower case) and what it holds: the kit's own,
 /// then Gradescope's, Canvas's and Moodle's.
-const FIELDS: [(&str, Field); 18] = [
+const FIELDS: [(&str, Field); 19] = [
     ("folder", Field::Folder),
     ("student_id", Field::StudentId),
     ("name", Field::Name),
     ("email", Field::Email),
     ("login", Field::Login),
     ("extension", Field::Extension),
+    ("submitted", Field::Submitted),
     ("sid", Field::StudentId),
     ("first name", Field::First),
     ("last name", Field::Last),
@@ -178,6 +184,8 @@ pub struct Row {
     pub member: Member,
     /// Their extension, if they have one.
     pub extension: Option<Extension>,
+    /// When they submitted, if the roster says.
+    pub submitted: Option<Moment>,
 }
 
 /// The roster, as loaded.
@@ -204,6 +212,8 @@ pub enum RosterError {
     Unnamed(PathBuf, u64),
     /// A row's extension is neither hours nor a date-time.
     BadExtension(PathBuf, u64, String),
+    /// A row's submission time is not a date-time with its offset.
+    BadSubmitted(PathBuf, u64, String),
     /// A student is on two rows (the lines, and the id, email or login they share).
     Twice(PathBuf, u64, u64, String),
 }
@@ -251,6 +261,13 @@ impl fmt::Display for RosterError {
                 f,
                 "{}:{line}: the extension {text:?} is neither a number of hours (48) nor a \
                  date-time with its offset (2026-11-25T23:59:00-08:00): write one of those",
+                path.display()
+            ),
+            RosterError::BadSubmitted(path, line, text) => write!(
+                f,
+                "{}:{line}: the submission time {text:?} is not a date-time with its offset \
+                 (2026-11-21T10:00:00-08:00, or 2026-11-21 18:00:00Z): write it so, or leave it \
+                 blank",
                 path.display()
             ),
             RosterError::Twice(path, first, line, key) => write!(
@@ -380,6 +397,13 @@ impl Roster {
                         .ok_or_else(|| RosterError::BadExtension(path(), line, text.clone()))?,
                 ),
             };
+            let submitted = match field(Field::Submitted) {
+                text if text.is_empty() => None,
+                text => Some(
+                    Moment::parse(&text)
+                        .ok_or_else(|| RosterError::BadSubmitted(path(), line, text.clone()))?,
+                ),
+            };
             if let Some((first, key)) = rows
                 .iter()
                 .find_map(|r| Some((r.line, r.member.shared(&member)?.to_string())))
@@ -391,6 +415,7 @@ impl Roster {
                 folder,
                 member,
                 extension,
+                submitted,
             });
         }
         // The reader takes a quote left open to the end of the file, leniently.
@@ -408,8 +433,9 @@ impl Roster {
 /// Who each submission is, and who on the roster submitted nothing.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Assigned {
-    /// Each submission's students and their extensions, in the order given.
-    pub submissions: Vec<(Vec<Member>, Vec<Extension>)>,
+    /// Each submission's students, their extensions and the latest submission time the roster
+    /// gives them, in the order given.
+    pub submissions: Vec<(Vec<Member>, Vec<Extension>, Option<Moment>)>,
     /// The roster's students matched to no submission, in its order.
     pub missing: Vec<Member>,
 }
@@ -427,6 +453,7 @@ pub fn assign(roster: Option<&Roster>, submissions: &[(&str, &[Member])]) -> Ass
         .map(|&(folder, known)| {
             let mut members = known.to_vec();
             let mut extensions = Vec::new();
+            let mut submitted: Option<Moment> = None;
             for (row, used) in rows.iter().zip(&mut used) {
                 let theirs = match row.folder.is_empty() {
                     false => row.folder == folder,
@@ -437,6 +464,10 @@ pub fn assign(roster: Option<&Roster>, submissions: &[(&str, &[Member])]) -> Ass
                 }
                 *used = true;
                 extensions.extend(row.extension);
+                submitted = submitted
+                    .into_iter()
+                    .chain(row.submitted)
+                    .max_by_key(|m| m.at);
                 // Within its folder, a row with no id, email or login is its submitter of
                 // the same name.
                 let by_name = |m: &Member| !row.member.keyed() && row.member.name == m.name;
@@ -448,7 +479,7 @@ pub fn assign(roster: Option<&Roster>, submissions: &[(&str, &[Member])]) -> Ass
                     None => members.push(row.member.clone()),
                 }
             }
-            (members, extensions)
+            (members, extensions, submitted)
         })
         .collect();
     let missing = rows
@@ -643,6 +674,28 @@ mod tests {
     }
 
     #[test]
+    fn a_roster_s_submission_times_are_each_student_s_and_a_group_s_latest() {
+        let roster = parse(
+            "folder,student_id,submitted\n\
+             team,1,2026-11-21T10:00:00-08:00\n\
+             team,2,2026-11-21 19:30:00Z\n\
+             ,3,\n",
+        )
+        .unwrap();
+        let assigned = assign(Some(&roster), &[("team", &[]), ("3", &[])]);
+        let latest = Moment::parse("2026-11-21T19:30:00Z").unwrap();
+        assert_eq!(assigned.submissions[0].2.map(|m| m.at), Some(latest.at));
+        assert_eq!(assigned.submissions[1].2, None);
+        let error = parse("student_id,submitted\n1,yesterday\n").unwrap_err();
+        assert!(
+            error.to_string().contains(
+                "roster.csv:2: the submission time \"yesterday\" is not a date-time with its offset"
+            ),
+            "{error}"
+        );
+    }
+
+    #[test]
     fn students_are_matched_by_folder_id_email_or_login_never_by_name() {
         let exported = [
             member("1001", "Ann Lee", "ann@x.edu"),
@@ -663,7 +716,7 @@ mod tests {
             ("submission_9", &[member("", "Ann Lee", "")]),
         ];
         let assigned = assign(Some(&roster), &submissions);
-        let (members, extensions) = &assigned.submissions[0];
+        let (members, extensions, _) = &assigned.submissions[0];
         assert_eq!(
             members,
             &[

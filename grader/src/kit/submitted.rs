@@ -1,5 +1,6 @@
-//! When a submission came in: the time Gradescope's metadata gives, else the newest
-//! modification time of its files. A class run takes the files' times before it builds
+//! When a submission came in: the time Gradescope's metadata gives, else the roster's, else
+//! (only when the instructor asks: the copies, unzips and checkouts a class goes through change
+//! them) the newest modification time of its files. A class run takes the files' times before it builds
 //! anything, and leaves out what changed since the class's first run began (the builds' and
 //! the programs' own files), and the build folder `target/`. Links are not followed: only
 //! their own times count.
@@ -17,7 +18,10 @@ use super::late::Moment;
 pub enum Source {
     /// Gradescope's `submission_metadata.yml`.
     Gradescope,
-    /// The newest modification time of the submission's files.
+    /// The roster's `submitted` column.
+    Roster,
+    /// The newest modification time of the submission's files (`--late-from-files`): no
+    /// trusted time.
     Files,
 }
 
@@ -26,10 +30,14 @@ impl Source {
     pub fn word(self) -> &'static str {
         match self {
             Source::Gradescope => "Gradescope",
-            Source::Files => "files",
+            Source::Roster => "roster",
+            Source::Files => FILE_TIMES,
         }
     }
 }
+
+/// The gradebook's word for a time from the files, which says it is not a trusted time.
+pub const FILE_TIMES: &str = "file times, not a submission time";
 
 /// A submission's time, and where it comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -3,16 +3,22 @@
 //!
 //! - **Canvas** (Grades, Import): `Student`, `ID`, `SIS User ID`, `SIS Login ID`, `Section`,
 //!   then a column titled with the assignment's title, which Canvas makes a new manual-entry
-//!   column; a `Points Possible` row first, as Canvas's own export has. Students are matched by
-//!   SIS User ID (the student id) and SIS Login ID (the login, else the email); `ID`, Canvas's
-//!   own number, is left blank.
+//!   column (or, with Canvas's id, an existing assignment's); a `Points Possible` row first, as
+//!   Canvas's own export has. Students are matched by SIS User ID (the student id) and SIS
+//!   Login ID (the login, else the email); `ID`, Canvas's own number of the user, which no
+//!   roster but Canvas's knows, is left blank: Canvas matches a row by the SIS ids when it is.
 //! - **Moodle** (Import, CSV file): `Email address`, `ID number`, the assignment's title, and
 //!   `Feedback` (the graders' comments, and the lateness); the import maps one of the first two
 //!   ([`MoodleBy`]) to the user, and the grade and feedback columns to a grade item. No grade is
 //!   `-`, which Moodle's loader reads as none for a new grade item and an existing one alike
 //!   (an empty cell it takes as a grade for a new one).
 //! - **Gradescope** (the manually graded questions' scores): `Name`, `SID`, `Email`, one
-//!   column per category part graded by hand, and `Late penalty`.
+//!   column per category part graded by hand, and `Late penalty`, negative as Gradescope adds
+//!   a penalty to a score.
+//!
+//! The grade column is out of [`Column::possible`]: the assignment's points, or fewer for a
+//! class graded without its timing cases (the command decides); Canvas's may name an
+//! existing assignment by its id (`Title (12345)`, as Canvas's own export heads it).
 //!
 //! The grade is the gradebook's `final total` (the total, less the late penalty), else its
 //! `total`; a student without one yet (hand scoring not done, a speed-up not counted) has no
@@ -51,6 +57,40 @@ pub struct Graded {
     pub hand: Vec<String>,
     /// The graders' comments.
     pub comments: String,
+    /// Whether its timing cases were left out (`--skip-timing`): its total is out of less.
+    pub timing_left_out: bool,
+}
+
+/// The grade column a platform's file gets: its title, the id Canvas gave an existing
+/// assignment of that title (none: Canvas makes a new column), and the points it is out of.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Column {
+    /// The assignment's title.
+    pub title: String,
+    /// Canvas's id of the assignment the grades go to, as its own export names it.
+    pub canvas_id: Option<u64>,
+    /// Points possible.
+    pub possible: f64,
+}
+
+impl Column {
+    /// The column of `rubric`'s title, out of its points, a new one in Canvas.
+    pub fn of(rubric: &Rubric) -> Column {
+        Column {
+            title: rubric.title.clone(),
+            canvas_id: None,
+            possible: rubric.points(),
+        }
+    }
+
+    /// Its header in Canvas's file: `Title (12345)` for an existing assignment, as Canvas's
+    /// export writes it, else the title.
+    fn canvas_header(&self) -> String {
+        match self.canvas_id {
+            Some(id) => inert::cell(&format!("{} ({id})", self.title)),
+            None => inert::cell(&self.title),
+        }
+    }
 }
 
 /// The gradebook `text` (as `grade class` wrote it, the hand scores merged) for `rubric`, each
@@ -84,6 +124,7 @@ pub fn read(
         .map(|p| need(&format!("{} ({})", p.name, points(p.points))))
         .collect::<Result<_, _>>()?;
     let (final_total, penalty, late) = (at(FINAL_TOTAL), at(LATE_PENALTY), at("late"));
+    let speedup = at(gradebook::SPEEDUP);
     let lines = |row: &[String], column: Option<usize>| -> Vec<String> {
         match column.and_then(|c| row.get(c)).map(String::as_str) {
             None | Some("") => Vec::new(),
@@ -123,7 +164,7 @@ pub fn read(
     let mut graded: Vec<Graded> = rows
         .iter()
         .zip(assigned.submissions)
-        .map(|(row, (members, extensions))| {
+        .map(|(row, (members, extensions, _))| {
             let grade = match final_total {
                 Some(column) => cell(row, Some(column)),
                 None => cell(row, Some(total)),
@@ -136,6 +177,7 @@ pub fn read(
                 late: cell(row, late),
                 hand: hand.iter().map(|&c| cell(row, Some(c))).collect(),
                 comments: cell(row, Some(comments)),
+                timing_left_out: cell(row, speedup) == gradebook::SPEEDUP_LEFT_OUT,
             };
             late_again(
                 rubric,
@@ -155,6 +197,7 @@ pub fn read(
         late: String::new(),
         hand: vec![String::new(); hand.len()],
         comments: String::new(),
+        timing_left_out: false,
     }));
     Ok(graded)
 }
@@ -190,6 +233,16 @@ pub enum LeftOut {
     Blank(String),
     /// A student whose identifier another row has too (who, and the identifier).
     Repeated(String, String),
+}
+
+impl LeftOut {
+    /// Who or what it leaves out (a folder, or a student), the same in every file.
+    pub fn who(&self) -> String {
+        match self {
+            LeftOut::Nobody(folder) => folder.clone(),
+            LeftOut::Blank(who) | LeftOut::Repeated(who, _) => who.clone(),
+        }
+    }
 }
 
 /// An export's text, and what the instructor should be told about it.
@@ -289,11 +342,10 @@ fn no_grade(rows: &[(&Member, &Graded)]) -> Vec<String> {
         .collect()
 }
 
-/// Canvas's gradebook import for a new column titled with `rubric`'s title.
-pub fn canvas(rubric: &Rubric, graded: &[Graded]) -> Layout {
+/// Canvas's gradebook import of `column` (a new column, or an existing assignment by its id).
+pub fn canvas(column: &Column, graded: &[Graded]) -> Layout {
     let keys = |m: &Member| vec![m.student_id.clone(), canvas_login(m).to_string()];
     let (students, left_out) = students(graded, keys);
-    let possible = rubric.points();
     let mut rows = vec![
         [
             "Student",
@@ -301,13 +353,20 @@ pub fn canvas(rubric: &Rubric, graded: &[Graded]) -> Layout {
             "SIS User ID",
             "SIS Login ID",
             "Section",
-            &inert::cell(&rubric.title),
+            &column.canvas_header(),
         ]
         .map(String::from)
         .to_vec(),
-        ["    Points Possible", "", "", "", "", &points(possible)]
-            .map(String::from)
-            .to_vec(),
+        [
+            "    Points Possible",
+            "",
+            "",
+            "",
+            "",
+            &points(column.possible),
+        ]
+        .map(String::from)
+        .to_vec(),
     ];
     for (member, submission) in &students {
         rows.push(vec![
@@ -344,9 +403,9 @@ fn feedback(submission: &Graded) -> String {
     inert::cell(&parts.join(" | "))
 }
 
-/// Moodle's "Import grades: CSV file", a grade column titled with `rubric`'s title and the
+/// Moodle's "Import grades: CSV file", a grade column titled with `column`'s title and the
 /// feedback beside it, its students mapped `by` one of its columns.
-pub fn moodle(rubric: &Rubric, graded: &[Graded], by: MoodleBy) -> Layout {
+pub fn moodle(column: &Column, graded: &[Graded], by: MoodleBy) -> Layout {
     let keys = |m: &Member| match by {
         MoodleBy::Email => vec![m.email.clone()],
         MoodleBy::IdNumber => vec![m.student_id.clone()],
@@ -355,7 +414,7 @@ pub fn moodle(rubric: &Rubric, graded: &[Graded], by: MoodleBy) -> Layout {
     let mut rows = vec![vec![
         "Email address".to_string(),
         "ID number".to_string(),
-        inert::cell(&rubric.title),
+        inert::cell(&column.title),
         "Feedback".to_string(),
     ]];
     for (member, submission) in &students {
@@ -373,8 +432,19 @@ pub fn moodle(rubric: &Rubric, graded: &[Graded], by: MoodleBy) -> Layout {
     }
 }
 
-/// The scores of `rubric`'s parts graded by hand, and the late penalty, per student, for
-/// Gradescope's manually graded questions. A student is blank here only when no hand score
+/// A late penalty as Gradescope adds it to a score: negative points (`-6`), `0` on time,
+/// blank without a late policy. Gradescope takes a late penalty off as a negative score on a
+/// question whose floor is unchecked, or as a negative adjustment
+/// (https://elearning.uq.edu.au/staff-guides-ultra/turnitin-ultra/apply-late-penalties-gradescope-ultra).
+fn gradescope_penalty(penalty: &str) -> String {
+    match penalty.parse::<f64>() {
+        Ok(points) if points > 0.0 => format!("-{penalty}"),
+        _ => penalty.to_string(),
+    }
+}
+
+/// The scores of `rubric`'s parts graded by hand, and the late penalty (negative, as
+/// Gradescope adds it), per student, for Gradescope's manually graded questions. A student is blank here only when no hand score
 /// of theirs is typed yet.
 pub fn gradescope(rubric: &Rubric, graded: &[Graded]) -> Layout {
     let keys = |m: &Member| vec![m.student_id.clone(), m.email.clone()];
@@ -401,7 +471,7 @@ pub fn gradescope(rubric: &Rubric, graded: &[Graded]) -> Layout {
             inert::cell(&member.email),
         ];
         row.extend(submission.hand.iter().cloned());
-        row.push(submission.penalty.clone());
+        row.push(gradescope_penalty(&submission.penalty));
         rows.push(row);
     }
     Layout {
@@ -491,8 +561,11 @@ mod tests {
         let (rubric, text) = gradebook();
         let graded = read(&text, &rubric, None).unwrap();
         for (name, layout) in [
-            ("canvas", canvas(&rubric, &graded)),
-            ("moodle", moodle(&rubric, &graded, MoodleBy::Email)),
+            ("canvas", canvas(&Column::of(&rubric), &graded)),
+            (
+                "moodle",
+                moodle(&Column::of(&rubric), &graded, MoodleBy::Email),
+            ),
             ("gradescope", gradescope(&rubric, &graded)),
         ] {
             for start in ["\n=", ",=", "\"="] {
@@ -503,7 +576,7 @@ mod tests {
             assert!(layout.text.contains("4@x.edu"), "{name}: {}", layout.text);
             insta::assert_snapshot!(format!("export_{name}"), layout.text);
         }
-        assert_eq!(canvas(&rubric, &graded).blank, ["Bob", "Dee"]);
+        assert_eq!(canvas(&Column::of(&rubric), &graded).blank, ["Bob", "Dee"]);
         assert_eq!(gradescope(&rubric, &graded).blank, ["Bob", "Dee"]);
     }
 
@@ -516,7 +589,7 @@ mod tests {
         )
         .unwrap();
         let graded = read(&text, &rubric, Some(&roster)).unwrap();
-        let layout = canvas(&rubric, &graded);
+        let layout = canvas(&Column::of(&rubric), &graded);
         assert!(layout.left_out.is_empty());
         assert!(
             layout.text.contains("\"Bob, B.\",,3,3@x.edu,,"),
@@ -549,6 +622,7 @@ mod tests {
             late: String::new(),
             hand: vec!["1".into()],
             comments: String::new(),
+            timing_left_out: false,
         };
         vec![
             graded(
@@ -588,9 +662,17 @@ mod tests {
         let rubric = fixtures::hand_rubric();
         let graded = class();
         let files = [
-            (canvas(&rubric, &graded), vec![2, 3], 1),
-            (moodle(&rubric, &graded, MoodleBy::Email), vec![0], 0),
-            (moodle(&rubric, &graded, MoodleBy::IdNumber), vec![1], 0),
+            (canvas(&Column::of(&rubric), &graded), vec![2, 3], 1),
+            (
+                moodle(&Column::of(&rubric), &graded, MoodleBy::Email),
+                vec![0],
+                0,
+            ),
+            (
+                moodle(&Column::of(&rubric), &graded, MoodleBy::IdNumber),
+                vec![1],
+                0,
+            ),
             (gradescope(&rubric, &graded), vec![1, 2], 0),
         ];
         for (layout, columns, skip) in &files {
@@ -652,7 +734,7 @@ mod tests {
             (last.folder.as_str(), last.grade.as_deref()),
             ("", Some("0"))
         );
-        assert!(canvas(&rubric, &graded)
+        assert!(canvas(&Column::of(&rubric), &graded)
             .text
             .ends_with("\n\"Zed, Zoe\",,9,zoe,,0\n"));
     }
@@ -678,6 +760,41 @@ mod tests {
         // Without the roster, the gradebook's own.
         let graded = read(&text, &rubric, None).unwrap();
         assert_eq!(graded[0].penalty, "1.2");
+    }
+
+    /// Canvas's own export heads an assignment's column with its name and its id, `Quiz 1
+    /// (87568490)`, and its importer puts a column so headed into that assignment
+    /// (https://nemogb-dev.github.io/nemogb-r/articles/detailed-canvas-export-info.html); the
+    /// `Points Possible` row is read as the column's points
+    /// (https://community.canvaslms.com/t5/Instructor-Guide/How-do-I-import-grades-in-the-Gradebook/ta-p/807).
+    #[test]
+    fn canvas_s_column_names_an_existing_assignment_and_is_out_of_what_was_graded() {
+        let (rubric, text) = gradebook();
+        let graded = read(&text, &rubric, None).unwrap();
+        let column = Column {
+            title: "Project 4".into(),
+            canvas_id: Some(87568490),
+            possible: 90.0,
+        };
+        let rows = gradebook::parse(&canvas(&column, &graded).text).unwrap();
+        assert_eq!(rows[0][5], "Project 4 (87568490)");
+        assert_eq!(
+            (rows[1][0].trim(), rows[1][5].as_str()),
+            ("Points Possible", "90")
+        );
+        assert_eq!(
+            moodle(&column, &graded, MoodleBy::Email)
+                .text
+                .lines()
+                .next(),
+            Some("Email address,ID number,Project 4,Feedback")
+        );
+        // The gradebook says which rows were graded without their timing cases.
+        assert!(graded.iter().all(|g| !g.timing_left_out));
+        let mut result = fixtures::student("ann", vec![], 1);
+        result.left_out = vec!["threads/speedup".into()];
+        let text = gradebook::csv(&rubric, &[], &[result], &HandScores::default());
+        assert!(read(&text, &rubric, None).unwrap()[0].timing_left_out);
     }
 
     #[test]

@@ -14,12 +14,14 @@ use std::fmt::Write;
 use pulldown_cmark::{html::push_html, Event, Options, Parser, Tag, TagEnd};
 
 use super::gallery::escape;
+use super::gradebook::LatePenalty;
 use super::inert;
 use super::markdown;
-use super::words::{case_not_counted, points};
+use super::words::{case_not_counted, points, points as points_word};
 use crate::judge::file_stem;
 use crate::judge::result::hand::{self, Marks};
 use crate::judge::result::StudentResult;
+use crate::kit::late::{LatePolicy, Per};
 use crate::kit::Rubric;
 
 /// The folder of the feedback files in the report directory.
@@ -34,24 +36,88 @@ pub fn page_name(student: &str) -> String {
 pub const NOT_FINISHED: &str = "Hand grading not finished";
 
 /// A change to a student's total beyond the rubric's points (a late penalty, a bonus): what
-/// it is, in words, and its points (negative for a penalty). Shown between the points by hand
-/// and the total, and counted in the total.
+/// it is, in words, its points (negative for a penalty) and how they were worked out. Shown
+/// between the points by hand and the total, counted in the total, and explained under it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Adjustment {
     /// What it is: `Late 2 days: 10% off`.
     pub what: String,
     /// Its points, added to the total.
     pub points: f64,
+    /// How they were worked out, in plain words, with the student's own numbers (may be empty).
+    pub why: String,
 }
 
 impl Adjustment {
-    /// A late penalty: `late` as the gradebook says it (`1 day 3 h`), `penalty` the points off.
-    pub fn late(late: &str, penalty: f64) -> Adjustment {
+    /// A late penalty as the gradebook has it, explained by `rubric`'s late policy.
+    pub fn late(penalty: &LatePenalty, rubric: &Rubric) -> Adjustment {
+        let late = inert::line(&penalty.late);
+        let mut why = rubric.late.as_ref().map_or(String::new(), |policy| {
+            late_rule(policy, rubric.points(), &late, penalty.points)
+        });
+        if penalty.from_files {
+            why.push_str(
+                " Your submission time was taken from the modification times of your files, \
+                 not from a record of when you submitted: if it is wrong, tell your instructor.",
+            );
+        }
         Adjustment {
-            what: format!("Late penalty (submitted {} late)", inert::line(late)),
-            points: -penalty,
+            what: format!("Late penalty (submitted {late} late)"),
+            points: -penalty.points,
+            why: why.trim().to_string(),
         }
     }
+}
+
+/// The late policy in words, with a student's numbers: `late` after their due date, `taken`
+/// points off an assignment of `points`.
+fn late_rule(policy: &LatePolicy, points: f64, late: &str, taken: f64) -> String {
+    let period = match policy.per {
+        Per::Day => ("day", "24 hours"),
+        Per::Hour => ("hour", "60 minutes"),
+    };
+    let per_period = points * policy.penalty / 100.0;
+    let grace = match policy.grace_minutes {
+        0 => String::new(),
+        minutes => format!(" (the first {minutes} minutes after it count as on time)"),
+    };
+    let capped = policy.cap < 100.0 && taken >= points * policy.cap / 100.0 - 1e-9;
+    let periods = match per_period > 0.0 {
+        true => (taken / per_period).round(),
+        false => 0.0,
+    };
+    let cap = match policy.cap < 100.0 {
+        true => format!(", {}% at most", points_word(policy.cap)),
+        false => String::new(),
+    };
+    let counted = match capped {
+        true => format!(
+            "that reaches the most that can be taken off, {}% of {}: {} points off",
+            points_word(policy.cap),
+            points_word(points),
+            points_word(taken)
+        ),
+        false => format!(
+            "that is {} {}{} started, so {} x {}% of {} = {} points off",
+            points_word(periods),
+            period.0,
+            if periods == 1.0 { "" } else { "s" },
+            points_word(periods),
+            points_word(policy.penalty),
+            points_word(points),
+            points_word(taken)
+        ),
+    };
+    format!(
+        "The assignment was due {} (or later, with an extension of yours){grace}. Each {} \
+         started after the due date, that is each {} or any part of them, costs {}% of the {} \
+         points{cap}. You submitted {late} after your due date: {counted}.",
+        policy.due,
+        period.0,
+        period.1,
+        points_word(policy.penalty),
+        points_word(points),
+    )
 }
 
 /// The feedback of `result` in Markdown, with the hand scores and comments `marks` and the
@@ -141,6 +207,13 @@ fn totals(
         total.map_or("____".into(), points),
         points(max + hand_max)
     );
+    for why in adjustments
+        .iter()
+        .map(|a| &a.why)
+        .filter(|why| !why.is_empty())
+    {
+        let _ = write!(out, "\n{why}\n");
+    }
     out
 }
 
@@ -246,10 +319,55 @@ mod tests {
         let late = Adjustment {
             what: "Late 1 day | 10% off".into(),
             points: -0.6,
+            why: String::new(),
         };
         let text = markdown(&hand_rubric(), &ann(), Some(&given), &[late]);
         assert!(text.contains("| Late 1 day \\| 10% off | -0.6 |"), "{text}");
         assert!(text.contains("| **Total** | **5.4 / 6** |"), "{text}");
+    }
+
+    #[test]
+    fn a_late_penalty_is_explained_with_the_student_s_own_numbers() {
+        let mut rubric = hand_rubric();
+        rubric.late = Some(
+            toml::from_str(
+                "due = \"2026-11-20T23:59:00-08:00\"\npenalty = 10\nper = \"day\"\n\
+                 cap = 30\ngrace_minutes = 15\n",
+            )
+            .unwrap(),
+        );
+        let possible = rubric.points();
+        let penalty = |late: &str, days: f64, from_files: bool| LatePenalty {
+            late: late.into(),
+            points: possible * 0.1 * days,
+            from_files,
+        };
+        let late = Adjustment::late(&penalty("1 day 3 h", 2.0, false), &rubric);
+        let given = marks(&[Some(3.0), Some(2.0)], "");
+        let text = markdown(&rubric, &ann(), Some(&given), &[late]);
+        let expected = format!(
+            "The assignment was due 2026-11-20T23:59:00-08:00 (or later, with an extension of \
+             yours) (the first 15 minutes after it count as on time). Each day started after the \
+             due date, that is each 24 hours or any part of them, costs 10% of the {p} points, \
+             30% at most. You submitted 1 day 3 h after your due date: that is 2 days started, \
+             so 2 x 10% of {p} = {} points off.",
+            points(possible * 0.2),
+            p = points(possible)
+        );
+        assert!(text.contains(&expected), "{text}");
+        assert!(!text.contains("modification times"), "{text}");
+        let capped = Adjustment::late(&penalty("5 days", 3.0, true), &rubric);
+        assert!(
+            capped.why.contains(
+                "You submitted 5 days after your due date: that reaches the \
+                 most that can be taken off, 30%"
+            ),
+            "{}",
+            capped.why
+        );
+        assert!(capped
+            .why
+            .contains("taken from the modification times of your files"));
     }
 
     #[test]

@@ -35,7 +35,7 @@ use crate::judge::result::{CategoryScore, StudentResult};
 use crate::kit::late::Lateness;
 use crate::kit::roster::Member;
 use crate::kit::rubric::{Missing, Part};
-use crate::kit::submitted::Submitted;
+use crate::kit::submitted::{Source, Submitted};
 use crate::kit::Rubric;
 
 /// The column of the checklist items scored by hand: `7 of 11`.
@@ -52,6 +52,11 @@ const AUTOMATIC_TOTAL: &str = "automatic total";
 /// What follows a timed category's name in the header of the column beside its automatic part
 /// that says why its speed-up was not counted: `Threading: not counted`.
 const NOT_COUNTED: &str = ": not counted";
+
+/// The column of the speed-up measured.
+pub const SPEEDUP: &str = "speed-up";
+/// The speed-up cell of a student whose timing cases were left out (`--skip-timing`).
+pub const SPEEDUP_LEFT_OUT: &str = "left out";
 
 /// The columns of a student id, of a name and of an email: a line per student of a group.
 pub const STUDENT_ID: &str = "student id";
@@ -88,7 +93,7 @@ const END: &str = "end";
 
 /// `rows` as CSV: a field quoted only when it must be (a comma, a quote or a line break in it),
 /// each row ended by `\n`, as spreadsheets read it.
-fn write_rows<Row>(rows: impl IntoIterator<Item = Row>) -> String
+pub fn write_rows<Row>(rows: impl IntoIterator<Item = Row>) -> String
 where
     Row: IntoIterator,
     Row::Item: AsRef<[u8]>,
@@ -168,7 +173,7 @@ pub fn header(rubric: &Rubric, timed: &[String]) -> Vec<String> {
             "build",
             "time (s)",
             "supplied_changed",
-            "speed-up",
+            SPEEDUP,
             "thread design",
             "header items missing",
             "lint",
@@ -245,7 +250,7 @@ pub fn csv(
         let speedup = result.speedup();
         row.push(match speedup {
             Some(speedup) => words::speedup_word(speedup),
-            None if !result.left_out.is_empty() => "left out".into(),
+            None if !result.left_out.is_empty() => SPEEDUP_LEFT_OUT.into(),
             None => String::new(),
         });
         row.push(speedup.map_or("", |s| words::design_word(s.design)).into());
@@ -507,9 +512,9 @@ pub fn parse(text: &str) -> Result<Vec<Vec<String>>, GradebookError> {
 }
 
 /// Each student's lateness that costs points, as the gradebook `text` says it (the `late` and
-/// `late penalty` columns [`join`] adds): what `late` says and the points taken off. Empty for
-/// a gradebook without those columns.
-pub fn late_penalties(text: &str) -> Result<BTreeMap<String, (String, f64)>, GradebookError> {
+/// `late penalty` columns [`join`] adds): what `late` says, the points taken off and whether
+/// the time came from the files. Empty for a gradebook without those columns.
+pub fn late_penalties(text: &str) -> Result<BTreeMap<String, LatePenalty>, GradebookError> {
     let rows = parse(text)?;
     let Some(header) = rows.first() else {
         return Ok(BTreeMap::new());
@@ -521,17 +526,37 @@ pub fn late_penalties(text: &str) -> Result<BTreeMap<String, (String, f64)>, Gra
     let Some((late, penalty)) = columns else {
         return Ok(BTreeMap::new());
     };
+    let submitted = header.iter().position(|h| h == SUBMITTED);
+    let files = format!("({})", Source::Files.word());
     let mut penalties = BTreeMap::new();
     for row in rows.iter().skip(1) {
         let cell = |at: usize| row.get(at).map_or("", String::as_str);
         let Ok(points) = cell(penalty).parse::<f64>() else {
             continue;
         };
+        let from_files = submitted.is_some_and(|at| cell(at).ends_with(&files));
         if points > 0.0 {
-            penalties.insert(row[0].clone(), (cell(late).to_string(), points));
+            let late = cell(late).to_string();
+            let penalty = LatePenalty {
+                late,
+                points,
+                from_files,
+            };
+            penalties.insert(row[0].clone(), penalty);
         }
     }
     Ok(penalties)
+}
+
+/// A late submission's penalty, as the gradebook has it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LatePenalty {
+    /// How late, in words (`1 day 3 h`).
+    pub late: String,
+    /// The points taken off.
+    pub points: f64,
+    /// Whether its time is its files' (`--late-from-files`), not a submission time.
+    pub from_files: bool,
 }
 
 /// The students (submission folders) a gradebook has rows for; a missing student's row has

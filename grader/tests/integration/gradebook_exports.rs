@@ -241,9 +241,24 @@ fn a_gradescope_export_with_a_roster_and_a_late_policy_reaches_every_platform() 
     let last = scores[0].len() - 1;
     assert_eq!(scores[0][..3], ["Name", "SID", "Email"]);
     assert_eq!(scores[0][last], "Late penalty");
-    assert_eq!(scores[2][last], format!("{bob_penalty}"));
+    // Negative, as Gradescope adds a late penalty to a score.
+    assert_eq!(scores[2][last], format!("-{bob_penalty}"));
+    assert_eq!(scores[1][last], "0");
     assert_eq!(scores[3][0], "Yu, Cy");
     assert_eq!(scores[2][1], "1002");
+    // Into an existing Canvas assignment: its column headed as Canvas's own export heads it.
+    run(
+        &work,
+        &export_args(&[
+            "--canvas",
+            "canvas.csv",
+            "--title",
+            "Project 4",
+            "--canvas-id",
+            "87568490",
+        ]),
+    );
+    assert_eq!(rows(&work.join("canvas.csv"))[0][5], "Project 4 (87568490)");
 }
 
 #[test]
@@ -280,7 +295,7 @@ fn a_broken_roster_stops_the_class_before_grading_naming_its_line() {
 }
 
 #[test]
-fn without_gradescope_s_times_the_files_say_when_and_a_roster_says_who() {
+fn without_gradescope_s_times_the_roster_s_count_and_the_files_only_when_asked_and_loudly() {
     let dir = tempfile::tempdir().unwrap();
     let work = dir.path();
     small_kit(&work.join("kit"), &QUICK_CASES);
@@ -290,42 +305,70 @@ fn without_gradescope_s_times_the_files_say_when_and_a_roster_says_who() {
     );
     crate::support::python_submission(&work.join("class/ann"), "connect_four");
     crate::support::python_submission(&work.join("class/bob"), "connect_four");
+    // Ann's time from the roster: 1 h 30 min late, 2 hours started.
     fs::write(
         work.join("roster.csv"),
-        "folder,name\nann,Ann Lee\ngone,Nobody\n",
+        "folder,name,submitted\nann,Ann Lee,2999-01-01T01:30:00+01:00\ngone,Nobody,\n",
     )
     .unwrap();
-    let said = run(
-        work,
-        &[
-            "class",
-            "class",
-            "--kit",
-            "kit",
-            "--command",
-            "sh {dir}/run",
-            "--roster",
-            "roster.csv",
-            "--csv",
-            "gradebook.csv",
-        ],
-    );
+    let class = [
+        "class",
+        "class",
+        "--kit",
+        "kit",
+        "--command",
+        "sh {dir}/run",
+        "--roster",
+        "roster.csv",
+        "--csv",
+        "gradebook.csv",
+    ];
+    let said = run(work, &class);
     assert!(
         said.contains("1 student on the roster submitted nothing (a row each at the gradebook's end, `missing`): Nobody"),
         "{said}"
     );
     assert!(said.contains("names who submitted 1 folder"), "{said}");
+    assert!(
+        said.contains("1 folder has no submission time (late: \"no submission time\", no penalty)"),
+        "{said}"
+    );
+    assert!(!said.contains("WARNING"), "{said}");
     let table = rows(&work.join("gradebook.csv"));
     assert_eq!(cells(&table, "student"), ["ann", "bob", ""]);
     assert_eq!(cells(&table, "name"), ["Ann Lee", "", "Nobody"]);
-    assert_eq!(cells(&table, "late"), ["on time", "on time", ""]);
-    assert_eq!(cells(&table, "submitted")[2], "missing");
-    for submitted in &cells(&table, "submitted")[..2] {
-        assert!(
-            submitted.ends_with("+01:00 (files)"),
-            "{submitted}: in the due date's offset"
-        );
-    }
+    assert_eq!(
+        cells(&table, "submitted"),
+        ["2999-01-01T01:30:00+01:00 (roster)", "", "missing"]
+    );
+    assert_eq!(
+        cells(&table, "late"),
+        ["1 h 30 min", "no submission time", ""]
+    );
+    let possible: f64 = Rubric::load(&work.join("kit/rubric.toml"))
+        .unwrap()
+        .points();
+    assert_eq!(
+        cells(&table, "late penalty")[..2],
+        [format!("{}", possible * 0.1), String::new()]
+    );
+
+    // Asked, the files' times count where nothing else says when, and it is said loudly.
+    let said = run(
+        work,
+        &[&class[..], &["--late-from-files", "--restart"]].concat(),
+    );
+    assert!(
+        said.contains("WARNING: the lateness of 1 folder is judged from the newest modification time of its files (--late-from-files)"),
+        "{said}"
+    );
+    let table = rows(&work.join("gradebook.csv"));
+    let submitted = &cells(&table, "submitted")[1];
+    assert!(
+        submitted.ends_with("+01:00 (file times, not a submission time)"),
+        "{submitted}: in the due date's offset, and said"
+    );
+    assert_eq!(cells(&table, "late")[1], "on time");
 }
 
 /// `grade` with `args` in `work`: its exit status and standard error.

@@ -115,15 +115,20 @@ const EXPORT_HELP: &str = concat!(
     "Layouts:\n",
     "  --canvas      Student, ID, SIS User ID, SIS Login ID, Section, <rubric title>, with a\n",
     "                Points Possible row: Grades > Import makes a new column of it; students\n",
-    "                matched by SIS User ID (student id) and SIS Login ID (email)\n",
+    "                matched by SIS User ID (student id) and SIS Login ID (login, else email);\n",
+    "                --canvas-id ID names an existing assignment: <title> (ID)\n",
     "  --moodle      Email address, ID number, <rubric title>, Feedback: Grades > Import > CSV\n",
     "                file, mapping Email address (or ID number: --moodle-by idnumber) to the\n",
     "                user; no grade is written -, as Moodle reads it\n",
     "  --gradescope  Name, SID, Email, each category part graded by hand, Late penalty: the\n",
     "                hand scores for the assignment's manually graded questions\n",
     "\n",
-    "Exit codes: 0 after writing, 1 when the gradebook, the roster or the kit cannot be read or\n",
-    "a student is left out (without --allow-missing), 2 for bad arguments.\n",
+    "A class graded with --skip-timing is out of fewer points: refused unless --partial, which\n",
+    "exports it out of the points graded.\n",
+    "\n",
+    "Exit codes: 0 after writing, 1 when the gradebook, the roster or the kit cannot be read,\n",
+    "a student is left out (without --allow-missing) or the grading is partial (without\n",
+    "--partial), 2 for bad arguments.\n",
     "\n",
     "Examples:\n",
     "  grade export gradebook.csv --canvas canvas.csv --moodle moodle.csv\n",
@@ -159,6 +164,16 @@ pub struct ExportArgs {
     /// Succeed though students are left out (their identifier blank or repeated)
     #[arg(long)]
     allow_missing: bool,
+    /// Export a class graded with --skip-timing, out of the points graded (refused without)
+    #[arg(long)]
+    partial: bool,
+    /// The grade column's title (default: the rubric's title)
+    #[arg(long, value_name = "TITLE")]
+    title: Option<String>,
+    /// Canvas's id of the existing assignment to import into (the number after its name in
+    /// Canvas's own export, or in its address: /assignments/ID)
+    #[arg(long, value_name = "ID")]
+    canvas_id: Option<u64>,
     #[command(flatten)]
     kit: KitArgs,
 }
@@ -303,6 +318,9 @@ impl Course {
                 roster: args.roster,
                 allow_missing: args.allow_missing,
                 kit: args.kit.kit,
+                partial: args.partial,
+                title: args.title,
+                canvas_id: args.canvas_id,
             })
             .map_err(|e| e.to_string()),
             Course::Similar(args) => commands::similar::run(&commands::similar::SimilarRun {

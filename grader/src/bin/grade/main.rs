@@ -361,8 +361,9 @@ struct ClassArgs {
     #[arg(long, conflicts_with_all = ["only", "not_counted"])]
     restart: bool,
     /// The roster: a CSV file with a header row and the columns folder (the submission
-    /// folder's name, or Gradescope's submission_123456), student_id, name, email, login and
-    /// extension (hours more, or a due date-time in RFC 3339), each row naming a folder, id,
+    /// folder's name, or Gradescope's submission_123456), student_id, name, email, login,
+    /// extension (hours more, or a due date-time in RFC 3339) and submitted (when the student
+    /// submitted, RFC 3339, where no Gradescope export says it), each row naming a folder, id,
     /// email or login; or Gradescope's roster, Canvas's gradebook export or Moodle's
     /// participants or grades export as downloaded (`,` or `;`, UTF-8)
     ///
@@ -380,6 +381,12 @@ struct ClassArgs {
     /// grading/README.md.
     #[arg(long, value_name = "PATH")]
     roster: Option<PathBuf>,
+    /// Judge lateness by the newest modification time of a submission's files where neither
+    /// Gradescope's metadata nor the roster's submitted column gives a time (a copy without
+    /// cp -p, an unzip or a checkout changes them): said in the run, the gradebook and the
+    /// feedback. Without it such a submission's lateness is "no submission time"
+    #[arg(long)]
+    late_from_files: bool,
     #[command(flatten)]
     grading: GradingArgs,
 }
@@ -451,6 +458,7 @@ fn main() -> ExitCode {
             not_counted: args.not_counted,
             restart: args.restart,
             roster: args.roster,
+            late_from_files: args.late_from_files,
         })
         .map_err(|e| (e.to_string(), e.exit_status())),
         Mode::Gallery(args) => commands::gallery::run(&GalleryRun {
