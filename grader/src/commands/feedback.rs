@@ -274,6 +274,8 @@ fn by_student(dir: &Path, graded: &[Graded], written: &[String]) -> Result<usize
     let mut used = std::collections::BTreeSet::new();
     for submission in graded.iter().filter(|g| written.contains(&g.folder)) {
         let page = page(dir, &submission.folder);
+        let text =
+            fs::read_to_string(&page).map_err(|e| KitError(format!("{}: {e}", page.display())))?;
         for member in &submission.members {
             let stem = file_stem(&format!("{} {}", member.name, member.student_id));
             let file = (1..)
@@ -283,8 +285,6 @@ fn by_student(dir: &Path, graded: &[Graded], written: &[String]) -> Result<usize
                 })
                 .find(|file| !used.contains(file))
                 .unwrap_or_default();
-            let text = fs::read_to_string(&page)
-                .map_err(|e| KitError(format!("{}: {e}", page.display())))?;
             replace(&out.join(&file), &text)?;
             used.insert(file.clone());
             index.push([

@@ -3,9 +3,9 @@
 //! downloaded, which is said with how) and the rubric's late policy, read before anything is
 //! graded so that a broken file stops the run before hours of it. Submissions the metadata and
 //! the folders do not both have are named, and so are the roster's students with no
-//! submission (missing: a row each at the gradebook's end). Submission times from the files are taken before the
-//! run builds anything, leaving out what changed since the class was first graded; the files of
-//! an extracted `.zip` tell no one's time.
+//! submission (missing: a row each at the gradebook's end). Submission times from the files
+//! are taken before the run builds anything, leaving out what changed since the class was
+//! first graded; the files of an extracted `.zip` tell no one's time.
 
 use std::path::Path;
 use std::time::SystemTime;
@@ -156,9 +156,7 @@ impl Joining {
         }
         who
     }
-}
 
-impl Joining {
     /// Says on standard error whose lateness is judged from file times (loudly: they are not
     /// the submission's), and, under a late policy, who has no submission time at all and how
     /// to give one.
@@ -188,13 +186,11 @@ impl Joining {
         let none = with(None);
         if !none.is_empty() {
             eprintln!(
-                "grade: {} no submission time (late: \"no submission time\", no penalty): give \
+                "grade: {} {} no submission time (late: \"no submission time\", no penalty): give \
                  Gradescope's export, a roster with a submitted column, or --late-from-files to \
                  judge by the files' times: {}",
-                match none.len() {
-                    1 => "1 folder has".to_string(),
-                    n => format!("{n} folders have"),
-                },
+                folders_word(none.len()),
+                if none.len() == 1 { "has" } else { "have" },
                 names(&none)
             );
         }

@@ -1,9 +1,9 @@
 //! When a submission came in: the time Gradescope's metadata gives, else the roster's, else
 //! (only when the instructor asks: the copies, unzips and checkouts a class goes through change
-//! them) the newest modification time of its files. A class run takes the files' times before it builds
-//! anything, and leaves out what changed since the class's first run began (the builds' and
-//! the programs' own files), and the build folder `target/`. Links are not followed: only
-//! their own times count.
+//! them) the newest modification time of its files. A class run takes the files' times before
+//! it builds anything, and leaves out what changed since the class's first run began (the
+//! builds' and the programs' own files), and the build folder `target/`. Links are not
+//! followed: only their own times count.
 
 use std::fs;
 use std::path::Path;

@@ -444,8 +444,8 @@ fn gradescope_penalty(penalty: &str) -> String {
 }
 
 /// The scores of `rubric`'s parts graded by hand, and the late penalty (negative, as
-/// Gradescope adds it), per student, for Gradescope's manually graded questions. A student is blank here only when no hand score
-/// of theirs is typed yet.
+/// Gradescope adds it), per student, for Gradescope's manually graded questions. A student is
+/// blank here only when no hand score of theirs is typed yet.
 pub fn gradescope(rubric: &Rubric, graded: &[Graded]) -> Layout {
     let keys = |m: &Member| vec![m.student_id.clone(), m.email.clone()];
     let (students, left_out) = students(graded, keys);

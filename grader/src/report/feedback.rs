@@ -17,7 +17,7 @@ use super::gallery::escape;
 use super::gradebook::LatePenalty;
 use super::inert;
 use super::markdown;
-use super::words::{case_not_counted, points, points as points_word};
+use super::words::{case_not_counted, points};
 use crate::judge::file_stem;
 use crate::judge::result::hand::{self, Marks};
 use crate::judge::result::StudentResult;
@@ -70,42 +70,42 @@ impl Adjustment {
 }
 
 /// The late policy in words, with a student's numbers: `late` after their due date, `taken`
-/// points off an assignment of `points`.
-fn late_rule(policy: &LatePolicy, points: f64, late: &str, taken: f64) -> String {
+/// points off an assignment of `possible` points.
+fn late_rule(policy: &LatePolicy, possible: f64, late: &str, taken: f64) -> String {
     let period = match policy.per {
         Per::Day => ("day", "24 hours"),
         Per::Hour => ("hour", "60 minutes"),
     };
-    let per_period = points * policy.penalty / 100.0;
+    let per_period = possible * policy.penalty / 100.0;
     let grace = match policy.grace_minutes {
         0 => String::new(),
         minutes => format!(" (the first {minutes} minutes after it count as on time)"),
     };
-    let capped = policy.cap < 100.0 && taken >= points * policy.cap / 100.0 - 1e-9;
+    let capped = policy.cap < 100.0 && taken >= possible * policy.cap / 100.0 - 1e-9;
     let periods = match per_period > 0.0 {
         true => (taken / per_period).round(),
         false => 0.0,
     };
     let cap = match policy.cap < 100.0 {
-        true => format!(", {}% at most", points_word(policy.cap)),
+        true => format!(", {}% at most", points(policy.cap)),
         false => String::new(),
     };
     let counted = match capped {
         true => format!(
             "that reaches the most that can be taken off, {}% of {}: {} points off",
-            points_word(policy.cap),
-            points_word(points),
-            points_word(taken)
+            points(policy.cap),
+            points(possible),
+            points(taken)
         ),
         false => format!(
             "that is {} {}{} started, so {} x {}% of {} = {} points off",
-            points_word(periods),
+            points(periods),
             period.0,
             if periods == 1.0 { "" } else { "s" },
-            points_word(periods),
-            points_word(policy.penalty),
-            points_word(points),
-            points_word(taken)
+            points(periods),
+            points(policy.penalty),
+            points(possible),
+            points(taken)
         ),
     };
     format!(
@@ -115,8 +115,8 @@ fn late_rule(policy: &LatePolicy, points: f64, late: &str, taken: f64) -> String
         policy.due,
         period.0,
         period.1,
-        points_word(policy.penalty),
-        points_word(points),
+        points(policy.penalty),
+        points(possible),
     )
 }
 

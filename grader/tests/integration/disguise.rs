@@ -1,9 +1,9 @@
 //! Disguises of a submission, as students hide a copy: every user-defined name renamed
 //! consistently, functions and methods reordered, comments and layout changed, code moved
 //! between files, dead statements inserted every two or three lines, loops rewritten and
-//! conditions turned round, helpers inlined; each alone or all together. The similarity check's test class
-//! ([`crate::classroom`]) is made of such copies, so that the check is tried against what
-//! students actually do.
+//! conditions turned round, helpers inlined; each alone or all together. The similarity
+//! check's test class ([`crate::classroom`]) is made of such copies, so that the check is tried
+//! against what students actually do.
 //!
 //! Each disguise works on the syntax tree of the tree-sitter grammar of its language (Rust,
 //! Java, Python: the grammars the check itself parses with), rewrites the text by byte ranges
