@@ -1092,6 +1092,8 @@ mod tests {
             gain: 0.8,
             full_at: 1.52,
             credit: 1.0,
+            grew: None,
+            unsettled: None,
         };
         let notes = speedup_notes(&speedup(Outcome::Judged(measured(), judged)));
         assert_eq!(

@@ -132,6 +132,8 @@ mod tests {
                     gain: 0.89,
                     full_at: 1.6,
                     credit: 1.0,
+                    grew: None,
+                    unsettled: None,
                 },
             ),
             uneven: Some(Uneven {
