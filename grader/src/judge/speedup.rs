@@ -19,7 +19,7 @@
 use std::time::Duration;
 
 use super::calibration::Calibration;
-use super::design::{classify, division, idle, watched};
+use super::design::{classify, division, idle, watched, Watched};
 use super::job::Job;
 use super::result::design::{Design, Unseen};
 use super::result::speedup::{
@@ -33,6 +33,7 @@ use crate::kit::case::{Case, SpeedupPlan};
 use crate::kit::rubric::SpeedupRule;
 use crate::kit::Solution;
 use crate::process::threads::is_jit_compiler;
+use crate::process::topology::{allowed, choose, pin, Topology};
 use crate::process::{Cpus, Failure, Program, ThreadUse};
 
 /// A one-thread search that costs more than this many times the CPU work of the same search on
@@ -54,6 +55,10 @@ pub(crate) fn measure(
     plan: &SpeedupPlan,
 ) -> (Speedup, Vec<Exchange>) {
     let cpus = Cpus::of_this_process();
+    // The programs and the calibration alike run on CPUs chosen on distinct cores: this
+    // thread's, which they inherit.
+    let chosen = choose(&allowed(), &Topology::of_this_machine(), plan.threads);
+    let _pinned = chosen.as_ref().and_then(|c| pin(&c.cpus).ok());
     let expects = exact(solution);
     let mut failed = Vec::new();
     let mut design = Design::Unseen(Unseen::NotSearched);
@@ -77,6 +82,7 @@ pub(crate) fn measure(
     let speedup = Speedup {
         threads: (case.threads, plan.threads),
         cpus,
+        chosen,
         outcome,
         uneven,
         design,
@@ -188,12 +194,18 @@ impl Bench<'_> {
                 .copied()
                 .collect()
         };
-        *design = classify(
-            &without_compilers(&alone.threads),
-            &without_compilers(&first.threads),
-            &without_compilers(&second.threads),
-            &idle,
-        );
+        let growth = second.work.cpu.as_secs_f64() / alone.work.cpu.as_secs_f64().max(1e-9);
+        let on_one_cpu = match (growth >= WORK_GREW, allowed().first()) {
+            (true, Some(&cpu)) => self.on_one_cpu(depth, &alone, cpu)?,
+            _ => None,
+        };
+        *design = classify(&Watched {
+            alone: &without_compilers(&alone.threads),
+            first: &without_compilers(&first.threads),
+            second: (&without_compilers(&second.threads), second.work.wall),
+            idle: &idle,
+            on_one_cpu,
+        });
         if cpus.usable() < threads as f64 {
             return Ok(Outcome::TooFewCpus);
         }
@@ -217,6 +229,34 @@ impl Bench<'_> {
                 outcome => return Ok(outcome),
             }
         }
+    }
+
+    /// The search at `depth` by a program on the speed-up's threads, all of them on `cpu`
+    /// (where they cannot slow each other down through a lock or a cache line): the CPU time
+    /// of its second search (the first may warm a runtime up) over the one-thread search's
+    /// `alone`, a JVM's compilers left out. `None` if the thread could not be pinned there.
+    fn on_one_cpu(
+        &self,
+        depth: u32,
+        alone: &Searched,
+        cpu: usize,
+    ) -> Result<Option<f64>, SpeedupFault> {
+        let Ok(_pinned) = pin(&[cpu]) else {
+            return Ok(None);
+        };
+        let threads = self.plan.threads;
+        let mut program = self.set_up(threads, &[], &mut Vec::new())?;
+        self.agreeing(&mut program, depth, threads, &alone.answer)?;
+        let searched = self.agreeing(&mut program, depth, threads, &alone.answer)?;
+        let cpu_time = |seen: &[ThreadUse]| -> f64 {
+            seen.iter()
+                .filter(|t| !is_jit_compiler(t.id))
+                .map(|t| t.used().as_secs_f64())
+                .sum()
+        };
+        Ok(Some(
+            cpu_time(&searched.threads) / cpu_time(&alone.threads).max(1e-9),
+        ))
     }
 
     /// The uneven position: a program on the speed-up's threads set up there, searching

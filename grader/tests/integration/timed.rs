@@ -11,8 +11,10 @@
 //! - Every thread design a student might write in Rust (`tests/fixtures/designs/`), graded as a
 //!   class idle and under load: the pool and the pool made anew per search get every point; the
 //!   busy-waiting pool, a thread per column whatever THREADS says, one worker, and one worker
-//!   that burns CPU on one thread to forge a baseline get none, each with its reason; each
-//!   design's line in the gradebook is right in both conditions.
+//!   that burns CPU on one thread to forge a baseline get none, each with its reason; so do
+//!   workers taking turns on one lock and a burner thread beside a one-thread search; a pool
+//!   polling with sleeps is named so; each design's line in the gradebook is the same in both
+//!   conditions.
 //! - Java students with the same search, built from source: the fixture's pool gets every point
 //!   of the speed-up; one board shared by every thread behind one lock gets none; columns divided
 //!   among the threads in advance are flagged for the hand grader on the uneven position. Each
@@ -75,7 +77,7 @@ fn the_reference_gets_the_whole_speedup_idle_and_under_load() {
 
 /// What each design gets from the speed-up case, in the gradebook: its points of 10 (`None`:
 /// any), the speed-up column (`None`: a measured speed-up) and the thread design column.
-const EXPECTED: [(&str, Option<&str>, Option<&str>, &str); 8] = [
+const EXPECTED: [(&str, Option<&str>, Option<&str>, &str); 11] = [
     ("pool", Some("10"), None, "pool"),
     (
         "busy_waiting",
@@ -94,6 +96,9 @@ const EXPECTED: [(&str, Option<&str>, Option<&str>, &str); 8] = [
     ("pool_per_move", Some("10"), None, "pool per search"),
     ("one_worker", Some("0"), None, "one worker"),
     ("forger", Some("0"), Some("no baseline"), "one worker"),
+    ("taking_turns", Some("0"), None, "workers taking turns"),
+    ("sleep_polling", None, None, "pool polling with sleeps"),
+    ("burner", Some("0"), None, "work beside the search"),
 ];
 
 #[test]

@@ -119,6 +119,11 @@ mod tests {
                 affinity: 2,
                 quota: Some(1.5),
             },
+            chosen: Some(crate::process::topology::Chosen {
+                cpus: vec![2, 5],
+                cores: vec![(0, 2), (1, 0)],
+                distinct: 2,
+            }),
             outcome: Outcome::Judged(
                 Measurement {
                     depth: 8,

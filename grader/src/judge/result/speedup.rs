@@ -7,6 +7,7 @@
 use std::time::Duration;
 
 use super::design::Design;
+use crate::process::topology::Chosen;
 use crate::process::{Cpus, Failure};
 
 use serde::{Deserialize, Serialize};
@@ -375,6 +376,10 @@ pub struct Speedup {
     pub threads: (usize, usize),
     /// The CPUs the program could use.
     pub cpus: Cpus,
+    /// The CPUs the measurement and the calibration ran on, and their cores (none for a
+    /// result kept before they were chosen).
+    #[serde(default)]
+    pub chosen: Option<Chosen>,
     /// The plain position, and what it earned.
     pub outcome: Outcome,
     /// The uneven position, when the case has one and the program searched on several threads.
