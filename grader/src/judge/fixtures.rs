@@ -106,6 +106,7 @@ pub(crate) fn not_counted(name: &str, category: &str, points: f64) -> CaseResult
                 quota: None,
             },
             chosen: None,
+            scaling: Vec::new(),
             outcome: Outcome::TooFewCpus,
             uneven: None,
             design: Design::Unseen(Unseen::NotSearched),

@@ -576,6 +576,7 @@ pub fn speedup_notes(speedup: &Speedup) -> Vec<String> {
     let mut notes: Vec<String> = outcome_note(speedup).into_iter().collect();
     notes.extend(super::threading::cause_note(speedup));
     notes.extend(speedup.chosen.as_ref().map(super::threading::chosen_note));
+    notes.extend(super::threading::scaling_note(&speedup.scaling));
     if let Some(m) = speedup.outcome.measurement() {
         notes.push(rounds(m, speedup.threads));
     }
@@ -1073,6 +1074,7 @@ mod tests {
                 quota: None,
             },
             chosen: None,
+            scaling: Vec::new(),
             outcome,
             uneven: None,
             design: Design::Pool {

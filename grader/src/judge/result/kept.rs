@@ -124,6 +124,11 @@ mod tests {
                 cores: vec![(0, 2), (1, 0)],
                 distinct: 2,
             }),
+            scaling: vec![crate::judge::result::speedup::Scale {
+                threads: 1,
+                speedup: 1.0,
+                ceiling: 1.0,
+            }],
             outcome: Outcome::Judged(
                 Measurement {
                     depth: 8,

@@ -369,6 +369,17 @@ pub struct Uneven {
     pub seen: Result<Split, SpeedupFault>,
 }
 
+/// One thread count's figures in the scaling view: the median speed-up of the program and the median ceiling.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Scale {
+    /// The threads the program was given.
+    pub threads: usize,
+    /// The one-thread search's span over this many threads' (the median of the rounds').
+    pub speedup: f64,
+    /// The grader's own work on this many threads at once against one (the median).
+    pub ceiling: f64,
+}
+
 /// A speed-up case's measurement and credit.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Speedup {
@@ -380,6 +391,10 @@ pub struct Speedup {
     /// result kept before they were chosen).
     #[serde(default)]
     pub chosen: Option<Chosen>,
+    /// The scaling view (not scored): the speed-up and the ceiling at each thread count
+    /// measured, from 1; empty when it was not asked for or nothing was measured.
+    #[serde(default)]
+    pub scaling: Vec<Scale>,
     /// The plain position, and what it earned.
     pub outcome: Outcome,
     /// The uneven position, when the case has one and the program searched on several threads.
