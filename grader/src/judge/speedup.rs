@@ -23,10 +23,11 @@ use super::design::{classify, division, idle, watched, Watched};
 use super::job::Job;
 use super::result::design::{Design, Unseen};
 use super::result::speedup::{
-    median, Busy, Judged, Measurement, Outcome, Refusal, Speedup, SpeedupFault, Split, Uneven,
-    Work, WAITED, WORK_GREW,
+    median, Busy, Judged, Measurement, Outcome, Refusal, Scale, Speedup, SpeedupFault, Split,
+    Uneven, Work, WAITED, WORK_GREW,
 };
 use super::result::{Exchange, Expect};
+use super::scaling::{counts, view};
 use super::script::{exact, normalize, run_script};
 use super::work::work;
 use crate::kit::case::{Case, SpeedupPlan};
@@ -43,6 +44,10 @@ use crate::process::{Cpus, Failure, Program, ThreadUse};
 /// twice as much (the forging fixture: 2.0).
 pub const NO_BASELINE: f64 = 1.5;
 
+/// The rounds of each thread count of the scaling view beyond the speed-up's: it is not
+/// scored, so its medians need not settle anything.
+const SCALE_ROUNDS: usize = 3;
+
 /// The speed-up case: the CPUs the program may use, the plain position's outcome (credit by the
 /// rubric's `rule`, none if a measurement failed or was refused, not counted on too few CPUs or
 /// when the rounds never settled), the uneven position, and the thread design seen. Also
@@ -57,19 +62,23 @@ pub(crate) fn measure(
     let cpus = Cpus::of_this_process();
     // The programs and the calibration alike run on CPUs chosen on distinct cores: this
     // thread's, which they inherit.
-    let chosen = choose(&allowed(), &Topology::of_this_machine(), plan.threads);
+    let (allowed, topology) = (allowed(), Topology::of_this_machine());
+    let chosen = choose(&allowed, &topology, plan.threads);
     let _pinned = chosen.as_ref().and_then(|c| pin(&c.cpus).ok());
     let expects = exact(solution);
     let mut failed = Vec::new();
     let mut design = Design::Unseen(Unseen::NotSearched);
+    let mut scaling = Vec::new();
     let bench = Bench {
         case,
         job,
         expects: &expects,
         plan,
+        allowed: &allowed,
+        topology: &topology,
     };
     let outcome = bench
-        .plain(cpus, rule, &mut design, &mut failed)
+        .plain(cpus, rule, &mut design, &mut failed, &mut scaling)
         .unwrap_or_else(Outcome::Failed);
     let searched = !matches!(design, Design::Unseen(Unseen::NotSearched));
     let uneven = (searched && !plan.uneven_moves.is_empty()).then(|| bench.uneven());
@@ -83,6 +92,7 @@ pub(crate) fn measure(
         threads: (case.threads, plan.threads),
         cpus,
         chosen,
+        scaling,
         outcome,
         uneven,
         design,
@@ -159,6 +169,9 @@ struct Bench<'a> {
     job: &'a Job<'a>,
     expects: &'a [Expect],
     plan: &'a SpeedupPlan,
+    /// The CPUs the grader may use, and their layout.
+    allowed: &'a [usize],
+    topology: &'a Topology,
 }
 
 /// A search's answer and what its threads did.
@@ -178,6 +191,7 @@ impl Bench<'_> {
         rule: &SpeedupRule,
         design: &mut Design,
         failed: &mut Vec<Exchange>,
+        scaling: &mut Vec<Scale>,
     ) -> Result<Outcome, SpeedupFault> {
         let threads = self.plan.threads;
         let mut one = self.set_up(self.case.threads, &[], failed)?;
@@ -226,9 +240,51 @@ impl Bench<'_> {
             let more = measurement.rounds() < self.plan.most_rounds();
             match judge(measurement, threads, rule, *design, more) {
                 Outcome::Busy(rounds, Busy::Unsettled(..)) if more => measurement = rounds,
-                outcome => return Ok(outcome),
+                outcome => {
+                    if let (true, Some(m)) = (self.plan.scaling, outcome.measurement()) {
+                        let usable = (cpus.usable() as usize).min(self.allowed.len());
+                        let more: Vec<Scale> = counts(usable, self.case.cols, threads)
+                            .into_iter()
+                            .map_while(|n| {
+                                self.scale(&mut one, &alone.answer, depth, n, &calibration)
+                            })
+                            .collect();
+                        *scaling = view(threads, m, &more);
+                    }
+                    return Ok(outcome);
+                }
             }
         }
+    }
+
+    /// The scaling view's figures on `n` threads, pinned to `n` CPUs chosen as the speed-up's
+    /// were: [`SCALE_ROUNDS`] rounds of `one` searching at `depth` on one thread, a program on
+    /// `n`, and the calibration on `n`. `None` if they could not be chosen or pinned, or a
+    /// search failed (the view stops there: it earns nothing).
+    fn scale(
+        &self,
+        one: &mut Program,
+        answer: &str,
+        depth: u32,
+        n: usize,
+        calibration: &Calibration,
+    ) -> Option<Scale> {
+        let chosen = choose(self.allowed, self.topology, n)?;
+        let _pinned = pin(&chosen.cpus).ok()?;
+        let mut many = self.set_up(n, &[], &mut Vec::new()).ok()?;
+        let (mut ones, mut manys, mut ceilings) = (Vec::new(), Vec::new(), Vec::new());
+        for _ in 0..SCALE_ROUNDS {
+            let alone = self.agreeing(one, depth, self.case.threads, answer).ok()?;
+            ones.push(alone.work.span.as_secs_f64());
+            let more = self.agreeing(&mut many, depth, n, answer).ok()?;
+            manys.push(more.work.span.as_secs_f64());
+            ceilings.push(calibration.ceiling(n).unwrap_or(n as f64));
+        }
+        Some(Scale {
+            threads: n,
+            speedup: median(&ones) / median(&manys).max(1e-9),
+            ceiling: median(&ceilings),
+        })
     }
 
     /// The search at `depth` by a program on the speed-up's threads, all of them on `cpu`
