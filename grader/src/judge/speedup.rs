@@ -208,19 +208,25 @@ impl Bench<'_> {
                 .copied()
                 .collect()
         };
-        let growth = second.work.cpu.as_secs_f64() / alone.work.cpu.as_secs_f64().max(1e-9);
-        let on_one_cpu = match (growth >= WORK_GREW, allowed().first()) {
-            (true, Some(&cpu)) => self.on_one_cpu(depth, &alone, cpu)?,
-            _ => None,
-        };
-        *design = classify(&Watched {
-            alone: &without_compilers(&alone.threads),
-            first: &without_compilers(&first.threads),
-            second: (&without_compilers(&second.threads), second.work.wall),
+        let (alone_seen, first_seen, second_seen) = (
+            without_compilers(&alone.threads),
+            without_compilers(&first.threads),
+            without_compilers(&second.threads),
+        );
+        let watched = |on_one_cpu| Watched {
+            alone: &alone_seen,
+            first: &first_seen,
+            second: (&second_seen, second.work.wall),
             idle: &idle,
             on_one_cpu,
-        });
+        };
+        *design = classify(&watched(None));
+        let growth = second.work.cpu.as_secs_f64() / alone.work.cpu.as_secs_f64().max(1e-9);
         if cpus.usable() < threads as f64 {
+            // On one CPU the search itself says whether the work grew.
+            if growth >= WORK_GREW {
+                *design = classify(&watched(Some(growth)));
+            }
             return Ok(Outcome::TooFewCpus);
         }
         let calibration = Calibration::new();
@@ -238,51 +244,60 @@ impl Bench<'_> {
             }
             // Unsettled rounds are handed back, to go on with while more are allowed.
             let more = measurement.rounds() < self.plan.most_rounds();
-            match judge(measurement, threads, rule, *design, more) {
-                Outcome::Busy(rounds, Busy::Unsettled(..)) if more => measurement = rounds,
-                outcome => {
-                    if let (true, Some(m)) = (self.plan.scaling, outcome.measurement()) {
-                        let usable = (cpus.usable() as usize).min(self.allowed.len());
-                        let more: Vec<Scale> = counts(usable, self.case.cols, threads)
-                            .into_iter()
-                            .map_while(|n| {
-                                self.scale(&mut one, &alone.answer, depth, n, &calibration)
-                            })
-                            .collect();
-                        *scaling = view(threads, m, &more);
-                    }
-                    return Ok(outcome);
+            let outcome = match judge(measurement, threads, rule, *design, more) {
+                Outcome::Busy(rounds, Busy::Unsettled(..)) if more => {
+                    measurement = rounds;
+                    continue;
+                }
+                outcome => outcome,
+            };
+            // What follows starts programs of its own, and a program's end sweeps the
+            // student's sandbox: `one` and `many` are done with.
+            let Some(m) = outcome.measurement() else {
+                return Ok(outcome);
+            };
+            if self.plan.scaling {
+                let usable = (cpus.usable() as usize).min(self.allowed.len());
+                let more: Vec<Scale> = counts(usable, self.case.cols, threads)
+                    .into_iter()
+                    .map_while(|n| self.scale(m, &alone.answer, n, &calibration))
+                    .collect();
+                *scaling = view(threads, m, &more);
+            }
+            if median(&m.growths()) >= WORK_GREW {
+                if let Some(&cpu) = self.allowed.first() {
+                    let on_one_cpu = self.on_one_cpu(depth, &alone, cpu).ok().flatten();
+                    *design = classify(&watched(on_one_cpu));
                 }
             }
+            return Ok(outcome);
         }
     }
 
     /// The scaling view's figures on `n` threads, pinned to `n` CPUs chosen as the speed-up's
-    /// were: [`SCALE_ROUNDS`] rounds of `one` searching at `depth` on one thread, a program on
-    /// `n`, and the calibration on `n`. `None` if they could not be chosen or pinned, or a
-    /// search failed (the view stops there: it earns nothing).
+    /// were: [`SCALE_ROUNDS`] rounds of a program on `n` threads searching at the depth of
+    /// `m`, and of the calibration on `n`, against `m`'s one-thread spans. `None` if they could
+    /// not be chosen or pinned, or a search failed (the view stops there: it earns nothing).
     fn scale(
         &self,
-        one: &mut Program,
+        m: &Measurement,
         answer: &str,
-        depth: u32,
         n: usize,
         calibration: &Calibration,
     ) -> Option<Scale> {
         let chosen = choose(self.allowed, self.topology, n)?;
         let _pinned = pin(&chosen.cpus).ok()?;
         let mut many = self.set_up(n, &[], &mut Vec::new()).ok()?;
-        let (mut ones, mut manys, mut ceilings) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut spans, mut ceilings) = (Vec::new(), Vec::new());
         for _ in 0..SCALE_ROUNDS {
-            let alone = self.agreeing(one, depth, self.case.threads, answer).ok()?;
-            ones.push(alone.work.span.as_secs_f64());
-            let more = self.agreeing(&mut many, depth, n, answer).ok()?;
-            manys.push(more.work.span.as_secs_f64());
+            let more = self.agreeing(&mut many, m.depth, n, answer).ok()?;
+            spans.push(more.work.span.as_secs_f64());
             ceilings.push(calibration.ceiling(n).unwrap_or(n as f64));
         }
+        let one: Vec<f64> = m.one.iter().map(|w| w.span.as_secs_f64()).collect();
         Some(Scale {
             threads: n,
-            speedup: median(&ones) / median(&manys).max(1e-9),
+            speedup: median(&one) / median(&spans).max(1e-9),
             ceiling: median(&ceilings),
         })
     }
