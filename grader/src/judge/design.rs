@@ -150,6 +150,21 @@ pub(crate) fn classify(seen: &Watched) -> Design {
     }
 }
 
+/// The design seen, told more by the uneven position's many-thread search `work`: how the
+/// work was shared there, and, for a program that searched with one worker before, whether
+/// several took turns there (a lock held for a whole task lets one worker take every task of a
+/// search when the lock favours it, as `std`'s and Java's do, but not every time).
+pub(crate) fn with_uneven(design: Design, work: &Work) -> Design {
+    let turns = 1.0 + TURNS_SHARE * work.workers.saturating_sub(1) as f64;
+    match design {
+        Design::OneWorker if work.workers > 1 && work.at_once() < turns => Design::TakingTurns {
+            workers: work.workers,
+            at_once: work.at_once(),
+        },
+        design => design.divided(division(work)),
+    }
+}
+
 /// How the work was shared at the uneven position, from its many-thread search.
 pub(crate) fn division(work: &Work) -> Division {
     if work.cpu < super::work::LEAST_WORK {
@@ -308,6 +323,27 @@ mod tests {
         assert!(matches!(division(&shared), Division::Shared(s) if s < 0.6));
         let quick = work(&seen(&[(2, 10)]), ms(12));
         assert_eq!(division(&quick), Division::Unknown);
+    }
+
+    #[test]
+    fn one_worker_whose_uneven_search_had_two_taking_turns_took_turns() {
+        let ms = Duration::from_millis;
+        // Two workers, one after the other: 0.8 s of work, ready 0.8 s in 0.81 s.
+        let turns = work(&seen(&[(1, 1), (2, 420), (3, 380)]), ms(810));
+        assert!(matches!(
+            with_uneven(Design::OneWorker, &turns),
+            Design::TakingTurns { workers: 2, at_once } if at_once < 1.01
+        ));
+        // One worker there too: one worker.
+        let one = work(&seen(&[(1, 1), (2, 800)]), ms(810));
+        assert_eq!(with_uneven(Design::OneWorker, &one), Design::OneWorker);
+        // A pool's two sharing at once: its division.
+        let pool = Design::Pool {
+            workers: 2,
+            division: Division::Unknown,
+        };
+        let shared = work(&seen(&[(1, 1), (2, 420), (3, 380)]), ms(430));
+        assert!(with_uneven(pool, &shared).is_pool());
     }
 
     #[test]

@@ -19,7 +19,7 @@
 use std::time::Duration;
 
 use super::calibration::Calibration;
-use super::design::{classify, division, idle, watched, Watched};
+use super::design::{classify, idle, watched, with_uneven, Watched};
 use super::job::Job;
 use super::result::design::{Design, Unseen};
 use super::result::speedup::{
@@ -86,7 +86,7 @@ pub(crate) fn measure(
         seen: Ok(split), ..
     }) = &uneven
     {
-        design = design.divided(division(&split.work));
+        design = with_uneven(design, &split.work);
     }
     let speedup = Speedup {
         threads: (case.threads, plan.threads),
