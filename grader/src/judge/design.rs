@@ -409,20 +409,4 @@ mod tests {
         // on one CPU): a design by its threads, here new ones for every search.
         assert!(matches!(watched(Some(1.02)), Design::PerSearch { .. }));
     }
-
-    #[test]
-    fn a_worker_the_machine_served_less_is_still_a_worker() {
-        // Beside a busy loop per CPU, one worker ran a sixth of the other's time, but was
-        // ready to run as long.
-        let first = threads(&[(10, 0, 0), (11, 600, 400), (12, 100, 880)]);
-        let second = threads(&[(10, 0, 0), (11, 600, 400), (12, 100, 880)]);
-        let design = classify(&Watched {
-            alone: &alone(),
-            first: &first,
-            second: (&second, Duration::from_millis(1000)),
-            idle: &idle(&[]),
-            on_one_cpu: None,
-        });
-        assert!(design.is_pool(), "{design:?}");
-    }
 }

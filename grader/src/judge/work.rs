@@ -27,20 +27,10 @@ pub(crate) const LEAST_WORK: Duration = Duration::from_millis(50);
 /// little about how the machine served the search.
 const READY_SHARE: f64 = 0.5;
 
-/// The threads that worked in a search, or `None` if none worked long enough to tell: those
-/// ready to run (running or waiting for a CPU) at least [`WORKER_SHARE`] of the readiest
-/// one's time. Ready time, not CPU time, so that a machine that serves one worker less than
-/// the other (a busy loop beside it) does not make it look idle.
+/// The threads that worked in a search, or `None` if none worked long enough to tell.
 pub(crate) fn workers(threads: &[ThreadUse]) -> Option<Vec<&ThreadUse>> {
     let busiest = threads.iter().map(ThreadUse::used).max()?;
-    let readiest = threads.iter().map(|t| t.clock.ready()).max()?;
-    let least = readiest.mul_f64(WORKER_SHARE);
-    (busiest >= LEAST_WORK).then(|| {
-        threads
-            .iter()
-            .filter(|t| t.clock.ready() >= least)
-            .collect()
-    })
+    (busiest >= LEAST_WORK).then(|| near(threads, busiest))
 }
 
 /// The threads that ran at least [`WORKER_SHARE`] of `busiest`'s CPU time.
