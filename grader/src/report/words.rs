@@ -575,7 +575,9 @@ fn refused(refusal: &Refusal, many: usize) -> String {
 pub fn speedup_notes(speedup: &Speedup) -> Vec<String> {
     let mut notes: Vec<String> = outcome_note(speedup).into_iter().collect();
     notes.extend(super::threading::cause_note(speedup));
-    notes.extend(speedup.chosen.as_ref().map(super::threading::chosen_note));
+    if speedup.outcome.measurement().is_some() {
+        notes.extend(speedup.chosen.as_ref().map(super::threading::chosen_note));
+    }
     notes.extend(super::threading::scaling_note(&speedup.scaling));
     if let Some(m) = speedup.outcome.measurement() {
         notes.push(rounds(m, speedup.threads));
