@@ -34,7 +34,7 @@ use crate::kit::case::{Case, SpeedupPlan};
 use crate::kit::rubric::SpeedupRule;
 use crate::kit::Solution;
 use crate::process::threads::is_jit_compiler;
-use crate::process::topology::{allowed, choose, pin, Topology};
+use crate::process::topology::{allowed, hold, pin, Topology};
 use crate::process::{Cpus, Failure, Program, ThreadUse};
 
 /// A one-thread search that costs more than this many times the CPU work of the same search on
@@ -63,7 +63,8 @@ pub(crate) fn measure(
     // The programs and the calibration alike run on CPUs chosen on distinct cores: this
     // thread's, which they inherit.
     let (allowed, topology) = (allowed(), Topology::of_this_machine());
-    let chosen = choose(&allowed, &topology, plan.threads);
+    let held = hold(&allowed, &topology, plan.threads);
+    let chosen = held.as_ref().map(|(chosen, _)| chosen.clone());
     let _pinned = chosen.as_ref().and_then(|c| pin(&c.cpus).ok());
     let expects = exact(solution);
     let mut failed = Vec::new();
@@ -285,7 +286,7 @@ impl Bench<'_> {
         n: usize,
         calibration: &Calibration,
     ) -> Option<Scale> {
-        let chosen = choose(self.allowed, self.topology, n)?;
+        let (chosen, _held) = hold(self.allowed, self.topology, n)?;
         let _pinned = pin(&chosen.cpus).ok()?;
         let mut many = self.set_up(n, &[], &mut Vec::new()).ok()?;
         let (mut spans, mut ceilings) = (Vec::new(), Vec::new());

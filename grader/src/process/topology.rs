@@ -9,10 +9,11 @@
 //! The sysfs root is a parameter, so that tests can give any machine's layout; the grader reads
 //! `CONNECT_FOUR_GRADER_SYSFS` in place of `/sys/devices/system/cpu` when it is set.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
+use std::sync::{Mutex, PoisonError};
 
 use serde::{Deserialize, Serialize};
 
@@ -133,14 +134,17 @@ impl Chosen {
     }
 }
 
-/// `count` CPUs of `allowed` (the grader's affinity, in order), on as many distinct physical
-/// cores as there are: the first CPU of each core not yet taken, then, if there are fewer cores
-/// than `count`, the other CPUs in order. All of `allowed` if it has fewer than `count`; `None`
-/// if it is empty.
+/// `count` CPUs of `allowed` (the grader's affinity, in the order preferred), on as many
+/// distinct physical cores as there are: the first CPU of each core not yet taken, then, if
+/// there are fewer cores than `count`, the other CPUs in order. All of `allowed` if it has
+/// fewer than `count`; `None` if it is empty.
 pub fn choose(allowed: &[usize], topology: &Topology, count: usize) -> Option<Chosen> {
-    let mut allowed: Vec<usize> = allowed.to_vec();
-    allowed.sort_unstable();
-    allowed.dedup();
+    let mut seen = BTreeSet::new();
+    let allowed: Vec<usize> = allowed
+        .iter()
+        .copied()
+        .filter(|&c| seen.insert(c))
+        .collect();
     let mut cores = BTreeSet::new();
     let mut cpus: Vec<usize> = Vec::new();
     for &cpu in &allowed {
@@ -174,6 +178,51 @@ pub fn choose(allowed: &[usize], topology: &Topology, count: usize) -> Option<Ch
         cores,
         distinct,
     })
+}
+
+/// How many of this grader's measurements hold each CPU now.
+static HELD: Mutex<BTreeMap<usize, usize>> = Mutex::new(BTreeMap::new());
+
+/// CPUs held for one measurement until dropped, so that students graded at once (`--jobs`)
+/// measure on cores no other measurement holds while there are any.
+#[derive(Debug)]
+pub struct Held {
+    cpus: Vec<usize>,
+}
+
+/// `count` CPUs of `allowed` chosen as [`choose`] does, on the physical cores the fewest other
+/// measurements of this grader hold (then in order), and held until the [`Held`] is dropped.
+pub fn hold(allowed: &[usize], topology: &Topology, count: usize) -> Option<(Chosen, Held)> {
+    let mut held = HELD.lock().unwrap_or_else(PoisonError::into_inner);
+    let on_core = |cpu: usize| -> usize {
+        let core = topology.physical(cpu);
+        held.iter()
+            .filter(|(&c, _)| topology.physical(c) == core)
+            .map(|(_, &n)| n)
+            .sum()
+    };
+    let mut preferred: Vec<usize> = allowed.to_vec();
+    preferred.sort_by_key(|&cpu| (on_core(cpu), cpu));
+    let chosen = choose(&preferred, topology, count)?;
+    for &cpu in &chosen.cpus {
+        *held.entry(cpu).or_insert(0) += 1;
+    }
+    let cpus = chosen.cpus.clone();
+    Some((chosen, Held { cpus }))
+}
+
+impl Drop for Held {
+    fn drop(&mut self) {
+        let mut held = HELD.lock().unwrap_or_else(PoisonError::into_inner);
+        for cpu in &self.cpus {
+            if let Some(n) = held.get_mut(cpu) {
+                *n -= 1;
+                if *n == 0 {
+                    held.remove(cpu);
+                }
+            }
+        }
+    }
 }
 
 /// The CPUs the calling thread may run on (its affinity), in order; empty if the kernel does
@@ -328,6 +377,31 @@ pub(crate) mod tests {
         // More threads than CPUs allowed: all of them.
         assert_eq!(choose(&[3, 11], &xeon, 4).unwrap().cpus, [3, 11]);
         assert_eq!(choose(&[], &xeon, 2), None);
+    }
+
+    #[test]
+    fn measurements_at_once_hold_cores_no_other_holds_while_there_are_any() {
+        let xeon = machine(2, 4, 2);
+        let allowed: Vec<usize> = (0..16).collect();
+        let (first, held) = hold(&allowed, &xeon, 2).unwrap();
+        let (second, _also) = hold(&allowed, &xeon, 2).unwrap();
+        let cores = |c: &Chosen| -> BTreeSet<usize> {
+            c.cpus.iter().map(|&cpu| xeon.physical(cpu)).collect()
+        };
+        assert!(
+            cores(&first).is_disjoint(&cores(&second)),
+            "{first:?} {second:?}"
+        );
+        assert_eq!(second.distinct, 2);
+        drop(held);
+        let (third, _) = hold(&allowed, &xeon, 2).unwrap();
+        assert!(
+            cores(&third).is_disjoint(&cores(&second)),
+            "{third:?} {second:?}"
+        );
+        // Every core held: the least held are shared.
+        let (all, _all) = hold(&allowed, &xeon, 16).unwrap();
+        assert_eq!(all.cpus.len(), 16);
     }
 
     #[test]
