@@ -29,6 +29,8 @@ pub struct Grading {
     pub build: Option<(String, Duration)>,
     /// Leave out the speed-up.
     pub skip_timing: bool,
+    /// Leave out the scaling view.
+    pub no_scaling: bool,
     /// The longest one student's cases may take.
     pub student_deadline: Duration,
     /// Limits given on the command line, each replacing the kit's: memory, processes, CPU,
@@ -103,6 +105,7 @@ impl Grading {
         };
         Options {
             skip_timing: self.skip_timing,
+            no_scaling: self.no_scaling,
             build: self.build.as_ref().map(|(template, timeout)| BuildCommand {
                 template: template.clone(),
                 timeout: *timeout,

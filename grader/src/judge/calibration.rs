@@ -11,7 +11,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use super::work::work;
-use crate::process::threads::{own_clock, Clock};
+use crate::process::threads::own_clock;
 use crate::process::ThreadUse;
 
 /// About how much CPU time one thread's share of the calibration takes.
@@ -87,13 +87,7 @@ fn on_own_clock(id: i32, job: impl FnOnce() -> u64) -> Option<ThreadUse> {
     let after = own_clock()?;
     Some(ThreadUse {
         id,
-        clock: Clock {
-            ran: after.ran.saturating_sub(before.ran),
-            waited: after
-                .waited
-                .zip(before.waited)
-                .map(|(a, b)| a.saturating_sub(b)),
-        },
+        clock: after.since(&before),
     })
 }
 

@@ -59,18 +59,45 @@ pub(crate) fn idle(program: &Program, sandbox: Option<&Prepared>) -> Seen {
     watch.stop()
 }
 
-/// The design that the searches' threads show: `alone` on one thread, `first` and `second` on
-/// several, then `idle` between commands.
-pub(crate) fn classify(
-    alone: &[ThreadUse],
-    first: &[ThreadUse],
-    second: &[ThreadUse],
-    idle: &Seen,
-) -> Design {
-    let (Some(_), Some(now)) = (workers(first), workers(second)) else {
+/// Workers took turns when fewer than one thread plus this share of each other worker were
+/// ready to run at once, on average, in the second search: a pool of 2 sharing 7 root columns
+/// keeps about 1.75 at once (measured: 1.9), workers holding one lock for each whole task
+/// about 1 (1.02 in the Java fixture). Ready, not running: a busy machine does not
+/// change it.
+pub const TURNS_SHARE: f64 = 0.3;
+/// Idle workers poll with sleeps when each was woken this many times a second or more with
+/// nothing to do: a pool waiting on a condition variable is woken never (measured: 0), one
+/// sleeping 1 ms between looks about a thousand times.
+pub const POLL_WAKEUPS: f64 = 50.0;
+/// The program on more threads, all on one CPU, did work beside the search when it ran this
+/// many times the CPU time of its search on one thread: on one CPU threads cannot slow each
+/// other down through a lock or a cache line (a pool: about 1), while a burner beside the
+/// search or threads that each search everything run twice as much.
+pub const DUPLICATED: f64 = 1.5;
+
+/// What the design is told from: a search on one thread, two on several, an idle second, and,
+/// when the threads' work grew, the same search with all the threads on one CPU.
+pub(crate) struct Watched<'a> {
+    /// The threads of the search on one thread.
+    pub alone: &'a [ThreadUse],
+    /// The threads of the first search on several.
+    pub first: &'a [ThreadUse],
+    /// The threads of the second search on several, and how long it took.
+    pub second: (&'a [ThreadUse], Duration),
+    /// The idle second after it.
+    pub idle: &'a Seen,
+    /// The CPU time of the search on several threads all on one CPU over the one-thread
+    /// search's, when it was measured.
+    pub on_one_cpu: Option<f64>,
+}
+
+/// The design that the searches' threads show.
+pub(crate) fn classify(seen: &Watched) -> Design {
+    let (second, wall) = seen.second;
+    let (Some(_), Some(now)) = (workers(seen.first), workers(second)) else {
         return Design::Unseen(Unseen::TooQuick);
     };
-    let alone = workers(alone).map_or(0, |w| w.len());
+    let alone = workers(seen.alone).map_or(0, |w| w.len());
     if alone > 1 && now.len() > 1 {
         return Design::IgnoresThreads {
             workers: now.len(),
@@ -81,31 +108,60 @@ pub(crate) fn classify(
     if now.len() <= 1 {
         return Design::OneWorker;
     }
+    let workers = now.len();
+    if let Some(work) = seen.on_one_cpu.filter(|&w| w >= DUPLICATED) {
+        return Design::Duplicated { workers, work };
+    }
+    let ready: Duration = now.iter().map(|t| t.clock.ready()).sum();
+    let at_once = ready.as_secs_f64() / wall.as_secs_f64().max(1e-9);
+    if at_once < 1.0 + TURNS_SHARE * (workers - 1) as f64 {
+        return Design::TakingTurns { workers, at_once };
+    }
     let new = now
         .iter()
-        .filter(|thread| !first.iter().any(|seen| seen.id == thread.id))
+        .filter(|thread| !seen.first.iter().any(|s| s.id == thread.id))
         .count();
-    let ready: Duration = idle
+    let idle = seen.idle;
+    let idle_workers: Vec<&ThreadUse> = idle
         .threads
         .iter()
         .filter(|t| now.iter().any(|w| w.id == t.id))
-        .map(|t| t.clock.ready())
-        .sum();
-    let idling = ready.as_secs_f64() / idle.watched.as_secs_f64().max(1e-9);
+        .collect();
+    let watched = idle.watched.as_secs_f64().max(1e-9);
+    let ready: Duration = idle_workers.iter().map(|t| t.clock.ready()).sum();
+    let idling = ready.as_secs_f64() / watched;
+    let woken: u64 = idle_workers.iter().filter_map(|t| t.clock.slices).sum();
+    let wakeups = woken as f64 / watched / workers as f64;
     match new {
         0 if idling >= BUSY_IDLE => Design::BusyWaiting {
-            workers: now.len(),
+            workers,
             idle: idling,
         },
+        0 if wakeups >= POLL_WAKEUPS => Design::Polling { workers, wakeups },
         0 => Design::Pool {
-            workers: now.len(),
+            workers,
             division: Division::Unknown,
         },
         new => Design::PerSearch {
-            workers: now.len(),
+            workers,
             new,
             division: Division::Unknown,
         },
+    }
+}
+
+/// The design seen, told more by the uneven position's many-thread search `work`: how the
+/// work was shared there, and, for a program that searched with one worker before, whether
+/// several took turns there (a lock held for a whole task lets one worker take every task of a
+/// search when the lock favours it, as `std`'s and Java's do, but not every time).
+pub(crate) fn with_uneven(design: Design, work: &Work) -> Design {
+    let turns = 1.0 + TURNS_SHARE * work.workers.saturating_sub(1) as f64;
+    match design {
+        Design::OneWorker if work.workers > 1 && work.at_once() < turns => Design::TakingTurns {
+            workers: work.workers,
+            at_once: work.at_once(),
+        },
+        design => design.divided(division(work)),
     }
 }
 
@@ -140,6 +196,28 @@ mod tests {
         }
     }
 
+    /// The design of these searches, the second taking as long as its readiest thread was
+    /// ready, not searched on one CPU.
+    fn classified(
+        alone: &[ThreadUse],
+        first: &[ThreadUse],
+        second: &[ThreadUse],
+        idle: &Seen,
+    ) -> Design {
+        let wall = second
+            .iter()
+            .map(|t| t.clock.ready())
+            .max()
+            .unwrap_or_default();
+        classify(&Watched {
+            alone,
+            first,
+            second: (second, wall),
+            idle,
+            on_one_cpu: None,
+        })
+    }
+
     /// One thread searching alone.
     fn alone() -> Vec<ThreadUse> {
         seen(&[(1, 0), (5, 400)])
@@ -150,7 +228,7 @@ mod tests {
         // The caller waits; two workers share the search; a runtime thread does a little.
         let first = seen(&[(10, 0), (11, 200), (12, 190), (13, 20)]);
         let second = seen(&[(10, 0), (11, 180), (12, 210), (13, 5)]);
-        let design = classify(&alone(), &first, &second, &idle(&[(11, 0), (12, 0)]));
+        let design = classified(&alone(), &first, &second, &idle(&[(11, 0), (12, 0)]));
         assert_eq!(
             design,
             Design::Pool {
@@ -167,13 +245,13 @@ mod tests {
         let first = seen(&[(10, 0), (11, 200), (12, 190)]);
         let second = seen(&[(10, 0), (11, 180), (12, 210)]);
         // Ready all along, one thread's worth each, whether or not a CPU was free for them.
-        let design = classify(&alone(), &first, &second, &idle(&[(11, 1000), (12, 990)]));
+        let design = classified(&alone(), &first, &second, &idle(&[(11, 1000), (12, 990)]));
         assert!(
             matches!(design, Design::BusyWaiting { workers: 2, idle } if idle > 1.9),
             "{design:?}"
         );
         // A runtime thread busy between commands (a JIT compiler) is not the pool's doing.
-        let design = classify(&alone(), &first, &second, &idle(&[(13, 900)]));
+        let design = classified(&alone(), &first, &second, &idle(&[(13, 900)]));
         assert!(design.is_pool(), "{design:?}");
     }
 
@@ -182,7 +260,7 @@ mod tests {
         let first = seen(&[(10, 2), (20, 200), (21, 190)]);
         let second = seen(&[(10, 3), (22, 180), (23, 210)]);
         assert_eq!(
-            classify(&alone(), &first, &second, &idle(&[])),
+            classified(&alone(), &first, &second, &idle(&[])),
             Design::PerSearch {
                 workers: 2,
                 new: 2,
@@ -197,7 +275,7 @@ mod tests {
         let first = seen(&[(10, 2), (30, 60), (31, 58), (32, 61)]);
         let second = seen(&[(10, 3), (40, 60), (41, 58), (42, 61)]);
         assert_eq!(
-            classify(&alone, &first, &second, &idle(&[])),
+            classified(&alone, &first, &second, &idle(&[])),
             Design::IgnoresThreads {
                 workers: 3,
                 alone: 3
@@ -210,14 +288,14 @@ mod tests {
         let first = seen(&[(10, 400), (11, 0)]);
         let second = seen(&[(10, 2), (30, 390)]);
         assert_eq!(
-            classify(&alone(), &first, &second, &idle(&[])),
+            classified(&alone(), &first, &second, &idle(&[])),
             Design::OneWorker
         );
         // A JIT compiler's thread, busy in the first search only, does not make it a pool.
         let first = seen(&[(10, 400), (12, 250)]);
         let second = seen(&[(10, 400), (12, 10)]);
         assert_eq!(
-            classify(&alone(), &first, &second, &idle(&[])),
+            classified(&alone(), &first, &second, &idle(&[])),
             Design::OneWorker
         );
     }
@@ -227,11 +305,11 @@ mod tests {
         let first = seen(&[(10, 20), (11, 30)]);
         let second = seen(&[(10, 400)]);
         assert_eq!(
-            classify(&alone(), &first, &second, &idle(&[])),
+            classified(&alone(), &first, &second, &idle(&[])),
             Design::Unseen(Unseen::TooQuick)
         );
         assert_eq!(
-            classify(&[], &[], &[], &idle(&[])),
+            classified(&[], &[], &[], &idle(&[])),
             Design::Unseen(Unseen::TooQuick)
         );
     }
@@ -245,5 +323,90 @@ mod tests {
         assert!(matches!(division(&shared), Division::Shared(s) if s < 0.6));
         let quick = work(&seen(&[(2, 10)]), ms(12));
         assert_eq!(division(&quick), Division::Unknown);
+    }
+
+    #[test]
+    fn one_worker_whose_uneven_search_had_two_taking_turns_took_turns() {
+        let ms = Duration::from_millis;
+        // Two workers, one after the other: 0.8 s of work, ready 0.8 s in 0.81 s.
+        let turns = work(&seen(&[(1, 1), (2, 420), (3, 380)]), ms(810));
+        assert!(matches!(
+            with_uneven(Design::OneWorker, &turns),
+            Design::TakingTurns { workers: 2, at_once } if at_once < 1.01
+        ));
+        // One worker there too: one worker.
+        let one = work(&seen(&[(1, 1), (2, 800)]), ms(810));
+        assert_eq!(with_uneven(Design::OneWorker, &one), Design::OneWorker);
+        // A pool's two sharing at once: its division.
+        let pool = Design::Pool {
+            workers: 2,
+            division: Division::Unknown,
+        };
+        let shared = work(&seen(&[(1, 1), (2, 420), (3, 380)]), ms(430));
+        assert!(with_uneven(pool, &shared).is_pool());
+    }
+
+    #[test]
+    fn workers_holding_one_lock_take_turns() {
+        // Both searched, one after the other: 390 ms of ready time in a 400 ms search.
+        let first = seen(&[(10, 0), (11, 200), (12, 190)]);
+        let second = seen(&[(10, 0), (11, 210), (12, 180)]);
+        let design = classify(&Watched {
+            alone: &alone(),
+            first: &first,
+            second: (&second, Duration::from_millis(400)),
+            idle: &idle(&[]),
+            on_one_cpu: None,
+        });
+        assert!(
+            matches!(design, Design::TakingTurns { workers: 2, at_once } if at_once < 1.0),
+            "{design:?}"
+        );
+    }
+
+    #[test]
+    fn idle_workers_woken_again_and_again_poll_with_sleeps() {
+        let first = seen(&[(10, 0), (11, 200), (12, 190)]);
+        let second = seen(&[(10, 0), (11, 180), (12, 210)]);
+        let mut polling = idle(&[(11, 20), (12, 20)]);
+        for t in &mut polling.threads {
+            t.clock.slices = Some(950);
+        }
+        let design = classified(&alone(), &first, &second, &polling);
+        assert!(
+            matches!(design, Design::Polling { workers: 2, wakeups } if wakeups > 900.0),
+            "{design:?}"
+        );
+        // A pool's workers, woken once or twice by the runtime: a pool.
+        for t in &mut polling.threads {
+            t.clock.slices = Some(2);
+        }
+        assert!(classified(&alone(), &first, &second, &polling).is_pool());
+    }
+
+    #[test]
+    fn twice_the_work_on_one_cpu_is_work_beside_the_search() {
+        // A burner started for every search beside the worker that searches.
+        let first = seen(&[(10, 0), (11, 400), (20, 400)]);
+        let second = seen(&[(10, 0), (11, 400), (21, 400)]);
+        let watched = |on_one_cpu| {
+            classify(&Watched {
+                alone: &alone(),
+                first: &first,
+                second: (&second, Duration::from_millis(400)),
+                idle: &idle(&[]),
+                on_one_cpu,
+            })
+        };
+        assert_eq!(
+            watched(Some(1.98)),
+            Design::Duplicated {
+                workers: 2,
+                work: 1.98
+            }
+        );
+        // The same figures with the threads merely slowing each other (about the search's work
+        // on one CPU): a design by its threads, here new ones for every search.
+        assert!(matches!(watched(Some(1.02)), Design::PerSearch { .. }));
     }
 }

@@ -105,6 +105,8 @@ pub(crate) fn not_counted(name: &str, category: &str, points: f64) -> CaseResult
                 affinity: 1,
                 quota: None,
             },
+            chosen: None,
+            scaling: Vec::new(),
             outcome: Outcome::TooFewCpus,
             uneven: None,
             design: Design::Unseen(Unseen::NotSearched),

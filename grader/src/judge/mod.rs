@@ -1,6 +1,6 @@
 //! Judging: a student's program against the kit. A case's [`script`] played and each answer
 //! judged, cases of each kind ([`compare`]), the [`speedup`] measured and the thread
-//! [`design`] seen, the [`requirement`]s between cases, the [`build`] step, each student's
+//! [`design`] seen with the [`scaling`] view beyond, the [`requirement`]s between cases, the [`build`] step, each student's
 //! sandbox ([`confinement`]), the [`style`] facts, one [`student`] graded and a whole [`class`]
 //! (which can be asked to [`stop`]),
 //! the student's [`window`] played under Xvfb, and the games of a [`matchup`] (the course's
@@ -20,6 +20,7 @@ pub mod job;
 pub mod matchup;
 mod requirement;
 pub mod result;
+pub mod scaling;
 pub mod script;
 pub mod speedup;
 pub mod stop;

@@ -19,19 +19,22 @@
 use std::time::Duration;
 
 use super::calibration::Calibration;
-use super::design::{classify, division, idle, watched};
+use super::design::{classify, idle, watched, with_uneven, Watched};
 use super::job::Job;
 use super::result::design::{Design, Unseen};
 use super::result::speedup::{
-    median, Busy, Judged, Measurement, Outcome, Refusal, Speedup, SpeedupFault, Split, Uneven, Work,
+    median, Busy, Judged, Measurement, Outcome, Refusal, Scale, Speedup, SpeedupFault, Split,
+    Uneven, Work, WAITED, WORK_GREW,
 };
 use super::result::{Exchange, Expect};
+use super::scaling::{counts, view};
 use super::script::{exact, normalize, run_script};
 use super::work::work;
 use crate::kit::case::{Case, SpeedupPlan};
 use crate::kit::rubric::SpeedupRule;
 use crate::kit::Solution;
 use crate::process::threads::is_jit_compiler;
+use crate::process::topology::{allowed, hold, pin, Topology};
 use crate::process::{Cpus, Failure, Program, ThreadUse};
 
 /// A one-thread search that costs more than this many times the CPU work of the same search on
@@ -40,6 +43,10 @@ use crate::process::{Cpus, Failure, Program, ThreadUse};
 /// pipeline and run slower together), one that burns CPU on purpose when given one thread
 /// twice as much (the forging fixture: 2.0).
 pub const NO_BASELINE: f64 = 1.5;
+
+/// The rounds of each thread count of the scaling view beyond the speed-up's: it is not
+/// scored, so its medians need not settle anything.
+const SCALE_ROUNDS: usize = 3;
 
 /// The speed-up case: the CPUs the program may use, the plain position's outcome (credit by the
 /// rubric's `rule`, none if a measurement failed or was refused, not counted on too few CPUs or
@@ -53,17 +60,26 @@ pub(crate) fn measure(
     plan: &SpeedupPlan,
 ) -> (Speedup, Vec<Exchange>) {
     let cpus = Cpus::of_this_process();
+    // The programs and the calibration alike run on CPUs chosen on distinct cores: this
+    // thread's, which they inherit.
+    let (allowed, topology) = (allowed(), Topology::of_this_machine());
+    let held = hold(&allowed, &topology, plan.threads);
+    let chosen = held.as_ref().map(|(chosen, _)| chosen.clone());
+    let _pinned = chosen.as_ref().and_then(|c| pin(&c.cpus).ok());
     let expects = exact(solution);
     let mut failed = Vec::new();
     let mut design = Design::Unseen(Unseen::NotSearched);
+    let mut scaling = Vec::new();
     let bench = Bench {
         case,
         job,
         expects: &expects,
         plan,
+        allowed: &allowed,
+        topology: &topology,
     };
     let outcome = bench
-        .plain(cpus, rule, &mut design, &mut failed)
+        .plain(cpus, rule, &mut design, &mut failed, &mut scaling)
         .unwrap_or_else(Outcome::Failed);
     let searched = !matches!(design, Design::Unseen(Unseen::NotSearched));
     let uneven = (searched && !plan.uneven_moves.is_empty()).then(|| bench.uneven());
@@ -71,11 +87,13 @@ pub(crate) fn measure(
         seen: Ok(split), ..
     }) = &uneven
     {
-        design = design.divided(division(&split.work));
+        design = with_uneven(design, &split.work);
     }
     let speedup = Speedup {
         threads: (case.threads, plan.threads),
         cpus,
+        chosen,
+        scaling,
         outcome,
         uneven,
         design,
@@ -85,15 +103,21 @@ pub(crate) fn measure(
 
 /// Judges a measurement on `threads` threads of a program with `design` by `rule`: refused when
 /// its one-thread search is no baseline or its workers busy-wait; not counted when the kernel
-/// did not account for the threads' waiting, when the grader's own threads gained too little
-/// (the machine could not run that many at once), or when the credits that the medians' ranges
-/// allow are farther apart than the rule lets them be (more rounds may settle that); otherwise
-/// the speed-up's gain against the ceiling earns its credit.
+/// did not account for the threads' waiting or when the grader's own threads gained too little
+/// (the machine could not run that many at once); otherwise the speed-up's gain against the
+/// ceiling earns its credit, with the threads' work named where it grew (cause (b)).
+///
+/// When the credits that the medians' ranges allow are farther apart than the rule lets them
+/// be, the rounds are handed back while `more_rounds` may be taken (cause (c): more rounds
+/// narrow the ranges). After the last, the medians decide, unless the machine kept the threads
+/// waiting for a CPU ([`WAITED`] of their time or more, cause (a)): only then can another run
+/// change the result, and it is not counted.
 pub fn judge(
     measurement: Measurement,
     threads: usize,
     rule: &SpeedupRule,
     design: Design,
+    more_rounds: bool,
 ) -> Outcome {
     if !measurement.accounted() {
         return Outcome::Busy(measurement, Busy::Unaccounted);
@@ -114,7 +138,10 @@ pub fn judge(
     let (lowest, highest) = measurement.ceiling_range();
     let least = rule.credit(gain(slowest, highest.min(most)));
     let most_credit = rule.credit(gain(fastest, lowest.min(most)));
-    if most_credit - least > rule.busy_credit_range {
+    let growth = median(&measurement.growths());
+    let grew = (growth >= WORK_GREW).then_some(growth);
+    let unsettled = most_credit - least > rule.busy_credit_range;
+    if unsettled && (more_rounds || (grew.is_none() && measurement.waited() >= WAITED)) {
         return Outcome::Busy(measurement, Busy::Unsettled(least, most_credit));
     }
     let speedup = measurement.speedup();
@@ -125,6 +152,8 @@ pub fn judge(
         gain,
         full_at: 1.0 + rule.full_gain * (ceiling - 1.0),
         credit: rule.credit(gain),
+        grew,
+        unsettled: unsettled.then_some((least, most_credit)),
     };
     Outcome::Judged(measurement, judged)
 }
@@ -141,6 +170,9 @@ struct Bench<'a> {
     job: &'a Job<'a>,
     expects: &'a [Expect],
     plan: &'a SpeedupPlan,
+    /// The CPUs the grader may use, and their layout.
+    allowed: &'a [usize],
+    topology: &'a Topology,
 }
 
 /// A search's answer and what its threads did.
@@ -160,6 +192,7 @@ impl Bench<'_> {
         rule: &SpeedupRule,
         design: &mut Design,
         failed: &mut Vec<Exchange>,
+        scaling: &mut Vec<Scale>,
     ) -> Result<Outcome, SpeedupFault> {
         let threads = self.plan.threads;
         let mut one = self.set_up(self.case.threads, &[], failed)?;
@@ -176,13 +209,25 @@ impl Bench<'_> {
                 .copied()
                 .collect()
         };
-        *design = classify(
-            &without_compilers(&alone.threads),
-            &without_compilers(&first.threads),
-            &without_compilers(&second.threads),
-            &idle,
+        let (alone_seen, first_seen, second_seen) = (
+            without_compilers(&alone.threads),
+            without_compilers(&first.threads),
+            without_compilers(&second.threads),
         );
+        let watched = |on_one_cpu| Watched {
+            alone: &alone_seen,
+            first: &first_seen,
+            second: (&second_seen, second.work.wall),
+            idle: &idle,
+            on_one_cpu,
+        };
+        *design = classify(&watched(None));
+        let growth = second.work.cpu.as_secs_f64() / alone.work.cpu.as_secs_f64().max(1e-9);
         if cpus.usable() < threads as f64 {
+            // On one CPU the search itself says whether the work grew.
+            if growth >= WORK_GREW {
+                *design = classify(&watched(Some(growth)));
+            }
             return Ok(Outcome::TooFewCpus);
         }
         let calibration = Calibration::new();
@@ -198,14 +243,92 @@ impl Bench<'_> {
             if measurement.rounds() < self.plan.rounds {
                 continue;
             }
-            // A busy verdict hands the rounds back, to go on with while more are allowed.
-            match judge(measurement, threads, rule, *design) {
-                Outcome::Busy(rounds, _) if rounds.rounds() < self.plan.most_rounds() => {
+            // Unsettled rounds are handed back, to go on with while more are allowed.
+            let more = measurement.rounds() < self.plan.most_rounds();
+            let outcome = match judge(measurement, threads, rule, *design, more) {
+                Outcome::Busy(rounds, Busy::Unsettled(..)) if more => {
                     measurement = rounds;
+                    continue;
                 }
-                outcome => return Ok(outcome),
+                outcome => outcome,
+            };
+            // What follows starts programs of its own, and a program's end sweeps the
+            // student's sandbox: `one` and `many` are done with.
+            let Some(m) = outcome.measurement() else {
+                return Ok(outcome);
+            };
+            if self.plan.scaling {
+                let usable = (cpus.usable() as usize).min(self.allowed.len());
+                let more: Vec<Scale> = counts(usable, self.case.cols, threads)
+                    .into_iter()
+                    .map_while(|n| self.scale(m, &alone.answer, n, &calibration))
+                    .collect();
+                *scaling = view(threads, m, &more);
             }
+            if median(&m.growths()) >= WORK_GREW {
+                if let Some(&cpu) = self.allowed.first() {
+                    let on_one_cpu = self.on_one_cpu(depth, &alone, cpu).ok().flatten();
+                    *design = classify(&watched(on_one_cpu));
+                }
+            }
+            return Ok(outcome);
         }
+    }
+
+    /// The scaling view's figures on `n` threads, pinned to `n` CPUs chosen as the speed-up's
+    /// were: [`SCALE_ROUNDS`] rounds of a program on `n` threads searching at the depth of
+    /// `m`, and of the calibration on `n`, against `m`'s one-thread spans. `None` if they could
+    /// not be chosen or pinned, or a search failed (the view stops there: it earns nothing).
+    fn scale(
+        &self,
+        m: &Measurement,
+        answer: &str,
+        n: usize,
+        calibration: &Calibration,
+    ) -> Option<Scale> {
+        let (chosen, _held) = hold(self.allowed, self.topology, n)?;
+        let _pinned = pin(&chosen.cpus).ok()?;
+        let mut many = self.set_up(n, &[], &mut Vec::new()).ok()?;
+        let (mut spans, mut ceilings) = (Vec::new(), Vec::new());
+        for _ in 0..SCALE_ROUNDS {
+            let more = self.agreeing(&mut many, m.depth, n, answer).ok()?;
+            spans.push(more.work.span.as_secs_f64());
+            ceilings.push(calibration.ceiling(n).unwrap_or(n as f64));
+        }
+        let one: Vec<f64> = m.one.iter().map(|w| w.span.as_secs_f64()).collect();
+        Some(Scale {
+            threads: n,
+            speedup: median(&one) / median(&spans).max(1e-9),
+            ceiling: median(&ceilings),
+        })
+    }
+
+    /// The search at `depth` by a program on the speed-up's threads, all of them on `cpu`
+    /// (where they cannot slow each other down through a lock or a cache line): the CPU time
+    /// of its second search (the first may warm a runtime up) over the one-thread search's
+    /// `alone`, a JVM's compilers left out. `None` if the thread could not be pinned there.
+    fn on_one_cpu(
+        &self,
+        depth: u32,
+        alone: &Searched,
+        cpu: usize,
+    ) -> Result<Option<f64>, SpeedupFault> {
+        let Ok(_pinned) = pin(&[cpu]) else {
+            return Ok(None);
+        };
+        let threads = self.plan.threads;
+        let mut program = self.set_up(threads, &[], &mut Vec::new())?;
+        self.agreeing(&mut program, depth, threads, &alone.answer)?;
+        let searched = self.agreeing(&mut program, depth, threads, &alone.answer)?;
+        let cpu_time = |seen: &[ThreadUse]| -> f64 {
+            seen.iter()
+                .filter(|t| !is_jit_compiler(t.id))
+                .map(|t| t.used().as_secs_f64())
+                .sum()
+        };
+        Ok(Some(
+            cpu_time(&searched.threads) / cpu_time(&alone.threads).max(1e-9),
+        ))
     }
 
     /// The uneven position: a program on the speed-up's threads set up there, searching
@@ -369,6 +492,7 @@ fn fault(command: &str, threads: usize, failure: Failure) -> SpeedupFault {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::judge::result::speedup::Cause;
     use crate::kit::Rubric;
     use std::path::Path;
 
@@ -420,7 +544,7 @@ mod tests {
 
     /// The credit of a measurement on 2 threads, or `None` if it was not judged.
     fn credit(measurement: Measurement) -> Option<f64> {
-        match judge(measurement, 2, &rule(), POOL) {
+        match judge(measurement, 2, &rule(), POOL, true) {
             Outcome::Judged(_, judged) => Some(judged.credit),
             _ => None,
         }
@@ -443,7 +567,7 @@ mod tests {
                 together + 5,
             ],
         );
-        let Outcome::Judged(_, judged) = judge(m, 2, &rule(), POOL) else {
+        let Outcome::Judged(_, judged) = judge(m, 2, &rule(), POOL, true) else {
             panic!("an idle machine is judged");
         };
         assert_eq!(judged.credit, 1.0);
@@ -536,7 +660,7 @@ mod tests {
             &[1500, 1520, 1490, 1510, 1500],
         );
         assert!(matches!(
-            judge(taken, 2, &rule(), POOL),
+            judge(taken, 2, &rule(), POOL, true),
             Outcome::Busy(_, Busy::Ceiling(c)) if (c - 1.333).abs() < 0.01
         ));
         // Something else came and went: the many-thread times jumped about, and the medians'
@@ -546,7 +670,8 @@ mod tests {
             &[560, 900, 600, 950, 700],
             &[1040, 1050, 1030, 1045, 1040],
         );
-        let Outcome::Busy(_, Busy::Unsettled(least, most)) = judge(jumpy, 2, &rule(), POOL) else {
+        let Outcome::Busy(_, Busy::Unsettled(least, most)) = judge(jumpy, 2, &rule(), POOL, true)
+        else {
             panic!("jumpy rounds are not judged");
         };
         assert!(most - least > rule().busy_credit_range, "{least} {most}");
@@ -586,7 +711,7 @@ mod tests {
 
     #[test]
     fn a_pool_on_a_loaded_machine_earns_its_credit() {
-        let Outcome::Judged(m, judged) = judge(loaded(1000, 540, 7), 2, &rule(), POOL) else {
+        let Outcome::Judged(m, judged) = judge(loaded(1000, 540, 7), 2, &rule(), POOL, true) else {
             panic!("the spans settle the credit");
         };
         assert_eq!(judged.credit, 1.0);
@@ -605,7 +730,7 @@ mod tests {
             ceilings: vec![1.9; 7],
         };
         assert!(matches!(
-            judge(m.clone(), 2, &rule(), POOL),
+            judge(m.clone(), 2, &rule(), POOL, true),
             Outcome::Refused(_, Refusal::NoBaseline(r)) if (r - 2.0).abs() < 1e-9
         ));
         // The same rounds from a spinning second thread instead: spans say 2x, work says no.
@@ -615,7 +740,7 @@ mod tests {
             ..m
         };
         assert!(matches!(
-            judge(spun, 2, &rule(), POOL),
+            judge(spun, 2, &rule(), POOL, true),
             Outcome::Refused(_, Refusal::NoBaseline(_))
         ));
     }
@@ -627,13 +752,13 @@ mod tests {
             idle: 1.9,
         };
         assert!(matches!(
-            judge(loaded(1000, 540, 7), 2, &rule(), waiting),
+            judge(loaded(1000, 540, 7), 2, &rule(), waiting, true),
             Outcome::Refused(_, Refusal::BusyWaiting(idle)) if idle == 1.9
         ));
         let mut m = loaded(1000, 540, 7);
         m.many[3].accounted = false;
         assert!(matches!(
-            judge(m, 2, &rule(), POOL),
+            judge(m, 2, &rule(), POOL, true),
             Outcome::Busy(_, Busy::Unaccounted)
         ));
     }
@@ -652,5 +777,82 @@ mod tests {
         let more = |times: [u64; 7]| [times, times, times].concat();
         let (one, many, together) = (more(one), more(many), more(together));
         assert_eq!(credit(rounds(&one, &many, &together)), Some(0.0));
+    }
+
+    /// Rounds of the pool recorded on a 16-CPU Xeon (the issue's): its workers' boards lay
+    /// side by side on the heap, so its 2-thread searches ran 1.9x the CPU time of its one-thread
+    /// search and gained nothing, noisily; the machine was idle, so its threads hardly waited.
+    fn shared_lines() -> Measurement {
+        let one = [1000, 980, 1010, 990, 1005, 1000, 995];
+        let many = [1000, 640, 1190, 650, 1150, 980, 1010];
+        Measurement {
+            depth: 8,
+            one: one.iter().map(|&t| search(t, t)).collect(),
+            many: many
+                .iter()
+                .zip(one)
+                .map(|(&t, o)| search(t, 19 * o / 10))
+                .collect(),
+            ceilings: vec![1.92, 1.9, 1.93, 1.91, 1.92, 1.94, 1.9],
+        }
+    }
+
+    #[test]
+    fn work_that_grew_is_judged_as_measured_and_named_not_a_busy_machine() {
+        let m = shared_lines();
+        // While more rounds may be taken they are; after the last, no grade-again.
+        assert!(matches!(
+            judge(m.clone(), 2, &rule(), POOL, true),
+            Outcome::Busy(_, Busy::Unsettled(..))
+        ));
+        let outcome = judge(m, 2, &rule(), POOL, false);
+        let Outcome::Judged(_, judged) = &outcome else {
+            panic!("judged as measured: {outcome:?}");
+        };
+        assert!(judged.credit < 0.5, "{judged:?}");
+        assert!(
+            matches!(judged.grew, Some(g) if (g - 1.9).abs() < 0.01),
+            "{judged:?}"
+        );
+        assert!(matches!(outcome.cause(), Some(Cause::WorkGrew(_))));
+        // An honest pool's work does not grow: no cause named.
+        let Outcome::Judged(_, pool) = judge(
+            rounds(&[1000; 7], &[540; 7], &[1040; 7]),
+            2,
+            &rule(),
+            POOL,
+            false,
+        ) else {
+            panic!("judged");
+        };
+        assert_eq!((pool.grew, pool.unsettled), (None, None));
+    }
+
+    #[test]
+    fn noisy_rounds_on_a_machine_that_served_the_threads_are_decided_by_the_medians() {
+        let jumpy = rounds(
+            &[1000, 1010, 990, 1000, 1005],
+            &[560, 900, 600, 950, 700],
+            &[1040, 1050, 1030, 1045, 1040],
+        );
+        let outcome = judge(jumpy.clone(), 2, &rule(), POOL, false);
+        let Outcome::Judged(_, judged) = &outcome else {
+            panic!("decided: {outcome:?}");
+        };
+        let (least, most) = judged.unsettled.expect("named unsettled");
+        assert!(least < judged.credit && judged.credit <= most, "{judged:?}");
+        assert!(matches!(outcome.cause(), Some(Cause::Noise(..))));
+        // The same rounds with the threads kept waiting half their time: the machine's doing,
+        // which another run can change.
+        let mut waited = jumpy;
+        for w in &mut waited.many {
+            w.ready = w.cpu * 2;
+        }
+        let outcome = judge(waited, 2, &rule(), POOL, false);
+        assert!(
+            matches!(outcome, Outcome::Busy(_, Busy::Unsettled(..))),
+            "{outcome:?}"
+        );
+        assert_eq!(outcome.cause(), Some(Cause::Machine));
     }
 }

@@ -87,6 +87,7 @@ pub(crate) mod tests {
                 clock: Clock {
                     ran: Duration::from_millis(ran),
                     waited: Some(Duration::from_millis(waited)),
+                    slices: None,
                 },
             })
             .collect()

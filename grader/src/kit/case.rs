@@ -48,6 +48,15 @@ pub struct SpeedupPlan {
     /// others, while a pool keeps every thread busy.
     #[serde(default)]
     pub uneven_moves: Vec<usize>,
+    /// Whether to measure the scaling view (not scored) beyond `threads` where the machine has
+    /// more CPUs; `grade --no-scaling` turns it off where grading time matters.
+    #[serde(default = "scaling_on")]
+    pub scaling: bool,
+}
+
+/// The scaling view is measured unless a case or `--no-scaling` says otherwise.
+fn scaling_on() -> bool {
+    true
 }
 
 impl SpeedupPlan {

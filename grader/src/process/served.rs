@@ -156,6 +156,7 @@ mod tests {
         Clock {
             ran: Duration::from_secs_f64(ran),
             waited: Some(Duration::from_secs_f64(waited)),
+            slices: None,
         }
     }
 
@@ -174,6 +175,7 @@ mod tests {
         let unknown = Clock {
             ran: Duration::from_secs(1),
             waited: None,
+            slices: None,
         };
         assert_eq!(had(Duration::from_secs(5), unknown, 2.0).as_secs(), 5);
     }

@@ -28,6 +28,10 @@ pub struct Clock {
     /// The time it was ready to run but waited for a CPU; `None` where the kernel does not say
     /// (no `schedstat`: `ran` is then counted in clock ticks).
     pub waited: Option<Duration>,
+    /// How many times it was put on a CPU (`schedstat`'s third field): a thread that sleeps
+    /// and wakes a thousand times a second is put on one a thousand times. `None` where the
+    /// kernel does not say.
+    pub slices: Option<u64>,
 }
 
 impl Clock {
@@ -38,12 +42,16 @@ impl Clock {
     }
 
     /// What it did between `earlier` and this.
-    fn since(&self, earlier: &Clock) -> Clock {
+    pub(crate) fn since(&self, earlier: &Clock) -> Clock {
         Clock {
             ran: self.ran.saturating_sub(earlier.ran),
             waited: self
                 .waited
                 .zip(earlier.waited)
+                .map(|(now, then)| now.saturating_sub(then)),
+            slices: self
+                .slices
+                .zip(earlier.slices)
                 .map(|(now, then)| now.saturating_sub(then)),
         }
     }
@@ -112,10 +120,12 @@ impl Tally {
             Clock {
                 ran: Duration::ZERO,
                 waited: Some(Duration::ZERO),
+                slices: Some(0),
             },
             |sum, t| Clock {
                 ran: sum.ran + t.clock.ran,
                 waited: sum.waited.zip(t.clock.waited).map(|(a, b)| a + b),
+                slices: sum.slices.zip(t.clock.slices).map(|(a, b)| a + b),
             },
         )
     }
@@ -259,6 +269,7 @@ pub fn clock_of(pid: i32, tid: i32) -> Option<Clock> {
     Some(Clock {
         ran: Duration::from_secs_f64(cpu_ticks(&stat)? as f64 / ticks),
         waited: None,
+        slices: None,
     })
 }
 
@@ -277,6 +288,7 @@ fn schedstat(text: &str) -> Option<Clock> {
     Some(Clock {
         ran: Duration::from_nanos(ran),
         waited: Some(Duration::from_nanos(waited)),
+        slices: fields.next().and_then(|f| f.parse().ok()),
     })
 }
 
@@ -304,6 +316,7 @@ mod tests {
         let clock = schedstat("2000000 500000 12\n").unwrap();
         assert_eq!(clock.ran, Duration::from_millis(2));
         assert_eq!(clock.ready(), Duration::from_micros(2500));
+        assert_eq!(clock.slices, Some(12));
         assert_eq!(schedstat("garbage"), None);
     }
 

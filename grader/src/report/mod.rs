@@ -4,7 +4,7 @@
 //! [`matchup`] summary, the [`style`] facts, the [`window`] observation, the submission's
 //! [`special`] files, what a busy machine [`starved`], a failure said once however often it [`repeats`], the graders' [`gallery`]
 //! pages, the [`feedback`] returned to students, the platforms' grade imports ([`export`]), and
-//! [`progress`] on standard error; what a student controls in them made [`inert`] for people.
+//! [`progress`] on standard error, the speed-up's causes and CPUs ([`threading`]); what a student controls in them made [`inert`] for people.
 //! Nothing here runs anything.
 
 pub mod class;
@@ -25,5 +25,6 @@ pub mod special;
 mod starved;
 pub mod style;
 pub mod terminal;
+pub mod threading;
 pub mod window;
 pub mod words;

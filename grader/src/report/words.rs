@@ -574,6 +574,11 @@ fn refused(refusal: &Refusal, many: usize) -> String {
 /// counted, every round's figures, the uneven position, and the thread design seen.
 pub fn speedup_notes(speedup: &Speedup) -> Vec<String> {
     let mut notes: Vec<String> = outcome_note(speedup).into_iter().collect();
+    notes.extend(super::threading::cause_note(speedup));
+    if speedup.outcome.measurement().is_some() {
+        notes.extend(speedup.chosen.as_ref().map(super::threading::chosen_note));
+    }
+    notes.extend(super::threading::scaling_note(&speedup.scaling));
     if let Some(m) = speedup.outcome.measurement() {
         notes.push(rounds(m, speedup.threads));
     }
@@ -685,6 +690,22 @@ pub fn design(design: Design, threads: usize) -> Option<String> {
              commands they kept {idle:.1} threads ready to run with nothing to do, polling for \
              work instead of waiting for it"
         ),
+        Design::TakingTurns { workers, at_once } => format!(
+            "workers taking turns: {workers} threads searched, but {at_once:.2} of them were at \
+             work at once: each task holds one lock for its whole search (a `synchronized \
+             run()`), so the others wait for it"
+        ),
+        Design::Polling { workers, wakeups } => format!(
+            "a pool polling with sleeps: the same {workers} threads searched both times, but \
+             between commands each was woken {wakeups:.0} times a second with nothing to do, \
+             sleeping a moment between looks for work instead of waiting to be notified"
+        ),
+        Design::Duplicated { workers, work } => format!(
+            "work beside the search: {workers} threads worked, and with all of them on one CPU \
+             the program on THREADS {threads} ran {work:.2}x the CPU time of its search on 1 \
+             thread: a thread burning CPU beside the search, or threads that each search \
+             everything"
+        ),
         Design::OneWorker => {
             format!("one thread did all the work with THREADS {threads}, as with no threads")
         }
@@ -708,6 +729,9 @@ pub fn design_word(design: Design) -> &'static str {
         Design::PerSearch { .. } => "pool per search",
         Design::IgnoresThreads { .. } => "thread per column",
         Design::BusyWaiting { .. } => "busy-waiting pool",
+        Design::TakingTurns { .. } => "workers taking turns",
+        Design::Polling { .. } => "pool polling with sleeps",
+        Design::Duplicated { .. } => "work beside the search",
         Design::OneWorker => "one worker",
         Design::Unseen(Unseen::TooQuick) => "not seen",
         Design::Unseen(Unseen::NotSearched) => "",
@@ -1051,6 +1075,8 @@ mod tests {
                 affinity: 2,
                 quota: None,
             },
+            chosen: None,
+            scaling: Vec::new(),
             outcome,
             uneven: None,
             design: Design::Pool {
@@ -1092,6 +1118,8 @@ mod tests {
             gain: 0.8,
             full_at: 1.52,
             credit: 1.0,
+            grew: None,
+            unsettled: None,
         };
         let notes = speedup_notes(&speedup(Outcome::Judged(measured(), judged)));
         assert_eq!(

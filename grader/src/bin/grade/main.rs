@@ -164,6 +164,10 @@ struct GradingArgs {
     /// Leave out the speed-up measurement (its points count neither way)
     #[arg(long)]
     skip_timing: bool,
+    /// Leave out the scaling view (not scored): the speed-up at 4, 8... threads measured on a
+    /// machine with more CPUs than the speed-up's, where grading time matters
+    #[arg(long)]
+    no_scaling: bool,
     /// Run student code without the sandbox, with the grader's own rights (for a system where
     /// the sandbox cannot be set up; every report says so)
     ///
@@ -402,6 +406,7 @@ impl GradingArgs {
                 .clone()
                 .map(|template| (template, Duration::from_secs(self.build_timeout))),
             skip_timing: self.skip_timing,
+            no_scaling: self.no_scaling,
             student_deadline: Duration::from_secs(self.student_deadline),
             limits: [
                 self.limit_memory,

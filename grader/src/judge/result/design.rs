@@ -40,6 +40,32 @@ pub enum Design {
         /// to do.
         idle: f64,
     },
+    /// Workers that took turns: several threads searched, but about one at a time (each task
+    /// holding one lock for its whole search: a `synchronized run()`).
+    TakingTurns {
+        /// How many worked in the second search.
+        workers: usize,
+        /// How many of them were ready to run at once, on average.
+        at_once: f64,
+    },
+    /// A pool whose idle workers poll for work with sleeps instead of waiting to be woken: not
+    /// ready between commands, but woken again and again.
+    Polling {
+        /// How many worked in the second search.
+        workers: usize,
+        /// How many times a second each was woken, on average, with nothing to do.
+        wakeups: f64,
+    },
+    /// Work beside the search: with every thread on one CPU, where threads cannot slow each
+    /// other down, the program on more threads still ran this many times the CPU time of its
+    /// search on one thread (a thread burning CPU beside a one-thread search, or threads that
+    /// each search everything).
+    Duplicated {
+        /// How many worked in the second search.
+        workers: usize,
+        /// The CPU time on one CPU over the one-thread search's.
+        work: f64,
+    },
     /// One thread did the work, whatever `THREADS` says.
     OneWorker,
     /// Not seen, and why.

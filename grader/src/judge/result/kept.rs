@@ -119,6 +119,16 @@ mod tests {
                 affinity: 2,
                 quota: Some(1.5),
             },
+            chosen: Some(crate::process::topology::Chosen {
+                cpus: vec![2, 5],
+                cores: vec![(0, 2), (1, 0)],
+                distinct: 2,
+            }),
+            scaling: vec![crate::judge::result::speedup::Scale {
+                threads: 1,
+                speedup: 1.0,
+                ceiling: 1.0,
+            }],
             outcome: Outcome::Judged(
                 Measurement {
                     depth: 8,
@@ -132,6 +142,8 @@ mod tests {
                     gain: 0.89,
                     full_at: 1.6,
                     credit: 1.0,
+                    grew: None,
+                    unsettled: None,
                 },
             ),
             uneven: Some(Uneven {

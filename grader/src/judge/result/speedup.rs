@@ -7,6 +7,7 @@
 use std::time::Duration;
 
 use super::design::Design;
+use crate::process::topology::Chosen;
 use crate::process::{Cpus, Failure};
 
 use serde::{Deserialize, Serialize};
@@ -39,6 +40,12 @@ impl Work {
     /// How many threads were at work at once, on average.
     pub fn at_once(&self) -> f64 {
         self.ready.as_secs_f64() / self.wall.as_secs_f64().max(1e-9)
+    }
+
+    /// The share of the threads' ready time that they waited for a CPU.
+    pub fn waited(&self) -> f64 {
+        let ready = self.ready.as_secs_f64();
+        (ready - self.cpu.as_secs_f64()).max(0.0) / ready.max(1e-9)
     }
 }
 
@@ -112,6 +119,19 @@ impl Measurement {
     /// How many rounds were timed.
     pub fn rounds(&self) -> usize {
         self.one.len()
+    }
+
+    /// Each round's CPU time on the speed-up's threads over the one-thread search's: about 1
+    /// for the same search split among threads, more when the threads' work grew.
+    pub fn growths(&self) -> Vec<f64> {
+        let cpu = |w: &Work| w.cpu;
+        ratios(&self.many, &self.one, cpu)
+    }
+
+    /// The share of their ready time that the threads of the searches on more threads waited
+    /// for a CPU (the median of the rounds'): how much the machine kept them from running.
+    pub fn waited(&self) -> f64 {
+        median(&self.many.iter().map(Work::waited).collect::<Vec<f64>>())
     }
 
     /// Whether the kernel said how long every thread waited for a CPU in every search: without
@@ -210,8 +230,9 @@ pub enum SpeedupFault {
 /// Why the speed-up could not be judged, though the program was measured.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Busy {
-    /// The rounds, as many as the case allows, still left the credit unsettled: the medians'
-    /// ranges allowed anything from the first share of the points to the second.
+    /// The rounds, as many as the case allows, still left the credit unsettled while the
+    /// machine kept the threads waiting for a CPU ([`WAITED`] of their time or more): the
+    /// medians' ranges allowed anything from the first share of the points to the second.
     Unsettled(f64, f64),
     /// The grader's own threads gained only this ceiling: the machine could not run the
     /// speed-up's threads at once.
@@ -272,6 +293,61 @@ pub struct Judged {
     pub full_at: f64,
     /// The share of the case's points it earns, 0 to 1.
     pub credit: f64,
+    /// Cause (b): the threads' CPU time on the speed-up's threads over the same search's on
+    /// one thread (the median of the rounds), when it grew past [`WORK_GREW`]: they did more
+    /// work, or slowed each other down (a lock held, an atomic or a cache line both write).
+    /// Another run on the same machine does the same: judged as measured.
+    #[serde(default)]
+    pub grew: Option<f64>,
+    /// Cause (c): the least and the most credit the medians' ranges still allowed after the
+    /// most rounds, on a machine that kept the threads waiting little: the rounds were noisy of
+    /// the program's own doing, and the medians decide.
+    #[serde(default)]
+    pub unsettled: Option<(f64, f64)>,
+}
+
+/// The threads' work grew when the speed-up's threads together ran this many times the CPU
+/// time of the same search on one thread: the same work split among threads costs about the
+/// same (the reference: 1.03 on this project's machine), a pool whose workers write the same
+/// cache lines at every node more (a fixture packing each task's board beside the other
+/// worker's: 1.9 and more).
+pub const WORK_GREW: f64 = 1.3;
+
+/// The machine kept the threads from running when they waited for a CPU this share of the
+/// time they were ready to run, or more (the median over the rounds' searches on more
+/// threads): idle, a search waits a few percent; beside a busy loop per CPU, about half.
+pub const WAITED: f64 = 0.15;
+
+/// Why a speed-up is not what a pool on CPUs of its own would show, as the reports name it:
+/// the three causes, told apart because only the first is the machine's.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Cause {
+    /// (a) The machine could not give the threads the CPU: they waited to run, or the grader's
+    /// own threads could not run at once. Another run, on an idle machine, can change it:
+    /// grade again.
+    Machine,
+    /// (b) The program's threads did this many times the one-thread search's work: judged as
+    /// measured.
+    WorkGrew(f64),
+    /// (c) The rounds were noisy, not from the machine: the medians decided after the most
+    /// rounds, the credit anywhere from the first share to the second.
+    Noise(f64, f64),
+}
+
+impl Outcome {
+    /// The cause that made the rounds other than a pool's on CPUs of its own, if one did
+    /// (work that grew named before noise: it explains it).
+    pub fn cause(&self) -> Option<Cause> {
+        match self {
+            Outcome::Busy(_, Busy::Unsettled(..) | Busy::Ceiling(_)) => Some(Cause::Machine),
+            Outcome::Judged(_, judged) => match (judged.grew, judged.unsettled) {
+                (Some(grew), _) => Some(Cause::WorkGrew(grew)),
+                (None, Some((least, most))) => Some(Cause::Noise(least, most)),
+                (None, None) => None,
+            },
+            _ => None,
+        }
+    }
 }
 
 /// How the work was split among the threads at the uneven position.
@@ -293,6 +369,17 @@ pub struct Uneven {
     pub seen: Result<Split, SpeedupFault>,
 }
 
+/// One thread count's figures in the scaling view: the median speed-up of the program and the median ceiling.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Scale {
+    /// The threads the program was given.
+    pub threads: usize,
+    /// The one-thread search's span over this many threads' (the median of the rounds').
+    pub speedup: f64,
+    /// The grader's own work on this many threads at once against one (the median).
+    pub ceiling: f64,
+}
+
 /// A speed-up case's measurement and credit.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Speedup {
@@ -300,6 +387,14 @@ pub struct Speedup {
     pub threads: (usize, usize),
     /// The CPUs the program could use.
     pub cpus: Cpus,
+    /// The CPUs the measurement and the calibration ran on, and their cores (none for a
+    /// result kept before they were chosen).
+    #[serde(default)]
+    pub chosen: Option<Chosen>,
+    /// The scaling view (not scored): the speed-up and the ceiling at each thread count
+    /// measured, from 1; empty when it was not asked for or nothing was measured.
+    #[serde(default)]
+    pub scaling: Vec<Scale>,
     /// The plain position, and what it earned.
     pub outcome: Outcome,
     /// The uneven position, when the case has one and the program searched on several threads.

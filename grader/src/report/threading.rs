@@ -1,0 +1,254 @@
+//! The speed-up's causes and CPUs in words, for the hand grader and the student: which of the
+//! three causes made the rounds other than a pool's on CPUs of its own (the machine, work that
+//! grew, noise), what it means and what to do about it, and the CPUs and cores the
+//! measurement ran on.
+
+use crate::judge::result::design::Design;
+use crate::judge::result::speedup::{Cause, Outcome, Scale, Speedup};
+use crate::process::topology::Chosen;
+
+/// `1` as a whole percentage.
+fn percent(share: f64) -> f64 {
+    (share * 100.0).round() + 0.0
+}
+
+/// The line naming the cause, if one made the rounds other than a pool's on CPUs of its own.
+pub fn cause_note(speedup: &Speedup) -> Option<String> {
+    let many = speedup.threads.1;
+    let m = speedup.outcome.measurement()?;
+    let waited = percent(m.waited());
+    Some(match speedup.outcome.cause()? {
+        Cause::Machine => match &speedup.outcome {
+            Outcome::Busy(..) if waited > 0.0 && m.rounds() > 0 => format!(
+                "Cause: the machine could not give the threads the CPU (on {many} threads they \
+                 waited for one {waited}% of the time they were ready to run). Another run on \
+                 idle CPUs can change this: grade again (`--jobs 1`, nothing else running)."
+            ),
+            _ => "Cause: the machine could not run the threads at once. Another run on idle \
+                  CPUs can change this: grade again (`--jobs 1`, nothing else running)."
+                .into(),
+        },
+        Cause::WorkGrew(grew) => {
+            let where_to_look = match speedup.design {
+                Design::Duplicated { .. } => {
+                    "They did more work than the search: see the thread design below.".into()
+                }
+                _ => format!(
+                    "They slow each other down. Where to look: a lock held while searching; an \
+                     atomic or shared counter every thread writes; per-task data (each task's \
+                     copy of the board) made by the dispatching thread, side by side on the \
+                     heap, so that the {many} workers write the same cache lines (let each \
+                     worker make its own copy, or pad the data to 64 bytes)."
+                ),
+            };
+            format!(
+                "Cause: work grew, not the machine: on {many} threads the program's threads ran \
+                 {grew:.2}x the CPU time of the same search on 1 thread, where the same work \
+                 split among threads costs about the same; grading again gives the same, so the \
+                 speed-up is judged as measured. {where_to_look}"
+            )
+        }
+        Cause::Noise(least, most) => format!(
+            "Cause: noisy rounds, not the machine (the threads waited for a CPU {waited}% of \
+             the time they were ready to run): after {} rounds the medians decided; the rounds \
+             allowed anything from {}% to {}% credit, and grading again would not narrow that \
+             much.",
+            m.rounds(),
+            percent(least),
+            percent(most)
+        ),
+    })
+}
+
+/// `CPUs 0 and 1`, `CPU 3`.
+fn cpu_names(cpus: &[usize]) -> String {
+    let words: Vec<String> = cpus.iter().map(usize::to_string).collect();
+    match words.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("CPUs {} and {last}", rest.join(", ")),
+        _ => format!("CPU {}", words.join("")),
+    }
+}
+
+/// The line on the CPUs the measurement and the calibration ran on, and their cores.
+pub fn chosen_note(chosen: &Chosen) -> String {
+    let cores: Vec<String> = chosen
+        .cpus
+        .iter()
+        .zip(&chosen.cores)
+        .map(|(cpu, (package, core))| format!("{cpu}: core {core} of package {package}"))
+        .collect();
+    let shared = if chosen.shares_a_core() {
+        format!(
+            "; {} physical cores for {} CPUs: SMT siblings share a core's pipeline and slow each \
+             other down, as the calibration's ceiling shows",
+            chosen.distinct,
+            chosen.cpus.len()
+        )
+    } else {
+        ", a physical core each".into()
+    };
+    format!(
+        "Measured on {}, the program and the calibration alike ({}){shared}.",
+        cpu_names(&chosen.cpus),
+        cores.join(", ")
+    )
+}
+
+/// The scaling view as a small table on one line, for every report: "Scaling (not scored),
+/// speed-up of the ceiling at each thread count: 1: 1.00x of 1.00x | 2: 1.85x of 1.90x".
+pub fn scaling_note(rows: &[Scale]) -> Option<String> {
+    if rows.len() < 2 {
+        return None;
+    }
+    let cells: Vec<String> = rows
+        .iter()
+        .map(|r| format!("{}: {:.2}x of {:.2}x", r.threads, r.speedup, r.ceiling))
+        .collect();
+    Some(format!(
+        "Scaling (not scored), threads: speed-up of the ceiling the grader's own work reached on \
+         as many CPUs: {}.",
+        cells.join(" | ")
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    use crate::judge::result::design::Division;
+    use crate::judge::result::speedup::{Judged, Measurement, Work};
+    use crate::process::Cpus;
+    use std::time::Duration;
+
+    /// The issue's pool on a 16-CPU Xeon, its boards side by side: 2-thread searches of 1.9x
+    /// the CPU time, no faster, judged as measured.
+    fn grown() -> Speedup {
+        let ms = Duration::from_millis;
+        let one = Work {
+            wall: ms(1000),
+            cpu: ms(1000),
+            ready: ms(1010),
+            span: ms(1000),
+            workers: 1,
+            busiest: 1.0,
+            accounted: true,
+        };
+        let many = Work {
+            cpu: ms(1900),
+            ready: ms(1920),
+            workers: 2,
+            busiest: 0.5,
+            ..one
+        };
+        Speedup {
+            threads: (1, 2),
+            cpus: Cpus {
+                online: 16,
+                affinity: 16,
+                quota: None,
+            },
+            chosen: None,
+            scaling: Vec::new(),
+            outcome: Outcome::Judged(
+                Measurement {
+                    depth: 8,
+                    one: vec![one; 21],
+                    many: vec![many; 21],
+                    ceilings: vec![1.92; 21],
+                },
+                Judged {
+                    speedup: 1.0,
+                    ceiling: 1.92,
+                    gain: 0.0,
+                    full_at: 1.46,
+                    credit: 0.0,
+                    grew: Some(1.9),
+                    unsettled: Some((0.0, 0.6)),
+                },
+            ),
+            uneven: None,
+            design: Design::Pool {
+                workers: 2,
+                division: Division::Unknown,
+            },
+        }
+    }
+
+    #[test]
+    fn work_that_grew_is_named_with_where_to_look_not_a_busy_machine() {
+        let speedup = grown();
+        let note = cause_note(&speedup).unwrap();
+        assert!(
+            note.starts_with("Cause: work grew, not the machine"),
+            "{note}"
+        );
+        assert!(note.contains("ran 1.90x the CPU time"), "{note}");
+        assert!(note.contains("Where to look: a lock held"), "{note}");
+        assert!(note.contains("same cache lines"), "{note}");
+        let all = crate::report::words::speedup_notes(&speedup).join("\n");
+        assert!(!all.contains("busy"), "{all}");
+        assert_eq!(crate::report::words::not_counted(&speedup), None);
+        // Work beside the search says so instead.
+        let beside = Speedup {
+            design: Design::Duplicated {
+                workers: 2,
+                work: 1.98,
+            },
+            ..grown()
+        };
+        assert!(cause_note(&beside)
+            .unwrap()
+            .contains("more work than the search"));
+    }
+
+    #[test]
+    fn the_scaling_view_is_a_row_per_thread_count() {
+        // Synthetic figures of a 16-CPU machine for the issue's reference (6x12, depth 7: 3.77 s
+        // on 1 thread, 1.67 s on 2, 0.83 s on 4, 0.43 s on 12 would need 12 columns).
+        let rows = [
+            Scale {
+                threads: 1,
+                speedup: 1.0,
+                ceiling: 1.0,
+            },
+            Scale {
+                threads: 2,
+                speedup: 2.26,
+                ceiling: 1.98,
+            },
+            Scale {
+                threads: 4,
+                speedup: 4.54,
+                ceiling: 3.9,
+            },
+            Scale {
+                threads: 7,
+                speedup: 5.1,
+                ceiling: 6.6,
+            },
+        ];
+        insta::assert_snapshot!(scaling_note(&rows).unwrap(), @"Scaling (not scored), threads: speed-up of the ceiling the grader's own work reached on as many CPUs: 1: 1.00x of 1.00x | 2: 2.26x of 1.98x | 4: 4.54x of 3.90x | 7: 5.10x of 6.60x.");
+        assert_eq!(scaling_note(&rows[..1]), None);
+    }
+
+    #[test]
+    fn the_cpus_chosen_are_named_with_their_cores() {
+        let apart = Chosen {
+            cpus: vec![0, 1],
+            cores: vec![(0, 0), (0, 1)],
+            distinct: 2,
+        };
+        assert_eq!(
+            chosen_note(&apart),
+            "Measured on CPUs 0 and 1, the program and the calibration alike (0: core 0 of \
+             package 0, 1: core 1 of package 0), a physical core each."
+        );
+        let siblings = Chosen {
+            cpus: vec![0, 1],
+            cores: vec![(0, 0), (0, 0)],
+            distinct: 1,
+        };
+        assert!(chosen_note(&siblings).contains("1 physical cores for 2 CPUs: SMT siblings"));
+        assert_eq!(cpu_names(&[3]), "CPU 3");
+    }
+}
