@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use super::result::design::{Design, Division, Unseen};
 use super::result::speedup::Work;
-use super::work::workers;
+use super::work::{taking_part, workers};
 use crate::process::sandbox::Prepared;
 use crate::process::threads::Seen;
 use crate::process::{Failure, Program, ThreadUse, ThreadWatch};
@@ -104,39 +104,67 @@ pub(crate) fn classify(seen: &Watched) -> Design {
             alone,
         };
     }
+    // The program on several threads: every thread seen in its searches that the program on
+    // one thread, searching first in the same sandbox, did not have.
+    let own = |t: &ThreadUse| {
+        !seen.alone.iter().any(|a| a.id == t.id)
+            && seen.first.iter().chain(second).any(|s| s.id == t.id)
+    };
+    let idle = seen.idle;
+    let watched = idle.watched.as_secs_f64().max(1e-9);
+    let ready: Duration = idle
+        .threads
+        .iter()
+        .filter(|t| own(t))
+        .map(|t| t.clock.ready())
+        .sum();
+    let idling = ready.as_secs_f64() / watched;
+    if idling >= BUSY_IDLE {
+        return Design::BusyWaiting {
+            workers: now.len(),
+            idle: idling,
+        };
+    }
+    let at_once = |threads: &[&ThreadUse]| {
+        let ready: Duration = threads.iter().map(|t| t.clock.ready()).sum();
+        ready.as_secs_f64() / wall.as_secs_f64().max(1e-9)
+    };
+    let turns = |workers: usize| 1.0 + TURNS_SHARE * workers.saturating_sub(1) as f64;
     // The first search's own helpers (a JIT compiler warming up) do not count.
     if now.len() <= 1 {
-        return Design::OneWorker;
+        // One thread did most of the search; others that did some, which the program on one
+        // thread did not have, waited for it: workers taking turns behind an unfair lock.
+        let part: Vec<&ThreadUse> = taking_part(second).into_iter().filter(|t| own(t)).collect();
+        let before = taking_part(seen.alone).len();
+        return match (part.len(), at_once(&part)) {
+            (workers, at_once) if workers > before.max(1) && at_once < turns(workers) => {
+                Design::TakingTurns { workers, at_once }
+            }
+            _ => Design::OneWorker,
+        };
     }
     let workers = now.len();
     if let Some(work) = seen.on_one_cpu.filter(|&w| w >= DUPLICATED) {
         return Design::Duplicated { workers, work };
     }
-    let ready: Duration = now.iter().map(|t| t.clock.ready()).sum();
-    let at_once = ready.as_secs_f64() / wall.as_secs_f64().max(1e-9);
-    if at_once < 1.0 + TURNS_SHARE * (workers - 1) as f64 {
-        return Design::TakingTurns { workers, at_once };
+    if at_once(&now) < turns(workers) {
+        return Design::TakingTurns {
+            workers,
+            at_once: at_once(&now),
+        };
     }
     let new = now
         .iter()
         .filter(|thread| !seen.first.iter().any(|s| s.id == thread.id))
         .count();
-    let idle = seen.idle;
-    let idle_workers: Vec<&ThreadUse> = idle
+    let woken: u64 = idle
         .threads
         .iter()
         .filter(|t| now.iter().any(|w| w.id == t.id))
-        .collect();
-    let watched = idle.watched.as_secs_f64().max(1e-9);
-    let ready: Duration = idle_workers.iter().map(|t| t.clock.ready()).sum();
-    let idling = ready.as_secs_f64() / watched;
-    let woken: u64 = idle_workers.iter().filter_map(|t| t.clock.slices).sum();
+        .filter_map(|t| t.clock.slices)
+        .sum();
     let wakeups = woken as f64 / watched / workers as f64;
     match new {
-        0 if idling >= BUSY_IDLE => Design::BusyWaiting {
-            workers,
-            idle: idling,
-        },
         0 if wakeups >= POLL_WAKEUPS => Design::Polling { workers, wakeups },
         0 => Design::Pool {
             workers,
@@ -362,6 +390,52 @@ mod tests {
             matches!(design, Design::TakingTurns { workers: 2, at_once } if at_once < 1.0),
             "{design:?}"
         );
+    }
+
+    #[test]
+    fn a_busy_waiting_pool_is_named_so_whatever_its_searches_showed() {
+        // Under load one worker did nearly all of the second search: still busy-waiting, from
+        // what its threads did between commands.
+        let first = seen(&[(10, 0), (11, 300), (12, 290)]);
+        let second = seen(&[(10, 0), (11, 600), (12, 20)]);
+        let design = classified(&alone(), &first, &second, &idle(&[(11, 900), (12, 950)]));
+        assert!(
+            matches!(design, Design::BusyWaiting { idle, .. } if idle > 1.8),
+            "{design:?}"
+        );
+        // The one-thread program's worker spinning in the same sandbox is not the pool's.
+        let design = classified(&alone(), &first, &second, &idle(&[(5, 1000)]));
+        assert_eq!(design, Design::OneWorker);
+    }
+
+    #[test]
+    fn one_worker_doing_most_while_another_waited_its_turn_took_turns() {
+        // Behind an unfair lock one worker took six tasks; the other, holding the seventh,
+        // waited for the lock, then searched alone.
+        let first = seen(&[(10, 0), (11, 500), (12, 90)]);
+        let second = seen(&[(10, 0), (11, 510), (12, 85)]);
+        let wall = Duration::from_millis(600);
+        let design = classify(&Watched {
+            alone: &alone(),
+            first: &first,
+            second: (&second, wall),
+            idle: &idle(&[]),
+            on_one_cpu: None,
+        });
+        assert!(
+            matches!(design, Design::TakingTurns { workers: 2, at_once } if at_once < 1.0),
+            "{design:?}"
+        );
+        // A runtime's helper doing as much on one thread as on several: one worker.
+        let alone = seen(&[(1, 0), (5, 510), (6, 80)]);
+        let design = classify(&Watched {
+            alone: &alone,
+            first: &first,
+            second: (&second, wall),
+            idle: &idle(&[]),
+            on_one_cpu: None,
+        });
+        assert_eq!(design, Design::OneWorker);
     }
 
     #[test]

@@ -254,10 +254,8 @@ impl Bench<'_> {
             };
             // What follows starts programs of its own, and a program's end sweeps the
             // student's sandbox: `one` and `many` are done with.
-            let Some(m) = outcome.measurement() else {
-                return Ok(outcome);
-            };
-            if self.plan.scaling {
+            let measured = outcome.measurement();
+            if let (Some(m), true) = (measured, self.plan.scaling) {
                 let usable = (cpus.usable() as usize).min(self.allowed.len());
                 let more: Vec<Scale> = counts(usable, self.case.cols, threads)
                     .into_iter()
@@ -265,7 +263,9 @@ impl Bench<'_> {
                     .collect();
                 *scaling = view(threads, m, &more);
             }
-            if median(&m.growths()) >= WORK_GREW {
+            // Whether the work grew, from the design's searches or the rounds alike: the
+            // design is named the same whatever the rounds' outcome.
+            if growth >= WORK_GREW || measured.is_some_and(|m| median(&m.growths()) >= WORK_GREW) {
                 if let Some(&cpu) = self.allowed.first() {
                     let on_one_cpu = self.on_one_cpu(depth, &alone, cpu).ok().flatten();
                     *design = classify(&watched(on_one_cpu));
