@@ -4,7 +4,8 @@
 //!
 //! The designs are one program: the completed starter ([`completed_starter`]) whose `pool.rs`
 //! is the fixtures' dispatcher, which picks the design by the program's file name, and whose
-//! game hands the pool an item per column ([`ITEM_PER_COLUMN`]). It is built once per run of
+//! game hands the pool an item per column ([`ITEM_PER_COLUMN`]) and whose search tells it of
+//! every position ([`NODE_SEEN`]). It is built once per run of
 //! the tests ([`designs_program`]), and [`design_submission`] copies it into a submission under
 //! a design's name.
 //!
@@ -37,7 +38,7 @@ use crate::support::{
 };
 
 /// Every design, by the name that picks it (see `tests/fixtures/designs/pool.rs`).
-pub const DESIGNS: [&str; 11] = [
+pub const DESIGNS: [&str; 12] = [
     "pool",
     "busy_waiting",
     "fixed_division",
@@ -49,6 +50,7 @@ pub const DESIGNS: [&str; 11] = [
     "taking_turns",
     "sleep_polling",
     "burner",
+    "shared_lines",
 ];
 
 /// The completed starter's `scores` hands the pool one item per open column, so that a pool
@@ -96,6 +98,14 @@ const ITEM_PER_COLUMN: (&str, &str) = (
             .collect())",
 );
 
+/// The completed starter's search tells the designs' pool of every position it searches
+/// (`pool::seen`, nothing for every design but `shared_lines`, which counts them): the
+/// starter solution's exact text, and what replaces it.
+const NODE_SEEN: (&str, &str) = (
+    "    let row = board.drop_checker(col, player);\n",
+    "    crate::pool::seen();\n    let row = board.drop_checker(col, player);\n",
+);
+
 /// The designs' program, built once per run of the tests as a grader builds a Rust submission
 /// (`cargo build --release --no-default-features --locked`) from a temporary copy of the
 /// completed starter with the designs over its `src/`, [`ITEM_PER_COLUMN`] made in its game,
@@ -109,15 +119,19 @@ pub fn designs_program() -> &'static Path {
         completed_starter(root);
         let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
         copy_dir(&fixtures.join("designs"), &root.join("src"));
-        let game = root.join("src/game.rs");
-        let text = fs::read_to_string(&game).unwrap();
-        let (from, to) = ITEM_PER_COLUMN;
-        assert_eq!(
-            text.matches(from).count(),
-            1,
-            "the starter solution's scores has changed: update ITEM_PER_COLUMN"
-        );
-        fs::write(&game, text.replacen(from, to, 1)).unwrap();
+        for (file, (from, to)) in [
+            ("src/game.rs", ITEM_PER_COLUMN),
+            ("src/game/search.rs", NODE_SEEN),
+        ] {
+            let path = root.join(file);
+            let text = fs::read_to_string(&path).unwrap();
+            assert_eq!(
+                text.matches(from).count(),
+                1,
+                "the starter solution's {file} has changed: update the designs' edit of {from:?}"
+            );
+            fs::write(&path, text.replacen(from, to, 1)).unwrap();
+        }
         fs::create_dir_all(root.join("starter_solution")).unwrap();
         fs::copy(
             starter_solution().join("pool.rs"),
