@@ -123,8 +123,10 @@ pub(crate) struct Burners(Vec<std::process::Child>);
 
 #[cfg(test)]
 impl Burners {
+    /// Started, and returned once each loop has run (on a loaded machine their start-up can
+    /// take longer than a test's limit, leaving CPU 0 to the program under test meanwhile).
     pub(crate) fn on_cpu_0(count: usize) -> Burners {
-        Burners(
+        let burners = Burners(
             (0..count)
                 .map(|_| {
                     std::process::Command::new("taskset")
@@ -133,7 +135,16 @@ impl Burners {
                         .unwrap()
                 })
                 .collect(),
-        )
+        );
+        let deadline = std::time::Instant::now() + Duration::from_secs(20);
+        let spinning = |child: &std::process::Child| {
+            let pid = child.id() as i32;
+            super::threads::clock_of(pid, pid).is_some_and(|c| c.ran >= Duration::from_millis(10))
+        };
+        while !burners.0.iter().all(spinning) && std::time::Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        burners
     }
 }
 

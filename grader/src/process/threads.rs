@@ -328,16 +328,20 @@ mod tests {
             .process_group(0)
             .spawn()
             .unwrap();
-        let watch = ThreadWatch::start(child.id() as i32, None);
-        // Until the shell has had 150 ms of CPU, however busy the machine: a fixed wait gave it
-        // less on a loaded one.
         let pid = child.id() as i32;
-        let deadline = Instant::now() + Duration::from_secs(20);
-        while clock_of(pid, pid).map_or(Duration::ZERO, |c| c.ran) < Duration::from_millis(150)
-            && Instant::now() < deadline
-        {
-            thread::sleep(Duration::from_millis(20));
-        }
+        let ran = || clock_of(pid, pid).map_or(Duration::ZERO, |c| c.ran);
+        // Until the shell has had `cpu` of CPU time, however busy the machine: a fixed wait gave
+        // it less on a loaded one.
+        let until_ran = |cpu: Duration| {
+            let deadline = Instant::now() + Duration::from_secs(20);
+            while ran() < cpu && Instant::now() < deadline {
+                thread::sleep(Duration::from_millis(10));
+            }
+        };
+        // Watched from when it spins: its start-up (loading from disk) is not ready time.
+        until_ran(Duration::from_millis(20));
+        let watch = ThreadWatch::start(pid, None);
+        until_ran(ran() + Duration::from_millis(150));
         let seen = watch.stop();
         let _ = child.kill();
         let _ = child.wait();
