@@ -372,8 +372,11 @@ pub struct CategoryScore {
     pub name: String,
     /// Points earned; `None` for a part graded by hand.
     pub earned: Option<f64>,
-    /// Points possible (of the cases run, for an automatic part).
+    /// Points possible (of the cases run and counted, for an automatic part).
     pub max: f64,
+    /// The rubric's points for the part: more than `max` when some of its cases were left out
+    /// (`--skip-timing`) or not counted (a speed-up not judged).
+    pub possible: f64,
 }
 
 /// One student's outcome.
@@ -419,12 +422,14 @@ impl StudentResult {
                         name: part.name,
                         earned: Some(earned),
                         max,
+                        possible: part.points,
                     }
                 } else {
                     CategoryScore {
                         name: part.name,
                         earned: None,
                         max: part.points,
+                        possible: part.points,
                     }
                 });
             }
