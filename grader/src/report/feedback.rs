@@ -141,6 +141,7 @@ pub fn markdown(
     out.push_str(&markdown::automatic(rubric, result, marks));
     out.push_str(&markdown::hand(
         rubric,
+        result,
         Some(marks.unwrap_or(&Marks::new())),
     ));
     out.push_str(&totals(rubric, result, marks, adjustments));
@@ -270,6 +271,7 @@ mod tests {
     use super::*;
     use crate::judge::fixtures::{self, hand_rubric, hostile_student};
     use crate::judge::result::hand::CategoryMarks;
+    use crate::kit::style::Language;
     use crate::report::inert::assert_inert;
 
     fn marks(items: &[Option<f64>], comment: &str) -> Marks {
@@ -311,6 +313,52 @@ mod tests {
             "{text}"
         );
         insta::assert_snapshot!(text);
+    }
+
+    /// The course's own rubric, as `grade` loads it.
+    fn course_rubric() -> Rubric {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../grading/rubric.toml");
+        Rubric::load(&path).unwrap()
+    }
+
+    #[test]
+    fn each_student_reads_the_checklist_in_the_words_of_their_language() {
+        let rubric = course_rubric();
+        let mut given = Marks::new();
+        for category in rubric.categories.iter().filter(|c| !c.manual.is_empty()) {
+            let items = category.checklist().iter().map(|(p, _)| Some(*p)).collect();
+            given.insert(
+                category.name.clone(),
+                CategoryMarks {
+                    items,
+                    comment: String::new(),
+                },
+            );
+        }
+        // Graded with --skip-timing: the speed-up case left out.
+        let earned = |name, category, earned| crate::judge::result::CaseResult {
+            earned,
+            ..fixtures::case_result(name, category, 30.0)
+        };
+        let cases = vec![
+            earned("rules/gravity", "Basic gameplay", 30.0),
+            earned("scores/depth1", "AI", 30.0),
+            fixtures::case_result("threads/same_scores", "Threading", 0.0),
+        ];
+        for (language, name) in [
+            (Language::Rust, "rust"),
+            (Language::Java, "java"),
+            (Language::Python, "python"),
+        ] {
+            let result = StudentResult {
+                left_out: vec!["threads/speedup".into()],
+                language: Some(language),
+                ..fixtures::student(name, cases.clone(), 1)
+            };
+            let text = markdown(&rubric, &result, Some(&given), &[]);
+            assert_eq!(text.contains("cargo"), language == Language::Rust, "{text}");
+            insta::assert_snapshot!(format!("feedback_of_a_{name}_student"), text);
+        }
     }
 
     #[test]

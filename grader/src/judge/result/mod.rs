@@ -19,6 +19,7 @@ pub mod style;
 pub mod window;
 
 use crate::kit::case::Case;
+use crate::kit::style::Language;
 use crate::kit::supplied::Comparison;
 use crate::kit::tree::Listing;
 use crate::kit::Rubric;
@@ -404,6 +405,13 @@ pub struct StudentResult {
     pub style: Option<Style>,
     /// Their window as observed under Xvfb, when asked for (`--window`).
     pub window: Option<WindowResult>,
+    /// The language most of their source files are in, if any: what the checklist's wording
+    /// for each language ([`Category::items`]) is chosen by. None in a result kept before it
+    /// was recorded.
+    ///
+    /// [`Category::items`]: crate::kit::rubric::Category::items
+    #[serde(default)]
+    pub language: Option<Language>,
 }
 
 impl StudentResult {
