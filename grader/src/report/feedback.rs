@@ -32,6 +32,29 @@ pub fn page_name(student: &str) -> String {
     format!("{}.html", file_stem(student))
 }
 
+/// The name of the page a student gets from Moodle's feedback zip.
+pub const MOODLE_FILE: &str = "feedback.html";
+
+/// The page of the student `name`, participant `participant` of a Moodle assignment, as its
+/// "Upload multiple feedback files in a zip" takes it: `Ann Lee_123456_assignfeedback_file_`
+/// and [`MOODLE_FILE`]. Moodle's importer splits the name at `_` into at most five parts (a
+/// name, the participant id, the plugin's type and name: the feedback files', and the file as
+/// the student gets it) and skips a file whose name starts with `.` or `~`: so the name part
+/// keeps none of `_`, `/` and `\`, and starts with neither.
+pub fn moodle_entry(name: &str, participant: u64) -> String {
+    let name: String = name
+        .chars()
+        .map(|c| match c {
+            '_' | '/' | '\\' => ' ',
+            c if c.is_control() => ' ',
+            c => c,
+        })
+        .collect();
+    let name = name.trim_start_matches(['.', '~', ' ']).trim_end();
+    let name = if name.is_empty() { "Participant" } else { name };
+    format!("{name}_{participant}_assignfeedback_file_{MOODLE_FILE}")
+}
+
 /// What the feedback says at the top while some checklist item is not scored yet.
 pub const NOT_FINISHED: &str = "Hand grading not finished";
 
@@ -292,6 +315,23 @@ mod tests {
             ..fixtures::case_result("rules", "AI", 1.0)
         };
         fixtures::student("ann", vec![case], 1)
+    }
+
+    #[test]
+    fn a_moodle_entry_keeps_moodle_s_five_parts_whatever_the_name() {
+        assert_eq!(
+            moodle_entry("Ann Lee", 1843201),
+            "Ann Lee_1843201_assignfeedback_file_feedback.html"
+        );
+        // No `_` or `/` in the name part, and not hidden (`.` or `~` first).
+        assert_eq!(
+            moodle_entry(".~Zoë_Mü/ller\n", 7),
+            "Zoë Mü ller_7_assignfeedback_file_feedback.html"
+        );
+        assert_eq!(
+            moodle_entry("__", 7),
+            "Participant_7_assignfeedback_file_feedback.html"
+        );
     }
 
     #[test]
