@@ -9,19 +9,29 @@
 //! To return them, `grade feedback` also puts a copy of each page per student of its
 //! submission (each student of a group gets one) in `DIR/feedback/students/`, named by the
 //! student's name and SID (`Ann_Lee_000123.html`), with `index.csv` (file, submission,
-//! student, email, SID) to mail or upload them by, from the gradebook's who-columns.
+//! student, email, SID) to mail or upload them by, from the gradebook's who-columns. Given a
+//! Moodle assignment's grading worksheet (`--moodle-worksheet`), it also writes
+//! `DIR/feedback/moodle-feedback.zip` for that assignment's "Upload multiple feedback files in
+//! a zip": each student's page named by their participant id, found by their ID number or
+//! email (never by name); a student with none is named and left out, and the command fails
+//! unless told `--allow-missing`.
 
 use std::collections::BTreeMap;
 use std::fmt::Write;
 use std::fs;
+use std::io::{Cursor, Write as _};
 use std::path::{Path, PathBuf};
 
-use super::files::{find_kit, replace};
+use zip::write::SimpleFileOptions;
+use zip::{CompressionMethod, ZipWriter};
+
+use super::files::{find_kit, replace, replace_bytes};
 use super::gallery::load_scores;
 use crate::judge::file_stem;
 use crate::judge::result::hand::{self, HandScores, Marks};
 use crate::judge::result::kept::{self, KeptError};
 use crate::judge::result::StudentResult;
+use crate::kit::roster::Roster;
 use crate::kit::{KitError, Rubric};
 use crate::report::export::{self, Graded};
 use crate::report::feedback::{self, Adjustment, FOLDER};
@@ -35,6 +45,8 @@ pub const RESULTS: &str = "results";
 pub const BY_STUDENT: &str = "students";
 /// The index of the copies in [`BY_STUDENT`].
 pub const INDEX: &str = "index.csv";
+/// The zip for Moodle's "Upload multiple feedback files in a zip", in the feedback's folder.
+pub const MOODLE_ZIP: &str = "moodle-feedback.zip";
 
 /// What `grade feedback` was asked.
 #[derive(Clone, Debug, Default)]
@@ -45,6 +57,10 @@ pub struct FeedbackRun {
     pub kit: Option<PathBuf>,
     /// Also write the feedback of students whose hand grading is not done (`--all`).
     pub all: bool,
+    /// A Moodle assignment's grading worksheet: write [`MOODLE_ZIP`] for it.
+    pub moodle_worksheet: Option<PathBuf>,
+    /// Whether students left out of the zip (no participant id) still let the command succeed.
+    pub allow_missing: bool,
 }
 
 /// Why the feedback could not be written.
@@ -62,6 +78,10 @@ pub enum FeedbackError {
         /// Why.
         why: KeptError,
     },
+    /// A Moodle zip was asked for, and no gradebook says who each submission's students are.
+    NoGradebook(String),
+    /// The files were written, but this many students are left out of the Moodle zip.
+    LeftOut(usize),
 }
 
 impl std::fmt::Display for FeedbackError {
@@ -76,6 +96,19 @@ impl std::fmt::Display for FeedbackError {
                 dir.display()
             ),
             FeedbackError::Kept { path, why } => write!(f, "{}: {why}", path.display()),
+            FeedbackError::NoGradebook(why) => write!(
+                f,
+                "{why}: the Moodle zip needs the gradebook grade class wrote with this report \
+                 directory (--csv), whose who-columns match students to the worksheet"
+            ),
+            FeedbackError::LeftOut(count) => write!(
+                f,
+                "{} left out of {MOODLE_ZIP} (named above), so that no feedback reaches the \
+                 wrong student: give them their ID number or email in the gradebook (grade \
+                 class --roster), download the worksheet again if they joined since, or give \
+                 --allow-missing to upload it without them",
+                students(*count)
+            ),
         }
     }
 }
@@ -239,30 +272,103 @@ pub(crate) fn write_all(
 /// Writes the feedback files of the report directory `run.dir` and says what was written.
 pub fn run(run: &FeedbackRun) -> Result<(), FeedbackError> {
     let rubric = Rubric::load(&find_kit(run.kit.as_deref())?.join("rubric.toml"))?;
+    let worksheet = run
+        .moodle_worksheet
+        .as_deref()
+        .map(Roster::load)
+        .transpose()
+        .map_err(KitError::from)?;
     let hand = load_scores(&run.dir, &rubric)?;
-    let csv = super::gallery::recorded_gradebook(&run.dir).ok();
+    let csv = super::gallery::recorded_gradebook(&run.dir);
+    let csv = match (csv, &worksheet) {
+        (Ok(csv), _) => Some(csv),
+        (Err(why), Some(_)) => return Err(FeedbackError::NoGradebook(why.0)),
+        (Err(_), None) => None,
+    };
     let adjustments = adjustments(csv.as_deref(), &rubric)?;
     let written = write_all(&run.dir, &rubric, &hand, &adjustments, run.all)?;
     super::gallery::link_feedback(&run.dir, &rubric)?;
+    let folder = run.dir.join(FOLDER);
+    eprintln!("grade: {}, in {}", written.said(run.all), folder.display());
+    let Some(csv) = csv else {
+        return Ok(());
+    };
+    let text = fs::read_to_string(&csv)
+        .map_err(|e| KitError(format!("{}: the gradebook: {e}", csv.display())))?;
+    let graded = export::read(&text, &rubric, None)
+        .map_err(|why| KitError(format!("{}: {why}", csv.display())))?;
+    let copies = by_student(&run.dir, &graded, &written.written)?;
     eprintln!(
-        "grade: {}, in {}",
-        written.said(run.all),
-        run.dir.join(FOLDER).display()
+        "grade: a copy for each of {}, named by name and SID, in {} (its {INDEX}: file, \
+         submission, student, email, SID)",
+        students(copies),
+        folder.join(BY_STUDENT).display()
     );
-    if let Some(csv) = csv {
-        let text = fs::read_to_string(&csv)
-            .map_err(|e| KitError(format!("{}: the gradebook: {e}", csv.display())))?;
-        let graded = export::read(&text, &rubric, None)
-            .map_err(|why| KitError(format!("{}: {why}", csv.display())))?;
-        let copies = by_student(&run.dir, &graded, &written.written)?;
+    let Some(worksheet) = worksheet else {
+        return Ok(());
+    };
+    let zipped = moodle_zip(&run.dir, &graded, &written.written, &worksheet)?;
+    eprintln!(
+        "grade: the pages of {} in {}, for the Moodle assignment's View all submissions > \
+         Upload multiple feedback files in a zip",
+        students(zipped.entries),
+        folder.join(MOODLE_ZIP).display()
+    );
+    for who in &zipped.left_out {
         eprintln!(
-            "grade: a copy for each of {}, named by name and SID, in {} (its {INDEX}: file, \
-             submission, student, email, SID)",
-            students(copies),
-            run.dir.join(FOLDER).join(BY_STUDENT).display()
+            "grade: left out of {MOODLE_ZIP}: {}: no single row of the worksheet has their ID \
+             number or email and an Identifier",
+            inert::line(who)
         );
     }
-    Ok(())
+    match zipped.left_out.len() {
+        0 => Ok(()),
+        _ if run.allow_missing => Ok(()),
+        count => Err(FeedbackError::LeftOut(count)),
+    }
+}
+
+/// What [`moodle_zip`] wrote: how many pages, and the students left out (no participant id).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct Zipped {
+    /// The pages in the zip.
+    entries: usize,
+    /// The students without a participant id, as messages name them.
+    left_out: Vec<String>,
+}
+
+/// Writes [`MOODLE_ZIP`] in `dir`'s feedback folder: the feedback page of each submission of
+/// `graded` that was `written`, once per student of it that the Moodle `worksheet` gives a
+/// participant id, named as Moodle's zip upload matches it ([`feedback::moodle_entry`]).
+fn moodle_zip(
+    dir: &Path,
+    graded: &[Graded],
+    written: &[String],
+    worksheet: &Roster,
+) -> Result<Zipped, KitError> {
+    let mut zip = ZipWriter::new(Cursor::new(Vec::new()));
+    let options = SimpleFileOptions::default().compression_method(CompressionMethod::Deflated);
+    let path = dir.join(FOLDER).join(MOODLE_ZIP);
+    let failed = |e: zip::result::ZipError| KitError(format!("{}: {e}", path.display()));
+    let mut zipped = Zipped::default();
+    for submission in graded.iter().filter(|g| written.contains(&g.folder)) {
+        let page = page(dir, &submission.folder);
+        let text = fs::read(&page).map_err(|e| KitError(format!("{}: {e}", page.display())))?;
+        for member in &submission.members {
+            let Some(participant) = worksheet.participant(member) else {
+                zipped.left_out.push(member.shown());
+                continue;
+            };
+            zip.start_file(feedback::moodle_entry(&member.name, participant), options)
+                .map_err(failed)?;
+            zip.write_all(&text)
+                .map_err(|e| KitError(format!("{}: {e}", path.display())))?;
+            zipped.entries += 1;
+        }
+    }
+    let bytes = zip.finish().map_err(failed)?.into_inner();
+    replace_bytes(&path, &bytes)?;
+    Ok(zipped)
 }
 
 /// Copies the feedback page of each submission of `graded` that was `written` once per
@@ -305,16 +411,17 @@ mod tests {
     use super::*;
     use crate::judge::fixtures::{hand_rubric, student};
 
-    #[test]
-    fn each_student_of_a_group_gets_a_copy_named_by_name_and_sid_and_the_index_says_whose() {
-        let dir = tempfile::tempdir().unwrap();
-        let member = |sid: &str, name: &str| crate::kit::roster::Member {
+    fn member(sid: &str, name: &str, email: &str) -> crate::kit::roster::Member {
+        crate::kit::roster::Member {
             student_id: sid.into(),
             name: name.into(),
-            email: format!("{sid}@x.edu"),
+            email: email.into(),
             login: String::new(),
-        };
-        let graded = |folder: &str, members| Graded {
+        }
+    }
+
+    fn graded(folder: &str, members: Vec<crate::kit::roster::Member>) -> Graded {
+        Graded {
             folder: folder.into(),
             members,
             grade: None,
@@ -323,7 +430,13 @@ mod tests {
             hand: Vec::new(),
             comments: String::new(),
             timing_left_out: false,
-        };
+        }
+    }
+
+    #[test]
+    fn each_student_of_a_group_gets_a_copy_named_by_name_and_sid_and_the_index_says_whose() {
+        let dir = tempfile::tempdir().unwrap();
+        let member = |sid: &str, name: &str| member(sid, name, &format!("{sid}@x.edu"));
         let class = [
             graded(
                 "submission_1",
@@ -353,6 +466,53 @@ mod tests {
              Bo_000124.html,submission_1,'=Bo,000124@x.edu,000124\n\
              Cy_000125.html,submission_2,Cy,000125@x.edu,000125\n"
         );
+    }
+
+    #[test]
+    fn the_moodle_zip_names_each_student_s_page_by_their_participant_id_and_leaves_out_the_rest() {
+        let dir = tempfile::tempdir().unwrap();
+        let class = [
+            graded(
+                "submission_1",
+                vec![
+                    member("1001", "~Ann_Lee/", "ann@x.edu"),
+                    member("", "Bo Ray", "BO@x.edu"),
+                ],
+            ),
+            graded("submission_2", vec![member("1003", "Cy", "cy@x.edu")]),
+            graded("submission_3", vec![member("1004", "Dee", "dee@x.edu")]),
+        ];
+        for folder in ["submission_1", "submission_2", "submission_3"] {
+            replace(&page(dir.path(), folder), folder).unwrap();
+        }
+        let worksheet = Roster::parse(
+            Path::new("worksheet.csv"),
+            "Identifier,\"Full name\",\"Email address\",Status,Grade\n\
+             \"Participant 501\",\"Ann Lee\",ann@x.edu,Submitted,\n\
+             \"Participant 502\",\"Bo Ray\",bo@x.edu,Submitted,\n\
+             \"Participant 504\",Dee,dee@x.edu,Submitted,\n",
+        )
+        .unwrap();
+        let written = ["submission_1".to_string(), "submission_2".to_string()];
+        let zipped = moodle_zip(dir.path(), &class, &written, &worksheet).unwrap();
+        // Cy is on no row of the worksheet; Dee's feedback was not written.
+        assert_eq!(zipped.entries, 2);
+        assert_eq!(zipped.left_out, ["Cy"]);
+        let file = fs::File::open(dir.path().join(FOLDER).join(MOODLE_ZIP)).unwrap();
+        let mut archive = zip::ZipArchive::new(file).unwrap();
+        let mut names: Vec<&str> = archive.file_names().collect();
+        names.sort();
+        // Named as Moodle matches them (report::feedback's tests pin the layout).
+        assert_eq!(
+            names,
+            [
+                "Ann Lee_501_assignfeedback_file_feedback.html",
+                "Bo Ray_502_assignfeedback_file_feedback.html"
+            ]
+        );
+        let mut page = String::new();
+        std::io::Read::read_to_string(&mut archive.by_index(0).unwrap(), &mut page).unwrap();
+        assert_eq!(page, "submission_1");
     }
 
     #[test]

@@ -195,20 +195,30 @@ pub fn find_kit(given: Option<&Path>) -> Result<PathBuf, KitError> {
 
 /// Writes `text` to `path`, creating its directory.
 pub(crate) fn write(path: &Path, text: &str) -> Result<(), KitError> {
+    write_bytes(path, text.as_bytes())
+}
+
+/// [`write`] for any bytes.
+fn write_bytes(path: &Path, bytes: &[u8]) -> Result<(), KitError> {
     if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
         fs::create_dir_all(parent).map_err(|e| KitError(format!("{}: {e}", parent.display())))?;
     }
-    fs::write(path, text).map_err(|e| KitError(format!("{}: cannot write: {e}", path.display())))
+    fs::write(path, bytes).map_err(|e| KitError(format!("{}: cannot write: {e}", path.display())))
 }
 
 /// Replaces `path` with `text` at once: written beside it and synced to disk, then renamed
 /// over it, so that a reader (or a crash, even of the machine) never sees half of it.
 pub(crate) fn replace(path: &Path, text: &str) -> Result<(), KitError> {
+    replace_bytes(path, text.as_bytes())
+}
+
+/// [`replace`] for any bytes (a zip).
+pub(crate) fn replace_bytes(path: &Path, bytes: &[u8]) -> Result<(), KitError> {
     let name = path
         .file_name()
         .map_or_else(|| "file".into(), |name| name.to_string_lossy().into_owned());
     let temporary = parent(path).join(format!(".{name}.{}.tmp", std::process::id()));
-    write(&temporary, text)?;
+    write_bytes(&temporary, bytes)?;
     let synced = fs::File::open(&temporary).and_then(|file| file.sync_all());
     synced
         .and_then(|()| fs::rename(&temporary, path))

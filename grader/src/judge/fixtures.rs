@@ -78,6 +78,7 @@ pub(crate) fn student(name: &str, cases: Vec<CaseResult>, seconds: u64) -> Stude
         confinement: Confinement::Off,
         style: None,
         window: None,
+        language: None,
     }
 }
 

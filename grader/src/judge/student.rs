@@ -19,7 +19,7 @@ use super::stop::Stop;
 use super::style::{self, StyleCheck};
 use super::window::WindowRun;
 use crate::kit::supplied::Comparison;
-use crate::kit::{tree, Kit};
+use crate::kit::{sources, tree, Kit};
 
 /// After this many cases in a row in which the program answered nothing and timed out, the
 /// rest are not run: a program that never answers costs the class a few time limits, not one
@@ -114,6 +114,7 @@ fn grade_until(
     let dir = student.dir.as_deref().unwrap_or(Path::new("."));
     // What the submission holds that is never read, as handed in.
     let special = tree::survey(dir);
+    let language = sources::main_language(dir);
     // A program the kit builds is built with the course's copy of the supplied crate, which
     // stays in place until grading is over.
     let restored = match (&options.build, &kit.supplied) {
@@ -224,5 +225,6 @@ fn grade_until(
         confinement,
         style,
         window,
+        language,
     }
 }

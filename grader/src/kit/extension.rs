@@ -4,6 +4,7 @@
 //! case, the same total. Their stored answers are written and checked with every other case's
 //! (`grade generate`, `grade check`), on or off, so that turning one on needs nothing more.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
@@ -61,6 +62,7 @@ impl Extension {
             points: self.points,
             manual: Vec::new(),
             evidence: None,
+            wording: BTreeMap::new(),
         }
     }
 

@@ -4,7 +4,9 @@
 //! platform's own download as it comes: Gradescope's roster (`First Name`, `Last Name`, `SID`,
 //! `Email`, `Role`), Canvas's gradebook export (`Student`, `ID`, `SIS User ID`, `SIS Login ID`,
 //! `Section`, then its assignments, which are left alone) or Moodle's participants or grades
-//! export (`First name`, `Last name`, `ID number`, `Username`, `Email address`), with `,` or `;`
+//! export (`First name`, `Last name`, `ID number`, `Username`, `Email address`) or an
+//! assignment's grading worksheet (`Identifier`, `Full name`, `Email address`: the participant
+//! id Moodle's feedback zip is named by, [`Row::participant`]), with `,` or `;`
 //! between fields, UTF-8 with or without its byte-order mark. A row names a student by their id,
 //! email or login, and may give their submission folder (a group: several rows with one folder)
 //! and an extension (hours, or a due date-time of their own) and a submission time (RFC 3339,
@@ -50,11 +52,12 @@ enum Field {
     Role,
     Extension,
     Submitted,
+    Participant,
 }
 
 /// Each column a roster may have (its header in lower case) and what it holds: the kit's own,
 /// then Gradescope's, Canvas's and Moodle's.
-const FIELDS: [(&str, Field); 19] = [
+const FIELDS: [(&str, Field); 20] = [
     ("folder", Field::Folder),
     ("student_id", Field::StudentId),
     ("name", Field::Name),
@@ -74,12 +77,14 @@ const FIELDS: [(&str, Field); 19] = [
     ("email address", Field::Email),
     ("username", Field::Login),
     ("roles", Field::Role),
+    ("identifier", Field::Participant),
 ];
 
-/// The headers only a platform's roster has (Moodle's `Username` and `Roles` among them): with
+/// The headers only a platform's roster has (Moodle's `Username`, `Roles` and its grading
+/// worksheet's `Identifier` among them): with
 /// one, the columns the roster does not know are the platform's own and left alone; without,
 /// the roster is the instructor's, and a column it does not know is a mistake.
-const PLATFORM: [&str; 7] = [
+const PLATFORM: [&str; 8] = [
     "sid",
     "sis user id",
     "sis login id",
@@ -87,6 +92,7 @@ const PLATFORM: [&str; 7] = [
     "email address",
     "username",
     "roles",
+    "identifier",
 ];
 
 /// Canvas's rows that are not students: its points possible, and the test student every
@@ -186,6 +192,9 @@ pub struct Row {
     pub extension: Option<Extension>,
     /// When they submitted, if the roster says.
     pub submitted: Option<Moment>,
+    /// Their participant id in one Moodle assignment, from its grading worksheet's
+    /// `Identifier` (`Participant 123456`), if the roster is one.
+    pub participant: Option<u64>,
 }
 
 /// The roster, as loaded.
@@ -214,6 +223,8 @@ pub enum RosterError {
     BadExtension(PathBuf, u64, String),
     /// A row's submission time is not a date-time with its offset.
     BadSubmitted(PathBuf, u64, String),
+    /// A row's `Identifier` (a Moodle grading worksheet's) does not end in a participant id.
+    BadParticipant(PathBuf, u64, String),
     /// A student is on two rows (the lines, and the id, email or login they share).
     Twice(PathBuf, u64, u64, String),
 }
@@ -268,6 +279,13 @@ impl fmt::Display for RosterError {
                 "{}:{line}: the submission time {text:?} is not a date-time with its offset \
                  (2026-11-21T10:00:00-08:00, or 2026-11-21 18:00:00Z): write it so, or leave it \
                  blank",
+                path.display()
+            ),
+            RosterError::BadParticipant(path, line, text) => write!(
+                f,
+                "{}:{line}: the Identifier {text:?} is not Moodle's participant id (Participant \
+                 123456): download the grading worksheet again from the assignment (View all \
+                 submissions, Download grading worksheet), or correct the cell",
                 path.display()
             ),
             RosterError::Twice(path, first, line, key) => write!(
@@ -404,6 +422,13 @@ impl Roster {
                         .ok_or_else(|| RosterError::BadSubmitted(path(), line, text.clone()))?,
                 ),
             };
+            let participant = match field(Field::Participant) {
+                text if text.is_empty() => None,
+                text => Some(
+                    participant_id(&text)
+                        .ok_or_else(|| RosterError::BadParticipant(path(), line, text.clone()))?,
+                ),
+            };
             if let Some((first, key)) = rows
                 .iter()
                 .find_map(|r| Some((r.line, r.member.shared(&member)?.to_string())))
@@ -416,6 +441,7 @@ impl Roster {
                 member,
                 extension,
                 submitted,
+                participant,
             });
         }
         // The reader takes a quote left open to the end of the file, leniently.
@@ -427,6 +453,28 @@ impl Roster {
             ));
         }
         Ok(Roster { rows })
+    }
+
+    /// The participant id of `member` in the Moodle worksheet this roster is: that of its one
+    /// row for the same student (the same ID number or email, never a name alone); `None`
+    /// when no row is theirs, or two are, or theirs has no Identifier.
+    pub fn participant(&self, member: &Member) -> Option<u64> {
+        let mut theirs = self.rows.iter().filter(|row| row.member.same(member));
+        match (theirs.next(), theirs.next()) {
+            (Some(row), None) => row.participant,
+            _ => None,
+        }
+    }
+}
+
+/// The participant id in a Moodle worksheet's `Identifier`: the number its last word is
+/// (`Participant 123456`, or in the site's language, `Teilnehmer/in 123456`), as Moodle's own
+/// import takes what follows the word.
+fn participant_id(identifier: &str) -> Option<u64> {
+    let number = identifier.rsplit(' ').next()?;
+    match number.bytes().all(|b| b.is_ascii_digit()) {
+        true => number.parse().ok(),
+        false => None,
     }
 }
 
@@ -746,5 +794,65 @@ mod tests {
         let assigned = assign(Some(&roster), &[("submission_1", &exported)]);
         assert_eq!(assigned.submissions[0].0, exported);
         assert_eq!(assigned.submissions[0].1, [Extension::Hours(24.0)]);
+    }
+
+    /// A Moodle assignment's grading worksheet as its "Download grading worksheet" ships it:
+    /// `Identifier` (`Participant ` and the participant id, mod/assign/lang/en/assign.php's
+    /// `recordid` and `hiddenuser`), then the identity fields the site shows (here ID number
+    /// and Email address), Status, Grade and the rest, quoted as Moodle's CSV writer quotes
+    /// them (https://docs.moodle.org/en/Assignment_settings, "Offline grading worksheet";
+    /// read back by mod/assign/feedback/offline/importgradeslib.php).
+    const WORKSHEET: &str = "Identifier,\"Full name\",\"ID number\",\"Email address\",\
+        Status,Grade,\"Maximum Grade\",\"Grade can be changed\",\"Last modified (submission)\",\
+        \"Online text\",\"Last modified (grade)\",\"Feedback comments\"\n\
+        \"Participant 1843201\",\"Ann Lee\",1001,ann@x.edu,\"Submitted for grading\",,\
+        100.00,Yes,\"Friday, 20 November 2026, 11:30 PM\",,-,\n\
+        \"Participant 1843202\",\"Ann Lee\",,ann.lee2@x.edu,\"No submission\",,100.00,Yes,-,,-,\n\
+        \"Participant 1843203\",\"Bo_Ray\",1003,,\"Submitted for grading\",,100.00,Yes,-,,-,\n";
+
+    #[test]
+    fn a_moodle_grading_worksheet_gives_each_student_their_participant_id_never_by_name() {
+        let worksheet = parse(WORKSHEET).unwrap();
+        let ids: Vec<Option<u64>> = worksheet.rows.iter().map(|r| r.participant).collect();
+        assert_eq!(ids, [Some(1843201), Some(1843202), Some(1843203)]);
+        assert_eq!(
+            worksheet.rows[0].member,
+            member("1001", "Ann Lee", "ann@x.edu")
+        );
+        // By ID number or email (in any case); a name alone finds no one.
+        let ann = member("1001", "Ann Lee", "");
+        assert_eq!(worksheet.participant(&ann), Some(1843201));
+        let other = member("", "Ann Lee", "ANN.LEE2@x.edu");
+        assert_eq!(worksheet.participant(&other), Some(1843202));
+        assert_eq!(worksheet.participant(&member("", "Ann Lee", "")), None);
+        assert_eq!(
+            worksheet.participant(&member("1003", "", "")),
+            Some(1843203)
+        );
+        // Two rows theirs (one by ID number, one by email): not guessed.
+        let both = member("1001", "Ann Lee", "ann.lee2@x.edu");
+        assert_eq!(worksheet.participant(&both), None);
+        // In the site's own language, the number after the word.
+        let german = WORKSHEET.replace("Participant 1843203", "Teilnehmer/in 1843203");
+        assert_eq!(parse(&german).unwrap().rows[2].participant, Some(1843203));
+    }
+
+    #[test]
+    fn a_worksheet_identifier_without_its_number_is_refused_with_its_line_and_the_fix() {
+        let broken = WORKSHEET.replace("Participant 1843202", "Participant");
+        let error = parse(&broken).unwrap_err();
+        assert_eq!(
+            error,
+            RosterError::BadParticipant("roster.csv".into(), 3, "Participant".into())
+        );
+        let said = error.to_string();
+        assert!(
+            said.starts_with("roster.csv:3: the Identifier \"Participant\""),
+            "{said}"
+        );
+        assert!(said.contains("Download grading worksheet"), "{said}");
+        // A blank Identifier is a student with none: left out where one is needed.
+        let blank = WORKSHEET.replace("\"Participant 1843202\"", "");
+        assert_eq!(parse(&blank).unwrap().rows[1].participant, None);
     }
 }

@@ -13,7 +13,7 @@ use serde::Deserialize;
 use super::case::Case;
 use super::extension::Extension;
 use super::late::LatePolicy;
-use super::style::Style;
+use super::style::{Language, Style};
 use super::KitError;
 use crate::process::Limits;
 
@@ -33,6 +33,39 @@ pub struct Category {
     /// so that renaming a category never loses it.
     #[serde(default)]
     pub evidence: Option<Evidence>,
+    /// What each `{name}` in the checklist's items says, by the language of the submission
+    /// (`[category.wording.name]`): a tool or a step that differs between Rust, Java and
+    /// Python, so that no student reads another language's.
+    #[serde(default)]
+    pub wording: BTreeMap<String, Wording>,
+}
+
+/// What a `{name}` in a checklist item says to a student of each language.
+#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct Wording {
+    /// To a Rust student.
+    pub rust: Option<String>,
+    /// To a Java student.
+    pub java: Option<String>,
+    /// To a Python student.
+    pub python: Option<String>,
+    /// To a student of another language, or of one not known (a result kept before the
+    /// language was), and to a language left out above.
+    pub other: String,
+}
+
+impl Wording {
+    /// The words for a submission in `language`.
+    fn in_language(&self, language: Option<Language>) -> &str {
+        let words = match language {
+            Some(Language::Rust) => &self.rust,
+            Some(Language::Java) => &self.java,
+            Some(Language::Python) => &self.python,
+            None => &None,
+        };
+        words.as_deref().unwrap_or(&self.other)
+    }
 }
 
 /// What the kit can put beside a category's checklist in the graders' gallery.
@@ -63,6 +96,48 @@ impl Category {
                 (item_points(item).unwrap_or(0.0), text.trim_start())
             })
             .collect()
+    }
+
+    /// The checklist as a student of `language` reads it (and their graders): each item's
+    /// points and its text, every `{name}` of [`Category::wording`] in the words for it.
+    pub fn items(&self, language: Option<Language>) -> Vec<(f64, String)> {
+        self.checklist()
+            .into_iter()
+            .map(|(points, text)| {
+                let text = self
+                    .wording
+                    .iter()
+                    .fold(text.to_string(), |text, (name, w)| {
+                        text.replace(&format!("{{{name}}}"), w.in_language(language))
+                    });
+                (points, text)
+            })
+            .collect()
+    }
+
+    /// Why the checklist's `{name}`s and the wording do not match, if they do not: each
+    /// `{name}` is worded, each wording used.
+    fn check_wording(&self) -> Result<(), String> {
+        let used = |name: &String| {
+            let placeholder = format!("{{{name}}}");
+            self.manual.iter().any(|item| item.contains(&placeholder))
+        };
+        if let Some(name) = self.wording.keys().find(|name| !used(name)) {
+            return Err(format!(
+                "`{}`: [category.wording.{name}] is in no checklist item: write {{{name}}} where \
+                 its words go, or remove it",
+                self.name
+            ));
+        }
+        let worded = self.items(None);
+        match worded.iter().find_map(|(_, text)| placeholder(text)) {
+            Some(name) => Err(format!(
+                "`{}`: a checklist item has {{{name}}} and there is no [category.wording.{name}]: \
+                 add that table (rust, java, python, other), or write the words in the item",
+                self.name
+            )),
+            None => Ok(()),
+        }
     }
 
     /// The points the cases score: all of them, or what the checklist leaves.
@@ -113,6 +188,15 @@ pub struct Part {
     pub points: f64,
     /// Whether the cases score it.
     pub automatic: bool,
+}
+
+/// The first `{name}` in `text` (a name of letters, digits and `_`), if it has one.
+fn placeholder(text: &str) -> Option<&str> {
+    text.split('{').skip(1).find_map(|after| {
+        let (name, _) = after.split_once('}')?;
+        let word = |c: char| c.is_ascii_alphanumeric() || c == '_';
+        (!name.is_empty() && name.chars().all(word)).then_some(name)
+    })
 }
 
 /// The points a checklist item starts with, `(3) ...`, if it does.
@@ -247,6 +331,9 @@ impl Rubric {
                     category.name
                 )));
             }
+            category
+                .check_wording()
+                .map_err(|why| KitError(format!("{shown}: {why}")))?;
             if category.automatic_points() < -1e-9 {
                 return Err(KitError(format!(
                     "{shown}: `{}`: the checklist's points are more than the category's",
@@ -491,6 +578,53 @@ mod tests {
         .unwrap();
         let error = Rubric::load(&path).unwrap_err().0;
         assert!(error.contains("starts with its points"), "{error}");
+    }
+
+    #[test]
+    fn a_checklist_item_is_worded_for_the_submission_s_language() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("rubric.toml");
+        let write = |wording: &str| {
+            let text = format!(
+                "title = \"t\"\n[[category]]\nname = \"Style\"\npoints = 3\n\
+                 manual = [\"(1) Named {{x}}\", \"(2) {{lint}}; handled\"]\n{wording}{TEST_SPEEDUP}"
+            );
+            std::fs::write(&path, text).unwrap();
+            Rubric::load(&path)
+        };
+        let tables = "[category.wording.lint]\nrust = \"cargo clippy clean\"\n\
+                      java = \"javac -Xlint:all clean\"\nother = \"no warnings\"\n\
+                      [category.wording.x]\nother = \"clearly\"\n";
+        let rubric = write(tables).unwrap();
+        let style = &rubric.categories[0];
+        let second = |language| style.items(language)[1].clone();
+        assert_eq!(
+            second(Some(Language::Rust)),
+            (2.0, "cargo clippy clean; handled".to_string())
+        );
+        assert_eq!(
+            second(Some(Language::Java)).1,
+            "javac -Xlint:all clean; handled"
+        );
+        // Python is left out of the table, and a result may not know its language.
+        assert_eq!(second(Some(Language::Python)).1, "no warnings; handled");
+        assert_eq!(second(None).1, "no warnings; handled");
+        assert_eq!(style.items(None)[0].1, "Named clearly");
+        assert_eq!(style.manual_points(), 3.0);
+        // A {name} without its table, and a table no item uses, are refused.
+        let error = write("[category.wording.x]\nother = \"clearly\"\n")
+            .unwrap_err()
+            .0;
+        assert!(
+            error.contains("has {lint} and there is no [category.wording.lint]"),
+            "{error}"
+        );
+        let unused = format!("{tables}[category.wording.spare]\nother = \"s\"\n");
+        let error = write(&unused).unwrap_err().0;
+        assert!(
+            error.contains("[category.wording.spare] is in no checklist item"),
+            "{error}"
+        );
     }
 
     #[test]

@@ -62,6 +62,17 @@ pub fn list(root: &Path) -> (Vec<(String, Language)>, usize) {
     (sources, more)
 }
 
+/// The language most of the source files of the submission `root` are in, the first of Rust,
+/// Java and Python when two have as many; `None` when it has none.
+pub fn main_language(root: &Path) -> Option<Language> {
+    let (sources, _) = list(root);
+    let count = |language| sources.iter().filter(|(_, l)| *l == language).count();
+    [Language::Rust, Language::Java, Language::Python]
+        .into_iter()
+        .filter(|&language| count(language) > 0)
+        .min_by_key(|&language| std::cmp::Reverse(count(language)))
+}
+
 /// The text of the source file `path` (relative, `/`-separated) of the submission `root`, at
 /// most [`MAX_FILE_BYTES`] of it.
 pub fn read(root: &Path, path: &str) -> Result<String, SourceError> {
@@ -99,6 +110,11 @@ mod tests {
         let (sources, more) = list(dir.path());
         let paths: Vec<&str> = sources.iter().map(|(p, _)| p.as_str()).collect();
         assert_eq!((paths, more), (vec!["Main.java", "src/main.rs"], 0));
+        // One of each: the first of Rust, Java and Python; then the most files.
+        assert_eq!(main_language(dir.path()), Some(Language::Rust));
+        std::fs::write(dir.path().join("Game.java"), "x").unwrap();
+        assert_eq!(main_language(dir.path()), Some(Language::Java));
+        assert_eq!(main_language(&dir.path().join("target")), None);
         assert_eq!(read(dir.path(), "Main.java"), Ok("x".to_string()));
         std::fs::write(dir.path().join("bad.py"), [0xff, 0xfe]).unwrap();
         assert_eq!(read(dir.path(), "bad.py"), Err(SourceError::NotText));

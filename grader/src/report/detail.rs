@@ -12,7 +12,9 @@ use crate::judge::result::{CaseResult, Exchange, StudentResult, Verdict};
 use crate::kit::Rubric;
 
 /// The score table: one line per category, then the automatic total. A part graded by hand
-/// shows its points once `marks` score each of its items, else a blank to fill.
+/// shows its points once `marks` score each of its items, else a blank to fill. A part whose
+/// cases were left out or not counted shows what was counted of the rubric's points, `not
+/// counted` when nothing was, and the notes under the table say what that means for the total.
 pub(super) fn table(
     rubric: &Rubric,
     result: &StudentResult,
@@ -36,15 +38,27 @@ pub(super) fn table(
         .iter()
         .filter(|c| !c.manual.is_empty())
         .map(|c| marks.and_then(|m| m.get(&c.name)).and_then(|g| g.sum()));
+    let mut short = false;
     for category in result.categories(rubric) {
+        let partial = category.max + 1e-9 < category.possible;
+        short |= partial;
         let score = match category.earned {
+            Some(_) if partial && category.max < 1e-9 => NOT_COUNTED.to_string(),
             Some(earned) => points(earned),
             None => by_hand
                 .next()
                 .flatten()
                 .map_or("____ (by hand)".to_string(), points),
         };
-        row(&mut out, &category.name, &score, &points(category.max));
+        let max = match partial {
+            true => format!(
+                "{} (of {})",
+                points(category.max),
+                points(category.possible)
+            ),
+            false => points(category.max),
+        };
+        row(&mut out, &category.name, &score, &max);
     }
     let (earned, max) = result.total();
     row(&mut out, "Automatic total", &points(earned), &points(max));
@@ -52,7 +66,8 @@ pub(super) fn table(
     if !result.left_out.is_empty() {
         let _ = writeln!(
             out,
-            "\n{indent}Not run (--skip-timing), not counted: {}",
+            "\n{indent}Not measured in this grading, which left out the timed cases \
+             (--skip-timing): {}.",
             result.left_out.join(", ")
         );
     }
@@ -61,8 +76,27 @@ pub(super) fn table(
             let _ = writeln!(out, "\n{indent}Not counted: {} ({why})", case.name);
         }
     }
+    if short {
+        let possible: f64 = result
+            .categories(rubric)
+            .iter()
+            .filter(|c| c.earned.is_some())
+            .map(|c| c.possible)
+            .sum();
+        let _ = writeln!(
+            out,
+            "\n{indent}What was not counted is neither given nor taken: the automatic total is \
+             out of the {} points graded, not {}. If those points count in your grade, your \
+             instructor grades them apart from this report.",
+            points(max),
+            points(possible)
+        );
+    }
     out
 }
+
+/// The score of a part of which nothing was counted.
+const NOT_COUNTED: &str = "not counted";
 
 /// `expected` and `got` (what the program answered, made inert here) side by side, `!` marking
 /// the lines that differ.

@@ -32,6 +32,29 @@ pub fn page_name(student: &str) -> String {
     format!("{}.html", file_stem(student))
 }
 
+/// The name of the page a student gets from Moodle's feedback zip.
+pub const MOODLE_FILE: &str = "feedback.html";
+
+/// The page of the student `name`, participant `participant` of a Moodle assignment, as its
+/// "Upload multiple feedback files in a zip" takes it: `Ann Lee_123456_assignfeedback_file_`
+/// and [`MOODLE_FILE`]. Moodle's importer splits the name at `_` into at most five parts (a
+/// name, the participant id, the plugin's type and name: the feedback files', and the file as
+/// the student gets it) and skips a file whose name starts with `.` or `~`: so the name part
+/// keeps none of `_`, `/` and `\`, and starts with neither.
+pub fn moodle_entry(name: &str, participant: u64) -> String {
+    let name: String = name
+        .chars()
+        .map(|c| match c {
+            '_' | '/' | '\\' => ' ',
+            c if c.is_control() => ' ',
+            c => c,
+        })
+        .collect();
+    let name = name.trim_start_matches(['.', '~', ' ']).trim_end();
+    let name = if name.is_empty() { "Participant" } else { name };
+    format!("{name}_{participant}_assignfeedback_file_{MOODLE_FILE}")
+}
+
 /// What the feedback says at the top while some checklist item is not scored yet.
 pub const NOT_FINISHED: &str = "Hand grading not finished";
 
@@ -141,6 +164,7 @@ pub fn markdown(
     out.push_str(&markdown::automatic(rubric, result, marks));
     out.push_str(&markdown::hand(
         rubric,
+        result,
         Some(marks.unwrap_or(&Marks::new())),
     ));
     out.push_str(&totals(rubric, result, marks, adjustments));
@@ -270,6 +294,7 @@ mod tests {
     use super::*;
     use crate::judge::fixtures::{self, hand_rubric, hostile_student};
     use crate::judge::result::hand::CategoryMarks;
+    use crate::kit::style::Language;
     use crate::report::inert::assert_inert;
 
     fn marks(items: &[Option<f64>], comment: &str) -> Marks {
@@ -293,6 +318,23 @@ mod tests {
     }
 
     #[test]
+    fn a_moodle_entry_keeps_moodle_s_five_parts_whatever_the_name() {
+        assert_eq!(
+            moodle_entry("Ann Lee", 1843201),
+            "Ann Lee_1843201_assignfeedback_file_feedback.html"
+        );
+        // No `_` or `/` in the name part, and not hidden (`.` or `~` first).
+        assert_eq!(
+            moodle_entry(".~Zoë_Mü/ller\n", 7),
+            "Zoë Mü ller_7_assignfeedback_file_feedback.html"
+        );
+        assert_eq!(
+            moodle_entry("__", 7),
+            "Participant_7_assignfeedback_file_feedback.html"
+        );
+    }
+
+    #[test]
     fn feedback_with_every_item_scored_gives_the_scores_comment_and_totals() {
         let given = marks(
             &[Some(3.0), Some(1.5)],
@@ -311,6 +353,52 @@ mod tests {
             "{text}"
         );
         insta::assert_snapshot!(text);
+    }
+
+    /// The course's own rubric, as `grade` loads it.
+    fn course_rubric() -> Rubric {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../grading/rubric.toml");
+        Rubric::load(&path).unwrap()
+    }
+
+    #[test]
+    fn each_student_reads_the_checklist_in_the_words_of_their_language() {
+        let rubric = course_rubric();
+        let mut given = Marks::new();
+        for category in rubric.categories.iter().filter(|c| !c.manual.is_empty()) {
+            let items = category.checklist().iter().map(|(p, _)| Some(*p)).collect();
+            given.insert(
+                category.name.clone(),
+                CategoryMarks {
+                    items,
+                    comment: String::new(),
+                },
+            );
+        }
+        // Graded with --skip-timing: the speed-up case left out.
+        let earned = |name, category, earned| crate::judge::result::CaseResult {
+            earned,
+            ..fixtures::case_result(name, category, 30.0)
+        };
+        let cases = vec![
+            earned("rules/gravity", "Basic gameplay", 30.0),
+            earned("scores/depth1", "AI", 30.0),
+            fixtures::case_result("threads/same_scores", "Threading", 0.0),
+        ];
+        for (language, name) in [
+            (Language::Rust, "rust"),
+            (Language::Java, "java"),
+            (Language::Python, "python"),
+        ] {
+            let result = StudentResult {
+                left_out: vec!["threads/speedup".into()],
+                language: Some(language),
+                ..fixtures::student(name, cases.clone(), 1)
+            };
+            let text = markdown(&rubric, &result, Some(&given), &[]);
+            assert_eq!(text.contains("cargo"), language == Language::Rust, "{text}");
+            insta::assert_snapshot!(format!("feedback_of_a_{name}_student"), text);
+        }
     }
 
     #[test]

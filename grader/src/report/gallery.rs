@@ -394,7 +394,7 @@ fn category_html(
         escape(&category.name),
         points(manual)
     );
-    for (index, (item_points, text)) in category.checklist().into_iter().enumerate() {
+    for (index, (item_points, text)) in category.items(result.language).into_iter().enumerate() {
         let value = given
             .and_then(|g| g.items.get(index).copied().flatten())
             .map_or(String::new(), points);
@@ -404,7 +404,7 @@ fn category_html(
              step=\"0.5\" value=\"{value}\" disabled> / {}</label> {}</li>",
             points(item_points),
             points(item_points),
-            escape(text)
+            escape(&text)
         );
     }
     let comment = given.map_or("", |g| g.comment.as_str());

@@ -102,7 +102,7 @@ fn window_section(observed: &WindowResult) -> String {
 pub fn student(rubric: &Rubric, result: &StudentResult) -> String {
     let mut out = heading(rubric, result);
     out.push_str(&automatic(rubric, result, None));
-    out.push_str(&hand(rubric, None));
+    out.push_str(&hand(rubric, result, None));
     out.push_str(&failures(result));
     out
 }
@@ -153,8 +153,9 @@ pub(super) fn automatic(rubric: &Rubric, result: &StudentResult, marks: Option<&
 /// Each category graded by hand, its checklist and the grader's comment. Without `marks` (the
 /// report written when grading) every score is a blank to fill: `- [ ] (3) A grid`; with them
 /// (the feedback returned) each item scored says its score, `- [x] 2.5 / 3 A grid`, one not
-/// scored yet a blank, `- [ ] ____ / 3 A grid`, and the category's points once all are.
-pub(super) fn hand(rubric: &Rubric, marks: Option<&Marks>) -> String {
+/// scored yet a blank, `- [ ] ____ / 3 A grid`, and the category's points once all are. Each
+/// item is worded for the language of `result`'s submission.
+pub(super) fn hand(rubric: &Rubric, result: &StudentResult, marks: Option<&Marks>) -> String {
     let mut out = String::new();
     for category in rubric.categories.iter().filter(|c| !c.manual.is_empty()) {
         let given = marks.map(|m| m.get(&category.name));
@@ -168,14 +169,15 @@ pub(super) fn hand(rubric: &Rubric, marks: Option<&Marks>) -> String {
             category.name,
             points(category.manual_points())
         );
+        let items = category.items(result.language);
         let Some(given) = given else {
-            for item in &category.manual {
-                let _ = writeln!(out, "- [ ] {item}");
+            for (most, text) in items {
+                let _ = writeln!(out, "- [ ] ({}) {text}", points(most));
             }
             out.push_str("\nComments:\n\n");
             continue;
         };
-        for (index, (most, text)) in category.checklist().into_iter().enumerate() {
+        for (index, (most, text)) in items.into_iter().enumerate() {
             let score = given.and_then(|g| g.items.get(index).copied().flatten());
             let (mark, score) = score.map_or((' ', BLANK.into()), |s| ('x', points(s)));
             let _ = writeln!(out, "- [{mark}] {score} / {} {text}", points(most));

@@ -505,3 +505,142 @@ fn a_canvas_roster_as_downloaded_puts_everyone_in_every_export_and_no_grade_on_t
     let (status, said) = tried(work, &[&export[..], &["--allow-missing"]].concat());
     assert_eq!(status, Some(0), "{said}");
 }
+
+/// A Moodle assignment's grading worksheet as "Download grading worksheet" ships it (its
+/// Feedback types with "Offline grading worksheet", https://docs.moodle.org/en/Assignment_settings):
+/// `Identifier` as `Participant ` and the participant id (mod/assign/lang/en/assign.php's
+/// `recordid` and `hiddenuser`, read back so by mod/assign/feedback/offline/importgradeslib.php),
+/// the identity fields the site shows (ID number, Email address), then Status, Grade and the
+/// rest, quoted as Moodle's CSV writer quotes them. Ann has no ID number there, Bob's email is
+/// in capitals, a teacher's test account has a row, and Cy, who joined late, has none.
+const MOODLE_WORKSHEET: &str = "Identifier,\"Full name\",\"ID number\",\"Email address\",Status,\
+    Grade,\"Maximum Grade\",\"Grade can be changed\",\"Last modified (submission)\",\
+    \"Online text\",\"Last modified (grade)\",\"Feedback comments\"\n\
+    \"Participant 1843201\",\"Ann Lee\",,ann@x.edu,\"Submitted for grading\",,100.00,Yes,\
+    \"Friday, 20 November 2026, 11:30 PM\",,-,\n\
+    \"Participant 1843202\",\"Bob Ray\",1002,BOB@X.EDU,\"Submitted for grading\",,100.00,Yes,\
+    \"Saturday, 21 November 2026, 3:00 AM\",,-,\n\
+    \"Participant 1843209\",\"Test Student\",,test@x.edu,\"No submission\",,100.00,Yes,-,,-,\n";
+
+/// What Moodle's "Upload multiple feedback files in a zip" makes of an entry's name
+/// (mod/assign/feedback/file/importziplib.php, is_valid_filename_for_import): PHP's
+/// `explode('_', $name, 5)`, the participant id second, the feedback files' plugin
+/// (`assignfeedback`, `file`) third and fourth, the file's name last; a name starting with `.`
+/// or `~` is skipped.
+fn as_moodle_reads(entry: &str) -> Option<(u64, String)> {
+    if entry.starts_with(['.', '~']) {
+        return None;
+    }
+    let info: Vec<&str> = entry.splitn(5, '_').collect();
+    match info[..] {
+        [_, id, "assignfeedback", "file", file] => Some((id.parse().ok()?, file.into())),
+        _ => None,
+    }
+}
+
+#[test]
+fn a_moodle_worksheet_as_downloaded_names_each_student_s_feedback_for_its_zip_upload() {
+    let dir = tempfile::tempdir().unwrap();
+    let work = dir.path();
+    small_kit(&work.join("kit"), &QUICK_CASES);
+    let class: [(&str, [&str; 3]); 3] = [
+        ("submission_101", ["Ann Lee", "1001", "ann@x.edu"]),
+        ("submission_102", ["Bob Ray", "1002", "bob@x.edu"]),
+        ("submission_103", ["Cy Yu", "1003", "cy@x.edu"]),
+    ];
+    let exported: Vec<Exported> = class
+        .iter()
+        .map(|(id, submitter)| Exported {
+            id,
+            fixture: "connect_four",
+            submitter: *submitter,
+            created_at: "2026-11-20 10:00:00.0 -08:00",
+        })
+        .collect();
+    gradescope_export(&work.join("export"), &exported);
+    fs::write(work.join("worksheet.csv"), MOODLE_WORKSHEET).unwrap();
+    run(
+        work,
+        &[
+            "class",
+            "export",
+            "--kit",
+            "kit",
+            "--command",
+            "sh {dir}/run",
+            "--csv",
+            "gradebook.csv",
+            "--report",
+            "reports",
+        ],
+    );
+    let feedback = [
+        "feedback",
+        "reports",
+        "--all",
+        "--kit",
+        "kit",
+        "--moodle-worksheet",
+        "worksheet.csv",
+    ];
+    // Cy is on no row: named, left out, and the command fails.
+    let (status, said) = tried(work, &feedback);
+    assert_eq!(status, Some(1), "{said}");
+    assert!(
+        said.contains("left out of moodle-feedback.zip: Cy Yu: no single row of the worksheet"),
+        "{said}"
+    );
+    assert!(
+        said.contains("1 student left out of moodle-feedback.zip"),
+        "{said}"
+    );
+    assert!(said.contains("--allow-missing"), "{said}");
+    let (status, said) = tried(work, &[&feedback[..], &["--allow-missing"]].concat());
+    assert_eq!(status, Some(0), "{said}");
+    assert!(said.contains("the pages of 2 students in"), "{said}");
+
+    // Each page under the name Moodle matches to its participant, found by email (Ann) or ID
+    // number (Bob), and the page is the student's own.
+    let zip = fs::File::open(work.join("reports/feedback/moodle-feedback.zip")).unwrap();
+    let mut archive = zip::ZipArchive::new(zip).unwrap();
+    let names: Vec<String> = archive.file_names().map(String::from).collect();
+    let mut read: Vec<(u64, String, String)> = names
+        .iter()
+        .map(|name| {
+            let (id, file) = as_moodle_reads(name).unwrap_or_else(|| panic!("{name}"));
+            (id, file, name.clone())
+        })
+        .collect();
+    read.sort();
+    let ids: Vec<(u64, &str)> = read.iter().map(|(id, f, _)| (*id, f.as_str())).collect();
+    assert_eq!(
+        ids,
+        [(1843201, "feedback.html"), (1843202, "feedback.html")]
+    );
+    for ((_, _, name), folder) in read.iter().zip(["submission_101", "submission_102"]) {
+        let mut page = String::new();
+        std::io::Read::read_to_string(&mut archive.by_name(name).unwrap(), &mut page).unwrap();
+        let own = fs::read_to_string(work.join(format!("reports/feedback/{folder}.html"))).unwrap();
+        assert_eq!(page, own, "{name}");
+        // A Python student's checklist in the words of Python: nothing of cargo.
+        assert!(
+            page.contains("Runs without warnings or tracebacks"),
+            "{page}"
+        );
+        assert!(!page.contains("cargo"), "{page}");
+    }
+
+    // A worksheet whose Identifier lost its number: its line and the fix, and nothing written.
+    fs::write(
+        work.join("worksheet.csv"),
+        MOODLE_WORKSHEET.replace("Participant 1843202", "Participant"),
+    )
+    .unwrap();
+    let (status, said) = tried(work, &feedback);
+    assert_eq!(status, Some(1), "{said}");
+    assert!(
+        said.contains("worksheet.csv:3: the Identifier \"Participant\" is not Moodle's"),
+        "{said}"
+    );
+    assert!(said.contains("Download grading worksheet"), "{said}");
+}

@@ -49,6 +49,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use connect_four_grader::kit::case::{Case, Kind};
+use connect_four_grader::kit::style::Language;
 use connect_four_grader::kit::Rubric;
 
 use crate::support::{grade, kit, kit_cases, reference, repository};
@@ -592,7 +593,9 @@ fn rubric_mismatches(text: &str, rubric: &Rubric) -> Vec<String> {
     }
     let quoted = section(text, "rubric");
     for category in rubric.categories.iter().filter(|c| !c.is_automatic()) {
-        for item in &category.manual {
+        // The handout is the Rust students': each item in Rust's words.
+        for (most, text) in category.items(Some(Language::Rust)) {
+            let item = format!("({}) {text}", points(most));
             if !quoted.iter().any(|l| l.trim_end() == format!("- {item}")) {
                 failures.push(format!(
                     "the rubric section does not quote the {} checklist item `- {item}`",

@@ -126,7 +126,7 @@ struct GalleryArgs {
 /// Examples after `grade feedback --help`.
 #[cfg(not(feature = "students-kit"))]
 const FEEDBACK_HELP: &str =
-    "Examples:\n  grade feedback reports\n  grade feedback reports --all --kit grading";
+    "Examples:\n  grade feedback reports\n  grade feedback reports --all --kit grading\n  grade feedback reports --moodle-worksheet grading-worksheet.csv";
 
 /// `grade feedback`'s arguments.
 #[cfg(not(feature = "students-kit"))]
@@ -139,6 +139,15 @@ struct FeedbackArgs {
     /// grading not finished" at the top, with blanks for the scores not given
     #[arg(long)]
     all: bool,
+    /// A Moodle assignment's grading worksheet, as downloaded (View all submissions > Download
+    /// grading worksheet): also write DIR/feedback/moodle-feedback.zip for its "Upload multiple
+    /// feedback files in a zip", each student's page named by their participant id, found by
+    /// their ID number or email in the gradebook
+    #[arg(long, value_name = "CSV")]
+    moodle_worksheet: Option<PathBuf>,
+    /// Succeed even when students are left out of the Moodle zip (no participant id found)
+    #[arg(long)]
+    allow_missing: bool,
     #[command(flatten)]
     kit: KitArgs,
 }
@@ -478,6 +487,8 @@ fn main() -> ExitCode {
             dir: args.dir,
             kit: args.kit.kit,
             all: args.all,
+            moodle_worksheet: args.moodle_worksheet,
+            allow_missing: args.allow_missing,
         })
         .map_err(|e| (e.to_string(), 1)),
         #[cfg(not(feature = "students-kit"))]

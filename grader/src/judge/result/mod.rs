@@ -19,6 +19,7 @@ pub mod style;
 pub mod window;
 
 use crate::kit::case::Case;
+use crate::kit::style::Language;
 use crate::kit::supplied::Comparison;
 use crate::kit::tree::Listing;
 use crate::kit::Rubric;
@@ -372,8 +373,11 @@ pub struct CategoryScore {
     pub name: String,
     /// Points earned; `None` for a part graded by hand.
     pub earned: Option<f64>,
-    /// Points possible (of the cases run, for an automatic part).
+    /// Points possible (of the cases run and counted, for an automatic part).
     pub max: f64,
+    /// The rubric's points for the part: more than `max` when some of its cases were left out
+    /// (`--skip-timing`) or not counted (a speed-up not judged).
+    pub possible: f64,
 }
 
 /// One student's outcome.
@@ -401,6 +405,13 @@ pub struct StudentResult {
     pub style: Option<Style>,
     /// Their window as observed under Xvfb, when asked for (`--window`).
     pub window: Option<WindowResult>,
+    /// The language most of their source files are in, if any: what the checklist's wording
+    /// for each language ([`Category::items`]) is chosen by. None in a result kept before it
+    /// was recorded.
+    ///
+    /// [`Category::items`]: crate::kit::rubric::Category::items
+    #[serde(default)]
+    pub language: Option<Language>,
 }
 
 impl StudentResult {
@@ -419,12 +430,14 @@ impl StudentResult {
                         name: part.name,
                         earned: Some(earned),
                         max,
+                        possible: part.points,
                     }
                 } else {
                     CategoryScore {
                         name: part.name,
                         earned: None,
                         max: part.points,
+                        possible: part.points,
                     }
                 });
             }
