@@ -1,12 +1,16 @@
 //! The CPUs the grader, and so every program it starts, may use: those its CPU affinity allows
 //! (`sched_getaffinity`, which a cpuset or `taskset` narrows) and the CPU quota of its cgroup
 //! (cgroup v2's `cpu.max`, or v1's `cpu.cfs_quota_us`), the tightest of its own and those
-//! above. A speed-up on two threads means nothing where only one CPU may run them.
+//! above. A speed-up on two threads means nothing where only one CPU may run them. On a
+//! simulated machine (a test's [`super::topology::SIMULATED_CPUS`]), the simulated CPUs, with
+//! no quota.
 
 use std::fs;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
+
+use super::topology::simulated_cpus;
 
 /// What limits the CPUs a program may use.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -20,8 +24,15 @@ pub struct Cpus {
 }
 
 impl Cpus {
-    /// The CPUs of this process: its affinity and its cgroup's quota.
+    /// The CPUs of this process: its affinity and its cgroup's quota, or the simulated ones.
     pub fn of_this_process() -> Cpus {
+        if let Ok(Some(simulated)) = simulated_cpus() {
+            return Cpus {
+                online: simulated.iter().max().map_or(1, |&last| last + 1),
+                affinity: simulated.len(),
+                quota: None,
+            };
+        }
         // SAFETY: sysconf has no memory effects.
         let online = usize::try_from(unsafe { libc::sysconf(libc::_SC_NPROCESSORS_ONLN) })
             .unwrap_or(1)

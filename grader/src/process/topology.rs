@@ -6,19 +6,57 @@
 //! chosen CPUs ([`pin`]), so that the programs it starts and the threads it spawns (the
 //! student's program and the grader's own calibration alike) run on the same ones.
 //!
-//! The sysfs root is a parameter, so that tests can give any machine's layout; the grader reads
-//! `CONNECT_FOUR_GRADER_SYSFS` in place of `/sys/devices/system/cpu` when it is set.
+//! The sysfs root is a parameter, so that tests can give any machine's layout. Two switches
+//! simulate a larger machine, for tests only (the report says the machine was simulated):
+//! - `CONNECT_FOUR_GRADER_SYSFS`: a folder read in place of `/sys/devices/system/cpu`;
+//! - `CONNECT_FOUR_GRADER_CPUS`: the CPUs the grader may use, as a Linux CPU list (`0-15`),
+//!   in place of its affinity; [`pin`] runs simulated CPU `n` on the `n`th of the real ones
+//!   (modulo their number), and [`super::Cpus`] counts the simulated ones.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, PoisonError};
+use std::sync::{Mutex, OnceLock, PoisonError};
 
 use serde::{Deserialize, Serialize};
 
 /// Where the kernel lays out the CPUs.
 pub const SYSFS: &str = "/sys/devices/system/cpu";
+
+/// The switch that reads a simulated layout in place of [`SYSFS`].
+pub const SIMULATED_SYSFS: &str = "CONNECT_FOUR_GRADER_SYSFS";
+
+/// The switch that gives the grader a simulated set of CPUs.
+pub const SIMULATED_CPUS: &str = "CONNECT_FOUR_GRADER_CPUS";
+
+/// Writes a simulated machine's layout under `root`, for [`SIMULATED_SYSFS`]: `packages`
+/// packages of `cores` cores of `smt` CPUs each, numbered as Linux numbers them on x86 (the
+/// first sibling of every core first: cpu0 and cpu8 share a core on 8 cores with SMT).
+pub fn write_layout(root: &Path, packages: usize, cores: usize, smt: usize) -> io::Result<()> {
+    let physical = packages * cores;
+    for cpu in 0..physical * smt {
+        let core = cpu % physical;
+        let dir = root.join(format!("cpu{cpu}/topology"));
+        fs::create_dir_all(&dir)?;
+        let siblings: Vec<String> = (0..smt)
+            .map(|s| (core + s * physical).to_string())
+            .collect();
+        fs::write(dir.join("core_id"), format!("{}\n", core % cores))?;
+        fs::write(
+            dir.join("physical_package_id"),
+            format!("{}\n", core / cores),
+        )?;
+        fs::write(
+            dir.join("thread_siblings_list"),
+            format!("{}\n", siblings.join(",")),
+        )?;
+    }
+    fs::write(
+        root.join("online"),
+        format!("0-{}\n", (physical * smt).saturating_sub(1)),
+    )
+}
 
 /// One CPU the kernel schedules on.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -47,10 +85,10 @@ pub struct Topology {
 }
 
 impl Topology {
-    /// This machine's, from [`SYSFS`] or `CONNECT_FOUR_GRADER_SYSFS`.
+    /// This machine's, from [`SYSFS`] or [`SIMULATED_SYSFS`].
     pub fn of_this_machine() -> Topology {
-        let root = std::env::var_os("CONNECT_FOUR_GRADER_SYSFS")
-            .map_or_else(|| PathBuf::from(SYSFS), PathBuf::from);
+        let root =
+            std::env::var_os(SIMULATED_SYSFS).map_or_else(|| PathBuf::from(SYSFS), PathBuf::from);
         Topology::read(&root)
     }
 
@@ -125,6 +163,9 @@ pub struct Chosen {
     pub cores: Vec<(usize, usize)>,
     /// How many distinct physical cores they are on.
     pub distinct: usize,
+    /// On a simulated machine, how many real CPUs its CPUs ran on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub simulated_on: Option<usize>,
 }
 
 impl Chosen {
@@ -177,6 +218,7 @@ pub fn choose(allowed: &[usize], topology: &Topology, count: usize) -> Option<Ch
         cpus,
         cores,
         distinct,
+        simulated_on: None,
     })
 }
 
@@ -203,7 +245,8 @@ pub fn hold(allowed: &[usize], topology: &Topology, count: usize) -> Option<(Cho
     };
     let mut preferred: Vec<usize> = allowed.to_vec();
     preferred.sort_by_key(|&cpu| (on_core(cpu), cpu));
-    let chosen = choose(&preferred, topology, count)?;
+    let mut chosen = choose(&preferred, topology, count)?;
+    chosen.simulated_on = simulated_on();
     for &cpu in &chosen.cpus {
         *held.entry(cpu).or_insert(0) += 1;
     }
@@ -225,9 +268,61 @@ impl Drop for Held {
     }
 }
 
-/// The CPUs the calling thread may run on (its affinity), in order; empty if the kernel does
-/// not say.
+/// The CPUs the calling thread may run on (its affinity, or the simulated ones), in order;
+/// empty if the kernel does not say.
 pub fn allowed() -> Vec<usize> {
+    simulated_cpus().ok().flatten().unwrap_or_else(affinity)
+}
+
+/// The simulated CPUs [`SIMULATED_CPUS`] names, if it is set; an error naming it if it is not
+/// a CPU list or names none.
+pub fn simulated_cpus() -> Result<Option<Vec<usize>>, String> {
+    std::env::var_os(SIMULATED_CPUS)
+        .map(|text| simulated_list(&text.to_string_lossy()))
+        .transpose()
+}
+
+/// [`SIMULATED_CPUS`]'s `text` as CPUs; an error naming it if it is not a CPU list or names
+/// none.
+fn simulated_list(text: &str) -> Result<Vec<usize>, String> {
+    match cpu_list(text) {
+        Some(cpus) if !cpus.is_empty() => Ok(cpus),
+        _ => Err(format!(
+            "{SIMULATED_CPUS}={text:?} (a test's simulated CPUs) is not a list of CPUs such \
+             as 0-15 or 0,2,4-7"
+        )),
+    }
+}
+
+/// On a simulated machine (either switch set), how many real CPUs its CPUs run on.
+pub fn simulated_on() -> Option<usize> {
+    let simulated =
+        std::env::var_os(SIMULATED_CPUS).is_some() || std::env::var_os(SIMULATED_SYSFS).is_some();
+    simulated.then(|| real().len())
+}
+
+/// The real CPUs this process may run on, as its affinity was when first asked (before any
+/// [`pin`]).
+fn real() -> &'static [usize] {
+    static REAL: OnceLock<Vec<usize>> = OnceLock::new();
+    REAL.get_or_init(affinity)
+}
+
+/// Simulated `cpus` on the `real` ones: CPU `n` on `real[n % real.len()]`, each real CPU once.
+pub fn onto(cpus: &[usize], real: &[usize]) -> Vec<usize> {
+    let mut mapped: Vec<usize> = Vec::new();
+    for &cpu in cpus {
+        if let Some(&on) = real.get(cpu % real.len().max(1)) {
+            if !mapped.contains(&on) {
+                mapped.push(on);
+            }
+        }
+    }
+    mapped
+}
+
+/// The CPUs the calling thread's affinity allows, in order; empty if the kernel does not say.
+fn affinity() -> Vec<usize> {
     // SAFETY: a zeroed cpu_set_t is valid, and sched_getaffinity writes at most its size.
     unsafe {
         let mut set: libc::cpu_set_t = std::mem::zeroed();
@@ -247,11 +342,14 @@ pub struct Pinned {
     before: Vec<usize>,
 }
 
-/// Pins the calling thread to `cpus`: the programs it starts and the threads it spawns from
-/// now on inherit them.
+/// Pins the calling thread to `cpus` (simulated ones [`onto`] the real ones): the programs it
+/// starts and the threads it spawns from now on inherit them.
 pub fn pin(cpus: &[usize]) -> io::Result<Pinned> {
-    let before = allowed();
-    set_affinity(cpus)?;
+    let before = affinity();
+    match simulated_cpus() {
+        Ok(Some(_)) => set_affinity(&onto(cpus, real()))?,
+        _ => set_affinity(cpus)?,
+    }
     Ok(Pinned { before })
 }
 
@@ -284,40 +382,12 @@ pub(crate) mod tests {
     use super::*;
     use proptest::prelude::*;
 
-    /// Writes a fake sysfs CPU tree into `root`: `cores` cores per package, `packages`
-    /// packages, `smt` CPUs per core, numbered as Linux numbers them on x86 (the first sibling
-    /// of every core first, then the second of every core: cpu0 and cpu8 share a core on 8
-    /// cores with SMT).
-    pub(crate) fn fake_sysfs(root: &Path, packages: usize, cores: usize, smt: usize) {
-        let physical = packages * cores;
-        for cpu in 0..physical * smt {
-            let core = cpu % physical;
-            let dir = root.join(format!("cpu{cpu}/topology"));
-            fs::create_dir_all(&dir).unwrap();
-            let siblings: Vec<String> = (0..smt)
-                .map(|s| (core + s * physical).to_string())
-                .collect();
-            fs::write(dir.join("core_id"), format!("{}\n", core % cores)).unwrap();
-            fs::write(
-                dir.join("physical_package_id"),
-                format!("{}\n", core / cores),
-            )
-            .unwrap();
-            fs::write(
-                dir.join("thread_siblings_list"),
-                format!("{}\n", siblings.join(",")),
-            )
-            .unwrap();
-        }
-        // Not a CPU: left alone.
-        fs::create_dir_all(root.join("cpufreq")).unwrap();
-        fs::write(root.join("online"), format!("0-{}\n", physical * smt - 1)).unwrap();
-    }
-
     /// A fake machine's layout.
     pub(crate) fn machine(packages: usize, cores: usize, smt: usize) -> Topology {
         let dir = tempfile::tempdir().unwrap();
-        fake_sysfs(dir.path(), packages, cores, smt);
+        write_layout(dir.path(), packages, cores, smt).unwrap();
+        // Not a CPU: left alone.
+        fs::create_dir_all(dir.path().join("cpufreq")).unwrap();
         Topology::read(dir.path())
     }
 
@@ -417,6 +487,22 @@ pub(crate) mod tests {
             Topology::read(Path::new("/nonexistent")),
             Topology::default()
         );
+    }
+
+    #[test]
+    fn simulated_cpus_run_on_the_real_ones_modulo_their_number() {
+        assert_eq!(simulated_list("0-15"), Ok((0..16).collect()));
+        for bad in ["", "0-x", "7-3", " , "] {
+            let error = simulated_list(bad).unwrap_err();
+            assert!(error.starts_with("CONNECT_FOUR_GRADER_CPUS="), "{error}");
+            assert!(error.contains("such as 0-15"), "{error}");
+        }
+        // 16 simulated CPUs on a 2-CPU machine: the even ones on the first, the odd on the
+        // second; on a machine whose affinity is CPUs 4 and 6, on those.
+        assert_eq!(onto(&[0, 1], &[0, 1]), [0, 1]);
+        assert_eq!(onto(&[0, 2, 4, 6], &[0, 1]), [0]);
+        assert_eq!(onto(&(0..7).collect::<Vec<_>>(), &[4, 6]), [4, 6]);
+        assert_eq!(onto(&[3], &[]), Vec::<usize>::new());
     }
 
     #[test]

@@ -1,9 +1,10 @@
 //! The graders' gallery: HTML pages for the points graded by hand. The class page lists every
 //! student with their automatic total, window and hand scores so far; each student's page puts
 //! the evidence the kit gathered beside the rubric's checklist items (the window's steps and
-//! screenshots beside GUI, the style facts beside Programming style, the thread design beside
-//! the pool), with a number box per item and a comment box per category. Served by `grade
-//! gallery`, the page's script saves the scores; opened as a file, it is read only.
+//! screenshots beside GUI, the style facts beside Programming style, the thread design and the
+//! scaling view's plot beside the pool), with a number box per item and a comment box per
+//! category. Served by `grade gallery`, the page's script saves the scores; opened as a file,
+//! it is read only.
 //!
 //! Everything a student could choose (their name, anything their program printed, file names)
 //! is made [`inert`] (a control character shown as `\u{1b}`, not taken by the browser as
@@ -23,6 +24,7 @@ use super::inert;
 use super::style;
 use super::window;
 use super::words::{build_word, case_not_counted, category_not_counted, points};
+use super::{plot, threading};
 use crate::judge::file_stem;
 use crate::judge::result::hand::{HandScores, Marks};
 use crate::judge::result::window::{Check, Measured, Observation, Status, Step, WindowResult};
@@ -375,6 +377,31 @@ fn style_html(result: &StudentResult) -> String {
     out
 }
 
+/// The scaling view's plot with its table's line, when it went beyond two threads; whether the
+/// machine was simulated.
+fn scaling_html(result: &StudentResult) -> String {
+    let Some(speedup) = result.speedup() else {
+        return String::new();
+    };
+    let (Some(svg), Some(note)) = (
+        plot::scaling_svg(&speedup.scaling),
+        threading::scaling_note(&speedup.scaling),
+    ) else {
+        return String::new();
+    };
+    let simulated = speedup
+        .chosen
+        .as_ref()
+        .and_then(threading::simulated_note)
+        .map_or(String::new(), |n| {
+            format!(" <strong>{}</strong>", escape(&n))
+        });
+    format!(
+        "<figure class=\"scaling\">\n{svg}\n<figcaption>{}{simulated}</figcaption>\n</figure>\n",
+        escape(&note)
+    )
+}
+
 /// One category graded by hand: its checklist with a number box per item and a comment box,
 /// beside its evidence.
 fn category_html(
@@ -423,6 +450,7 @@ fn category_html(
                 "<h3>The thread design</h3>\n<p>{}</p>",
                 escape(&style::pool(result))
             );
+            out.push_str(&scaling_html(result));
         }
         None => out.push_str("<p>The kit gathers nothing for this category.</p>\n"),
     }

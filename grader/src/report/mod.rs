@@ -4,7 +4,8 @@
 //! [`matchup`] summary, the [`style`] facts, the [`window`] observation, the submission's
 //! [`special`] files, what a busy machine [`starved`], a failure said once however often it [`repeats`], the graders' [`gallery`]
 //! pages, the [`feedback`] returned to students, the platforms' grade imports ([`export`]), and
-//! [`progress`] on standard error, the speed-up's causes and CPUs ([`threading`]); what a student controls in them made [`inert`] for people.
+//! [`progress`] on standard error, the speed-up's causes and CPUs ([`threading`]) and the
+//! scaling view's [`plot`]; what a student controls in them made [`inert`] for people.
 //! Nothing here runs anything.
 
 pub mod class;
@@ -18,6 +19,7 @@ pub mod inert;
 pub mod markdown;
 #[cfg(not(feature = "students-kit"))]
 pub mod matchup;
+pub mod plot;
 pub mod progress;
 mod repeats;
 pub mod similarity;

@@ -69,7 +69,8 @@ fn cpu_names(cpus: &[usize]) -> String {
     }
 }
 
-/// The line on the CPUs the measurement and the calibration ran on, and their cores.
+/// The line on the CPUs the measurement and the calibration ran on, and their cores; whether
+/// the machine was simulated.
 pub fn chosen_note(chosen: &Chosen) -> String {
     let cores: Vec<String> = chosen
         .cpus
@@ -87,11 +88,22 @@ pub fn chosen_note(chosen: &Chosen) -> String {
     } else {
         ", a physical core each".into()
     };
+    let simulated = simulated_note(chosen).map_or(String::new(), |note| format!(" {note}"));
     format!(
-        "Measured on {}, the program and the calibration alike ({}){shared}.",
+        "Measured on {}, the program and the calibration alike ({}){shared}.{simulated}",
         cpu_names(&chosen.cpus),
         cores.join(", ")
     )
+}
+
+/// The words that say the machine was simulated, when it was.
+pub fn simulated_note(chosen: &Chosen) -> Option<String> {
+    let real = chosen.simulated_on?;
+    Some(format!(
+        "SIMULATED machine (a test's CONNECT_FOUR_GRADER_CPUS or CONNECT_FOUR_GRADER_SYSFS): \
+         these CPUs and cores are the simulation's, run on this machine's {real} real CPUs, so \
+         the figures are not those of the machine named."
+    ))
 }
 
 /// The scaling view as a small table on one line, for every report: "Scaling (not scored),
@@ -237,6 +249,7 @@ mod tests {
             cpus: vec![0, 1],
             cores: vec![(0, 0), (0, 1)],
             distinct: 2,
+            simulated_on: None,
         };
         assert_eq!(
             chosen_note(&apart),
@@ -247,8 +260,17 @@ mod tests {
             cpus: vec![0, 1],
             cores: vec![(0, 0), (0, 0)],
             distinct: 1,
+            simulated_on: None,
         };
         assert!(chosen_note(&siblings).contains("1 physical cores for 2 CPUs: SMT siblings"));
+        assert!(!chosen_note(&siblings).contains("SIMULATED"));
+        let simulated = Chosen {
+            simulated_on: Some(2),
+            ..apart
+        };
+        assert!(chosen_note(&simulated).ends_with(
+            "run on this machine's 2 real CPUs, so the figures are not those of the machine named."
+        ));
         assert_eq!(cpu_names(&[3]), "CPU 3");
     }
 }

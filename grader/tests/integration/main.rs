@@ -37,6 +37,7 @@ mod outside;
 mod packing;
 mod progress;
 mod robustness;
+mod scaling;
 mod similarity;
 mod snapshots;
 mod student_journey;

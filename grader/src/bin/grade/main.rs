@@ -11,7 +11,8 @@
 //! Exit codes: 0 after grading or a match, 1 when the kit's files are missing or malformed (the
 //! message names the file and line), a report cannot be written or a match's player cannot
 //! start, 2 for bad arguments (and for `grade class --only` or `--not-counted` when the
-//! student, the gradebook or the report directory to grade again into is not there), and for a
+//! student, the gradebook or the report directory to grade again into is not there, and for a
+//! malformed `CONNECT_FOUR_GRADER_CPUS`, a test's simulated CPUs), and for a
 //! class run stopped by a signal 128 and its number (130 for Ctrl-C, 143 for `SIGTERM`).
 
 use std::path::PathBuf;
@@ -26,6 +27,7 @@ use connect_four_grader::commands::feedback::FeedbackRun;
 use connect_four_grader::commands::gallery::GalleryRun;
 use connect_four_grader::commands::student::StudentRun;
 use connect_four_grader::commands::{self, Grading, WindowAsk};
+use connect_four_grader::process::topology;
 use connect_four_grader::report::gradescope::NotCountedAs;
 
 #[cfg(not(feature = "students-kit"))]
@@ -451,6 +453,11 @@ fn main() -> ExitCode {
     };
     #[cfg(feature = "students-kit")]
     let name = "grade";
+    // A test's simulated CPUs (a malformed list would otherwise be this machine's CPUs).
+    if let Err(error) = topology::simulated_cpus() {
+        eprintln!("{name}: {error}");
+        return ExitCode::from(2);
+    }
     // Each failure with its exit status: 2 for what the command line asked, 1 for the rest.
     let done = match mode {
         Mode::Student(args) => commands::student::run(&StudentRun {

@@ -123,6 +123,7 @@ mod tests {
                 cpus: vec![2, 5],
                 cores: vec![(0, 2), (1, 0)],
                 distinct: 2,
+                simulated_on: None,
             }),
             scaling: vec![crate::judge::result::speedup::Scale {
                 threads: 1,
