@@ -164,6 +164,15 @@ fn gain(speedup: f64, ceiling: f64) -> f64 {
     (speedup - 1.0) / (ceiling - 1.0).max(1e-6)
 }
 
+/// The CPU time `threads` ran, in seconds, a JVM's compilers left out.
+fn cpu_time(threads: &[ThreadUse]) -> f64 {
+    threads
+        .iter()
+        .filter(|t| !is_jit_compiler(t.id))
+        .map(|t| t.used().as_secs_f64())
+        .sum()
+}
+
 /// What every measurement of one case needs.
 struct Bench<'a> {
     case: &'a Case,
@@ -263,11 +272,22 @@ impl Bench<'_> {
                     .collect();
                 *scaling = view(threads, m, &more);
             }
-            // Whether the work grew, from the design's searches or the rounds alike: the
-            // design is named the same whatever the rounds' outcome.
-            if growth >= WORK_GREW || measured.is_some_and(|m| median(&m.growths()) >= WORK_GREW) {
+            // Whether the work grew: by the rounds' medians where there are rounds (one search
+            // may take 40% longer than the next on a shared host), else by the design's
+            // searches; the design is named whatever the rounds' outcome.
+            let one_cpu: Vec<f64> = measured.map_or_else(Vec::new, |m| {
+                m.one.iter().map(|w| w.cpu.as_secs_f64()).collect()
+            });
+            let (grew, baseline) = match measured {
+                Some(m) => (median(&m.growths()), median(&one_cpu)),
+                None => (growth, cpu_time(&alone.threads)),
+            };
+            if grew >= WORK_GREW {
                 if let Some(&cpu) = self.allowed.first() {
-                    let on_one_cpu = self.on_one_cpu(depth, &alone, cpu).ok().flatten();
+                    let on_one_cpu = self
+                        .on_one_cpu(depth, &alone.answer, baseline, cpu)
+                        .ok()
+                        .flatten();
                     *design = classify(&watched(on_one_cpu));
                 }
             }
@@ -305,12 +325,13 @@ impl Bench<'_> {
 
     /// The search at `depth` by a program on the speed-up's threads, all of them on `cpu`
     /// (where they cannot slow each other down through a lock or a cache line): the CPU time
-    /// of its second search (the first may warm a runtime up) over the one-thread search's
-    /// `alone`, a JVM's compilers left out. `None` if the thread could not be pinned there.
+    /// of its second search (the first may warm a runtime up) over `baseline`, the one-thread
+    /// search's, a JVM's compilers left out. `None` if the thread could not be pinned there.
     fn on_one_cpu(
         &self,
         depth: u32,
-        alone: &Searched,
+        answer: &str,
+        baseline: f64,
         cpu: usize,
     ) -> Result<Option<f64>, SpeedupFault> {
         let Ok(_pinned) = pin(&[cpu]) else {
@@ -318,17 +339,9 @@ impl Bench<'_> {
         };
         let threads = self.plan.threads;
         let mut program = self.set_up(threads, &[], &mut Vec::new())?;
-        self.agreeing(&mut program, depth, threads, &alone.answer)?;
-        let searched = self.agreeing(&mut program, depth, threads, &alone.answer)?;
-        let cpu_time = |seen: &[ThreadUse]| -> f64 {
-            seen.iter()
-                .filter(|t| !is_jit_compiler(t.id))
-                .map(|t| t.used().as_secs_f64())
-                .sum()
-        };
-        Ok(Some(
-            cpu_time(&searched.threads) / cpu_time(&alone.threads).max(1e-9),
-        ))
+        self.agreeing(&mut program, depth, threads, answer)?;
+        let searched = self.agreeing(&mut program, depth, threads, answer)?;
+        Ok(Some(cpu_time(&searched.threads) / baseline.max(1e-9)))
     }
 
     /// The uneven position: a program on the speed-up's threads set up there, searching
