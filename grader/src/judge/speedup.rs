@@ -533,19 +533,31 @@ mod tests {
     /// runs at once showed it (two threads' worth of work in `together`). Both searches did
     /// the one-thread search's CPU work.
     fn rounds(one: &[u64], many: &[u64], together: &[u64]) -> Measurement {
+        let ceilings = one
+            .iter()
+            .zip(together)
+            .map(|(&o, &t)| (2.0 * o as f64 / t as f64).min(2.0))
+            .collect();
+        measured(one, many, |cpu| cpu, ceilings)
+    }
+
+    /// A measurement of these rounds, in milliseconds, spans the wall-clock times: the
+    /// searches on more threads each ran `work` of the one-thread search's CPU time.
+    fn measured(
+        one: &[u64],
+        many: &[u64],
+        work: fn(u64) -> u64,
+        ceilings: Vec<f64>,
+    ) -> Measurement {
         Measurement {
             depth: 8,
             one: one.iter().map(|&t| search(t, t)).collect(),
             many: many
                 .iter()
                 .zip(one)
-                .map(|(&t, &cpu)| search(t, cpu))
+                .map(|(&t, &cpu)| search(t, work(cpu)))
                 .collect(),
-            ceilings: one
-                .iter()
-                .zip(together)
-                .map(|(&o, &t)| (2.0 * o as f64 / t as f64).min(2.0))
-                .collect(),
+            ceilings,
         }
     }
 
@@ -798,16 +810,8 @@ mod tests {
     fn shared_lines() -> Measurement {
         let one = [1000, 980, 1010, 990, 1005, 1000, 995];
         let many = [1000, 640, 1190, 650, 1150, 980, 1010];
-        Measurement {
-            depth: 8,
-            one: one.iter().map(|&t| search(t, t)).collect(),
-            many: many
-                .iter()
-                .zip(one)
-                .map(|(&t, o)| search(t, 19 * o / 10))
-                .collect(),
-            ceilings: vec![1.92, 1.9, 1.93, 1.91, 1.92, 1.94, 1.9],
-        }
+        let ceilings = vec![1.92, 1.9, 1.93, 1.91, 1.92, 1.94, 1.9];
+        measured(&one, &many, |cpu| 19 * cpu / 10, ceilings)
     }
 
     #[test]
