@@ -1,19 +1,24 @@
 //! The grading kit: runs a student's program through the grading protocol, compares it with the
 //! reference and scores it by the rubric in `grading/`.
 //!
-//! Five layers, each importing only those below it, and the commands on top:
-//! - [`process`]: running a program under limits (process groups, resource limits, `/proc`);
-//!   nothing of cases or scores.
+//! Six layers, each importing only those above it in this list, and the commands on top:
+//! - [`process`]: running a program under limits (process groups, resource limits, `/proc`,
+//!   the sandbox); nothing of cases or scores.
 //! - [`kit`]: what we grade with, as data: the rubric, the case files, their stored answers and
 //!   the course's copy of the supplied crate; no child processes.
 //! - [`judge`]: a program against the kit: scripts played and judged, consistency and the
 //!   speed-up, requirements between cases, builds, a student, a class, a match; typed results.
 //! - [`similarity`]: a class's submissions compared with each other and with earlier years'
 //!   (winnowed fingerprints of syntax tokens, the given code left out); reads, never runs.
-//! - [`report`]: typed results in words: terminal, Markdown, gradebook, results.json, class
-//!   summary, match summary, similar pairs, the graders' gallery; never runs anything.
+//! - [`store`]: the class store: one versioned, typed record per student (result, submission
+//!   fingerprint, who and when, hand scores) and the class a run grades; the only code that
+//!   reads a file the kit wrote.
+//! - [`report`]: records and results in words: terminal, Markdown, gradebook, exports,
+//!   feedback, results.json, class summary, match summary, similar pairs, the graders'
+//!   gallery; pure functions, never runs anything.
 //! - [`commands`]: one function per `grade` subcommand (`student`, `class`, `gallery`,
-//!   `generate`, `check`, `pack`, `match`, `similar`, ...), which `main.rs` calls.
+//!   `feedback`, `export`, `generate`, `check`, `pack`, `match`, `similar`, ...), which
+//!   `main.rs` calls; `publish` writes the files made of the store's records.
 //!
 //! Linux only: the process layer reads `/proc` and uses process groups and `setrlimit`.
 
@@ -23,3 +28,4 @@ pub mod kit;
 pub mod process;
 pub mod report;
 pub mod similarity;
+pub mod store;

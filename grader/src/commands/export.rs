@@ -1,5 +1,6 @@
-//! `grade export GRADEBOOK`: the gradebook `grade class` wrote (with the hand scores the
-//! gallery merged into it) written in the layouts Canvas, Moodle and Gradescope import
+//! `grade export DIR`: the class `grade class` graded into DIR (its report directory, or the
+//! folder of its gradebook), as the class store's records have it with the hand scores typed
+//! in the gallery, written in the layouts Canvas, Moodle and Gradescope import
 //! ([`crate::report::export`]), its students completed or overridden by a roster and the
 //! roster's students without a row added as missing. What cannot be exported as a grade is said
 //! on standard error, never silently dropped: the students with no final total yet (no grade
@@ -9,22 +10,22 @@
 
 use std::collections::BTreeSet;
 use std::fmt;
-use std::fs;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-use super::files::{find_kit, replace};
+use super::files::{find_kit, parent, replace};
 use crate::kit::roster::Roster;
 use crate::kit::Kit;
 use crate::kit::{KitError, Rubric};
 use crate::report::export::{self, Column, Graded, Layout, LeftOut, MoodleBy};
 use crate::report::inert;
 use crate::report::words::{points as points_word, students};
+use crate::store::Store;
 
 /// What `grade export` was asked.
 #[derive(Clone, Debug, Default)]
 pub struct ExportRun {
-    /// The gradebook `grade class` wrote.
-    pub gradebook: PathBuf,
+    /// The class's report directory (or its gradebook, beside which its records are).
+    pub class: PathBuf,
     /// Where Canvas's import goes, if asked.
     pub canvas: Option<PathBuf>,
     /// Where Moodle's import goes, if asked.
@@ -120,11 +121,12 @@ pub fn run(run: &ExportRun) -> Result<(), ExportError> {
         .map(Roster::load)
         .transpose()
         .map_err(KitError::from)?;
-    let shown = run.gradebook.display();
-    let text = fs::read_to_string(&run.gradebook)
-        .map_err(|e| ExportError::Unusable(format!("{shown}: cannot read the gradebook: {e}")))?;
-    let graded = export::read(&text, &rubric, roster.as_ref())
-        .map_err(|e| ExportError::Unusable(format!("{shown}: {e}")))?;
+    let store = store(&run.class)?;
+    let unusable = |e: crate::store::StoreError| ExportError::Unusable(e.to_string());
+    let class = store.class().map_err(unusable)?;
+    let (_, records) = store.class_records().map_err(unusable)?;
+    let missing = class.as_ref().and_then(|c| c.missing.as_deref());
+    let graded = export::graded(&rubric, &records, missing, roster.as_ref());
     say_missing(&graded);
     let column = Column {
         title: run.title.clone().unwrap_or_else(|| rubric.title.clone()),
@@ -174,6 +176,26 @@ pub fn run(run: &ExportRun) -> Result<(), ExportError> {
         0 => Ok(()),
         _ if run.allow_missing => Ok(()),
         count => Err(ExportError::LeftOut(count)),
+    }
+}
+
+/// The class store of `given`: a report directory, or the folder of a gradebook whose class
+/// it holds.
+fn store(given: &Path) -> Result<Store, ExportError> {
+    let dir = match given.is_dir() {
+        true => given,
+        false => parent(given),
+    };
+    let store = Store::of(dir);
+    match store.class() {
+        Ok(Some(_)) => Ok(store),
+        Ok(None) => Err(ExportError::Unusable(format!(
+            "{}: no class graded there ({}/ is missing): give the --report directory of the \
+             grade class run (or, without one, the folder of its gradebook)",
+            given.display(),
+            crate::store::FOLDER
+        ))),
+        Err(e) => Err(ExportError::Unusable(e.to_string())),
     }
 }
 
@@ -245,27 +267,26 @@ fn names(list: &[String]) -> String {
 mod tests {
     use super::*;
     use crate::judge::fixtures;
-    use crate::judge::result::hand::HandScores;
-    use crate::report::gradebook;
-    use std::path::Path;
+    use crate::store::{Class, Record, Setup};
+    use std::fs;
 
-    /// A gradebook of the course's kit for ann and bob, each graded with `--skip-timing` or not.
+    /// A class of ann and bob graded into the folder `dir`, each with `--skip-timing` or not;
+    /// returns its gradebook (which is never read).
     fn gradebook(dir: &Path, skipped: [bool; 2]) -> PathBuf {
-        let rubric = Rubric::load(&kit().join("rubric.toml")).unwrap();
-        let results: Vec<_> = ["ann", "bob"]
-            .iter()
-            .zip(skipped)
-            .map(|(name, skipped)| {
-                let mut result = fixtures::student(name, vec![], 1);
-                if skipped {
-                    result.left_out = vec!["threads/speedup".into()];
-                }
-                result
-            })
-            .collect();
+        let store = Store::of(dir);
         let path = dir.join("gradebook.csv");
-        let text = gradebook::csv(&rubric, &[], &results, &HandScores::default());
-        fs::write(&path, text).unwrap();
+        let mut class = Class::new(Setup::example("/class"), Vec::new(), path.clone());
+        class.students = vec!["ann".into(), "bob".into()];
+        store.put_class(&class).unwrap();
+        for (name, skipped) in ["ann", "bob"].iter().zip(skipped) {
+            let mut result = fixtures::student(name, vec![], 1);
+            if skipped {
+                result.left_out = vec!["threads/speedup".into()];
+            }
+            store
+                .put(&Record::new(result, None, Some(class.started), None))
+                .unwrap();
+        }
         path
     }
 
@@ -278,7 +299,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let canvas = dir.path().join("canvas.csv");
         let mut run = ExportRun {
-            gradebook: gradebook(dir.path(), [true, true]),
+            class: gradebook(dir.path(), [true, true]),
             canvas: Some(canvas.clone()),
             kit: Some(kit()),
             allow_missing: true,
@@ -300,11 +321,11 @@ mod tests {
         let text = fs::read_to_string(&canvas).unwrap();
         assert!(text.contains("Points Possible,,,,,90\n"), "{text}");
         // Graded in full, the assignment's points whatever --partial says.
-        run.gradebook = gradebook(dir.path(), [false, false]);
+        run.class = gradebook(dir.path(), [false, false]);
         assert_eq!(run_export(&run), Ok(()));
         let text = fs::read_to_string(&canvas).unwrap();
         assert!(text.contains("Points Possible,,,,,100\n"), "{text}");
-        run.gradebook = gradebook(dir.path(), [true, false]);
+        run.class = gradebook(dir.path(), [true, false]);
         assert_eq!(run_export(&run), Err(ExportError::Mixed(1, 2)));
     }
 

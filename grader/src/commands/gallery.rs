@@ -1,9 +1,9 @@
 //! `grade gallery DIR`: serves the graders' gallery that `grade class --report DIR` wrote, on
-//! 127.0.0.1 only, and takes the hand scores its pages post: each checked against the rubric,
-//! kept in DIR's `hand-scores.json` and merged into the class's gradebook at once; a save that
-//! completes a student's checklist writes their feedback files, and the class page's button
-//! writes everyone's whose hand grading is done ([`feedback`]). Also what `grade class` does
-//! with the gallery: write its pages and load the scores typed so far.
+//! 127.0.0.1 only, and takes the hand scores its pages post: each checked against the rubric
+//! and kept in the student's record of the class store, and the class's gradebook and class
+//! page written again from the records at once ([`publish`]); a save that completes a
+//! student's checklist writes their feedback files, and the class page's button writes
+//! everyone's whose hand grading is done.
 //!
 //! The server answers only requests addressed to 127.0.0.1 or localhost at its port (another
 //! site's page rebinding its own name to this machine is refused), serves only the report's
@@ -19,18 +19,14 @@ use percent_encoding::percent_decode_str;
 use serde::Deserialize;
 use tiny_http::{Header, Method, Request, Response, Server};
 
-use super::feedback;
-use super::files::{find_kit, parent, replace, write};
-use crate::judge::result::hand::{self, HandScores, Marks};
-use crate::judge::result::StudentResult;
+use super::feedback::write_all;
+use super::files::find_kit;
+use super::publish::{self, Publication};
+use crate::judge::result::hand::{self, Marks};
 use crate::kit::{KitError, Rubric};
-use crate::report::gallery::{self, CLASS_PAGE, FOLDER, SCRIPT, STYLE};
-use crate::report::gradebook;
+use crate::report::gallery::CLASS_PAGE;
+use crate::store::{Class, Record, Store};
 
-/// The hand scores' file in the report directory.
-pub const SCORES: &str = "hand-scores.json";
-/// The file in the gallery's folder that names the class's gradebook, for `grade gallery`.
-const GRADEBOOK_RECORD: &str = "gradebook-path.txt";
 /// The largest body a save may have, in bytes.
 const LARGEST_SAVE: u64 = 256 * 1024;
 /// The header a save carries the token in.
@@ -51,119 +47,87 @@ pub struct GalleryRun {
     pub port: u16,
     /// The kit's directory, if given; else it is found as for grading.
     pub kit: Option<PathBuf>,
-    /// The gradebook, if given; else the one the class run recorded in the gallery.
+    /// Where to write the gradebook, if given; else where the class run wrote it.
     pub csv: Option<PathBuf>,
 }
 
-/// The hand scores kept in the report directory `dir` (none yet when there is no file), each
-/// checked against the rubric.
-pub fn load_scores(dir: &Path, rubric: &Rubric) -> Result<HandScores, KitError> {
-    let path = dir.join(SCORES);
-    let text = match fs::read_to_string(&path) {
-        Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(HandScores::default()),
-        Err(e) => return Err(KitError(format!("{}: {e}", path.display()))),
+/// Writes the class's files in the report directory `dir` again from `records` (the class's,
+/// as the store holds them): each student's reports, the class page and, for a class, its
+/// gradebook at `csv` (else where the class run wrote it). Returns the students whose files
+/// the grader failed to make.
+pub(crate) fn republish(
+    dir: &Path,
+    rubric: &Rubric,
+    class: Option<&Class>,
+    records: &[Record],
+    csv: Option<&Path>,
+) -> Result<Vec<publish::Unreported>, KitError> {
+    let publication = Publication {
+        rubric,
+        timed: class.map_or(&[], |c| c.timed.as_slice()),
+        // A class graded without --report keeps its store beside its gradebook, and no pages.
+        reports: class.is_none_or(|c| c.setup.reports).then_some(dir),
     };
-    let scores: HandScores = serde_json::from_str(&text)
-        .map_err(|e| KitError(format!("{}: not the gallery's scores: {e}", path.display())))?;
-    for (student, marks) in &scores.students {
-        hand::check(rubric, marks).map_err(|why| {
-            KitError(format!(
-                "{}: {student:?}: {why} (the rubric changed? fix the file or move it away)",
-                path.display()
-            ))
-        })?;
-    }
-    Ok(scores)
+    let gradebook = csv.or(class.map(|c| c.gradebook.as_path()));
+    let published = publication.class(class, records, gradebook, None)?;
+    Ok(published.unreported)
 }
 
-/// Writes the gallery into the report directory `dir` around the students' pages (each written
-/// by [`write_page`] as they are graded): the class page of `rows` (each of
-/// [`gallery::class_row`]'s, the whole class's), the script and style sheet, and where the
-/// gradebook `csv` is.
-pub(crate) fn write_pages(
+/// Why a save was not kept.
+#[derive(Debug, thiserror::Error)]
+pub enum SaveError {
+    /// No student of that name is graded in the gallery.
+    #[error("no student {0:?} graded in this gallery")]
+    Unknown(String),
+    /// The store could not be read or written.
+    #[error("{0}")]
+    Failed(String),
+}
+
+/// What became of a save that was kept.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Saved {
+    /// The class's files were written again, with the student's feedback if `done`.
+    Republished {
+        /// Whether the student's hand grading is done.
+        done: bool,
+    },
+    /// Kept in the record, but the class's files could not be written again (why).
+    Kept(String),
+}
+
+/// Keeps `marks` (checked against `rubric` by the caller) as `student`'s hand scores in the
+/// store of the report directory `dir`, and writes the class's files again from the records:
+/// the gradebook (at `csv`, else where the class run wrote it), the class page, and the
+/// student's feedback once their hand grading is done. What a save in the gallery does.
+pub fn save_marks(
     dir: &Path,
     rubric: &Rubric,
-    csv: &Path,
-    rows: &[String],
-) -> Result<(), KitError> {
-    write_assets(dir)?;
-    let csv = fs::canonicalize(parent(csv))
-        .map(|dir| dir.join(csv.file_name().unwrap_or_default()))
-        .unwrap_or_else(|_| csv.to_path_buf());
-    write(
-        &dir.join(FOLDER).join(GRADEBOOK_RECORD),
-        &format!("{}\n", csv.display()),
-    )?;
-    replace(
-        &dir.join(CLASS_PAGE),
-        &gallery::class_page_of(rubric, &linked(dir, rows)),
-    )
-}
-
-/// `rows` of the class page, each linking its student's feedback where it is written in the
-/// report directory `dir`.
-fn linked(dir: &Path, rows: &[String]) -> Vec<String> {
-    rows.iter()
-        .map(|row| gallery::link_feedback(row, |student| feedback::page(dir, student).is_file()))
-        .collect()
-}
-
-/// Writes the class page of the report directory `dir` again, each row linking its student's
-/// feedback where it is written now (a directory without a class page is left as it is).
-pub(crate) fn link_feedback(dir: &Path, rubric: &Rubric) -> Result<(), KitError> {
-    let path = dir.join(CLASS_PAGE);
-    let Ok(page) = fs::read_to_string(&path) else {
-        return Ok(());
+    csv: Option<&Path>,
+    student: &str,
+    marks: Marks,
+) -> Result<Saved, SaveError> {
+    let failed = |why: String| SaveError::Failed(why);
+    let store = Store::of(dir);
+    let (class, mut records) = store
+        .class_records()
+        .map_err(|why| failed(why.to_string()))?;
+    let Some(record) = records.iter_mut().find(|r| r.student == student) else {
+        return Err(SaveError::Unknown(student.to_string()));
     };
-    let rows: Vec<String> = gallery::class_rows(&page)
-        .into_iter()
-        .map(|(_, row)| row)
-        .collect();
-    replace(&path, &gallery::class_page_of(rubric, &linked(dir, &rows)))
-}
-
-/// Writes one student's page into the report directory `dir` for `grade student`, with the
-/// hand scores typed there so far, and returns where. A class's gallery already there keeps
-/// its class page (the student's row in it and in the gradebook are the class run's); else a
-/// class page of this student alone is written, for the page's link to it.
-pub(crate) fn write_student_page(
-    dir: &Path,
-    rubric: &Rubric,
-    result: &StudentResult,
-) -> Result<PathBuf, KitError> {
-    let hand = load_scores(dir, rubric)?;
-    let page = write_page(dir, rubric, result, &hand)?;
-    write_assets(dir)?;
-    if !dir.join(CLASS_PAGE).is_file() {
-        let results = std::slice::from_ref(result);
-        write(
-            &dir.join(CLASS_PAGE),
-            &gallery::class_page(rubric, results, &hand, dir),
-        )?;
-    }
-    Ok(page)
-}
-
-/// Writes `result`'s page, with their hand scores in `hand`, and returns where.
-pub(crate) fn write_page(
-    dir: &Path,
-    rubric: &Rubric,
-    result: &StudentResult,
-    hand: &HandScores,
-) -> Result<PathBuf, KitError> {
-    let marks = hand.students.get(&result.student);
-    let page = dir.join(FOLDER).join(gallery::page_name(&result.student));
-    write(&page, &gallery::student_page(rubric, result, marks, dir))?;
-    Ok(page)
-}
-
-/// Writes the pages' script and style sheet.
-fn write_assets(dir: &Path) -> Result<(), KitError> {
-    for (name, text) in [SCRIPT, STYLE] {
-        write(&dir.join(FOLDER).join(name), text)?;
-    }
-    Ok(())
+    record.hand = marks;
+    store.put(record).map_err(|why| failed(why.to_string()))?;
+    let done = publish::done(rubric, record);
+    let unreported = republish(dir, rubric, class.as_ref(), &records, csv);
+    Ok(match unreported {
+        Ok(unreported) => match unreported.first() {
+            None => Saved::Republished { done },
+            Some((student, why)) => Saved::Kept(format!(
+                "the grader failed while writing the files of {student:?}: {why}"
+            )),
+        },
+        Err(why) => Saved::Kept(why.to_string()),
+    })
 }
 
 /// What the server serves and saves to.
@@ -172,8 +136,8 @@ struct Gallery {
     root: PathBuf,
     /// The rubric the scores are checked against.
     rubric: Rubric,
-    /// The class's gradebook.
-    csv: PathBuf,
+    /// Where the gradebook goes, if not where the class run wrote it.
+    csv: Option<PathBuf>,
     /// The token every save must carry.
     token: String,
     /// The port it listens on, which requests must be addressed to.
@@ -210,15 +174,17 @@ pub fn run(run: &GalleryRun) -> Result<(), KitError> {
         )));
     }
     let rubric = Rubric::load(&find_kit(run.kit.as_deref())?.join("rubric.toml"))?;
-    load_scores(&root, &rubric)?;
-    let csv = match &run.csv {
-        Some(csv) => csv.clone(),
-        None => recorded_gradebook(&root)?,
-    };
-    let text = fs::read_to_string(&csv)
-        .map_err(|e| KitError(format!("{}: the gradebook: {e}", csv.display())))?;
-    gradebook::merge(&text, &rubric, &HandScores::default())
-        .map_err(|why| KitError(format!("{}: {why}", csv.display())))?;
+    let store = Store::of(&root);
+    let (class, records) = store.class_records().map_err(|e| KitError(e.to_string()))?;
+    for record in &records {
+        hand::check(&rubric, &record.hand).map_err(|why| {
+            KitError(format!(
+                "{}: {:?}: {why} (the rubric changed since the class was graded?)",
+                store.folder().display(),
+                record.student
+            ))
+        })?;
+    }
     let server = Server::http(("127.0.0.1", run.port)).map_err(|e| {
         KitError(format!(
             "cannot listen on 127.0.0.1:{}: {e} (give another --port, or 0 for any free one)",
@@ -229,7 +195,7 @@ pub fn run(run: &GalleryRun) -> Result<(), KitError> {
     let gallery = Gallery {
         root,
         rubric,
-        csv,
+        csv: run.csv.clone(),
         token: format!("{:032x}", rand::random::<u128>()),
         port,
     };
@@ -238,10 +204,14 @@ pub fn run(run: &GalleryRun) -> Result<(), KitError> {
          the pages save; Ctrl-C stops the server)",
         gallery.token
     );
+    let gradebook = gallery
+        .csv
+        .as_deref()
+        .or(class.as_ref().map(|c| c.gradebook.as_path()));
     eprintln!(
-        "grade gallery: hand scores go to {} and {}",
-        gallery.root.join(SCORES).display(),
-        gallery.csv.display()
+        "grade gallery: hand scores go to the students' records in {}{}",
+        store.folder().display(),
+        gradebook.map_or(String::new(), |csv| format!(" and {}", csv.display()))
     );
     for mut request in server.incoming_requests() {
         let reply = gallery.answer(&mut request);
@@ -260,18 +230,6 @@ pub fn run(run: &GalleryRun) -> Result<(), KitError> {
         let _ = request.respond(response);
     }
     Ok(())
-}
-
-/// The gradebook the class run recorded in the gallery's folder.
-pub(crate) fn recorded_gradebook(root: &Path) -> Result<PathBuf, KitError> {
-    let record = root.join(FOLDER).join(GRADEBOOK_RECORD);
-    let text = fs::read_to_string(&record).map_err(|e| {
-        KitError(format!(
-            "{}: {e}: give the gradebook with --csv PATH",
-            record.display()
-        ))
-    })?;
-    Ok(PathBuf::from(text.trim_end_matches('\n')))
 }
 
 /// A request's header `name`, if it has one.
@@ -351,43 +309,36 @@ impl Gallery {
     fn feedback(&self, request: &Request) -> Result<Reply, Reply> {
         self.allowed(request)?;
         let failed = |why: String| Reply::text(500, why);
-        let scores =
-            load_scores(&self.root, &self.rubric).map_err(|why| failed(why.to_string()))?;
-        let adjustments = feedback::adjustments(Some(&self.csv), &self.rubric)
+        let (class, records) = Store::of(&self.root)
+            .class_records()
             .map_err(|why| failed(why.to_string()))?;
-        let written = feedback::write_all(&self.root, &self.rubric, &scores, &adjustments, false)
+        let written = write_all(&self.root, &self.rubric, &records, false)
             .map_err(|why| failed(why.to_string()))?;
-        link_feedback(&self.root, &self.rubric).map_err(|why| failed(why.to_string()))?;
+        self.republish(class.as_ref(), &records).map_err(failed)?;
         let said = written.said(false);
         eprintln!("grade gallery: {said}");
         Ok(Reply::text(200, said))
     }
 
-    /// Writes `student`'s feedback files if their hand grading is done with `marks`; says what
-    /// became of it, after "saved".
-    fn feedback_of(&self, student: &str, marks: &Marks) -> String {
-        if !feedback::done(&self.rubric, Some(marks)) {
-            return String::new();
-        }
-        let written = feedback::kept(&self.root, student).and_then(|kept| match kept {
-            Some(result) => feedback::adjustments(Some(&self.csv), &self.rubric)
-                .and_then(|adjustments| {
-                    feedback::write(&self.root, &self.rubric, &result, Some(marks), &adjustments)
-                })
-                .and_then(|_| link_feedback(&self.root, &self.rubric))
-                .map(|()| true)
-                .map_err(Into::into),
-            None => Ok(false),
-        });
-        match written {
-            Ok(true) => "; feedback written".into(),
-            Ok(false) => "; no feedback written: no result kept (grade them again)".into(),
-            Err(why) => format!("; no feedback written: {why}"),
+    /// Writes the class's files again from `records`; `Err` says why not, or whose failed.
+    fn republish(
+        &self,
+        class: Option<&Class>,
+        records: &[crate::store::Record],
+    ) -> Result<(), String> {
+        let csv = self.csv.as_deref();
+        let unreported = republish(&self.root, &self.rubric, class, records, csv)
+            .map_err(|why| why.to_string())?;
+        match unreported.first() {
+            None => Ok(()),
+            Some((student, why)) => Err(format!(
+                "the grader failed while writing the files of {student:?}: {why}"
+            )),
         }
     }
 
-    /// Checks and keeps a save, merges it into the gradebook, and writes the student's
-    /// feedback once their hand grading is done.
+    /// Checks and keeps a save in the student's record, writes the class's files again, and
+    /// the student's feedback once their hand grading is done.
     fn save(&self, request: &mut Request) -> Result<Reply, Reply> {
         self.allowed(request)?;
         let mut body = String::new();
@@ -403,29 +354,25 @@ impl Gallery {
             .map_err(|e| Reply::text(400, format!("malformed save: {e}")))?;
         hand::check(&self.rubric, &save.categories)
             .map_err(|why| Reply::text(400, why.to_string()))?;
-        let failed = |why: String| Reply::text(500, why);
-        let text = fs::read_to_string(&self.csv)
-            .map_err(|e| failed(format!("the gradebook {}: {e}", self.csv.display())))?;
-        let known = gradebook::students(&text).map_err(|why| failed(why.to_string()))?;
-        if !known.contains(&save.student) {
-            return Err(Reply::text(
-                404,
-                format!("no student {:?} in the gradebook", save.student),
-            ));
-        }
-        let mut scores =
-            load_scores(&self.root, &self.rubric).map_err(|why| failed(why.to_string()))?;
-        scores
-            .students
-            .insert(save.student.clone(), save.categories);
-        let merged = gradebook::merge(&text, &self.rubric, &scores)
-            .map_err(|why| failed(why.to_string()))?;
-        let json = serde_json::to_string_pretty(&scores).map_err(|e| failed(e.to_string()))?;
-        replace(&self.root.join(SCORES), &format!("{json}\n"))
-            .map_err(|why| failed(why.to_string()))?;
-        replace(&self.csv, &merged).map_err(|why| failed(why.to_string()))?;
-        let marks = &scores.students[&save.student];
-        let feedback = self.feedback_of(&save.student, marks);
+        let csv = self.csv.as_deref();
+        let feedback = match save_marks(
+            &self.root,
+            &self.rubric,
+            csv,
+            &save.student,
+            save.categories,
+        ) {
+            Err(SaveError::Unknown(student)) => {
+                return Err(Reply::text(
+                    404,
+                    format!("no student {student:?} graded in this gallery"),
+                ))
+            }
+            Err(SaveError::Failed(why)) => return Err(Reply::text(500, why)),
+            Ok(Saved::Republished { done: true }) => "; feedback written".into(),
+            Ok(Saved::Republished { done: false }) => String::new(),
+            Ok(Saved::Kept(why)) => format!("; the class's files not written again: {why}"),
+        };
         eprintln!(
             "grade gallery: saved the hand scores of {:?}{feedback}",
             save.student

@@ -1,11 +1,11 @@
 //! The top layer: one function per `grade` subcommand, each given its settings as plain data by
 //! `main.rs` and doing its whole job: find and load the kit, judge, render and write. `student`
-//! grades one program, `class` a folder of submissions (and writes the graders' gallery; with
-//! `again`, grades some of a class again into its files; keeping each result in its `journal`
-//! as it comes, to carry on a run stopped by a crash or an `interrupt`, the submissions'
-//! `fingerprint`s telling which changed since; with `who` each submission is and how late),
-//! `gallery` serves the gallery and takes the hand scores, `feedback` writes the files returned
-//! to students (also on the gallery's saves and at the end of a class run), `export` writes the
+//! grades one program, `class` a folder of submissions (with `again`, grades some of a class
+//! again; keeping each record in the class store as it comes, to carry on a run stopped by a
+//! crash or an `interrupt`; with `who` each submission is and how late), `publish` writes the
+//! files made of the store's records (reports, gradebook, gallery, feedback), `gallery` serves
+//! the gallery and takes the hand scores, `feedback` writes the files returned to students
+//! (also on the gallery's saves and at the end of a class run), `export` writes the
 //! gradebook in the layouts learning platforms import, `solutions` writes or checks the stored
 //! answers, `pack` makes the kit students get (from the files of the working tree its `source`
 //! lists, as `make_zip.sh` does), `matchup` plays a match, `handout` checks a course's copy of
@@ -20,16 +20,15 @@ pub mod class;
 pub mod export;
 pub mod feedback;
 mod files;
-pub mod fingerprint;
 pub mod gallery;
 #[cfg(not(feature = "students-kit"))]
 pub mod handout;
 pub mod interrupt;
-pub mod journal;
 #[cfg(not(feature = "students-kit"))]
 pub mod matchup;
 #[cfg(not(feature = "students-kit"))]
 pub mod pack;
+mod publish;
 pub mod similar;
 #[cfg(not(feature = "students-kit"))]
 pub mod solutions;

@@ -9,13 +9,14 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use super::feedback;
 use super::files::{become_subreaper, parent, write, Grading};
-use super::gallery;
+use super::publish::Publication;
 use crate::judge::{file_stem, grade_student, Student};
 use crate::kit::KitError;
+use crate::report::gallery::{page_name, CLASS_PAGE, FOLDER};
 use crate::report::gradescope::{self, NotCountedAs};
-use crate::report::{markdown, terminal};
+use crate::report::terminal;
+use crate::store::{Record, Store};
 
 /// Folder names that name no student: Gradescope's `submission`, the project's own names (a
 /// student's copy of the starter), a build's folders, and the places one is often in.
@@ -73,10 +74,23 @@ pub fn run(run: &StudentRun) -> Result<(), KitError> {
     // A closed pipe (`| head`) only means nobody reads the rest.
     let _ = writeln!(std::io::stdout().lock(), "{text}");
     if let Some(reports) = &run.grading.report {
+        let store = Store::of(reports);
+        let record = Record::new(result.clone(), None, None, None);
+        let record = store
+            .put_graded(record)
+            .map_err(|e| KitError(e.to_string()))?;
+        let publication = Publication {
+            rubric: &kit.rubric,
+            timed: &[],
+            reports: Some(reports),
+        };
+        publication.student(&record)?;
+        // A class's gallery already there keeps its class page; else one of this student.
+        if !reports.join(CLASS_PAGE).is_file() {
+            publication.class(None, std::slice::from_ref(&record), None, None)?;
+        }
         let path = reports.join(format!("{}.md", file_stem(&result.student)));
-        write(&path, &markdown::student(&kit.rubric, &result))?;
-        let page = gallery::write_student_page(reports, &kit.rubric, &result)?;
-        feedback::keep(reports, &result)?;
+        let page = reports.join(FOLDER).join(page_name(&result.student));
         eprintln!(
             "grade: wrote {} and its page in the graders' gallery, {}",
             path.display(),

@@ -7,6 +7,7 @@
 //! are taken before the run builds anything, leaving out what changed since the class was
 //! first graded; the files of an extracted `.zip` tell no one's time.
 
+use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::SystemTime;
 
@@ -17,12 +18,22 @@ use crate::kit::roster::{assign, Member, Roster};
 use crate::kit::submitted::{self, Source, Submitted};
 use crate::kit::{KitError, Rubric};
 use crate::report::class::unmatched;
-use crate::report::gradebook::{Joined, Late, Who};
 use crate::report::inert;
 use crate::report::words;
+use crate::store::{Late, Who};
 
 /// How many of the entries of an archive not extracted as it has them are named.
 const NOTES_SHOWN: usize = 10;
+
+/// Who each submission of a class is, and who on the roster submitted nothing: what each
+/// record and the gradebook say of them.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Joined {
+    /// Each submission's, by its folder.
+    pub who: BTreeMap<String, Who>,
+    /// The roster's students with no submission.
+    pub missing: Vec<Member>,
+}
 
 /// What a class is joined with.
 #[derive(Clone, Debug)]

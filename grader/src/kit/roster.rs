@@ -101,7 +101,7 @@ const NOT_STUDENTS: [&str; 2] = ["Points Possible", "Student, Test"];
 
 /// One student, as a roster, Gradescope's metadata or a gradebook names them; an empty field
 /// is not known.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Member {
     /// Their student id (the SIS id a learning platform matches: Canvas's SIS User ID,
     /// Moodle's ID number, Gradescope's SID).

@@ -14,7 +14,8 @@ use jiff::Timestamp;
 use super::late::Moment;
 
 /// Where a submission time comes from, as the gradebook says it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Source {
     /// Gradescope's `submission_metadata.yml`.
     Gradescope,
@@ -40,7 +41,7 @@ impl Source {
 pub const FILE_TIMES: &str = "file times, not a submission time";
 
 /// A submission's time, and where it comes from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Submitted {
     /// When.
     pub at: Moment,

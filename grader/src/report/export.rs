@@ -1,5 +1,5 @@
-//! The gradebook put in the layouts learning platforms import, a row per student (each of a
-//! group's students gets the group's grade), everyone on the roster among them:
+//! The class's records put in the layouts learning platforms import, a row per student (each
+//! of a group's students gets the group's grade), everyone on the roster among them:
 //!
 //! - **Canvas** (Grades, Import): `Student`, `ID`, `SIS User ID`, `SIS Login ID`, `Section`,
 //!   then a column titled with the assignment's title, which Canvas makes a new manual-entry
@@ -21,7 +21,7 @@
 //! existing assignment by its id (`Title (12345)`, as Canvas's own export heads it).
 //!
 //! The grade is the gradebook's `final total` (the total, less the late penalty), else its
-//! `total`; a student without one yet (hand scoring not done, a speed-up not counted) has no
+//! `total` ([`gradebook`]); a student without one yet (hand scoring not done, a speed-up not counted) has no
 //! grade, and a student on the roster who submitted nothing has the rubric's `missing` grade (0,
 //! or none). A row whose identifier (the columns the platform maps a student by) is blank, or
 //! the same as another row's, would put a grade on the wrong student or none: it is left out.
@@ -30,18 +30,17 @@
 
 use std::collections::BTreeMap;
 
-use super::gradebook::{
-    self, late_cells, GradebookError, Late, EMAIL, FINAL_TOTAL, LATE_PENALTY, MEMBERS, NAME,
-};
+use super::gradebook::{self, late_cells};
 use super::inert;
 use super::words::points;
 use crate::kit::late::{lateness, Extension, Moment};
 use crate::kit::roster::{assign, Member, Roster};
 use crate::kit::rubric::Missing;
 use crate::kit::Rubric;
+use crate::store::{Late, Record};
 
 /// One row of the gradebook, as the exports need it.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Graded {
     /// The submission folder (empty for a student who submitted nothing).
     pub folder: String,
@@ -93,132 +92,102 @@ impl Column {
     }
 }
 
-/// The gradebook `text` (as `grade class` wrote it, the hand scores merged) for `rubric`, each
-/// row's students completed or overridden by `roster`, and its students no row has (missing,
-/// with the rubric's grade for them) after the rows. A roster's extension takes its students'
-/// late penalty again, from the gradebook's submission time, as `grade class` would have.
-pub fn read(
-    text: &str,
+/// The rows of `records` (a class's, in its order) for `rubric`, each one's students completed
+/// or overridden by `roster`, then the class's `missing` students and the roster's students no
+/// record has (missing, with the rubric's grade for them). A roster's extension takes its
+/// students' late penalty again, from the submission's time, as `grade class` would have.
+pub fn graded(
     rubric: &Rubric,
+    records: &[Record],
+    missing: Option<&[Member]>,
     roster: Option<&Roster>,
-) -> Result<Vec<Graded>, GradebookError> {
-    let rows = gradebook::parse(text)?;
-    let Some((header, rows)) = rows.split_first() else {
-        return Err(GradebookError("the gradebook is empty".into()));
-    };
-    let at = |name: &str| header.iter().position(|h| h == name);
-    let need = |name: &str| {
-        at(name).ok_or_else(|| {
-            GradebookError(format!(
-                "the gradebook has no column {name:?}: was it written by grade class?"
-            ))
+) -> Vec<Graded> {
+    let missing = missing.unwrap_or_default();
+    let known: Vec<&[Member]> = records
+        .iter()
+        .map(|r| r.who.as_ref().map_or(&[][..], |w| w.members.as_slice()))
+        .collect();
+    let mut submissions: Vec<(&str, &[Member])> = records
+        .iter()
+        .zip(&known)
+        .map(|(record, known)| (record.student.as_str(), *known))
+        .collect();
+    submissions.extend(missing.iter().map(|m| ("", std::slice::from_ref(m))));
+    let assigned = assign(roster, &submissions);
+    let joined = records.iter().any(|r| r.who.is_some()) || !missing.is_empty();
+    let missing_grade = (rubric.missing == Missing::Zero).then(|| points(0.0));
+    let mut graded: Vec<Graded> = submissions
+        .iter()
+        .zip(assigned.submissions)
+        .enumerate()
+        .map(|(at, (&(folder, _), (members, extensions, _)))| {
+            let Some(record) = records.get(at) else {
+                return Graded {
+                    folder: String::new(),
+                    members,
+                    grade: missing_grade.clone(),
+                    ..Graded::default()
+                };
+            };
+            let cells =
+                gradebook::hand_cells(rubric, record.marks(), record.result.automatic_total());
+            let who = record.who.as_ref();
+            let (late, penalty) = who.map_or_else(Default::default, |w| late_cells(w.late));
+            let grade = match joined {
+                true => cells.total.map(|t| gradebook::final_total(t, who)),
+                false => cells.total,
+            };
+            let mut graded = Graded {
+                members,
+                folder: folder.to_string(),
+                grade: grade.map(points),
+                penalty,
+                late,
+                hand: cells.parts,
+                comments: cells.comments,
+                timing_left_out: record.result.speedup().is_none()
+                    && !record.result.left_out.is_empty(),
+            };
+            let submitted = who.and_then(|w| w.submitted);
+            if let (Some(submitted), false) = (submitted, extensions.is_empty()) {
+                late_again(rubric, &mut graded, submitted.at, cells.total, &extensions);
+            }
+            graded
         })
-    };
-    let total = need("total")?;
-    let comments = need("hand comments")?;
-    let hand: Vec<usize> = rubric
+        .collect();
+    let parts = rubric
         .categories
         .iter()
         .flat_map(|c| c.parts())
         .filter(|p| !p.automatic)
-        .map(|p| need(&format!("{} ({})", p.name, points(p.points))))
-        .collect::<Result<_, _>>()?;
-    let (final_total, penalty, late) = (at(FINAL_TOTAL), at(LATE_PENALTY), at("late"));
-    let speedup = at(gradebook::SPEEDUP);
-    let lines = |row: &[String], column: Option<usize>| -> Vec<String> {
-        match column.and_then(|c| row.get(c)).map(String::as_str) {
-            None | Some("") => Vec::new(),
-            Some(cell) => cell.split(MEMBERS).map(inert::uncell).collect(),
-        }
-    };
-    let cell = |row: &[String], column: Option<usize>| {
-        column.and_then(|c| row.get(c)).cloned().unwrap_or_default()
-    };
-    let known: Vec<Vec<Member>> = rows
-        .iter()
-        .map(|row| {
-            let (ids, names, emails) = (
-                lines(row, at(gradebook::STUDENT_ID)),
-                lines(row, at(NAME)),
-                lines(row, at(EMAIL)),
-            );
-            let count = ids.len().max(names.len()).max(emails.len());
-            let nth = |list: &[String], n: usize| list.get(n).cloned().unwrap_or_default();
-            (0..count)
-                .map(|n| Member {
-                    student_id: nth(&ids, n),
-                    name: nth(&names, n),
-                    email: nth(&emails, n),
-                    login: String::new(),
-                })
-                .collect()
-        })
-        .collect();
-    let submissions: Vec<(&str, &[Member])> = rows
-        .iter()
-        .zip(&known)
-        .map(|(row, known)| (row.first().map_or("", String::as_str), known.as_slice()))
-        .collect();
-    let assigned = assign(roster, &submissions);
-    let submitted = at("submitted");
-    let mut graded: Vec<Graded> = rows
-        .iter()
-        .zip(assigned.submissions)
-        .map(|(row, (members, extensions, _))| {
-            let grade = match final_total {
-                Some(column) => cell(row, Some(column)),
-                None => cell(row, Some(total)),
-            };
-            let mut graded = Graded {
-                members,
-                folder: row.first().cloned().unwrap_or_default(),
-                grade: Some(grade).filter(|g| !g.is_empty()),
-                penalty: cell(row, penalty),
-                late: cell(row, late),
-                hand: hand.iter().map(|&c| cell(row, Some(c))).collect(),
-                comments: cell(row, Some(comments)),
-                timing_left_out: cell(row, speedup) == gradebook::SPEEDUP_LEFT_OUT,
-            };
-            late_again(
-                rubric,
-                &mut graded,
-                &cell(row, submitted),
-                &cell(row, Some(total)),
-                &extensions,
-            );
-            graded
-        })
-        .collect();
+        .count();
     graded.extend(assigned.missing.into_iter().map(|member| Graded {
-        folder: String::new(),
         members: vec![member],
-        grade: (rubric.missing == Missing::Zero).then(|| points(0.0)),
-        penalty: String::new(),
-        late: String::new(),
-        hand: vec![String::new(); hand.len()],
-        comments: String::new(),
-        timing_left_out: false,
+        grade: missing_grade.clone(),
+        hand: vec![String::new(); parts],
+        ..Graded::default()
     }));
-    Ok(graded)
+    for row in graded.iter_mut().filter(|g| g.folder.is_empty()) {
+        row.hand.resize(parts, String::new());
+    }
+    graded
 }
 
 /// `graded` with its lateness, penalty and grade judged again under `rubric`'s late policy with
-/// the roster's `extensions`, from its `submitted` cell (`2026-11-21T10:00:00-08:00
-/// (Gradescope)`) and its `total`: only when there are extensions, a policy and a time.
+/// the roster's `extensions`, from when it was `submitted` and its `total`, if known.
 fn late_again(
     rubric: &Rubric,
     graded: &mut Graded,
-    submitted: &str,
-    total: &str,
+    submitted: Moment,
+    total: Option<f64>,
     extensions: &[Extension],
 ) {
-    let time = submitted.split(' ').next().and_then(Moment::parse);
-    let (Some(policy), Some(at), false) = (&rubric.late, time, extensions.is_empty()) else {
+    let Some(policy) = &rubric.late else {
         return;
     };
-    let judged = lateness(policy, extensions, at.at, rubric.points());
+    let judged = lateness(policy, extensions, submitted.at, rubric.points());
     (graded.late, graded.penalty) = late_cells(Late::Judged(judged));
-    if let Ok(total) = total.parse::<f64>() {
+    if let Some(total) = total {
         graded.grade = Some(points((total - judged.penalty).max(0.0)));
     }
 }
@@ -485,15 +454,26 @@ pub fn gradescope(rubric: &Rubric, graded: &[Graded]) -> Layout {
 mod tests {
     use super::*;
     use crate::judge::fixtures;
-    use crate::judge::result::hand::{CategoryMarks, HandScores, Marks};
-    use crate::kit::late::{Lateness, Moment};
+    use crate::judge::result::hand::{CategoryMarks, Marks};
+    use crate::kit::late::Lateness;
     use crate::kit::submitted::{Source, Submitted};
-    use crate::report::gradebook::{Late, Who};
+    use crate::store::Who;
     use std::collections::BTreeMap;
+
+    /// A class's records and the roster's students who submitted nothing.
+    struct Class {
+        records: Vec<Record>,
+        missing: Vec<Member>,
+    }
+
+    /// [`graded`] of `class`.
+    fn read(class: &Class, rubric: &Rubric, roster: Option<&Roster>) -> Option<Vec<Graded>> {
+        Some(graded(rubric, &class.records, Some(&class.missing), roster))
+    }
 
     /// A class's gradebook: a group (one of it named as a formula) graded by hand and late,
     /// a student on time whose hand scoring is not done, and a folder nobody is named for.
-    fn gradebook() -> (Rubric, String) {
+    fn gradebook() -> (Rubric, Class) {
         let rubric = fixtures::hand_rubric();
         let students = ["team", "bob", "stray"]
             .map(|name| fixtures::student(name, vec![fixtures::case_result("a", "AI", 1.0)], 1));
@@ -534,7 +514,6 @@ mod tests {
                 late: late(0, 0, 0.0),
             },
         );
-        let mut hand = HandScores::default();
         let mut marks = Marks::new();
         marks.insert(
             "GUI".into(),
@@ -543,17 +522,22 @@ mod tests {
                 comment: "Tidy grid,\nbut =SUM(A1) no dialog".into(),
             },
         );
-        hand.students.insert("team".into(), marks);
-        let text = gradebook::csv(&rubric, &[], &students, &HandScores::default());
-        let class = gradebook::Joined {
-            who,
+        let records = students
+            .into_iter()
+            .map(|result| {
+                let name = result.student.clone();
+                let mut record = Record::new(result, None, None, who.get(&name).cloned());
+                if name == "team" {
+                    record.hand = marks.clone();
+                }
+                record
+            })
+            .collect();
+        let class = Class {
+            records,
             missing: vec![member("4", "Dee")],
         };
-        let joined = gradebook::join(&text, &class, Missing::Blank).unwrap();
-        (
-            rubric.clone(),
-            gradebook::merge(&joined, &rubric, &hand).unwrap(),
-        )
+        (rubric, class)
     }
 
     #[test]
@@ -793,15 +777,10 @@ mod tests {
         assert!(graded.iter().all(|g| !g.timing_left_out));
         let mut result = fixtures::student("ann", vec![], 1);
         result.left_out = vec!["threads/speedup".into()];
-        let text = gradebook::csv(&rubric, &[], &[result], &HandScores::default());
-        assert!(read(&text, &rubric, None).unwrap()[0].timing_left_out);
-    }
-
-    #[test]
-    fn a_gradebook_without_the_columns_it_needs_is_refused() {
-        let rubric = fixtures::hand_rubric();
-        let error = read("student,AI (1)\nann,1\n", &rubric, None).unwrap_err();
-        assert!(error.0.contains("no column \"total\""), "{error}");
-        assert!(read("", &rubric, None).is_err());
+        let class = Class {
+            records: vec![Record::new(result, None, None, None)],
+            missing: Vec::new(),
+        };
+        assert!(read(&class, &rubric, None).unwrap()[0].timing_left_out);
     }
 }

@@ -14,7 +14,7 @@ use std::fmt::Write;
 use pulldown_cmark::{html::push_html, Event, Options, Parser, Tag, TagEnd};
 
 use super::gallery::escape;
-use super::gradebook::LatePenalty;
+use super::gradebook::late_word;
 use super::inert;
 use super::markdown;
 use super::words::{case_not_counted, points};
@@ -22,7 +22,9 @@ use crate::judge::file_stem;
 use crate::judge::result::hand::{self, Marks};
 use crate::judge::result::StudentResult;
 use crate::kit::late::{LatePolicy, Per};
+use crate::kit::submitted::Source;
 use crate::kit::Rubric;
+use crate::store::{Late, Who};
 
 /// The folder of the feedback files in the report directory.
 pub const FOLDER: &str = "feedback";
@@ -71,8 +73,42 @@ pub struct Adjustment {
     pub why: String,
 }
 
+/// A late submission's penalty.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LatePenalty {
+    /// How late, in words (`1 day 3 h`), as the gradebook says it.
+    pub late: String,
+    /// The points taken off.
+    pub points: f64,
+    /// Whether its time is its files' (`--late-from-files`), not a submission time.
+    pub from_files: bool,
+}
+
+impl LatePenalty {
+    /// The penalty of the submission `who` is, if its lateness costs points.
+    pub fn of(who: &Who) -> Option<LatePenalty> {
+        let Late::Judged(lateness) = who.late else {
+            return None;
+        };
+        (lateness.penalty > 0.0).then(|| LatePenalty {
+            late: late_word(lateness.late),
+            points: lateness.penalty,
+            from_files: who.submitted.is_some_and(|s| s.source == Source::Files),
+        })
+    }
+}
+
+/// The adjustments to the total of the submission `who` is (its late penalty, explained by
+/// `rubric`'s late policy); none without one.
+pub fn adjustments(rubric: &Rubric, who: Option<&Who>) -> Vec<Adjustment> {
+    who.and_then(LatePenalty::of)
+        .map(|penalty| Adjustment::late(&penalty, rubric))
+        .into_iter()
+        .collect()
+}
+
 impl Adjustment {
-    /// A late penalty as the gradebook has it, explained by `rubric`'s late policy.
+    /// A late penalty, explained by `rubric`'s late policy.
     pub fn late(penalty: &LatePenalty, rubric: &Rubric) -> Adjustment {
         let late = inert::line(&penalty.late);
         let mut why = rubric.late.as_ref().map_or(String::new(), |policy| {

@@ -17,7 +17,7 @@
 use std::fmt::Write;
 use std::path::Path;
 
-use percent_encoding::{percent_decode_str, utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
+use percent_encoding::{utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
 
 use super::feedback::{page_name as feedback_page, FOLDER as FEEDBACK_FOLDER};
 use super::inert;
@@ -26,7 +26,7 @@ use super::window;
 use super::words::{build_word, case_not_counted, category_not_counted, points};
 use super::{plot, threading};
 use crate::judge::file_stem;
-use crate::judge::result::hand::{HandScores, Marks};
+use crate::judge::result::hand::Marks;
 use crate::judge::result::window::{Check, Measured, Observation, Status, Step, WindowResult};
 use crate::judge::result::StudentResult;
 use crate::kit::rubric::{Category, Evidence};
@@ -108,21 +108,6 @@ fn graded(rubric: &Rubric) -> impl Iterator<Item = &Category> {
         .filter(|c| c.parts().iter().any(|p| !p.automatic))
 }
 
-/// The class page: a row per student with a link to their page. `reports` is the report
-/// directory, which the screenshots' links are made relative to.
-pub fn class_page(
-    rubric: &Rubric,
-    results: &[StudentResult],
-    hand: &HandScores,
-    reports: &Path,
-) -> String {
-    let rows: Vec<String> = results
-        .iter()
-        .map(|result| class_row(rubric, result, hand, reports))
-        .collect();
-    class_page_of(rubric, &rows)
-}
-
 /// The class page around `rows`, each one of [`class_row`]'s.
 pub fn class_page_of(rubric: &Rubric, rows: &[String]) -> String {
     let mut out = head(&format!("{}: the gallery", rubric.title), "");
@@ -150,30 +135,33 @@ const FEEDBACK: &str = "<p class=\"feedback\"><button id=\"feedback\" type=\"but
 const SIMILAR: &str = "<p class=\"similar\"><a href=\"similarity/index.html\">Similar pairs</a>: \
     leads for a person to judge, never a deduction.</p>\n";
 
-/// What opens a student's row on the class page, before their name's [`key`].
-const ROW: &str = "<tr data-student=\"";
-/// What opens the last cell of a student's row: the link to their feedback, once written.
-const FEEDBACK_CELL: &str = "<td class=\"feedback\">";
-
 /// `result`'s row on the class page, one line: their name linked to their page, their window,
-/// their automatic total (and what of it is not counted yet), build, window steps seen and
-/// hand-scored items.
+/// their automatic total (and what of it is not counted yet), build, window steps seen,
+/// hand-scored items (of their `marks`) and, once `feedback` is written, a link to it.
 pub fn class_row(
     rubric: &Rubric,
     result: &StudentResult,
-    hand: &HandScores,
+    marks: Option<&Marks>,
     reports: &Path,
+    feedback: bool,
 ) -> String {
     let items: usize = graded(rubric).map(|c| c.manual.len()).sum();
     let (earned, max) = result.total();
-    let scored = hand
-        .students
-        .get(&result.student)
-        .map_or(0, |m| m.values().map(|c| c.scored()).sum());
+    let scored: usize = marks.map_or(0, |m| m.values().map(|c| c.scored()).sum());
+    let link = match feedback {
+        true => format!(
+            "<a href=\"{}\">feedback</a>",
+            escape(&href(&format!(
+                "{FEEDBACK_FOLDER}/{}",
+                feedback_page(&result.student)
+            )))
+        ),
+        false => String::new(),
+    };
     format!(
-        "{ROW}{}\" data-items=\"{items}\"><td><a data-page href=\"{}\">{}</a>\
+        "<tr data-student=\"{}\" data-items=\"{items}\"><td><a data-page href=\"{}\">{}</a>\
          </td><td>{}</td><td>{} / {}{}</td><td>{}</td><td>{}</td>\
-         <td class=\"scored\">{scored} of {items}</td>{FEEDBACK_CELL}</td></tr>\n",
+         <td class=\"scored\">{scored} of {items}</td><td class=\"feedback\">{link}</td></tr>\n",
         key(&result.student),
         escape(&href(&format!("{FOLDER}/{}", page_name(&result.student)))),
         escape(&inert::line(&result.student)),
@@ -197,39 +185,6 @@ fn incomplete(result: &StudentResult) -> String {
                 case.category,
                 case_not_counted(case)?
             ))
-        })
-        .collect()
-}
-
-/// `row` (one of [`class_row`]'s) with its last cell linking the student's feedback page when
-/// `written` says that it is written (given the student's name), else empty. A row without
-/// that cell (written by an earlier `grade`) stays as it is.
-pub fn link_feedback(row: &str, written: impl Fn(&str) -> bool) -> String {
-    let (Some(at), Some((student, _))) = (row.rfind(FEEDBACK_CELL), class_rows(row).pop()) else {
-        return row.to_string();
-    };
-    let link = match written(&student) {
-        true => format!(
-            "<a href=\"{}\">feedback</a>",
-            escape(&href(&format!(
-                "{FEEDBACK_FOLDER}/{}",
-                feedback_page(&student)
-            )))
-        ),
-        false => String::new(),
-    };
-    format!("{}{FEEDBACK_CELL}{link}</td></tr>\n", &row[..at])
-}
-
-/// The rows of a class page that [`class_page_of`] wrote, each with its student's name: what
-/// a class graded again in part keeps of the others.
-pub fn class_rows(page: &str) -> Vec<(String, String)> {
-    page.split_inclusive('\n')
-        .filter_map(|line| {
-            let rest = line.strip_prefix(ROW)?;
-            let (name, _) = rest.split_once('"')?;
-            let name = percent_decode_str(name).decode_utf8_lossy().into_owned();
-            Some((name, line.to_string()))
         })
         .collect()
 }
@@ -534,11 +489,9 @@ mod tests {
         let result = fixtures::student(name, Vec::new(), 1);
         let rubric = fixtures::hand_rubric();
         let page = student_page(&rubric, &result, None, Path::new("/r"));
-        let class = class_page(
+        let class = class_page_of(
             &rubric,
-            std::slice::from_ref(&result),
-            &HandScores::default(),
-            Path::new("/r"),
+            &[class_row(&rubric, &result, None, Path::new("/r"), false)],
         );
         for html in [&page, &class] {
             assert!(!html.contains("<img src=x"), "{html}");
@@ -553,41 +506,38 @@ mod tests {
         let result = fixtures::hostile_student(false);
         let rubric = fixtures::hand_rubric();
         let page = student_page(&rubric, &result, None, Path::new("/r"));
-        let row = class_row(&rubric, &result, &HandScores::default(), Path::new("/r"));
+        let row = class_row(&rubric, &result, None, Path::new("/r"), false);
         crate::report::inert::assert_inert(&page);
         assert!(page.contains("<h1>ann\\u{1b}[2J"), "{page}");
         assert!(page.contains("data-student=\"ann%1B%5B2J"), "{page}");
         assert!(row.contains(">ann\\u{1b}[2J"), "{row}");
-        assert_eq!(class_rows(&row), [(result.student.clone(), row.clone())]);
+        assert!(row.starts_with("<tr data-student=\"ann%1B%5B2J"), "{row}");
     }
 
     #[test]
     fn a_row_links_its_student_s_feedback_once_written() {
         let result = fixtures::student("ann lee", Vec::new(), 1);
-        let row = class_row(
-            &fixtures::hand_rubric(),
-            &result,
-            &HandScores::default(),
-            Path::new("/r"),
+        let row = |feedback| {
+            class_row(
+                &fixtures::hand_rubric(),
+                &result,
+                None,
+                Path::new("/r"),
+                feedback,
+            )
+        };
+        assert!(
+            row(false).ends_with("<td class=\"feedback\"></td></tr>\n"),
+            "{}",
+            row(false)
         );
         assert!(
-            row.ends_with("<td class=\"feedback\"></td></tr>\n"),
-            "{row}"
-        );
-        let linked = link_feedback(&row, |student| student == "ann lee");
-        assert!(
-            linked.ends_with(
+            row(true).ends_with(
                 "<td class=\"feedback\"><a href=\"feedback/ann_lee.html\">feedback</a></td></tr>\n"
             ),
-            "{linked}"
+            "{}",
+            row(true)
         );
-        assert_eq!(link_feedback(&linked, |_| false), row);
-        assert_eq!(
-            class_rows(&linked),
-            [(result.student.clone(), linked.clone())]
-        );
-        let earlier = "<tr data-student=\"bob\"><td>bob</td></tr>\n";
-        assert_eq!(link_feedback(earlier, |_| true), earlier);
     }
 
     #[test]

@@ -3,8 +3,8 @@
 //! result; hand scores posted to a running `grade gallery` write the feedback of the student
 //! whose checklist they complete, and only theirs, linked from the class page; the class page's
 //! button needs the token; `grade feedback --all` writes everyone's, the unfinished marked so;
-//! a result kept by another version is refused; and `grade class` run again writes the feedback
-//! of the student scored before. No window, no style facts: a plain HTTP client is enough.
+//! a record kept by another version is refused (by `grade feedback` and `grade class`) and never
+//! written over; and `grade class` run again writes the feedback of the student scored before. No window, no style facts: a plain HTTP client is enough.
 
 use std::fs;
 use std::path::Path;
@@ -17,18 +17,23 @@ use crate::support::{grade, python_submission, small_kit, QUICK_CASES};
 /// Grades the class of `ann` and `bob` in `work` (its `kit/`, `class/`, `reports/` and
 /// `gradebook.csv`).
 fn grade_class(work: &Path) {
-    let output = grade()
-        .current_dir(work)
-        .args(["class", "class", "--kit", "kit", "--report", "reports"])
-        .args(["--csv", "gradebook.csv", "--skip-timing", "--jobs", "2"])
-        .args(["--command", "python3 \"{dir}/connect_four.py\""])
-        .output()
-        .expect("grade starts");
+    let output = grade_class_output(work);
     assert!(
         output.status.success(),
         "{}",
         String::from_utf8_lossy(&output.stderr)
     );
+}
+
+/// [`grade_class`]'s output, whether it succeeds or not.
+fn grade_class_output(work: &Path) -> std::process::Output {
+    grade()
+        .current_dir(work)
+        .args(["class", "class", "--kit", "kit", "--report", "reports"])
+        .args(["--csv", "gradebook.csv", "--skip-timing", "--jobs", "2"])
+        .args(["--command", "python3 \"{dir}/connect_four.py\""])
+        .output()
+        .expect("grade starts")
 }
 
 /// A save of every hand-graded category of `student`: each item its full points, but the last
@@ -72,8 +77,8 @@ fn feedback_is_written_once_the_hand_grading_is_done_and_again_on_demand() {
     grade_class(work);
     let reports = work.join("reports");
     for student in ["ann", "bob"] {
-        let kept = fs::read_to_string(reports.join(format!("results/{student}.json"))).unwrap();
-        assert!(kept.contains("\"version\": 1"), "{kept}");
+        let kept = fs::read_to_string(reports.join(format!("records/{student}.json"))).unwrap();
+        assert!(kept.starts_with("{\n  \"version\": 1,"), "{kept}");
     }
     assert!(
         !reports.join("feedback").exists(),
@@ -130,10 +135,11 @@ fn feedback_is_written_once_the_hand_grading_is_done_and_again_on_demand() {
     assert!(bob.contains("| **Total** | **____ / "), "{bob}");
     assert!(reports.join("feedback/bob.html").is_file());
 
-    // A result kept by another version of grade is refused, and named.
-    let kept = reports.join("results/bob.json");
+    // A record kept by another version of grade is refused, named, and never written over.
+    let kept = reports.join("records/bob.json");
     let text = fs::read_to_string(&kept).unwrap();
-    fs::write(&kept, text.replacen("\"version\": 1", "\"version\": 99", 1)).unwrap();
+    let newer = text.replacen("\"version\": 1", "\"version\": 99", 1);
+    fs::write(&kept, &newer).unwrap();
     let output = grade()
         .current_dir(work)
         .args(["feedback", "reports", "--kit", "kit"])
@@ -142,9 +148,21 @@ fn feedback_is_written_once_the_hand_grading_is_done_and_again_on_demand() {
     let said = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(1), "{said}");
     assert!(
-        said.contains("results/bob.json: kept by another version of grade (version 99"),
+        said.contains(
+            "records/bob.json: written by another version of grade (version 99; this grade \
+             reads version 1)"
+        ),
         "{said}"
     );
+    let output = grade_class_output(work);
+    let said = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{said}");
+    assert!(
+        said.contains("records/bob.json: written by another version"),
+        "{said}"
+    );
+    assert_eq!(fs::read_to_string(&kept).unwrap(), newer);
+    fs::write(&kept, &text).unwrap();
 
     // Graded again, the class writes the feedback of the student scored before at once.
     fs::remove_dir_all(reports.join("feedback")).unwrap();

@@ -4,8 +4,8 @@
 //! not counted; `bob`'s values change with the thread count, so his fails, counted, at 0. The
 //! gradebook leaves ann's Threading and her totals blank with the reason beside them, and the
 //! class summary names her to grade again and leaves her out of those figures (both pinned by
-//! snapshots). Hand scores and a comment are typed into `hand-scores.json` and merged into the
-//! gradebook as the gallery does. Then `grade class --not-counted` grades ann alone again: her
+//! snapshots). Hand scores and a comment are saved as the gallery saves them: into the students'
+//! records, the gradebook written again. Then `grade class --not-counted` grades ann alone again: her
 //! row is still blank with the reason (one CPU still cannot judge it), her hand scores are
 //! kept, and bob's row, report and gallery page are what they were, byte for byte. Ann hands
 //! in a program whose values change with the thread count, `--only ann` grades her again, and
@@ -17,9 +17,10 @@ use std::fs;
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
-use connect_four_grader::judge::result::hand::{CategoryMarks, HandScores, Marks};
+use connect_four_grader::commands::gallery::{save_marks, Saved};
+use connect_four_grader::judge::result::hand::{CategoryMarks, Marks};
 use connect_four_grader::kit::Rubric;
-use connect_four_grader::report::gradebook;
+use connect_four_grader::store::Store;
 
 use crate::snapshots::assert_snapshot;
 use crate::support::{column, python_submission, rows, speedup_kit};
@@ -87,14 +88,12 @@ impl Class {
         row[at].clone()
     }
 
-    /// `student`'s row of the gradebook, as written.
-    fn row(&self, student: &str) -> String {
-        let text = self.read("gradebook.csv");
-        let rows = gradebook::records(&text).unwrap();
+    /// `student`'s row of the gradebook, its cells.
+    fn row(&self, student: &str) -> Vec<String> {
+        let rows = rows(&self.path("gradebook.csv"));
         rows.into_iter()
-            .find(|r| r.cells[0] == student)
+            .find(|r| r[0] == student)
             .unwrap_or_else(|| panic!("no row of {student}"))
-            .text
     }
 
     /// What the class run wrote of `student` that must stay as it was when others are graded
@@ -107,7 +106,7 @@ impl Class {
             .expect("a class page row")
             .to_string();
         [
-            self.row(student),
+            self.row(student).join("\u{1f}"),
             self.read(&format!("reports/{student}.md")),
             self.read(&format!("reports/gallery/{student}.html")),
             class_row,
@@ -143,13 +142,19 @@ fn full_marks(rubric: &Rubric, comment: &str) -> Marks {
         .collect()
 }
 
-/// Saves `scores` as the gallery does: into `reports/hand-scores.json`, merged into the
-/// gradebook.
-fn save(class: &Class, rubric: &Rubric, scores: &HandScores) {
-    let json = serde_json::to_string_pretty(scores).unwrap();
-    fs::write(class.path("reports/hand-scores.json"), format!("{json}\n")).unwrap();
-    let merged = gradebook::merge(&class.read("gradebook.csv"), rubric, scores).unwrap();
-    fs::write(class.path("gradebook.csv"), merged).unwrap();
+/// Saves each student's marks of `scores` as the gallery does: into their record, the class's
+/// files written again.
+fn save(class: &Class, rubric: &Rubric, scores: &[(&str, Marks)]) {
+    for (student, marks) in scores {
+        let saved = save_marks(&class.path("reports"), rubric, None, student, marks.clone());
+        assert!(matches!(saved, Ok(Saved::Republished { .. })), "{saved:?}");
+    }
+}
+
+/// Every student's hand scores, as the store holds them.
+fn hand(class: &Class) -> Vec<(String, Marks)> {
+    let (_, records) = Store::of(&class.path("reports")).class_records().unwrap();
+    records.into_iter().map(|r| (r.student, r.hand)).collect()
 }
 
 #[test]
@@ -183,13 +188,10 @@ fn a_speedup_not_counted_is_blank_named_and_graded_again_alone() {
     );
 
     // The graders type every item and a comment for both, as the gallery saves them.
-    let mut scores = HandScores::default();
-    for (student, comment) in [("ann", "a pool, \"tidy\""), ("bob", "threads per move")] {
-        let marks = full_marks(&rubric, comment);
-        scores.students.insert(student.into(), marks);
-    }
+    let scores = [("ann", "a pool, \"tidy\""), ("bob", "threads per move")]
+        .map(|(student, comment)| (student, full_marks(&rubric, comment)));
     save(&class, &rubric, &scores);
-    let hand = class.read("reports/hand-scores.json");
+    let typed = hand(&class);
     // Ann's total waits for her speed-up; bob's is known: his automatic points and 30 by hand.
     assert_eq!(class.cell("ann", "total"), "");
     assert_eq!(class.cell("ann", "hand-scored items"), "11 of 11");
@@ -210,7 +212,7 @@ fn a_speedup_not_counted_is_blank_named_and_graded_again_alone() {
     );
     assert!(stdout.contains("**Grade again: 1 student**"), "{stdout}");
     assert_eq!(class.kept("bob"), bob_before);
-    assert_eq!(class.read("reports/hand-scores.json"), hand);
+    assert_eq!(hand(&class), typed);
     assert_eq!(cells("ann"), ["", "not judged on 1 CPU", ""]);
     assert_eq!(class.cell("ann", "hand-scored items"), "11 of 11");
     assert_eq!(class.cell("ann", "total"), "");
@@ -244,7 +246,7 @@ fn a_speedup_not_counted_is_blank_named_and_graded_again_alone() {
     let ann_automatic: f64 = ann[2].parse().unwrap();
     let ann_total: f64 = class.cell("ann", "total").parse().unwrap();
     assert!((ann_total - ann_automatic - 30.0).abs() < 1e-9);
-    assert_eq!(class.read("reports/hand-scores.json"), hand);
+    assert_eq!(hand(&class), typed);
     let summary = class.read("reports/class-summary.md");
     assert!(!summary.contains("Grade again"), "{summary}");
     let json: serde_json::Value =

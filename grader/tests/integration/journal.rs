@@ -1,15 +1,16 @@
 //! A class run loses nothing, end to end: five Python students, each slowed by a pause in
 //! their `run` script so that a run can be stopped part way, graded with `--jobs 2` on a kit of
-//! two quick cases. Killed with `SIGKILL` once the first result is in the journal, a run leaves
-//! that result there; the same command again carries on (and says so), grades every other
+//! two quick cases. Killed with `SIGKILL` once the first record is in the class store, a run
+//! leaves that record there; the same command again carries on (and says so), grades every other
 //! student once (and again the one whose submission changed meanwhile), and writes a
 //! gradebook whose scores are those of a run never stopped. Ctrl-C (`SIGINT`) in the middle
 //! ends the run with status 130, a gradebook of the students graded, and the others named;
 //! carried on, the class is complete, and `--restart` grades everyone again.
 //!
 //! A panic while grading one student is tested at the seam where it is caught (`judge::class`'s
-//! unit tests): no submission can make the grader panic on purpose, and no hidden switch in
-//! `grade` makes it.
+//! unit tests): no submission can make the grader panic on purpose. One while writing a
+//! student's files is made by the debug build's switch for it (`publish`'s): everyone else's
+//! row, page and feedback are written, the one is named, and the same command then writes theirs.
 
 use std::collections::BTreeSet;
 use std::fs;
@@ -17,6 +18,11 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, ExitStatus, Stdio};
 use std::thread;
 use std::time::{Duration, Instant};
+
+use connect_four_grader::commands::gallery::{save_marks, Saved};
+use connect_four_grader::judge::result::hand::{CategoryMarks, Marks};
+use connect_four_grader::kit::Rubric;
+use connect_four_grader::store::Store;
 
 use crate::support::{column, grade, python_submission, rows, small_kit, QUICK_CASES};
 
@@ -59,7 +65,7 @@ impl Class {
         Class { _dir: dir, work }
     }
 
-    /// `grade class` on the class, two at a time, into `csv` (its summary and journal beside
+    /// `grade class` on the class, two at a time, into `csv` (its summary and store beside
     /// it), with `extra` arguments; its output goes to files, so that it never waits on a pipe.
     fn start(&self, csv: &str, extra: &[&str]) -> Run {
         let (out, err) = (self.work.join("stdout"), self.work.join("stderr"));
@@ -81,25 +87,16 @@ impl Class {
         self.start(csv, extra).wait()
     }
 
-    /// The students with a result in the journal beside `csv`, one name per result.
+    /// The students with a record of this run in the store beside `csv`.
     fn journaled(&self, csv: &str) -> Vec<String> {
-        let path = self.journal(csv);
-        let text = fs::read_to_string(path).unwrap_or_default();
-        // Whole lines only: the last may be cut short by a kill.
-        let whole = text.rfind('\n').map_or("", |end| &text[..end]);
-        whole
-            .lines()
-            .filter_map(|line| {
-                let value: serde_json::Value = serde_json::from_str(line).ok()?;
-                Some(value.get("student")?.get("student")?.as_str()?.to_string())
-            })
-            .collect()
+        let (_, records) = self.store(csv).class_records().unwrap_or_default();
+        records.into_iter().map(|r| r.student).collect()
     }
 
-    /// The journal beside `csv`.
-    fn journal(&self, csv: &str) -> PathBuf {
+    /// The class store beside `csv`.
+    fn store(&self, csv: &str) -> Store {
         let csv = self.work.join(csv);
-        csv.parent().unwrap().join("class-journal.jsonl")
+        Store::of(csv.parent().unwrap())
     }
 
     /// The gradebook `csv`, each student's cells but the time it took, by student.
@@ -191,7 +188,7 @@ fn sorted(names: &[String]) -> Vec<String> {
 fn a_run_killed_part_way_is_carried_on_and_grades_each_student_once() {
     let class = Class::new(EVERY_START);
     let run = class.start("gradebook.csv", &[]);
-    run.until("the first result in the journal", || {
+    run.until("the first record in the store", || {
         !class.journaled("gradebook.csv").is_empty()
     });
     // The kernel's out-of-memory killer, or anyone's kill -9: no chance to clean up.
@@ -244,13 +241,10 @@ fn a_run_killed_part_way_is_carried_on_and_grades_each_student_once() {
         "kept {before:?}, graded now {now:?}"
     );
     assert!(now.contains(&changed), "{now:?}");
-    // The journal holds each student once, and the run is finished.
+    // The store holds each student once, and the run is finished.
     assert_eq!(sorted(&class.journaled("gradebook.csv")), all);
-    let journal = fs::read_to_string(class.journal("gradebook.csv")).unwrap();
-    assert!(
-        journal.lines().last().unwrap().starts_with("{\"finished\""),
-        "{journal}"
-    );
+    let stored = class.store("gradebook.csv").class().unwrap().unwrap();
+    assert!(stored.finished.is_some(), "{stored:?}");
     // Every student's summary is printed, those carried on too.
     for name in &all {
         assert!(
@@ -287,7 +281,7 @@ fn ctrl_c_writes_what_is_graded_names_the_rest_and_the_run_carries_on() {
     // Ann starts at once: she is graded while bob, graded beside her, is still in his pause.
     fs::write(class.work.join("class/ann/.started"), "").unwrap();
     let run = class.start("gradebook.csv", &[]);
-    run.until("the first result in the journal", || {
+    run.until("the first record in the store", || {
         !class.journaled("gradebook.csv").is_empty()
     });
     let pid = i32::try_from(run.child.id()).unwrap();
@@ -346,11 +340,78 @@ fn ctrl_c_writes_what_is_graded_names_the_rest_and_the_run_carries_on() {
     assert!(restarted.status.success(), "{}", restarted.printed());
     assert!(
         restarted.stderr.contains(
-            "starting over, grading everyone: the journal of an earlier \
-             run (class-journal.jsonl) is set aside: --restart was given"
+            "starting over, grading everyone: the run the store holds (records/) is set \
+             aside: --restart was given"
         ),
         "{}",
         restarted.stderr
     );
     assert_eq!(sorted(&restarted.graded()), all);
+}
+
+#[test]
+fn a_reporter_that_panics_for_one_student_costs_their_files_alone() {
+    let class = Class::new("");
+    let reports = ["--report", "reports"];
+    let first = class.graded("gradebook.csv", &reports);
+    assert!(first.status.success(), "{}", first.printed());
+    // Every student scored in full, so that each has feedback to write.
+    let rubric = Rubric::load(&class.work.join("kit/rubric.toml")).unwrap();
+    for (name, _) in STUDENTS {
+        let mut marks = Marks::new();
+        for category in rubric.categories.iter().filter(|c| !c.manual.is_empty()) {
+            let items = category.checklist().iter().map(|(p, _)| Some(*p)).collect();
+            let comment = String::new();
+            marks.insert(category.name.clone(), CategoryMarks { items, comment });
+        }
+        let saved = save_marks(&class.work.join("reports"), &rubric, None, name, marks);
+        assert_eq!(saved.unwrap(), Saved::Republished { done: true });
+    }
+    for folder in ["reports/gallery", "reports/feedback"] {
+        fs::remove_dir_all(class.work.join(folder)).unwrap();
+    }
+
+    let panicking = grade()
+        .current_dir(&class.work)
+        .env("CONNECT_FOUR_GRADER_TEST_PANIC_REPORTING", "cy")
+        .args(["class", "class", "--kit", "kit", "--jobs", "2", "--restart"])
+        .args(["--csv", "gradebook.csv", "--command", "sh {dir}/run"])
+        .args(reports)
+        .output()
+        .expect("grade starts");
+    let said = String::from_utf8_lossy(&panicking.stderr);
+    assert_eq!(panicking.status.code(), Some(1), "{said}");
+    assert!(
+        said.contains(
+            "the grader failed while writing the reports of 1 student (a bug of grade's: \
+             please report it with this message); they are graded, but what was being written \
+             for them may be missing (grade them again with --only):\n  cy: a reporter failed"
+        ),
+        "{said}"
+    );
+    let others: Vec<&str> = STUDENTS
+        .iter()
+        .map(|(n, _)| *n)
+        .filter(|n| *n != "cy")
+        .collect();
+    let expected: BTreeSet<String> = others.iter().map(|n| n.to_string()).collect();
+    assert_eq!(class.in_gradebook("gradebook.csv"), expected);
+    let page = |name: &str| class.work.join(format!("reports/gallery/{name}.html"));
+    let feedback = |name: &str| class.work.join(format!("reports/feedback/{name}.html"));
+    for name in &others {
+        assert!(page(name).is_file() && feedback(name).is_file(), "{name}");
+    }
+    assert!(!page("cy").exists() && !feedback("cy").exists());
+    let summary = fs::read_to_string(class.work.join("reports/class-summary.md")).unwrap();
+    assert!(summary.contains("4 students"), "{summary}");
+    // Graded, and kept: the same command writes cy's files, grading nobody again.
+    let (_, records) = Store::of(&class.work.join("reports"))
+        .class_records()
+        .unwrap();
+    assert!(records.iter().any(|r| r.student == "cy"), "{records:?}");
+    let carried = class.graded("gradebook.csv", &reports);
+    assert!(carried.status.success(), "{}", carried.printed());
+    assert!(carried.graded().is_empty(), "{}", carried.printed());
+    assert_eq!(class.in_gradebook("gradebook.csv").len(), 5);
+    assert!(page("cy").is_file() && feedback("cy").is_file());
 }

@@ -213,7 +213,7 @@ fn an_exported_class_is_graded_hand_scored_exported_and_given_its_feedback() {
         work,
         &[
             "export",
-            "gradebook.csv",
+            "reports",
             "--canvas",
             "canvas.csv",
             "--roster",
@@ -226,7 +226,7 @@ fn an_exported_class_is_graded_hand_scored_exported_and_given_its_feedback() {
         work,
         &[
             "export",
-            "gradebook.csv",
+            "reports",
             "--moodle",
             "moodle.csv",
             "--roster",

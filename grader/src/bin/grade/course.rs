@@ -131,8 +131,8 @@ const EXPORT_HELP: &str = concat!(
     "--partial), 2 for bad arguments.\n",
     "\n",
     "Examples:\n",
-    "  grade export gradebook.csv --canvas canvas.csv --moodle moodle.csv\n",
-    "  grade export gradebook.csv --gradescope hand-scores.csv --roster roster.csv\n",
+    "  grade export reports --canvas canvas.csv --moodle moodle.csv\n",
+    "  grade export reports --gradescope hand-scores.csv --roster roster.csv\n",
     "  grade export gradebook.csv --moodle moodle.csv --moodle-by idnumber --allow-missing"
 );
 
@@ -140,9 +140,10 @@ const EXPORT_HELP: &str = concat!(
 #[derive(Args, Debug)]
 #[command(group(clap::ArgGroup::new("layout").required(true).multiple(true)))]
 pub struct ExportArgs {
-    /// The gradebook grade class wrote (--csv)
-    #[arg(value_name = "GRADEBOOK")]
-    gradebook: PathBuf,
+    /// The class's report directory (grade class --report), or, graded without one, its
+    /// gradebook (--csv), beside which the class's records are
+    #[arg(value_name = "DIR")]
+    class: PathBuf,
     /// Write Canvas's gradebook import to OUT
     #[arg(long, value_name = "OUT", group = "layout")]
     canvas: Option<PathBuf>,
@@ -307,7 +308,7 @@ impl Course {
                 commands::matchup::run(&[args.a, args.b], &settings)
             }
             Course::Export(args) => commands::export::run(&commands::export::ExportRun {
-                gradebook: args.gradebook,
+                class: args.class,
                 canvas: args.canvas,
                 moodle: args.moodle,
                 moodle_by: match args.moodle_by {

@@ -44,7 +44,7 @@ const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (the students' kit's)
 
 /// Examples after `grade --help`.
 #[cfg(not(feature = "students-kit"))]
-const EXAMPLES: &str = "Examples:\n  grade student ./target/release/connect_four\n  grade student 'java -cp build ConnectFour' --report ~/grade-report\n  grade class submissions/ --command 'python3 {dir}/connect_four.py' --jobs 2 --csv grades.csv\n  grade gallery reports\n  grade feedback reports\n  grade export grades.csv --canvas canvas.csv --roster roster.csv\n  grade check\n  grade match reference:2 'cmd:5:java -cp build ConnectFour' --games 20\n\nEach subcommand has its own --help.";
+const EXAMPLES: &str = "Examples:\n  grade student ./target/release/connect_four\n  grade student 'java -cp build ConnectFour' --report ~/grade-report\n  grade class submissions/ --command 'python3 {dir}/connect_four.py' --jobs 2 --csv grades.csv\n  grade gallery reports\n  grade feedback reports\n  grade export reports --canvas canvas.csv --roster roster.csv\n  grade check\n  grade match reference:2 'cmd:5:java -cp build ConnectFour' --games 20\n\nEach subcommand has its own --help.";
 #[cfg(feature = "students-kit")]
 const EXAMPLES: &str = "Examples:\n  grade student ./target/release/connect_four\n  grade student 'java -cp build ConnectFour' --report ~/grade-report\n\nEach subcommand has its own --help.";
 

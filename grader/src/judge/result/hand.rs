@@ -1,7 +1,7 @@
 //! The hand scores graders type in the gallery, typed and checked against the rubric: per
 //! student, per category graded by hand, each checklist item's score (or none yet) and a
-//! comment. They are kept in the report directory's `hand-scores.json` and merged into the
-//! gradebook; a score that the checklist does not allow never gets there.
+//! comment. They are kept in the student's record of the class store and shown in the
+//! gradebook and the feedback; a score that the checklist does not allow never gets there.
 
 use std::collections::BTreeMap;
 
@@ -12,14 +12,6 @@ use crate::kit::Rubric;
 
 /// The longest comment kept, in characters.
 pub const COMMENT_MAX: usize = 4000;
-
-/// Every student's hand scores, by the student's name (as the gradebook's first column has it).
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct HandScores {
-    /// Each student's marks.
-    pub students: BTreeMap<String, Marks>,
-}
 
 /// One student's marks, by category name.
 pub type Marks = BTreeMap<String, CategoryMarks>;

@@ -3,7 +3,8 @@
 //! requirement), and each student's [`StudentResult`] with its category scores. A failure keeps
 //! its kind ([`FaultKind`]) to the end, so that a class summary can count time-outs and crashes.
 //! The scores graders give by hand in the gallery are results too ([`hand`]). A student's result
-//! is plain data (serde), [`kept`] on disk to make their feedback again without grading again.
+//! is plain data (serde), kept in the class store to make its files again
+//! without grading again.
 
 use std::time::Duration;
 
@@ -13,7 +14,6 @@ pub mod build;
 pub mod confinement;
 pub mod design;
 pub mod hand;
-pub mod kept;
 pub mod speedup;
 pub mod style;
 pub mod window;
@@ -457,6 +457,13 @@ impl StudentResult {
     /// The automatic points earned and possible.
     pub fn total(&self) -> (f64, f64) {
         sum(&self.cases)
+    }
+
+    /// The automatic points earned, once they are known: none for a student not graded, or
+    /// with a case not counted (see [`StudentResult::not_counted`]), until graded again.
+    pub fn automatic_total(&self) -> Option<f64> {
+        let known = self.ungraded().is_none() && self.not_counted().next().is_none();
+        known.then(|| self.total().0)
     }
 
     /// The cases that lost points, in order.

@@ -1,4 +1,4 @@
-//! Fingerprints of folders, which a class run's journal keeps of the kit and of each student's
+//! Fingerprints of folders, which the class store keeps of the kit and of each student's
 //! submission, so that a run carrying on an earlier one can tell what changed since: every
 //! file's path, kind, size and modification time (not its contents, which would cost a read of
 //! every submission), hashed with 64-bit FNV-1a, a hash that never changes between builds of
@@ -114,23 +114,23 @@ impl Fnv {
     }
 }
 
+/// 64-bit FNV-1a of `bytes`.
+pub fn fnv(bytes: &[u8]) -> u64 {
+    let mut hash = Fnv::default();
+    hash.write(bytes);
+    hash.0
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use std::time::{Duration, SystemTime};
 
-    /// FNV-1a of `text`.
-    fn fnv(text: &str) -> u64 {
-        let mut hash = Fnv::default();
-        hash.write(text.as_bytes());
-        hash.0
-    }
-
     #[test]
     fn fnv_1a_gives_the_published_values() {
-        assert_eq!(fnv(""), 0xcbf2_9ce4_8422_2325);
-        assert_eq!(fnv("a"), 0xaf63_dc4c_8601_ec8c);
-        assert_eq!(fnv("foobar"), 0x8594_4171_f739_67e8);
+        assert_eq!(fnv(b""), 0xcbf2_9ce4_8422_2325);
+        assert_eq!(fnv(b"a"), 0xaf63_dc4c_8601_ec8c);
+        assert_eq!(fnv(b"foobar"), 0x8594_4171_f739_67e8);
     }
 
     /// Sets `path`'s modification time to `seconds` after the epoch.

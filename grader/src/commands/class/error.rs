@@ -1,0 +1,272 @@
+//! Why `grade class` failed: the kit, the store or the class's files, students to grade again
+//! who cannot be, a report directory where the next run would grade it, or students not graded
+//! (the run stopped, or the grader failed on them), each named with how to carry on.
+
+use std::path::PathBuf;
+
+use super::super::again::AgainError;
+use super::super::interrupt::Signal;
+use super::super::publish::Unreported;
+use super::ClassRun;
+use crate::judge::class::Outcome;
+use crate::judge::Student;
+use crate::kit::KitError;
+use crate::report::class::Standing;
+use crate::report::inert;
+use crate::report::words::students;
+use crate::store::StoreError;
+
+/// Why `grade class` failed.
+#[derive(Debug, thiserror::Error)]
+pub enum ClassError {
+    /// The kit, the submissions or a file could not be read or written, or students could not
+    /// be graded (exit status 1).
+    #[error(transparent)]
+    Kit(#[from] KitError),
+    /// The students to grade again could not be graded into the class's files.
+    #[error(transparent)]
+    Again(#[from] AgainError),
+    /// The class store could not be read or written: what is graded from then on could be
+    /// lost.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// Some students were not graded: the run was stopped, or the grader failed on them.
+    #[error(transparent)]
+    Stopped(Box<Stopped>),
+    /// The report directory is inside the class folder (or is it), where the next run would
+    /// take it for a student's submission (exit status 2).
+    #[error(
+        "--report {}: inside the class folder {}, where the next run would grade it as a \
+         student's submission; write the reports beside the class folder instead (e.g. --report \
+         {})",
+        reports.display(),
+        class.display(),
+        super::setup::suggested_reports(class).display()
+    )]
+    ReportInside {
+        /// The report directory, as given.
+        reports: PathBuf,
+        /// The class folder, as given.
+        class: PathBuf,
+    },
+}
+
+impl ClassError {
+    /// The exit status it ends `grade` with: 2 for the command line's doing (as for a bad
+    /// argument), 128 and the signal's number for a run a signal stopped (130 for Ctrl-C), 1
+    /// for the rest.
+    pub fn exit_status(&self) -> u8 {
+        match self {
+            ClassError::Again(again) if again.bad_arguments() => 2,
+            ClassError::Stopped(stopped) => stopped.signal.map_or(1, Signal::exit_status),
+            ClassError::ReportInside { .. } => 2,
+            _ => 1,
+        }
+    }
+}
+
+/// The students of a run that were not graded, and why; the others are in the class's files.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub struct Stopped {
+    /// The signal that stopped the run, if one did.
+    pub signal: Option<Signal>,
+    /// Those being graded when it came: their results were set aside.
+    pub interrupted: Vec<String>,
+    /// Those whose turn had not come.
+    pub not_started: Vec<String>,
+    /// Those the grader failed on (it panicked), with its message.
+    pub failed: Vec<(String, String)>,
+    /// Those graded whose reports the grader failed to write (it panicked), with its message.
+    pub unreported: Vec<Unreported>,
+    /// How many students the gradebook holds, and of how many.
+    pub graded: (usize, usize),
+    /// The gradebook.
+    pub csv: PathBuf,
+    /// Whether only some students were being graded again (`--only`, `--not-counted`).
+    pub again: bool,
+}
+
+impl std::fmt::Display for Stopped {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (graded, all) = self.graded;
+        let csv = self.csv.display();
+        if let Some(signal) = self.signal {
+            let mut not = Vec::new();
+            if !self.interrupted.is_empty() {
+                not.push(format!("{} (interrupted)", names(&self.interrupted)));
+            }
+            if !self.not_started.is_empty() {
+                not.push(format!("{} (not started)", names(&self.not_started)));
+            }
+            write!(
+                f,
+                "stopped ({}): {graded} of {all} students graded, in {csv}",
+                signal.name()
+            )?;
+            if !not.is_empty() {
+                write!(f, "; not graded: {}", not.join("; "))?;
+            }
+            writeln!(f)?;
+        }
+        if !self.failed.is_empty() {
+            writeln!(
+                f,
+                "the grader failed while grading {} (a bug of grade's: please report it with \
+                 this message); they are not graded and have no row in {csv}:",
+                students(self.failed.len())
+            )?;
+            for (name, why) in &self.failed {
+                writeln!(f, "  {name}: {why}")?;
+            }
+        }
+        if !self.unreported.is_empty() {
+            writeln!(
+                f,
+                "the grader failed while writing the reports of {} (a bug of grade's: please \
+                 report it with this message); they are graded, but what was being written for \
+                 them may be missing (grade them again with --only):",
+                students(self.unreported.len())
+            )?;
+            for (name, why) in &self.unreported {
+                writeln!(f, "  {name}: {why}")?;
+            }
+        }
+        match self.again {
+            true => write!(
+                f,
+                "run the same command again to grade again those not graded"
+            ),
+            false => write!(
+                f,
+                "run the same command again to carry on: the students graded are kept, and \
+                 only the others are graded (--restart grades everyone again)"
+            ),
+        }
+    }
+}
+
+/// The students of `graded` (in the order of `students`) not graded, and why; `None` when
+/// every one of them was.
+pub(super) fn stopped(
+    run: &ClassRun,
+    signal: Option<Signal>,
+    students: &[Student],
+    (outcomes, unreported): (&[Outcome], Vec<Unreported>),
+    graded: (usize, usize),
+) -> Option<Stopped> {
+    let mut stopped = Stopped {
+        signal,
+        interrupted: Vec::new(),
+        not_started: Vec::new(),
+        failed: Vec::new(),
+        unreported,
+        graded,
+        csv: run.csv.clone(),
+        again: run.again(),
+    };
+    for (student, outcome) in students.iter().zip(outcomes) {
+        let name = student.name.clone();
+        match outcome {
+            Outcome::Graded(_) => {}
+            Outcome::Failed(why) => stopped.failed.push((name, why.clone())),
+            Outcome::Interrupted => stopped.interrupted.push(name),
+            Outcome::NotStarted => stopped.not_started.push(name),
+        }
+    }
+    let all_graded = stopped.failed.is_empty()
+        && stopped.unreported.is_empty()
+        && stopped.interrupted.is_empty()
+        && stopped.not_started.is_empty();
+    (signal.is_some() || !all_graded).then_some(stopped)
+}
+
+/// An error naming the students who were not graded (their sandbox could not be set up), if
+/// any were: their rows are no grade.
+pub(super) fn ungraded(standings: &[Standing]) -> Result<(), KitError> {
+    let ungraded: Vec<String> = standings
+        .iter()
+        .filter_map(|s| {
+            let why = s.ungraded.as_deref()?;
+            Some(format!("{}: {}", inert::line(&s.student), inert::line(why)))
+        })
+        .collect();
+    if ungraded.is_empty() {
+        return Ok(());
+    }
+    Err(KitError(format!(
+        "{} of {} students were not graded: their sandbox could not be set up, so none of \
+         their code was run, and the gradebook leaves their points blank:\n  {}",
+        ungraded.len(),
+        standings.len(),
+        ungraded.join("\n  ")
+    )))
+}
+
+/// Students' folder names, made inert and joined by commas, for a message.
+pub(super) fn names(students: &[String]) -> String {
+    let inert: Vec<String> = students.iter().map(|name| inert::line(name)).collect();
+    inert.join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_stopped_run_names_who_was_not_graded_and_how_to_carry_on() {
+        let stopped = Stopped {
+            signal: Some(Signal(libc::SIGINT)),
+            interrupted: vec!["cy".into(), "dee".into()],
+            not_started: vec!["eve".into()],
+            failed: vec![("bob".into(), "no case".into())],
+            unreported: Vec::new(),
+            graded: (1, 5),
+            csv: "gradebook.csv".into(),
+            again: false,
+        };
+        let error = ClassError::Stopped(Box::new(stopped.clone()));
+        assert_eq!(error.exit_status(), 130);
+        assert_eq!(
+            error.to_string(),
+            "stopped (SIGINT, Ctrl-C): 1 of 5 students graded, in gradebook.csv; not graded: \
+             cy, dee (interrupted); eve (not started)\n\
+             the grader failed while grading 1 student (a bug of grade's: please report it \
+             with this message); they are not graded and have no row in gradebook.csv:\n  \
+             bob: no case\n\
+             run the same command again to carry on: the students graded are kept, and only \
+             the others are graded (--restart grades everyone again)"
+        );
+        let failed = ClassError::Stopped(Box::new(Stopped {
+            signal: None,
+            again: true,
+            ..stopped
+        }));
+        assert_eq!(failed.exit_status(), 1);
+        assert!(
+            failed.to_string().starts_with("the grader failed"),
+            "{failed}"
+        );
+        assert!(failed
+            .to_string()
+            .ends_with("to grade again those not graded"));
+        let unreported = ClassError::Stopped(Box::new(Stopped {
+            signal: None,
+            interrupted: Vec::new(),
+            not_started: Vec::new(),
+            failed: Vec::new(),
+            unreported: vec![("ann".into(), "no page".into())],
+            graded: (5, 5),
+            csv: "gradebook.csv".into(),
+            again: false,
+        }));
+        assert_eq!(unreported.exit_status(), 1);
+        assert!(
+            unreported.to_string().starts_with(
+                "the grader failed while writing the reports of 1 student (a bug of grade's: \
+                 please report it with this message); they are graded, but what was being \
+                 written for them may be missing (grade them again with --only):\n  ann: no page\n"
+            ),
+            "{unreported}"
+        );
+    }
+}

@@ -1,0 +1,383 @@
+//! `grade class DIR`: grades every submission in DIR, several at once with progress on standard
+//! error, keeps each student's record in the class store as soon as they are graded, and then
+//! writes the class's files from the records ([`publish`]): the gradebook, each student's
+//! reports and the graders' gallery, the feedback of those whose hand grading is done, the
+//! class summary with the similar pairs ([`super::similar`]), printed too. With `--only NAME` or
+//! `--not-counted` it grades again only those students ([`again`]). With a roster, a Gradescope
+//! export or a late policy, each record says who the submission is, when it came and how late
+//! ([`super::who`]). DIR may be Gradescope's export as downloaded: its `.zip`, extracted for
+//! the run, or the folder unzipped ([`gradescope_export::open`]).
+//!
+//! Nothing graded is lost: a panic while grading one student fails them alone, and one while
+//! writing a student's files costs those files alone (both named at the end); Ctrl-C or
+//! `SIGTERM` ([`interrupt`]) stops the run, writes the files of the students graded and names
+//! the others; the same command then carries the run on from the store.
+
+mod error;
+mod setup;
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, PoisonError};
+use std::time::SystemTime;
+
+pub use error::{ClassError, Stopped};
+
+use super::again::{self, AgainError};
+use super::files::{become_subreaper, parent, replace, Grading};
+use super::interrupt;
+use super::publish::{Publication, Unreported};
+use super::similar;
+use super::who::Joining;
+use crate::judge::class::{grade_all, submissions, Event, Outcome};
+use crate::judge::result::StudentResult;
+use crate::judge::stop::Stop;
+use crate::judge::Student;
+use crate::kit::gradescope_export::{self, Submissions};
+use crate::kit::{Kit, KitError};
+use crate::report::progress::Progress;
+use crate::report::{class, similarity, terminal};
+use crate::store::{Class, Record, Store, Who};
+
+/// What `grade class` was asked.
+#[derive(Clone, Debug, Default)]
+pub struct ClassRun {
+    /// The folder of submissions, one subdirectory per student, or a Gradescope export: its
+    /// `.zip`, or a folder holding it.
+    pub submissions: PathBuf,
+    /// The command for one student, `{dir}` standing for their directory.
+    pub command: String,
+    /// Students graded at once.
+    pub jobs: usize,
+    /// Where the gradebook goes.
+    pub csv: PathBuf,
+    /// What every grading run takes.
+    pub grading: Grading,
+    /// Grade again only these students, into the class's files (`--only`).
+    pub only: Vec<String>,
+    /// Grade again the students with no automatic total yet (`--not-counted`).
+    pub not_counted: bool,
+    /// Grade everyone, though an earlier run stopped part way could be carried on
+    /// (`--restart`).
+    pub restart: bool,
+    /// The roster: who each submission folder is, and their extensions (`--roster`).
+    pub roster: Option<PathBuf>,
+    /// Whether lateness may be judged from the files' times where no trusted time is known
+    /// (`--late-from-files`).
+    pub late_from_files: bool,
+}
+
+impl ClassRun {
+    /// Whether only some students are graded again, into the files a class run wrote.
+    fn again(&self) -> bool {
+        !self.only.is_empty() || self.not_counted
+    }
+
+    /// Where the store, the class summary and the standings go: the report directory, else
+    /// beside the gradebook.
+    fn summary_dir(&self) -> &Path {
+        self.grading
+            .report
+            .as_deref()
+            .unwrap_or_else(|| parent(&self.csv))
+    }
+}
+
+/// Grades the class, or again only some of it, keeping each record in the store as it comes,
+/// and writes the class's files from the store at the end, or when the run is stopped.
+pub fn run(run: &ClassRun) -> Result<(), ClassError> {
+    // Kept to the end of the run: an archive's extraction is removed with it. Its errors may
+    // name students' files.
+    let found = gradescope_export::open(&run.submissions)
+        .map_err(|e| KitError(crate::report::inert::line(&e.to_string())))?;
+    setup::refuse_reports_inside(run, &found.dir)?;
+    let (kit, dir) = run.grading.kit()?;
+    setup::own_build_directories();
+    // Read before grading, so that a broken file stops the run before hours of it.
+    let joining = Joining::load(
+        &run.submissions,
+        &found,
+        run.roster.as_deref(),
+        &kit.rubric,
+        run.late_from_files,
+    )?;
+    let all = submissions(&found.dir, &run.command, run.grading.limits(&kit))?;
+    let store = Store::of(run.summary_dir());
+    let setup = setup::setup(run, &kit, &dir);
+    // Who each is and when they submitted, taken before anything is built: the files changed
+    // since the class was first graded are the grading's.
+    let now = SystemTime::now();
+    let before = store.started(&setup).map_or(now, |s| s.min(now));
+    let joined = joining.map(|joining| joining.who(&all, before));
+    let mut class = Class::new(setup, kit.timed_categories(), run.csv.clone());
+    class.students = all.iter().map(|s| s.name.clone()).collect();
+    class.gradebook = std::path::absolute(&run.csv).unwrap_or_else(|_| run.csv.clone());
+    class.missing = joined.as_ref().map(|j| j.missing.clone());
+    let Some((class, students)) = begin(run, &store, class, &all)? else {
+        return Ok(());
+    };
+    let who = joined.map(|j| j.who).unwrap_or_default();
+    let publication = Publication {
+        rubric: &kit.rubric,
+        timed: &class.timed,
+        reports: run.grading.report.as_deref(),
+    };
+    let keeper = Keeper {
+        store: &store,
+        class: &class,
+        who: &who,
+        publication: &publication,
+        error: Mutex::new(None),
+        unreported: Mutex::new(Vec::new()),
+    };
+    let stop = Stop::default();
+    let (outcomes, signal) =
+        interrupt::watching(&stop, || grade(run, &kit, &dir, &students, &stop, &keeper));
+    let (error, mut unreported) = keeper.into_parts();
+    let (_, records) = store.class_records()?;
+    for record in &records {
+        let brief = terminal::brief(&kit.rubric, &record.result);
+        let _ = writeln!(std::io::stdout().lock(), "{brief}");
+    }
+    let summary = run.summary_dir();
+    let published = publication.class(Some(&class), &records, Some(&run.csv), Some(summary))?;
+    eprintln!("grade: wrote {}", run.csv.display());
+    if let (Some(reports), 1..) = (run.grading.report.as_deref(), published.feedback) {
+        eprintln!(
+            "grade: wrote the feedback of {} whose hand grading is done, in {}",
+            crate::report::words::students(published.feedback),
+            reports.join(crate::report::feedback::FOLDER).display()
+        );
+    }
+    unreported.extend(published.unreported);
+    unreported.sort();
+    unreported.dedup_by(|a, b| a.0 == b.0);
+    write_summary(run, &kit, &published.standings, &found, &class)?;
+    if let Some(error) = error {
+        return Err(error);
+    }
+    if let Some(line) = class::grade_again_line(&published.standings) {
+        eprintln!("grade: {line}");
+    }
+    let graded = (published.standings.len(), all.len());
+    let stopped = error::stopped(run, signal, &students, (&outcomes, unreported), graded);
+    if stopped.is_none() && !run.again() {
+        let finished = Class {
+            finished: Some(SystemTime::now()),
+            ..class
+        };
+        store.put_class(&finished)?;
+    }
+    let ungraded = error::ungraded(&published.standings);
+    match (stopped, ungraded) {
+        (Some(stopped), Err(ungraded)) => {
+            eprintln!("grade: {ungraded}");
+            Err(ClassError::Stopped(Box::new(stopped)))
+        }
+        (Some(stopped), Ok(())) => Err(ClassError::Stopped(Box::new(stopped))),
+        (None, ungraded) => ungraded.map_err(ClassError::from),
+    }
+}
+
+/// Begins the run of `class` (its submissions `all`) in `store`: the students to grade, and the
+/// class as kept. A class run carries on an unfinished run of the same class; one grading
+/// again in part takes the class the store holds. `None` when there is nothing to grade again.
+fn begin<'a>(
+    run: &ClassRun,
+    store: &Store,
+    mut class: Class,
+    all: &'a [Student],
+) -> Result<Option<(Class, Vec<Student>)>, ClassError> {
+    if !run.again() {
+        let current = all
+            .iter()
+            .map(|s| (s.name.clone(), setup::submission(s)))
+            .collect();
+        let begun = store.begin(class, run.restart, &current)?;
+        let kept = begun.carried.len();
+        setup::say_begun(&begun.found, kept, all.len(), &begun.changed);
+        let students = all
+            .iter()
+            .filter(|s| !begun.carried.contains_key(&s.name))
+            .cloned()
+            .collect();
+        return Ok(Some((begun.class, students)));
+    }
+    let earlier = store
+        .class()?
+        .ok_or_else(|| AgainError::NoClass(store.folder().to_path_buf()))?;
+    let (_, records) = store.class_records()?;
+    let asked = (run.only.as_slice(), run.not_counted);
+    let joined = class.joined();
+    let folder = run.submissions.clone();
+    let chosen = again::chosen(&earlier, &records, all, asked, folder, joined)?;
+    if chosen.is_empty() {
+        eprintln!(
+            "grade: nothing to grade again: {} names no student whose speed-up was not counted",
+            run.csv.display()
+        );
+        return Ok(None);
+    }
+    let chosen_names: Vec<String> = chosen.iter().map(|s| s.name.clone()).collect();
+    eprintln!(
+        "grade: grading again {} of the class into {}: {}",
+        chosen_names.len(),
+        run.csv.display(),
+        error::names(&chosen_names)
+    );
+    class.started = earlier.started;
+    class.finished = earlier.finished;
+    store.put_class(&class)?;
+    Ok(Some((class, chosen.into_iter().cloned().collect())))
+}
+
+/// What is kept of each student as they are graded: their record, then their reports.
+struct Keeper<'a> {
+    store: &'a Store,
+    class: &'a Class,
+    /// Who each submission is, by folder (with a roster, an export or a late policy).
+    who: &'a BTreeMap<String, Who>,
+    publication: &'a Publication<'a>,
+    /// The first error in keeping one.
+    error: Mutex<Option<ClassError>>,
+    /// The students whose reports the grader failed to write (it panicked), and why.
+    unreported: Mutex<Vec<Unreported>>,
+}
+
+impl Keeper<'_> {
+    /// Keeps `student`'s record in the store (synced to disk), and then writes their reports;
+    /// a panic while writing those costs them alone, kept as unreported.
+    fn keep(&self, student: &Student, result: &StudentResult) -> Result<(), ClassError> {
+        let record = Record::new(
+            result.clone(),
+            Some(setup::submission(student)),
+            Some(self.class.started),
+            self.who.get(&student.name).cloned(),
+        );
+        let record = self.store.put_graded(record)?;
+        match self.publication.student_caught(&record) {
+            Ok(written) => written?,
+            Err(why) => self.lost(&student.name, &why),
+        }
+        Ok(())
+    }
+
+    /// Keeps that the grader failed (`why`) while writing the reports of the student `name`.
+    fn lost(&self, name: &str, why: &str) {
+        let mut unreported = self
+            .unreported
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        unreported.push((name.to_string(), why.to_string()));
+    }
+
+    /// Keeps `error`, if it is the first.
+    fn failed(&self, error: ClassError) {
+        if let Ok(mut first) = self.error.lock() {
+            first.get_or_insert(error);
+        }
+    }
+
+    /// The first error, and the students whose reports were not written.
+    fn into_parts(self) -> (Option<ClassError>, Vec<Unreported>) {
+        (
+            self.error.into_inner().unwrap_or_default(),
+            self.unreported.into_inner().unwrap_or_default(),
+        )
+    }
+}
+
+/// Grades `students` on the run's jobs, with progress on standard error, keeping each as soon
+/// as they are graded; stops as `stop` says, or when a record cannot be kept.
+fn grade(
+    run: &ClassRun,
+    kit: &Kit,
+    dir: &Path,
+    students: &[Student],
+    stop: &Stop,
+    keeper: &Keeper,
+) -> Vec<Outcome> {
+    become_subreaper();
+    let total = students.len();
+    let out = Progress::stderr();
+    let bars = out.class(total);
+    let options = run.grading.options(dir, &[parent(&run.csv)]);
+    let outcomes = grade_all(
+        kit,
+        students,
+        &options,
+        run.jobs,
+        stop,
+        |event| match event {
+            Event::Started(student) => bars.started(&student.name),
+            Event::Step(student, step) => bars.step(&student.name, &step),
+            Event::Finished(student, outcome, ended) => {
+                if let Outcome::Graded(result) = outcome {
+                    if let Err(error) = keeper.keep(student, result) {
+                        // Nothing graded from now on could be kept: stop, and say why.
+                        stop.ask();
+                        keeper.failed(error);
+                    }
+                }
+                bars.finished(&student.name, ended);
+                let name = &student.name;
+                match outcome {
+                    Outcome::Graded(_) if !out.live() => {
+                        out.line(&format!("graded {ended}/{total}: {name}"))
+                    }
+                    Outcome::Graded(_) | Outcome::NotStarted => {}
+                    Outcome::Failed(why) => out.line(&format!(
+                        "not graded {ended}/{total}: {name}: the grader failed: {why}"
+                    )),
+                    Outcome::Interrupted => {
+                        out.line(&format!("not graded {ended}/{total}: {name}: interrupted"))
+                    }
+                }
+            }
+            Event::Unreported(student, why) => {
+                keeper.lost(&student.name, why);
+                let name = &student.name;
+                out.line(&format!(
+                    "{name}: the grader failed while keeping their result: {why}"
+                ));
+            }
+        },
+    );
+    bars.finish();
+    outcomes
+}
+
+/// Writes and prints the class summary of `standings`, with what of the export `found` does
+/// not match the class's folders and, with reports, the class's similar pairs.
+fn write_summary(
+    run: &ClassRun,
+    kit: &Kit,
+    standings: &[class::Standing],
+    found: &Submissions,
+    class: &Class,
+) -> Result<(), ClassError> {
+    let mut text = class::markdown(&kit.rubric, standings);
+    if let Some(metadata) = &found.metadata {
+        text.push_str(&class::unmatched_section(
+            &metadata.unmatched(&class.students),
+        ));
+    }
+    if let Some(reports) = run.grading.report.as_deref() {
+        let base = similar::course_starter(run.grading.kit.as_deref());
+        let comparison = similar::compared(&found.dir, Vec::new(), &base)
+            .map_err(|e| KitError(e.to_string()))?;
+        similar::write(reports, &comparison)?;
+        text.push_str(&format!("\n{}", similarity::markdown(&comparison)));
+        eprintln!(
+            "grade: wrote the graders' gallery, {} (grade gallery {} serves it)",
+            reports.join(crate::report::gallery::CLASS_PAGE).display(),
+            reports.display()
+        );
+    }
+    let _ = writeln!(std::io::stdout().lock(), "{text}");
+    let path = run.summary_dir().join(class::FILE_NAME);
+    replace(&path, &text)?;
+    eprintln!("grade: wrote {}", path.display());
+    Ok(())
+}

@@ -1,0 +1,137 @@
+//! The class in the store: what a class run grades (the submissions folder, the kit and the
+//! settings the results depend on, so that a run carries on only the same class), when its
+//! run started and whether it finished, its students in order, where its gradebook goes, and
+//! the roster's students who submitted nothing.
+
+use std::path::PathBuf;
+use std::time::{Duration, SystemTime};
+
+use serde::{Deserialize, Serialize};
+
+use super::fingerprint::Fingerprint;
+use super::record::VERSION;
+use crate::kit::roster::Member;
+
+/// A class graded, as the store keeps it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Class {
+    /// The format's version (the records').
+    pub version: u32,
+    /// When its run started (the first of the runs carrying it on): the records of this run
+    /// have it as theirs.
+    pub started: SystemTime,
+    /// When every student had been graded, once they had.
+    pub finished: Option<SystemTime>,
+    /// What it grades.
+    pub setup: Setup,
+    /// Its students (the submission folders), in order.
+    pub students: Vec<String>,
+    /// The rubric's categories with a speed-up case, each with a column beside it in the
+    /// gradebook.
+    pub timed: Vec<String>,
+    /// The gradebook, absolute.
+    pub gradebook: PathBuf,
+    /// With a roster, an export or a late policy (the gradebook then has the columns of who
+    /// each submission is): the roster's students with no submission.
+    pub missing: Option<Vec<Member>>,
+}
+
+impl Class {
+    /// A class run of `setup` starting now, its `timed` categories, its gradebook at
+    /// `gradebook`; no students yet.
+    pub fn new(setup: Setup, timed: Vec<String>, gradebook: PathBuf) -> Class {
+        Class {
+            version: VERSION,
+            started: SystemTime::now(),
+            finished: None,
+            setup,
+            students: Vec::new(),
+            timed,
+            gradebook,
+            missing: None,
+        }
+    }
+
+    /// Whether the gradebook has the columns of who each submission is.
+    pub fn joined(&self) -> bool {
+        self.missing.is_some()
+    }
+}
+
+/// What a run grades: a run carries on another only if they are equal.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Setup {
+    /// The submissions folder, absolute.
+    pub submissions: PathBuf,
+    /// The kit's folder, absolute.
+    pub kit: PathBuf,
+    /// The kit's files.
+    pub kit_files: Fingerprint,
+    /// The command for one student.
+    pub command: String,
+    /// The build command and its time limit.
+    pub build: Option<(String, Duration)>,
+    /// The course's copy of the supplied crate, when given.
+    pub supplied: Option<PathBuf>,
+    /// The speed-up left out.
+    pub skip_timing: bool,
+    /// The longest one student's cases may take.
+    pub student_deadline: Duration,
+    /// Memory, processes, CPU and file size, as in force.
+    pub limits: [u64; 4],
+    /// The job's memory, as in force.
+    pub job_memory: u64,
+    /// The job's disk, as in force.
+    pub disk: u64,
+    /// Student code sandboxed.
+    pub sandbox: bool,
+    /// The style facts gathered.
+    pub style: bool,
+    /// The window's command, build and search depth, when it is observed.
+    pub window: Option<(String, Option<String>, u32)>,
+    /// Reports written.
+    pub reports: bool,
+}
+
+impl Setup {
+    /// A setup of the submissions folder `submissions`, for tests.
+    #[cfg(test)]
+    pub fn example(submissions: &str) -> Setup {
+        Setup {
+            submissions: submissions.into(),
+            kit: "/kit".into(),
+            kit_files: Fingerprint {
+                entries: 1,
+                bytes: 1,
+                digest: "kit".into(),
+            },
+            command: "sh {dir}/run".into(),
+            build: None,
+            supplied: None,
+            skip_timing: true,
+            student_deadline: Duration::from_secs(60),
+            limits: [1024, 64, 60, 16],
+            job_memory: 4096,
+            disk: 2048,
+            sandbox: true,
+            style: false,
+            window: None,
+            reports: false,
+        }
+    }
+
+    /// What of `self` differs from `earlier`, in words; `None` when it is the same class.
+    pub fn changed(&self, earlier: &Setup) -> Option<&'static str> {
+        if earlier.submissions != self.submissions {
+            Some("the submissions folder")
+        } else if earlier.kit != self.kit || earlier.kit_files != self.kit_files {
+            Some("the kit")
+        } else if earlier != self {
+            Some("the grading settings")
+        } else {
+            None
+        }
+    }
+}

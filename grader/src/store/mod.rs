@@ -1,0 +1,521 @@
+//! The class store: one versioned, typed [`Record`] per student, and the [`Class`] a class run
+//! grades, in the `records/` folder of the report directory (or beside the gradebook without
+//! one). It is the kit's only memory: every gradebook, class page, summary, feedback file and
+//! export is made from it ([`crate::report`]), never read back from those files. Each record
+//! is written (and synced to disk) as soon as its student is graded, whole or not at all, so a
+//! run stopped by anything (a crash, the out-of-memory killer, Ctrl-C) loses no one graded, and
+//! the same command carries it on ([`Store::begin`]). A record or class of a version this
+//! `grade` does not know is refused with the versions named, never read nor written over.
+
+mod class;
+pub mod fingerprint;
+mod record;
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+use percent_encoding::{utf8_percent_encode, NON_ALPHANUMERIC};
+use serde::{Deserialize, Serialize};
+
+pub use class::{Class, Setup};
+pub use fingerprint::Fingerprint;
+pub use record::{Late, Record, Who, VERSION};
+
+/// The store's folder, in the report directory (or beside the gradebook).
+pub const FOLDER: &str = "records";
+/// The class's file in it.
+const CLASS: &str = "class.json";
+
+/// Why the store could not be read or written.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// A file of the store could not be read or written.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
+    /// A file of the store is not one this `grade` wrote.
+    #[error("{}: not a record of grade's: {why}", path.display())]
+    Malformed {
+        /// The file.
+        path: PathBuf,
+        /// The parser's words.
+        why: String,
+    },
+    /// A file of the store was written by a `grade` of another version.
+    #[error(
+        "{}: written by another version of grade (version {found}; this grade reads version \
+         {VERSION}): use that grade, or move {FOLDER}/ away to grade the class again",
+        path.display()
+    )]
+    Version {
+        /// The file.
+        path: PathBuf,
+        /// Its version.
+        found: u32,
+    },
+}
+
+/// The version alone, read first, so that another version is named rather than misread.
+#[derive(Deserialize)]
+struct Versioned {
+    version: u32,
+}
+
+/// The class store of a report directory (or of the folder beside the gradebook).
+#[derive(Clone, Debug)]
+pub struct Store {
+    /// Its folder.
+    folder: PathBuf,
+}
+
+/// What a class run found in the store when it began.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Found {
+    /// Nothing: the first run of this class.
+    Nothing,
+    /// A class it does not carry on, and why.
+    StartingOver(StartOver),
+    /// An unfinished run of the same class, started then, to carry on.
+    CarryingOn(SystemTime),
+}
+
+/// Why a class run grades everyone although the store holds a run.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum StartOver {
+    /// `--restart` was given.
+    #[error("--restart was given")]
+    Asked,
+    /// The run it holds graded everyone.
+    #[error("the run it holds graded everyone")]
+    Finished,
+    /// It holds another class: the submissions folder, the kit or the settings differ.
+    #[error("{0} changed since")]
+    Changed(&'static str),
+}
+
+/// A class run begun in the store.
+#[derive(Debug)]
+pub struct Begun {
+    /// The class as kept: started when the run it carries on did.
+    pub class: Class,
+    /// What was found there.
+    pub found: Found,
+    /// The records carried on, by student.
+    pub carried: BTreeMap<String, Record>,
+    /// The students with a record set aside because their submission changed since.
+    pub changed: Vec<String>,
+}
+
+impl Store {
+    /// The store of the report directory `dir`.
+    pub fn of(dir: &Path) -> Store {
+        Store {
+            folder: dir.join(FOLDER),
+        }
+    }
+
+    /// Its folder.
+    pub fn folder(&self) -> &Path {
+        &self.folder
+    }
+
+    /// The class it holds, if any.
+    pub fn class(&self) -> Result<Option<Class>, StoreError> {
+        read(&self.folder.join(CLASS))
+    }
+
+    /// Keeps `class`, replacing the one it held.
+    pub fn put_class(&self, class: &Class) -> Result<(), StoreError> {
+        write(&self.folder.join(CLASS), class)
+    }
+
+    /// The record of `student`, if there is one.
+    pub fn record(&self, student: &str) -> Result<Option<Record>, StoreError> {
+        let record: Option<Record> = read(&self.record_path(student))?;
+        Ok(record.filter(|r| r.student == student))
+    }
+
+    /// Keeps `record`, replacing the student's earlier one, synced to disk before this
+    /// returns.
+    pub fn put(&self, record: &Record) -> Result<(), StoreError> {
+        write(&self.record_path(&record.student), record)
+    }
+
+    /// Keeps `record` graded anew, with the hand scores typed for the student before; graded
+    /// outside a class run (`grade student`), it takes the earlier record's place in its
+    /// class, with its submission and who it is.
+    pub fn put_graded(&self, mut record: Record) -> Result<Record, StoreError> {
+        if let Some(earlier) = self.record(&record.student)? {
+            record.hand = earlier.hand;
+            if record.run.is_none() {
+                record.run = earlier.run;
+                record.who = earlier.who;
+                record.submission = earlier.submission;
+            }
+        }
+        self.put(&record)?;
+        Ok(record)
+    }
+
+    /// Every record it holds, by student.
+    pub fn records(&self) -> Result<BTreeMap<String, Record>, StoreError> {
+        let listing = match fs::read_dir(&self.folder) {
+            Ok(listing) => listing,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(BTreeMap::new()),
+            Err(source) => {
+                return Err(StoreError::Io {
+                    path: self.folder.clone(),
+                    source,
+                })
+            }
+        };
+        let mut records = BTreeMap::new();
+        for entry in listing.flatten() {
+            let path = entry.path();
+            let name = entry.file_name();
+            let is_record = name.to_str().is_some_and(|name| {
+                name.ends_with(".json") && name != CLASS && !name.starts_with('.')
+            });
+            if !is_record {
+                continue;
+            }
+            if let Some(record) = read::<Record>(&path)? {
+                records.insert(record.student.clone(), record);
+            }
+        }
+        Ok(records)
+    }
+
+    /// The class's records, in its order: those of its students graded by its run. Without a
+    /// class (`grade student` alone), every record.
+    pub fn class_records(&self) -> Result<(Option<Class>, Vec<Record>), StoreError> {
+        let class = self.class()?;
+        let mut records = self.records()?;
+        let Some(class) = class else {
+            return Ok((None, records.into_values().collect()));
+        };
+        let ours = class
+            .students
+            .iter()
+            .filter_map(|name| records.remove(name))
+            .filter(|record| record.run == Some(class.started))
+            .collect();
+        Ok((Some(class), ours))
+    }
+
+    /// Begins a class run of `class` (its students' submissions now in `current`): carries on
+    /// the unfinished run of the same class held here, unless `restart`, with the records of
+    /// the students whose submission is unchanged; else begins anew. The class is kept either
+    /// way; the records of earlier runs stay (with their hand scores) until their students
+    /// are graded again.
+    pub fn begin(
+        &self,
+        mut class: Class,
+        restart: bool,
+        current: &BTreeMap<String, Fingerprint>,
+    ) -> Result<Begun, StoreError> {
+        let found = match self.class()? {
+            None => Err(Found::Nothing),
+            Some(_) if restart => Err(Found::StartingOver(StartOver::Asked)),
+            Some(earlier) if earlier.finished.is_some() => {
+                Err(Found::StartingOver(StartOver::Finished))
+            }
+            Some(earlier) => match class.setup.changed(&earlier.setup) {
+                Some(what) => Err(Found::StartingOver(StartOver::Changed(what))),
+                None => Ok(earlier.started),
+            },
+        };
+        let (found, carried, changed) = match found {
+            Ok(started) => {
+                class.started = started;
+                let (carried, changed): (BTreeMap<_, _>, BTreeMap<_, _>) = self
+                    .records()?
+                    .into_iter()
+                    .filter(|(name, record)| {
+                        record.run == Some(started) && current.contains_key(name)
+                    })
+                    .partition(|(name, record)| record.submission.as_ref() == current.get(name));
+                let changed = changed.into_keys().collect();
+                (Found::CarryingOn(started), carried, changed)
+            }
+            Err(found) => (found, BTreeMap::new(), Vec::new()),
+        };
+        self.put_class(&class)?;
+        Ok(Begun {
+            class,
+            found,
+            carried,
+            changed,
+        })
+    }
+
+    /// When the run of the class held here with `setup` started, finished or not; `None` when
+    /// there is none, or it is another class's: what a submission's files changed since then
+    /// is the grading's doing.
+    pub fn started(&self, setup: &Setup) -> Option<SystemTime> {
+        let class = self.class().ok()??;
+        setup
+            .changed(&class.setup)
+            .is_none()
+            .then_some(class.started)
+    }
+
+    /// Where `student`'s record is: their name percent-encoded, so that no two names share a
+    /// file and none leaves the folder.
+    fn record_path(&self, student: &str) -> PathBuf {
+        let name = utf8_percent_encode(student, NON_ALPHANUMERIC).to_string();
+        // A file name holds 255 bytes: a longer name (ASCII, once encoded) keeps its start and a
+        // hash of the whole.
+        let name = match name.len() > 200 {
+            true => format!(
+                "{}-{:016x}",
+                &name[..180],
+                fingerprint::fnv(student.as_bytes())
+            ),
+            false => name,
+        };
+        self.folder.join(format!("{name}.json"))
+    }
+}
+
+/// The value of the store's file at `path`, if there is one, of this version.
+fn read<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<Option<T>, StoreError> {
+    let text = match fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(source) => {
+            return Err(StoreError::Io {
+                path: path.into(),
+                source,
+            })
+        }
+    };
+    let malformed = |e: serde_json::Error| StoreError::Malformed {
+        path: path.into(),
+        why: e.to_string(),
+    };
+    let versioned: Versioned = serde_json::from_str(&text).map_err(malformed)?;
+    if versioned.version != VERSION {
+        return Err(StoreError::Version {
+            path: path.into(),
+            found: versioned.version,
+        });
+    }
+    serde_json::from_str(&text).map(Some).map_err(malformed)
+}
+
+/// Writes `value` to the store's file at `path` at once: written beside it, synced to disk
+/// and renamed over it, so that a reader or a crash sees the old file or the new, whole. A
+/// file there of another version is refused, never written over.
+fn write<T: Serialize>(path: &Path, value: &T) -> Result<(), StoreError> {
+    if let Ok(text) = fs::read_to_string(path) {
+        if let Ok(Versioned { version }) = serde_json::from_str(&text) {
+            if version != VERSION {
+                return Err(StoreError::Version {
+                    path: path.into(),
+                    found: version,
+                });
+            }
+        }
+    }
+    let io = |source: std::io::Error| StoreError::Io {
+        path: path.into(),
+        source,
+    };
+    let folder = path.parent().unwrap_or(Path::new("."));
+    fs::create_dir_all(folder).map_err(io)?;
+    let json = serde_json::to_string_pretty(value).map_err(|e| StoreError::Malformed {
+        path: path.into(),
+        why: e.to_string(),
+    })?;
+    let mut file = tempfile::NamedTempFile::new_in(folder).map_err(io)?;
+    file.write_all(json.as_bytes())
+        .and_then(|()| file.write_all(b"\n"))
+        .and_then(|()| file.as_file().sync_all())
+        .map_err(io)?;
+    file.persist(path).map_err(|e| io(e.error))?;
+    let _ = fs::File::open(folder).and_then(|dir| dir.sync_all());
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::judge::fixtures::student;
+
+    /// A fingerprint told by `digest`.
+    fn print(digest: &str) -> Fingerprint {
+        Fingerprint {
+            entries: 1,
+            bytes: 1,
+            digest: digest.into(),
+        }
+    }
+
+    /// A class of the folder `submissions`.
+    fn class(submissions: &str) -> Class {
+        Class::new(Setup::example(submissions), Vec::new(), "/g.csv".into())
+    }
+
+    /// Each student's submission now.
+    fn now(students: &[(&str, &str)]) -> BTreeMap<String, Fingerprint> {
+        students
+            .iter()
+            .map(|(name, digest)| (name.to_string(), print(digest)))
+            .collect()
+    }
+
+    /// `name` graded by the run started at `run`, from the submission `digest`.
+    fn graded(name: &str, digest: &str, run: SystemTime) -> Record {
+        let result = student(name, Vec::new(), 1);
+        Record::new(result, Some(print(digest)), Some(run), None)
+    }
+
+    #[test]
+    fn an_unfinished_run_is_carried_on_with_its_unchanged_students() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::of(dir.path());
+        let current = now(&[("ann", "a"), ("bob", "b"), ("cy", "c")]);
+        let begun = store.begin(class("/class"), false, &current).unwrap();
+        assert_eq!(begun.found, Found::Nothing);
+        let started = begun.class.started;
+        for (name, digest) in [("ann", "a"), ("bob", "b"), ("dee", "d")] {
+            store.put(&graded(name, digest, started)).unwrap();
+        }
+        // Bob's submission changed since; dee's folder is gone.
+        let current = now(&[("ann", "a"), ("bob", "b2"), ("cy", "c")]);
+        let begun = store.begin(class("/class"), false, &current).unwrap();
+        assert_eq!(begun.found, Found::CarryingOn(started));
+        assert_eq!(begun.class.started, started);
+        assert_eq!(begun.carried.keys().collect::<Vec<_>>(), ["ann"]);
+        assert_eq!(begun.changed, ["bob"]);
+        // Finished, the next run starts over; the earlier records stay, not carried.
+        store
+            .put_class(&Class {
+                finished: Some(SystemTime::now()),
+                ..begun.class
+            })
+            .unwrap();
+        let begun = store.begin(class("/class"), false, &current).unwrap();
+        assert_eq!(begun.found, Found::StartingOver(StartOver::Finished));
+        assert!(begun.carried.is_empty());
+        assert_eq!(store.records().unwrap().len(), 3);
+    }
+
+    #[test]
+    fn another_class_or_restart_starts_over() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::of(dir.path());
+        let current = now(&[("ann", "a")]);
+        let begin = |class: Class, restart| {
+            let begun = store.begin(class, restart, &current).unwrap();
+            store.put(&graded("ann", "a", begun.class.started)).unwrap();
+            (begun.found, begun.carried.len())
+        };
+        begin(class("/class"), false);
+        assert_eq!(
+            begin(class("/class"), true),
+            (Found::StartingOver(StartOver::Asked), 0)
+        );
+        assert_eq!(
+            begin(class("/other"), false),
+            (
+                Found::StartingOver(StartOver::Changed("the submissions folder")),
+                0
+            )
+        );
+        let mut changed = class("/other");
+        changed.setup.kit_files = print("kit2");
+        assert_eq!(
+            begin(changed.clone(), false).0,
+            Found::StartingOver(StartOver::Changed("the kit"))
+        );
+        changed.setup.skip_timing = false;
+        assert_eq!(
+            begin(changed.clone(), false).0,
+            Found::StartingOver(StartOver::Changed("the grading settings"))
+        );
+        assert!(store.started(&changed.setup).is_some());
+        assert!(store.started(&class("/class").setup).is_none());
+    }
+
+    #[test]
+    fn a_record_of_another_version_is_refused_and_never_written_over() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::of(dir.path());
+        let ann = graded("ann", "a", SystemTime::now());
+        store.put(&ann).unwrap();
+        assert_eq!(store.record("ann").unwrap(), Some(ann.clone()));
+        let path = store.record_path("ann");
+        let text = fs::read_to_string(&path).unwrap();
+        let newer = text.replacen("\"version\": 1", "\"version\": 2", 1);
+        assert_ne!(newer, text);
+        fs::write(&path, &newer).unwrap();
+        let said = store.records().unwrap_err().to_string();
+        assert!(
+            said.ends_with(
+                "ann.json: written by another version of grade (version 2; this grade reads \
+                 version 1): use that grade, or move records/ away to grade the class again"
+            ),
+            "{said}"
+        );
+        assert!(matches!(
+            store.put(&ann),
+            Err(StoreError::Version { found: 2, .. })
+        ));
+        assert_eq!(fs::read_to_string(&path).unwrap(), newer);
+        fs::write(&path, "{\"version\": 1, \"student\": 3}").unwrap();
+        assert!(matches!(
+            store.record("ann"),
+            Err(StoreError::Malformed { .. })
+        ));
+    }
+
+    #[test]
+    fn every_name_has_a_file_of_its_own_inside_the_folder() {
+        let store = Store::of(Path::new("/r"));
+        let names = [
+            "Ann Lee",
+            "Ann_Lee",
+            "../up",
+            ".hidden",
+            "Zoë",
+            &"x".repeat(300),
+        ];
+        let paths: Vec<PathBuf> = names.iter().map(|n| store.record_path(n)).collect();
+        for path in &paths {
+            assert_eq!(path.parent(), Some(Path::new("/r/records")), "{path:?}");
+            let name = path.file_name().unwrap().to_str().unwrap();
+            assert!(name.len() <= 255 && !name.starts_with('.'), "{name}");
+        }
+        let unique: std::collections::BTreeSet<&PathBuf> = paths.iter().collect();
+        assert_eq!(unique.len(), names.len());
+    }
+
+    #[test]
+    fn graded_again_a_student_keeps_their_hand_scores() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::of(dir.path());
+        let run = SystemTime::now();
+        let mut ann = graded("ann", "a", run);
+        ann.hand = serde_json::from_str(r#"{"GUI": {"items": [1, null]}}"#).unwrap();
+        store.put(&ann).unwrap();
+        let again = store.put_graded(graded("ann", "a2", run)).unwrap();
+        assert_eq!(again.hand, ann.hand);
+        // Graded outside the class (grade student): still the class's, with its submission.
+        let alone = Record::new(student("ann", Vec::new(), 1), None, None, None);
+        let alone = store.put_graded(alone).unwrap();
+        assert_eq!(
+            (alone.run, alone.submission),
+            (Some(run), Some(print("a2")))
+        );
+    }
+}
