@@ -45,8 +45,8 @@ use crate::kit::gradescope_export::{self, Submissions};
 use crate::kit::{Kit, KitError, Rubric};
 use crate::report::class::{Standing, Standings};
 use crate::report::gradebook::Joined;
+use crate::report::numbers::students;
 use crate::report::progress::Progress;
-use crate::report::words::students;
 use crate::report::{class, gradebook, inert, markdown, similarity, terminal};
 
 /// Leaves `CARGO_TARGET_DIR` out of the students' builds, saying so: a build directory every

@@ -37,7 +37,7 @@ use crate::report::export::{self, Graded};
 use crate::report::feedback::{self, Adjustment, FOLDER};
 use crate::report::gradebook;
 use crate::report::inert;
-use crate::report::words::students;
+use crate::report::numbers::students;
 
 /// The folder of the kept results in the report directory.
 pub const RESULTS: &str = "results";

@@ -19,7 +19,7 @@ use crate::kit::{KitError, Rubric};
 use crate::report::class::unmatched;
 use crate::report::gradebook::{Joined, Late, Who};
 use crate::report::inert;
-use crate::report::words;
+use crate::report::numbers as words;
 
 /// How many of the entries of an archive not extracted as it has them are named.
 const NOTES_SHOWN: usize = 10;

@@ -34,7 +34,7 @@ use super::gradebook::{
     self, late_cells, GradebookError, Late, EMAIL, FINAL_TOTAL, LATE_PENALTY, MEMBERS, NAME,
 };
 use super::inert;
-use super::words::points;
+use super::numbers::points;
 use crate::kit::late::{lateness, Extension, Moment};
 use crate::kit::roster::{assign, Member, Roster};
 use crate::kit::rubric::Missing;

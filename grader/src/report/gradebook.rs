@@ -29,7 +29,7 @@ use std::collections::BTreeMap;
 
 use super::inert;
 use super::style;
-use super::words::{self, points};
+use super::{self as words, numbers::points};
 use crate::judge::result::hand::{HandScores, Marks};
 use crate::judge::result::{CategoryScore, StudentResult};
 use crate::kit::late::Lateness;
