@@ -12,7 +12,7 @@ use super::verdict::Finding;
 use super::workers::design_note;
 use crate::judge::result::design::{Design, Division};
 use crate::judge::result::speedup::{
-    median, Busy, Measurement, Outcome, Refusal, Speedup, SpeedupFault, Uneven, Work, CONFIDENCE,
+    Busy, Measurement, Outcome, Refusal, Speedup, SpeedupFault, Uneven, Work, CONFIDENCE,
 };
 use crate::judge::result::{CaseResult, StudentResult};
 
@@ -21,25 +21,19 @@ use crate::judge::result::{CaseResult, StudentResult};
 /// the wall clock 0.37 s and 0.20 s), 1.97 threads at work at once, 0.96x the CPU time on 1
 /// thread that it took on 2 threads; speed-up 1.89x (the median of the rounds')".
 fn measurement(m: &Measurement, (one, many): (usize, usize)) -> String {
-    let medians =
-        |works: &[Work], of: fn(&Work) -> f64| median(&works.iter().map(of).collect::<Vec<f64>>());
-    let span = |w: &Work| w.span.as_secs_f64();
-    let wall = |w: &Work| w.wall.as_secs_f64();
+    let (one_span, many_span) = m.spans();
+    let (one_wall, many_wall) = m.walls();
     format!(
-        "`scores {}` in {} rounds: {:.2} s on {}, {:.2} s on {} (the medians of the spans, the \
-         searches' times with their waiting for a CPU taken out; by the wall clock {:.2} s and \
-         {:.2} s), {:.2} threads at work at once, {:.2}x the CPU time on {} that it took on {}; \
-         speed-up {:.2}x (the median of the rounds')",
+        "`scores {}` in {} rounds: {one_span:.2} s on {}, {many_span:.2} s on {} (the medians of \
+         the spans, the searches' times with their waiting for a CPU taken out; by the wall \
+         clock {one_wall:.2} s and {many_wall:.2} s), {:.2} threads at work at once, {:.2}x the \
+         CPU time on {} that it took on {}; speed-up {:.2}x (the median of the rounds')",
         m.depth,
         m.rounds(),
-        medians(&m.one, span),
         threads(one),
-        medians(&m.many, span),
         threads(many),
-        medians(&m.one, wall),
-        medians(&m.many, wall),
-        medians(&m.many, Work::at_once),
-        median(&m.work_ratios()),
+        m.at_once(),
+        m.work_ratio(),
         threads(one),
         threads(many),
         m.speedup()
