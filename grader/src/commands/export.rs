@@ -18,7 +18,7 @@ use crate::kit::Kit;
 use crate::kit::{KitError, Rubric};
 use crate::report::export::{self, Column, Graded, Layout, LeftOut, MoodleBy};
 use crate::report::inert;
-use crate::report::words::{points as points_word, students};
+use crate::report::numbers::{points as points_word, students};
 use crate::store::Store;
 
 /// What `grade export` was asked.

@@ -31,7 +31,7 @@ use crate::kit::{KitError, Rubric};
 use crate::report::feedback::{self, FOLDER};
 use crate::report::gradebook;
 use crate::report::inert;
-use crate::report::words::students;
+use crate::report::numbers::students;
 use crate::store::{Record, Store, StoreError};
 
 /// The folder, below the feedback's, of the copies named for each student.

@@ -19,7 +19,7 @@ use crate::kit::submitted::{self, Source, Submitted};
 use crate::kit::{KitError, Rubric};
 use crate::report::class::unmatched;
 use crate::report::inert;
-use crate::report::words;
+use crate::report::numbers;
 use crate::store::{Late, Who};
 
 /// How many of the entries of an archive not extracted as it has them are named.
@@ -103,7 +103,7 @@ impl Joining {
             eprintln!(
                 "grade: {} on the roster submitted nothing (a row each at the gradebook's end, \
                  `missing`): {}",
-                words::students(named.len()),
+                numbers::students(named.len()),
                 names(&named)
             );
         }

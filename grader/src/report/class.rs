@@ -18,8 +18,8 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use super::inert;
-use super::words::students;
-use super::words::{self, points};
+use super::numbers::{points, students};
+use super::{building, timing};
 use crate::judge::result::{FaultKind, StudentResult};
 use crate::kit::gradescope_export::Unmatched;
 use crate::kit::roster::Member;
@@ -99,7 +99,10 @@ impl Standing {
         Standing {
             student: result.student.clone(),
             elapsed: result.elapsed,
-            build: result.build.as_ref().map(|b| words::build_word(b).into()),
+            build: result
+                .build
+                .as_ref()
+                .map(|b| building::build_word(b).into()),
             ungraded: result.ungraded().map(String::from),
             categories: result
                 .categories(rubric)
@@ -131,7 +134,7 @@ impl Standing {
                 .map(|case| NotCounted {
                     case: case.name.clone(),
                     category: case.category.clone(),
-                    why: words::case_not_counted(case).unwrap_or_default(),
+                    why: timing::case_not_counted(case).unwrap_or_default(),
                 })
                 .collect(),
         }

@@ -6,7 +6,9 @@
 use std::fmt::Write;
 
 use super::inert;
-use super::words::{self, points, Finding};
+use super::numbers::points;
+use super::timing;
+use super::verdict::{self, Finding};
 use crate::judge::result::hand::Marks;
 use crate::judge::result::{CaseResult, Exchange, StudentResult, Verdict};
 use crate::kit::Rubric;
@@ -72,7 +74,7 @@ pub(super) fn table(
         );
     }
     for case in &result.cases {
-        if let Some(why) = words::case_not_counted(case) {
+        if let Some(why) = timing::case_not_counted(case) {
             let _ = writeln!(out, "\n{indent}Not counted: {} ({why})", case.name);
         }
     }
@@ -140,7 +142,7 @@ fn exchange_detail(exchange: &Exchange, indent: &str) -> String {
     } else {
         format!(" [{}]", exchange.run)
     };
-    let Some(why) = words::verdict(&exchange.verdict) else {
+    let Some(why) = verdict::verdict(&exchange.verdict) else {
         return String::new();
     };
     // A reason of several lines (a program's last words) keeps to the detail's indentation.
@@ -148,9 +150,9 @@ fn exchange_detail(exchange: &Exchange, indent: &str) -> String {
     let mut out = format!(
         "{indent}line {}: sent `{}`{run} -- {why}\n",
         exchange.line,
-        words::sent(exchange)
+        verdict::sent(exchange)
     );
-    let expected = words::expected(&exchange.expected);
+    let expected = verdict::expected(&exchange.expected);
     for line in diff(&expected, exchange.got.as_deref()).lines() {
         let _ = writeln!(out, "{indent}    {line}");
     }
@@ -170,7 +172,7 @@ fn finding_detail(finding: &Finding, indent: &str) -> String {
 /// the skipped exchanges, and why credit was withheld.
 pub(super) fn case_detail(case: &CaseResult, indent: &str) -> String {
     if let Some(why) = &case.not_run {
-        return format!("{indent}{}\n", words::not_run(why));
+        return format!("{indent}{}\n", verdict::not_run(why));
     }
     let mut out = String::new();
     let mut skipped = 0;
@@ -179,15 +181,17 @@ pub(super) fn case_detail(case: &CaseResult, indent: &str) -> String {
         match &exchange.verdict {
             Verdict::Skip(why) => {
                 skipped += 1;
-                skip_reason = words::skip(why);
+                skip_reason = verdict::skip(why);
             }
             Verdict::Fail(_) => out.push_str(&exchange_detail(exchange, indent)),
             Verdict::Pass => {}
         }
     }
     let findings = [
-        case.variety.as_ref().and_then(|v| words::variety(case, v)),
-        case.speedup.as_ref().and_then(words::speedup_finding),
+        case.variety
+            .as_ref()
+            .and_then(|v| verdict::variety(case, v)),
+        case.speedup.as_ref().and_then(timing::speedup_finding),
     ];
     for finding in findings.iter().flatten() {
         out.push_str(&finding_detail(finding, indent));
@@ -200,7 +204,7 @@ pub(super) fn case_detail(case: &CaseResult, indent: &str) -> String {
     }
     // A case can lose its points with every exchange passed (a requirement failed): say why.
     if let Some(withheld) = &case.withheld {
-        let _ = writeln!(out, "{indent}{}", words::withheld(withheld));
+        let _ = writeln!(out, "{indent}{}", verdict::withheld(withheld));
     }
     out
 }
@@ -210,8 +214,8 @@ pub(super) fn case_detail(case: &CaseResult, indent: &str) -> String {
 pub(super) fn notes(result: &StudentResult) -> Vec<String> {
     let mut notes = Vec::new();
     for case in &result.cases {
-        let speedup = case.speedup.iter().flat_map(words::speedup_notes);
-        let withheld = case.withheld.iter().map(words::withheld);
+        let speedup = case.speedup.iter().flat_map(timing::speedup_notes);
+        let withheld = case.withheld.iter().map(verdict::withheld);
         notes.extend(
             speedup
                 .chain(withheld)

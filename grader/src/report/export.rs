@@ -32,7 +32,7 @@ use std::collections::BTreeMap;
 
 use super::gradebook::{self, late_cells};
 use super::inert;
-use super::words::points;
+use super::numbers::points;
 use crate::kit::late::{lateness, Extension, Moment};
 use crate::kit::roster::{assign, Member, Roster};
 use crate::kit::rubric::Missing;

@@ -19,11 +19,13 @@ use std::path::Path;
 
 use percent_encoding::{utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
 
+use super::building::build_word;
 use super::feedback::{page_name as feedback_page, FOLDER as FEEDBACK_FOLDER};
 use super::inert;
+use super::numbers::points;
 use super::style;
+use super::timing::{case_not_counted, category_not_counted};
 use super::window;
-use super::words::{build_word, case_not_counted, category_not_counted, points};
 use super::{plot, threading};
 use crate::judge::file_stem;
 use crate::judge::result::hand::Marks;

@@ -23,9 +23,12 @@
 //! own at the end, with no folder: `missing` in `submitted`, and the course's choice of final
 //! total (0, or blank). Without them the gradebook is as it always was.
 
+use super::building::build_word;
 use super::inert;
+use super::numbers::{points, rounded};
 use super::style;
-use super::words::{self, points, rounded};
+use super::timing::{category_not_counted, speedup_word};
+use super::workers::design_word;
 use crate::judge::result::hand::Marks;
 use crate::judge::result::CategoryScore;
 use crate::kit::roster::Member;
@@ -253,7 +256,7 @@ pub fn row(rubric: &Rubric, timed: &[String], record: &Record, joined: bool) -> 
             continue;
         };
         let why = graded
-            .then(|| words::category_not_counted(result, &name))
+            .then(|| category_not_counted(result, &name))
             .flatten();
         row.push(match graded && why.is_none() {
             true => points(earned),
@@ -266,7 +269,7 @@ pub fn row(rubric: &Rubric, timed: &[String], record: &Record, joined: bool) -> 
     row.push(automatic.map_or(String::new(), points));
     row.push(match result.ungraded() {
         Some(_) => NOT_GRADED.into(),
-        None => result.build.as_ref().map_or("", words::build_word).into(),
+        None => result.build.as_ref().map_or("", build_word).into(),
     });
     row.push(format!("{:.1}", result.elapsed.as_secs_f64()));
     row.push(
@@ -279,11 +282,11 @@ pub fn row(rubric: &Rubric, timed: &[String], record: &Record, joined: bool) -> 
     );
     let speedup = result.speedup();
     row.push(match speedup {
-        Some(speedup) => words::speedup_word(speedup),
+        Some(speedup) => speedup_word(speedup),
         None if !result.left_out.is_empty() => SPEEDUP_LEFT_OUT.into(),
         None => String::new(),
     });
-    row.push(speedup.map_or("", |s| words::design_word(s.design)).into());
+    row.push(speedup.map_or("", |s| design_word(s.design)).into());
     row.extend(style::cells(result.style.as_ref()));
     row.extend([
         cells.scored,

@@ -17,7 +17,8 @@ use std::str::FromStr;
 
 use serde_json::{json, Value};
 
-use super::words::{self, points, rounded};
+use super::numbers::{points, rounded};
+use super::{building, comparison, isolation, timing, workers};
 use super::{special, style, terminal, window};
 use crate::judge::result::window::{Status, WindowResult};
 use crate::judge::result::{CaseResult, StudentResult};
@@ -124,7 +125,7 @@ pub fn results(rubric: &Rubric, result: &StudentResult, not_counted: NotCountedA
             "score": 0.0,
             "max_score": 0.0,
             "status": if build.succeeded() { "passed" } else { "failed" },
-            "output": words::build(build),
+            "output": building::build(build),
             "visibility": "visible",
         })
     });
@@ -134,7 +135,7 @@ pub fn results(rubric: &Rubric, result: &StudentResult, not_counted: NotCountedA
             "score": 0.0,
             "max_score": 0.0,
             "status": if comparison.changed() { "failed" } else { "passed" },
-            "output": words::supplied(comparison),
+            "output": comparison::supplied(comparison),
             "visibility": "visible",
         })
     });
@@ -160,7 +161,7 @@ pub fn results(rubric: &Rubric, result: &StudentResult, not_counted: NotCountedA
         "score": 0.0,
         "max_score": 0.0,
         "status": if safe { "passed" } else { "failed" },
-        "output": words::confinement(&result.confinement),
+        "output": isolation::confinement(&result.confinement),
         "visibility": "visible",
     });
     // The window's observation, for the GUI's hand grading: failed when a step was not seen
@@ -185,7 +186,7 @@ pub fn results(rubric: &Rubric, result: &StudentResult, not_counted: NotCountedA
     // The thread design seen by the speed-up case, for the pool's hand grading: failed unless
     // it was a pool.
     let design = result.speedup().and_then(|speedup| {
-        let note = words::design_note(speedup)?;
+        let note = workers::design_note(speedup)?;
         let pool = speedup.design.is_pool();
         Some(json!({
             "name": "Threading (graded by hand): the thread design seen",
@@ -212,7 +213,7 @@ pub fn results(rubric: &Rubric, result: &StudentResult, not_counted: NotCountedA
             true => detail,
             false => format!("{}\n{detail}", case.description),
         };
-        let (score, status, output) = match words::case_not_counted(case) {
+        let (score, status, output) = match timing::case_not_counted(case) {
             None => (case.earned, case.passed(), detail),
             Some(why) => (
                 not_counted.share() * case.points,
@@ -243,7 +244,7 @@ pub fn results(rubric: &Rubric, result: &StudentResult, not_counted: NotCountedA
     let missing: f64 = result.not_counted().map(|case| case.points).sum();
     let notes: Vec<String> = result
         .not_counted()
-        .filter_map(|case| Some(not_counted.total_note(case, &words::case_not_counted(case)?)))
+        .filter_map(|case| Some(not_counted.total_note(case, &timing::case_not_counted(case)?)))
         .collect();
     let output = match notes.is_empty() {
         true => terminal::brief(rubric, result),

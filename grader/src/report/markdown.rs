@@ -7,13 +7,15 @@
 
 use std::fmt::Write;
 
+use super::comparison::{self, SUPPLIED_CHANGED, SUPPLIED_NOT_SCORED};
 use super::detail::{case_detail, notes, table};
 use super::inert;
+use super::numbers::points;
 use super::repeats;
 use super::special;
 use super::style;
 use super::window;
-use super::words::{self, points, SUPPLIED_CHANGED, SUPPLIED_NOT_SCORED};
+use super::{building, isolation};
 use crate::judge::result::hand::Marks;
 use crate::judge::result::window::WindowResult;
 use crate::judge::result::StudentResult;
@@ -35,20 +37,20 @@ fn supplied_section(comparison: &Comparison) -> String {
         comparison.changes.len()
     );
     for change in &comparison.changes {
-        let kind = words::change_kind(change);
+        let kind = comparison::change_kind(change);
         let _ = writeln!(out, "- {kind} `{}`", inert::line(change.path()));
     }
     let _ = write!(
         out,
         "\n{SUPPLIED_NOT_SCORED}{}\n\n",
-        words::replaced(comparison)
+        comparison::replaced(comparison)
     );
     out
 }
 
 /// The build as a Markdown section, the failed build's last lines as a block.
 fn build_section(build: &Build) -> String {
-    let mut out = format!("## Build\n\n{}", words::build_headline(build));
+    let mut out = format!("## Build\n\n{}", building::build_headline(build));
     if let Some(log) = build.log.as_ref().and_then(|p| p.file_name()) {
         let _ = write!(out, " Its log: `{}`.", inert::line(&log.to_string_lossy()));
     }
@@ -133,7 +135,7 @@ pub(super) fn automatic(rubric: &Rubric, result: &StudentResult, marks: Option<&
     let _ = write!(
         out,
         "## Sandbox\n\n{}\n\n",
-        words::confinement(&result.confinement)
+        isolation::confinement(&result.confinement)
     );
     if let Some(observed) = &result.window {
         out.push_str(&window_section(observed));

@@ -3,8 +3,8 @@
 
 use std::fmt::Write;
 
+use super::failure;
 use super::inert;
-use super::words;
 use crate::judge::matchup::{
     wilson, Forfeit, GameRecord, MatchError, Settings, Spec, Standings, NAMES,
 };
@@ -15,8 +15,8 @@ const BAR: usize = 30;
 /// Why a player lost a game without losing on the board.
 pub fn forfeit(forfeit: &Forfeit) -> String {
     match forfeit {
-        Forfeit::NotStarted(failure) => format!("it did not start: {}", words::failure(failure)),
-        Forfeit::Failed(line, failure) => format!("`{line}`: {}", words::failure(failure)),
+        Forfeit::NotStarted(failure) => format!("it did not start: {}", failure::failure(failure)),
+        Forfeit::Failed(line, failure) => format!("`{line}`: {}", failure::failure(failure)),
         Forfeit::Refused(line, first) => format!("answered {first:?} to `{line}`"),
         Forfeit::Disagreed(line, got, wanted) => {
             format!(

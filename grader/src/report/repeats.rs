@@ -8,7 +8,7 @@
 //! kinds with the same words once numbers (a thread's id, a time) and the arguments of the
 //! command sent are put aside, or when neither was run, for the same reason.
 
-use super::words;
+use super::{failure, verdict};
 use crate::judge::result::{CaseResult, Exchange, Fault, FaultKind, Skip, Verdict};
 
 /// Failed cases that failed the same way, in the order of the results: the first is shown in
@@ -73,7 +73,7 @@ pub(super) fn groups<'a>(failed: &[&'a CaseResult]) -> Vec<Group<'a>> {
 /// answers or measurements, whose detail is its own.
 fn signature(case: &CaseResult) -> Option<Signature> {
     if let Some(why) = &case.not_run {
-        return Some(Signature::NotRun(normalised(&words::not_run(why), &[])));
+        return Some(Signature::NotRun(normalised(&verdict::not_run(why), &[])));
     }
     let kinds = case.kinds();
     let judged = kinds.contains(&FaultKind::WrongAnswer) || kinds.contains(&FaultKind::Measured);
@@ -96,7 +96,7 @@ fn failure(exchange: &Exchange) -> Option<(FaultKind, String)> {
     let arguments: Vec<&str> = exchange.sent.split_whitespace().skip(1).collect();
     Some((
         FaultKind::of(failure),
-        normalised(&words::failure(failure), &arguments),
+        normalised(&failure::failure(failure), &arguments),
     ))
 }
 

@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use super::words::seconds;
+use super::numbers::seconds;
 use crate::judge::result::Starved;
 
 /// How much of its limit a program or build had, and in how long on the clock.

@@ -6,7 +6,7 @@
 use std::fmt::Write;
 
 use super::inert;
-use super::words;
+use super::{building, workers};
 use crate::judge::result::style::{
     HeaderItem, LintOutcome, LintResult, SourceFile, Style, Unreadable,
 };
@@ -78,7 +78,7 @@ fn unreadable(why: &Unreadable) -> String {
 pub fn lint(lint: &LintResult) -> String {
     let how = match &lint.outcome {
         LintOutcome::Counted(count) => format!("{count} {}", lint.counts),
-        LintOutcome::Failed { ended, .. } => format!("could not count: {}", words::ended(ended)),
+        LintOutcome::Failed { ended, .. } => format!("could not count: {}", building::ended(ended)),
         LintOutcome::NoSandbox(why) => format!(
             "not run: the sandbox could not be set up ({})",
             inert::line(why)
@@ -98,7 +98,7 @@ pub fn lint(lint: &LintResult) -> String {
 pub fn pool(result: &StudentResult) -> String {
     let seen = match result.speedup() {
         None => "not seen: the speed-up case was not run".to_string(),
-        Some(speedup) => words::design(speedup.design, speedup.threads.1).unwrap_or_else(|| {
+        Some(speedup) => workers::design(speedup.design, speedup.threads.1).unwrap_or_else(|| {
             "not seen: the program did not get as far as two searches on several threads".into()
         }),
     };

@@ -6,11 +6,12 @@ use std::fmt::Write;
 
 use super::detail::{case_detail, notes, table};
 use super::inert;
+use super::numbers::points;
 use super::repeats;
 use super::special;
 use super::style;
 use super::window;
-use super::words::{self, points};
+use super::{building, comparison, isolation, timing};
 use crate::judge::result::{CaseResult, StudentResult};
 use crate::kit::Rubric;
 
@@ -20,14 +21,14 @@ pub fn brief(rubric: &Rubric, result: &StudentResult) -> String {
     let mut out = format!("{}: {}\n\n", rubric.title, inert::line(&result.student));
     out.push_str(&table(rubric, result, false, None));
     if let Some(build) = &result.build {
-        let _ = writeln!(out, "\n  {}", words::build_headline(build));
+        let _ = writeln!(out, "\n  {}", building::build_headline(build));
     }
-    let _ = writeln!(out, "\n  {}", words::confinement(&result.confinement));
+    let _ = writeln!(out, "\n  {}", isolation::confinement(&result.confinement));
     if let Some(comparison) = &result.supplied {
         let _ = writeln!(
             out,
             "\n  {}",
-            words::supplied(comparison).replace('\n', "\n  ")
+            comparison::supplied(comparison).replace('\n', "\n  ")
         );
     }
     if special::any(&result.special) {
@@ -63,7 +64,7 @@ pub fn case(case: &CaseResult) -> String {
         (true, true) => "Passed.".to_string(),
         (true, false) => String::new(),
     };
-    for note in case.speedup.iter().flat_map(words::speedup_notes) {
+    for note in case.speedup.iter().flat_map(timing::speedup_notes) {
         if !out.is_empty() && !out.ends_with('\n') {
             out.push('\n');
         }

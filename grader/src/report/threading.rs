@@ -1,16 +1,13 @@
 //! The speed-up's causes and CPUs in words, for the hand grader and the student: which of the
 //! three causes made the rounds other than a pool's on CPUs of its own (the machine, work that
-//! grew, noise), what it means and what to do about it, and the CPUs and cores the
-//! measurement ran on.
+//! grew, noise), what it means and what to do about it, what limits the CPUs the program could
+//! use, and the CPUs and cores the measurement ran on.
 
+use super::numbers::{cpu_count, percent};
 use crate::judge::result::design::Design;
 use crate::judge::result::speedup::{Cause, Outcome, Scale, Speedup};
 use crate::process::topology::Chosen;
-
-/// `1` as a whole percentage.
-fn percent(share: f64) -> f64 {
-    (share * 100.0).round() + 0.0
-}
+use crate::process::Cpus;
 
 /// The line naming the cause, if one made the rounds other than a pool's on CPUs of its own.
 pub fn cause_note(speedup: &Speedup) -> Option<String> {
@@ -58,6 +55,23 @@ pub fn cause_note(speedup: &Speedup) -> Option<String> {
             percent(most)
         ),
     })
+}
+
+/// What limits the CPUs the program could use, in words: "1 CPU (1 of the machine's 2, by the
+/// grader's CPU affinity)".
+pub fn cpus(cpus: &Cpus) -> String {
+    let usable = cpu_count(cpus.usable());
+    match cpus.quota {
+        Some(quota) if quota < cpus.affinity as f64 => format!(
+            "{usable} (the CPU quota of the grader's cgroup, on a machine with {})",
+            cpu_count(cpus.online as f64)
+        ),
+        _ if cpus.affinity < cpus.online => format!(
+            "{usable} ({} of the machine's {}, by the grader's CPU affinity)",
+            cpus.affinity, cpus.online
+        ),
+        _ => format!("{usable} (all the machine has)"),
+    }
 }
 
 /// `CPUs 0 and 1`, `CPU 3`.
@@ -197,9 +211,9 @@ mod tests {
         assert!(note.contains("ran 1.90x the CPU time"), "{note}");
         assert!(note.contains("Where to look: a lock held"), "{note}");
         assert!(note.contains("same cache lines"), "{note}");
-        let all = crate::report::words::speedup_notes(&speedup).join("\n");
+        let all = crate::report::timing::speedup_notes(&speedup).join("\n");
         assert!(!all.contains("busy"), "{all}");
-        assert_eq!(crate::report::words::not_counted(&speedup), None);
+        assert_eq!(crate::report::timing::not_counted(&speedup), None);
         // Work beside the search says so instead.
         let beside = Speedup {
             design: Design::Duplicated {

@@ -5,8 +5,10 @@
 
 use std::path::Path;
 
+use super::building::build_headline;
+use super::failure::failure;
 use super::inert;
-use super::words::{build_headline, failure, seconds};
+use super::numbers::seconds;
 use crate::judge::result::window::{
     Cell, Check, Measured, Observation, Status, Step, Trouble, Unobserved, WindowResult,
 };

@@ -13,7 +13,7 @@ use crate::judge::Student;
 use crate::kit::KitError;
 use crate::report::class::Standing;
 use crate::report::inert;
-use crate::report::words::students;
+use crate::report::numbers::students;
 use crate::store::StoreError;
 
 /// Why `grade class` failed.

@@ -146,7 +146,7 @@ pub fn run(run: &ClassRun) -> Result<(), ClassError> {
     if let (Some(reports), 1..) = (run.grading.report.as_deref(), published.feedback) {
         eprintln!(
             "grade: wrote the feedback of {} whose hand grading is done, in {}",
-            crate::report::words::students(published.feedback),
+            crate::report::numbers::students(published.feedback),
             reports.join(crate::report::feedback::FOLDER).display()
         );
     }

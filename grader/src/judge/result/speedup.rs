@@ -131,7 +131,33 @@ impl Measurement {
     /// The share of their ready time that the threads of the searches on more threads waited
     /// for a CPU (the median of the rounds'): how much the machine kept them from running.
     pub fn waited(&self) -> f64 {
-        median(&self.many.iter().map(Work::waited).collect::<Vec<f64>>())
+        medians(&self.many, Work::waited)
+    }
+
+    /// The searches' spans in seconds, on one thread and on the speed-up's threads (the
+    /// medians of the rounds').
+    pub fn spans(&self) -> (f64, f64) {
+        let span = |w: &Work| w.span.as_secs_f64();
+        (medians(&self.one, span), medians(&self.many, span))
+    }
+
+    /// The searches' wall-clock times in seconds, on one thread and on the speed-up's threads
+    /// (the medians of the rounds'), for information: a busy machine stretches them.
+    pub fn walls(&self) -> (f64, f64) {
+        let wall = |w: &Work| w.wall.as_secs_f64();
+        (medians(&self.one, wall), medians(&self.many, wall))
+    }
+
+    /// How many threads were at work at once in the searches on the speed-up's threads (the
+    /// median of the rounds').
+    pub fn at_once(&self) -> f64 {
+        medians(&self.many, Work::at_once)
+    }
+
+    /// The one-thread search's CPU work over the many-thread search's (the median of the
+    /// rounds' [`Measurement::work_ratios`]): about 1 for the same search split among threads.
+    pub fn work_ratio(&self) -> f64 {
+        median(&self.work_ratios())
     }
 
     /// Whether the kernel said how long every thread waited for a CPU in every search: without
@@ -148,6 +174,11 @@ fn ratios(times: &[Work], over: &[Work], of: impl Fn(&Work) -> Duration) -> Vec<
         .zip(over)
         .map(|(t, o)| of(t).as_secs_f64() / of(o).as_secs_f64().max(1e-9))
         .collect()
+}
+
+/// The median of each of `works`' value by `of` (0 for none).
+fn medians(works: &[Work], of: impl Fn(&Work) -> f64) -> f64 {
+    median(&works.iter().map(of).collect::<Vec<f64>>())
 }
 
 /// How sure [`median_range`] is that the true median lies in the range it gives.
@@ -457,6 +488,11 @@ mod tests {
         assert!((m.ceiling() - 1.85).abs() < 1e-9);
         assert!((median(&m.wall_speedups()) - 400.0 / 230.0).abs() < 1e-9);
         assert!((median(&m.work_ratios()) - 400.0 / 420.0).abs() < 1e-9);
+        assert!((m.work_ratio() - 400.0 / 420.0).abs() < 1e-9);
+        let ((one, many), (one_wall, many_wall)) = (m.spans(), m.walls());
+        assert!((one - 0.4).abs() < 1e-9 && (many - 0.215).abs() < 1e-9);
+        assert!((one_wall - 0.4).abs() < 1e-9 && (many_wall - 0.23).abs() < 1e-9);
+        assert!((m.at_once() - 410.0 / 230.0).abs() < 1e-9);
         assert_eq!(m.rounds(), 3);
         assert!(m.accounted());
         let unaccounted = Measurement {
