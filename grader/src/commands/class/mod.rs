@@ -14,31 +14,27 @@
 //! the others; the same command then carries the run on from the store.
 
 mod error;
+mod grading;
 mod setup;
 
-use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, PoisonError};
+use std::sync::Mutex;
 use std::time::SystemTime;
 
 pub use error::{ClassError, Stopped};
 
-use super::again::{self, AgainError};
-use super::files::{become_subreaper, parent, replace, Grading};
+use super::files::{parent, replace, Grading};
 use super::interrupt;
-use super::publish::{Publication, Unreported};
+use super::publish::Publication;
 use super::similar;
 use super::who::Joining;
-use crate::judge::class::{grade_all, submissions, Event, Outcome};
-use crate::judge::result::StudentResult;
+use crate::judge::class::submissions;
 use crate::judge::stop::Stop;
-use crate::judge::Student;
 use crate::kit::gradescope_export::{self, Submissions};
 use crate::kit::{Kit, KitError};
-use crate::report::progress::Progress;
 use crate::report::{class, similarity, terminal};
-use crate::store::{Class, Record, Store, Who};
+use crate::store::{Class, Store};
 
 /// What `grade class` was asked.
 #[derive(Clone, Debug, Default)]
@@ -114,7 +110,7 @@ pub fn run(run: &ClassRun) -> Result<(), ClassError> {
     class.students = all.iter().map(|s| s.name.clone()).collect();
     class.gradebook = std::path::absolute(&run.csv).unwrap_or_else(|_| run.csv.clone());
     class.missing = joined.as_ref().map(|j| j.missing.clone());
-    let Some((class, students)) = begin(run, &store, class, &all)? else {
+    let Some((class, students)) = setup::begin(run, &store, class, &all)? else {
         return Ok(());
     };
     let who = joined.map(|j| j.who).unwrap_or_default();
@@ -123,7 +119,7 @@ pub fn run(run: &ClassRun) -> Result<(), ClassError> {
         timed: &class.timed,
         reports: run.grading.report.as_deref(),
     };
-    let keeper = Keeper {
+    let keeper = grading::Keeper {
         store: &store,
         class: &class,
         who: &who,
@@ -132,11 +128,14 @@ pub fn run(run: &ClassRun) -> Result<(), ClassError> {
         unreported: Mutex::new(Vec::new()),
     };
     let stop = Stop::default();
-    let (outcomes, signal) =
-        interrupt::watching(&stop, || grade(run, &kit, &dir, &students, &stop, &keeper));
+    let (outcomes, signal) = interrupt::watching(&stop, || {
+        grading::grade(run, &kit, &dir, &students, &stop, &keeper)
+    });
     let (error, mut unreported) = keeper.into_parts();
     let (_, records) = store.class_records()?;
-    for record in &records {
+    // Each student's summary: those graded again alone, else the whole class's.
+    let again = |record: &&crate::store::Record| students.iter().any(|s| s.name == record.student);
+    for record in records.iter().filter(|r| !run.again() || again(r)) {
         let brief = terminal::brief(&kit.rubric, &record.result);
         let _ = writeln!(std::io::stdout().lock(), "{brief}");
     }
@@ -178,174 +177,6 @@ pub fn run(run: &ClassRun) -> Result<(), ClassError> {
         (Some(stopped), Ok(())) => Err(ClassError::Stopped(Box::new(stopped))),
         (None, ungraded) => ungraded.map_err(ClassError::from),
     }
-}
-
-/// Begins the run of `class` (its submissions `all`) in `store`: the students to grade, and the
-/// class as kept. A class run carries on an unfinished run of the same class; one grading
-/// again in part takes the class the store holds. `None` when there is nothing to grade again.
-fn begin<'a>(
-    run: &ClassRun,
-    store: &Store,
-    mut class: Class,
-    all: &'a [Student],
-) -> Result<Option<(Class, Vec<Student>)>, ClassError> {
-    if !run.again() {
-        let current = all
-            .iter()
-            .map(|s| (s.name.clone(), setup::submission(s)))
-            .collect();
-        let begun = store.begin(class, run.restart, &current)?;
-        let kept = begun.carried.len();
-        setup::say_begun(&begun.found, kept, all.len(), &begun.changed);
-        let students = all
-            .iter()
-            .filter(|s| !begun.carried.contains_key(&s.name))
-            .cloned()
-            .collect();
-        return Ok(Some((begun.class, students)));
-    }
-    let earlier = store
-        .class()?
-        .ok_or_else(|| AgainError::NoClass(store.folder().to_path_buf()))?;
-    let (_, records) = store.class_records()?;
-    let asked = (run.only.as_slice(), run.not_counted);
-    let joined = class.joined();
-    let folder = run.submissions.clone();
-    let chosen = again::chosen(&earlier, &records, all, asked, folder, joined)?;
-    if chosen.is_empty() {
-        eprintln!(
-            "grade: nothing to grade again: {} names no student whose speed-up was not counted",
-            run.csv.display()
-        );
-        return Ok(None);
-    }
-    let chosen_names: Vec<String> = chosen.iter().map(|s| s.name.clone()).collect();
-    eprintln!(
-        "grade: grading again {} of the class into {}: {}",
-        chosen_names.len(),
-        run.csv.display(),
-        error::names(&chosen_names)
-    );
-    class.started = earlier.started;
-    class.finished = earlier.finished;
-    store.put_class(&class)?;
-    Ok(Some((class, chosen.into_iter().cloned().collect())))
-}
-
-/// What is kept of each student as they are graded: their record, then their reports.
-struct Keeper<'a> {
-    store: &'a Store,
-    class: &'a Class,
-    /// Who each submission is, by folder (with a roster, an export or a late policy).
-    who: &'a BTreeMap<String, Who>,
-    publication: &'a Publication<'a>,
-    /// The first error in keeping one.
-    error: Mutex<Option<ClassError>>,
-    /// The students whose reports the grader failed to write (it panicked), and why.
-    unreported: Mutex<Vec<Unreported>>,
-}
-
-impl Keeper<'_> {
-    /// Keeps `student`'s record in the store (synced to disk), and then writes their reports;
-    /// a panic while writing those costs them alone, kept as unreported.
-    fn keep(&self, student: &Student, result: &StudentResult) -> Result<(), ClassError> {
-        let record = Record::new(
-            result.clone(),
-            Some(setup::submission(student)),
-            Some(self.class.started),
-            self.who.get(&student.name).cloned(),
-        );
-        let record = self.store.put_graded(record)?;
-        match self.publication.student_caught(&record) {
-            Ok(written) => written?,
-            Err(why) => self.lost(&student.name, &why),
-        }
-        Ok(())
-    }
-
-    /// Keeps that the grader failed (`why`) while writing the reports of the student `name`.
-    fn lost(&self, name: &str, why: &str) {
-        let mut unreported = self
-            .unreported
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner);
-        unreported.push((name.to_string(), why.to_string()));
-    }
-
-    /// Keeps `error`, if it is the first.
-    fn failed(&self, error: ClassError) {
-        if let Ok(mut first) = self.error.lock() {
-            first.get_or_insert(error);
-        }
-    }
-
-    /// The first error, and the students whose reports were not written.
-    fn into_parts(self) -> (Option<ClassError>, Vec<Unreported>) {
-        (
-            self.error.into_inner().unwrap_or_default(),
-            self.unreported.into_inner().unwrap_or_default(),
-        )
-    }
-}
-
-/// Grades `students` on the run's jobs, with progress on standard error, keeping each as soon
-/// as they are graded; stops as `stop` says, or when a record cannot be kept.
-fn grade(
-    run: &ClassRun,
-    kit: &Kit,
-    dir: &Path,
-    students: &[Student],
-    stop: &Stop,
-    keeper: &Keeper,
-) -> Vec<Outcome> {
-    become_subreaper();
-    let total = students.len();
-    let out = Progress::stderr();
-    let bars = out.class(total);
-    let options = run.grading.options(dir, &[parent(&run.csv)]);
-    let outcomes = grade_all(
-        kit,
-        students,
-        &options,
-        run.jobs,
-        stop,
-        |event| match event {
-            Event::Started(student) => bars.started(&student.name),
-            Event::Step(student, step) => bars.step(&student.name, &step),
-            Event::Finished(student, outcome, ended) => {
-                if let Outcome::Graded(result) = outcome {
-                    if let Err(error) = keeper.keep(student, result) {
-                        // Nothing graded from now on could be kept: stop, and say why.
-                        stop.ask();
-                        keeper.failed(error);
-                    }
-                }
-                bars.finished(&student.name, ended);
-                let name = &student.name;
-                match outcome {
-                    Outcome::Graded(_) if !out.live() => {
-                        out.line(&format!("graded {ended}/{total}: {name}"))
-                    }
-                    Outcome::Graded(_) | Outcome::NotStarted => {}
-                    Outcome::Failed(why) => out.line(&format!(
-                        "not graded {ended}/{total}: {name}: the grader failed: {why}"
-                    )),
-                    Outcome::Interrupted => {
-                        out.line(&format!("not graded {ended}/{total}: {name}: interrupted"))
-                    }
-                }
-            }
-            Event::Unreported(student, why) => {
-                keeper.lost(&student.name, why);
-                let name = &student.name;
-                out.line(&format!(
-                    "{name}: the grader failed while keeping their result: {why}"
-                ));
-            }
-        },
-    );
-    bars.finish();
-    outcomes
 }
 
 /// Writes and prints the class summary of `standings`, with what of the export `found` does

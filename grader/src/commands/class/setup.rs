@@ -1,7 +1,8 @@
 //! What a class run settles before grading: the students' builds kept apart, the report
 //! directory checked to be outside the class folder, what the store records of the run (the
 //! submissions, the kit and the settings its results depend on, each submission's
-//! fingerprint), and what the store held for it, said.
+//! fingerprint), what the store held for it, said, and the students to grade: those not
+//! carried on, or those to grade again.
 
 use std::env;
 use std::path::{Path, PathBuf};
@@ -9,10 +10,12 @@ use std::time::{Duration, SystemTime};
 
 use super::error::{names, ClassError};
 use super::ClassRun;
+use crate::commands::again::{self, AgainError};
 use crate::commands::files::parent;
 use crate::judge::Student;
 use crate::kit::Kit;
 use crate::store::fingerprint;
+use crate::store::{Class, Store};
 use crate::store::{Fingerprint, Found, Setup, StartOver};
 
 /// Leaves `CARGO_TARGET_DIR` out of the students' builds, saying so: a build directory every
@@ -153,6 +156,58 @@ fn ago(time: SystemTime) -> String {
         3600..86400 => format!("{} h {} min ago", elapsed / 3600, elapsed % 3600 / 60),
         _ => format!("{} days ago", elapsed / 86400),
     }
+}
+
+/// Begins the run of `class` (its submissions `all`) in `store`: the students to grade, and the
+/// class as kept. A class run carries on an unfinished run of the same class; one grading
+/// again in part takes the class the store holds. `None` when there is nothing to grade again.
+pub(super) fn begin<'a>(
+    run: &ClassRun,
+    store: &Store,
+    mut class: Class,
+    all: &'a [Student],
+) -> Result<Option<(Class, Vec<Student>)>, ClassError> {
+    if !run.again() {
+        let current = all
+            .iter()
+            .map(|s| (s.name.clone(), submission(s)))
+            .collect();
+        let begun = store.begin(class, run.restart, &current)?;
+        let kept = begun.carried.len();
+        say_begun(&begun.found, kept, all.len(), &begun.changed);
+        let students = all
+            .iter()
+            .filter(|s| !begun.carried.contains_key(&s.name))
+            .cloned()
+            .collect();
+        return Ok(Some((begun.class, students)));
+    }
+    let earlier = store
+        .class()?
+        .ok_or_else(|| AgainError::NoClass(store.folder().to_path_buf()))?;
+    let (_, records) = store.class_records()?;
+    let asked = (run.only.as_slice(), run.not_counted);
+    let joined = class.joined();
+    let folder = run.submissions.clone();
+    let chosen = again::chosen(&earlier, &records, all, asked, folder, joined)?;
+    if chosen.is_empty() {
+        eprintln!(
+            "grade: nothing to grade again: {} names no student whose speed-up was not counted",
+            run.csv.display()
+        );
+        return Ok(None);
+    }
+    let chosen_names: Vec<String> = chosen.iter().map(|s| s.name.clone()).collect();
+    eprintln!(
+        "grade: grading again {} of the class into {}: {}",
+        chosen_names.len(),
+        run.csv.display(),
+        names(&chosen_names)
+    );
+    class.started = earlier.started;
+    class.finished = earlier.finished;
+    store.put_class(&class)?;
+    Ok(Some((class, chosen.into_iter().cloned().collect())))
 }
 
 #[cfg(test)]
