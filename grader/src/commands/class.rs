@@ -290,7 +290,7 @@ pub fn run(run: &ClassRun) -> Result<(), ClassError> {
     let found = gradescope_export::open(&run.submissions)
         .map_err(|e| KitError(inert::line(&e.to_string())))?;
     refuse_reports_inside(run, &found.dir)?;
-    let (kit, dir) = run.grading.kit()?;
+    let (kit, dir) = run.grading.kit().map_err(KitError::from)?;
     own_build_directories();
     let timed = kit.timed_categories();
     // Read before grading, so that a broken file stops the run before hours of it.
@@ -302,7 +302,8 @@ pub fn run(run: &ClassRun) -> Result<(), ClassError> {
         &kit.rubric,
         run.late_from_files,
     )?;
-    let all = submissions(&found.dir, &run.command, run.grading.limits(&kit))?;
+    let all =
+        submissions(&found.dir, &run.command, run.grading.limits(&kit)).map_err(KitError::from)?;
     let class = journal_class(run, &kit, &dir);
     // Who each is and when they submitted, taken before anything is built: the files changed
     // since the class was first graded are the grading's.
@@ -578,7 +579,7 @@ impl Keeper<'_> {
         if let Some(reports) = reports {
             let write_reports = || -> Result<(), ClassError> {
                 let path = reports.join(format!("{}.md", file_stem(&result.student)));
-                write(&path, &markdown::student(rubric, result))?;
+                write(&path, &markdown::student(rubric, result)).map_err(KitError::from)?;
                 gallery::write_page(reports, rubric, result, self.hand)?;
                 Ok(feedback::keep(reports, result)?)
             };
@@ -783,7 +784,7 @@ fn write_class(
             )
         }
     };
-    replace(&run.csv, &text)?;
+    replace(&run.csv, &text).map_err(KitError::from)?;
     eprintln!("grade: wrote {}", run.csv.display());
     if let Some(reports) = reports {
         write_feedback(reports, rubric, &hand, &run.csv, entries)?;
@@ -805,13 +806,13 @@ fn write_class(
     }
     let _ = writeln!(std::io::stdout().lock(), "{text}");
     let path = dir.join(class::FILE_NAME);
-    replace(&path, &text)?;
+    replace(&path, &text).map_err(KitError::from)?;
     let kept = Standings {
         students: standings,
     };
     let json = serde_json::to_string_pretty(&kept)
         .map_err(|e| KitError(format!("the class's standings: {e}")))?;
-    replace(&dir.join(class::STANDINGS), &format!("{json}\n"))?;
+    replace(&dir.join(class::STANDINGS), &format!("{json}\n")).map_err(KitError::from)?;
     eprintln!("grade: wrote {}", path.display());
     Ok(kept.students)
 }
@@ -823,7 +824,7 @@ fn similar_pairs(class: &Path, run: &ClassRun, reports: &Path) -> Result<String,
     let base = similar::course_starter(run.grading.kit.as_deref());
     let comparison =
         similar::compared(class, Vec::new(), &base).map_err(|e| KitError(e.to_string()))?;
-    similar::write(reports, &comparison)?;
+    similar::write(reports, &comparison).map_err(KitError::from)?;
     Ok(format!("\n{}", similarity::markdown(&comparison)))
 }
 

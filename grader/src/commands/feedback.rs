@@ -132,7 +132,7 @@ pub fn page(dir: &Path, student: &str) -> PathBuf {
 
 /// Keeps `result` in the report directory `dir`, for its feedback to be written later.
 pub(crate) fn keep(dir: &Path, result: &StudentResult) -> Result<(), KitError> {
-    replace(&kept_path(dir, &result.student), &kept::to_json(result))
+    replace(&kept_path(dir, &result.student), &kept::to_json(result)).map_err(KitError::from)
 }
 
 /// Reads the kept result at `path`.
@@ -271,7 +271,12 @@ pub(crate) fn write_all(
 
 /// Writes the feedback files of the report directory `run.dir` and says what was written.
 pub fn run(run: &FeedbackRun) -> Result<(), FeedbackError> {
-    let rubric = Rubric::load(&find_kit(run.kit.as_deref())?.join("rubric.toml"))?;
+    let rubric = Rubric::load(
+        &find_kit(run.kit.as_deref())
+            .map_err(KitError::from)?
+            .join("rubric.toml"),
+    )
+    .map_err(KitError::from)?;
     let worksheet = run
         .moodle_worksheet
         .as_deref()

@@ -99,6 +99,7 @@ pub(crate) fn write_pages(
         &dir.join(CLASS_PAGE),
         &gallery::class_page_of(rubric, &linked(dir, rows)),
     )
+    .map_err(KitError::from)
 }
 
 /// `rows` of the class page, each linking its student's feedback where it is written in the
@@ -120,7 +121,7 @@ pub(crate) fn link_feedback(dir: &Path, rubric: &Rubric) -> Result<(), KitError>
         .into_iter()
         .map(|(_, row)| row)
         .collect();
-    replace(&path, &gallery::class_page_of(rubric, &linked(dir, &rows)))
+    replace(&path, &gallery::class_page_of(rubric, &linked(dir, &rows))).map_err(KitError::from)
 }
 
 /// Writes one student's page into the report directory `dir` for `grade student`, with the
