@@ -12,8 +12,8 @@ use crate::report::progress::Progress;
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{shown}")]
 pub struct MatchupError {
-    /// Why.
-    pub error: MatchError,
+    /// Why (boxed: a forfeit is large).
+    pub error: Box<MatchError>,
     /// The report's words for it.
     shown: String,
 }
@@ -32,7 +32,7 @@ pub fn run(specs: &[Spec; 2], settings: &Settings) -> Result<(), MatchupError> {
     out.finish();
     let standings = standings.map_err(|why| MatchupError {
         shown: error(&why, specs),
-        error: why,
+        error: Box::new(why),
     })?;
     let _ = write!(
         std::io::stdout().lock(),

@@ -462,10 +462,10 @@ enum GradeError {
     #[cfg(not(feature = "students-kit"))]
     #[error("{0}")]
     Feedback(commands::feedback::FeedbackError),
-    /// The course's subcommands.
+    /// The course's subcommands (boxed: their errors are large).
     #[cfg(not(feature = "students-kit"))]
     #[error(transparent)]
-    Course(#[from] course::CourseError),
+    Course(Box<course::CourseError>),
 }
 
 impl GradeError {
@@ -544,7 +544,9 @@ fn run(mode: Mode) -> Result<(), GradeError> {
         })
         .map_err(GradeError::Feedback)?,
         #[cfg(not(feature = "students-kit"))]
-        Mode::Course(course) => course.run()?,
+        Mode::Course(course) => course
+            .run()
+            .map_err(|error| GradeError::Course(Box::new(error)))?,
     }
     Ok(())
 }
