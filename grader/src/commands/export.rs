@@ -113,8 +113,8 @@ type Lay<'a> = dyn Fn(&[Graded]) -> Layout + 'a;
 
 /// Writes each export asked for, saying on standard error what is blank or left out.
 pub fn run(run: &ExportRun) -> Result<(), ExportError> {
-    let kit = find_kit(run.kit.as_deref())?;
-    let rubric = Rubric::load(&kit.join("rubric.toml"))?;
+    let kit = find_kit(run.kit.as_deref()).map_err(KitError::from)?;
+    let rubric = Rubric::load(&kit.join("rubric.toml")).map_err(KitError::from)?;
     let roster = run
         .roster
         .as_deref()
@@ -147,7 +147,7 @@ pub fn run(run: &ExportRun) -> Result<(), ExportError> {
             continue;
         };
         let layout = layout(&graded);
-        replace(out, &layout.text)?;
+        replace(out, &layout.text).map_err(KitError::from)?;
         eprintln!("grade export: wrote {} ({platform})", out.display());
         let out = out.display();
         if !layout.blank.is_empty() {
@@ -214,7 +214,10 @@ fn possible(
         0 => Ok(points),
         n if n < submitted.len() => Err(ExportError::Mixed(n, submitted.len())),
         _ => {
-            let possible = points - Kit::load_published(kit)?.timing_points();
+            let possible = points
+                - Kit::load_published(kit)
+                    .map_err(KitError::from)?
+                    .timing_points();
             match run.partial {
                 true => Ok(possible),
                 false => Err(ExportError::Partial { possible, points }),

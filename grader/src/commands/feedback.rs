@@ -153,7 +153,12 @@ pub(crate) fn write_all(
 
 /// Writes the feedback files of the report directory `run.dir` and says what was written.
 pub fn run(run: &FeedbackRun) -> Result<(), FeedbackError> {
-    let rubric = Rubric::load(&find_kit(run.kit.as_deref())?.join("rubric.toml"))?;
+    let rubric = Rubric::load(
+        &find_kit(run.kit.as_deref())
+            .map_err(KitError::from)?
+            .join("rubric.toml"),
+    )
+    .map_err(KitError::from)?;
     let worksheet = run
         .moodle_worksheet
         .as_deref()

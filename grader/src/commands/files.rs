@@ -4,17 +4,83 @@
 
 use std::env;
 use std::fs;
+use std::io;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use crate::judge::window::{Settings, WindowRun};
 use crate::judge::{BuildCommand, Options, Policy, StyleCheck};
 use crate::kit::supplied::Course;
-use crate::kit::{Kit, KitError};
+use crate::kit::{Kit, KitError, LoadError};
 use crate::process::Limits;
 
 /// The kit's folder name in a project or an autograder's source.
 const KIT: &str = "grading";
+
+/// Why no kit is found ([`find_kit`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum FindKitError {
+    /// The folder given holds no kit.
+    #[error("{}: not a kit (no rubric.toml there)", .dir.display())]
+    NotAKit {
+        /// The folder given.
+        dir: PathBuf,
+    },
+    /// None was given and none is where one is looked for.
+    #[error(
+        "no kit found (a directory with rubric.toml and cases/): give --kit DIR, or run \
+         grade where ./{KIT}/ is, or keep grade inside the kit's project",
+        KIT = KIT
+    )]
+    NotFound,
+}
+
+/// Why the kit cannot be used ([`Grading::kit`]).
+#[derive(Debug, thiserror::Error)]
+pub enum OpenKitError {
+    /// It is not found.
+    #[error(transparent)]
+    Find(#[from] FindKitError),
+    /// It does not load.
+    #[error(transparent)]
+    Load(#[from] LoadError),
+}
+
+/// Why a report file cannot be written ([`write`], [`replace`]).
+#[derive(Debug, thiserror::Error)]
+pub enum WriteError {
+    /// Its folder cannot be made.
+    #[error("{}: {source}", .dir.display())]
+    Folder {
+        /// The folder.
+        dir: PathBuf,
+        /// Why.
+        #[source]
+        source: io::Error,
+    },
+    /// It cannot be written (or put in its place).
+    #[error("{}: cannot write: {source}", .path.display())]
+    File {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: io::Error,
+    },
+}
+
+/// The temporary bridge (see [`KitError`]) for the commands that still report a [`KitError`].
+macro_rules! bridge {
+    ($($error:ty),*) => {
+        $(impl From<$error> for KitError {
+            fn from(error: $error) -> Self {
+                KitError(error.to_string())
+            }
+        })*
+    };
+}
+
+bridge!(FindKitError, OpenKitError, WriteError);
 
 /// What every grading run takes, whether of one student or a class.
 #[derive(Clone, Debug, Default)]
@@ -64,7 +130,7 @@ impl Grading {
     /// The kit, found and loaded, with the course's copy of the supplied crate when it can be
     /// used (said on standard error when it cannot: submissions' copies are then not compared),
     /// and its directory.
-    pub fn kit(&self) -> Result<(Kit, PathBuf), KitError> {
+    pub fn kit(&self) -> Result<(Kit, PathBuf), OpenKitError> {
         let dir = find_kit(self.kit.as_deref())?;
         let mut kit = Kit::load(&dir)?;
         let course = self
@@ -166,14 +232,13 @@ fn is_kit(dir: &Path) -> bool {
 /// The kit's directory: `given`, else `./grading` or `.` when it holds a `rubric.toml`, else
 /// a `grading/` beside the `grade` binary or beside any folder above it (`target/release/grade`
 /// in a checkout, `/autograder/source/...` on Gradescope).
-pub fn find_kit(given: Option<&Path>) -> Result<PathBuf, KitError> {
+pub fn find_kit(given: Option<&Path>) -> Result<PathBuf, FindKitError> {
     if let Some(dir) = given {
         return match is_kit(dir) {
             true => Ok(dir.to_path_buf()),
-            false => Err(KitError(format!(
-                "{}: not a kit (no rubric.toml there)",
-                dir.display()
-            ))),
+            false => Err(FindKitError::NotAKit {
+                dir: dir.to_path_buf(),
+            }),
         };
     }
     let here = env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
@@ -185,35 +250,36 @@ pub fn find_kit(given: Option<&Path>) -> Result<PathBuf, KitError> {
         .iter()
         .find(|dir| is_kit(dir))
         .cloned()
-        .ok_or_else(|| {
-            KitError(format!(
-                "no kit found (a directory with rubric.toml and cases/): give --kit DIR, or run \
-                 grade where ./{KIT}/ is, or keep grade inside the kit's project"
-            ))
-        })
+        .ok_or(FindKitError::NotFound)
 }
 
 /// Writes `text` to `path`, creating its directory.
-pub(crate) fn write(path: &Path, text: &str) -> Result<(), KitError> {
+pub(crate) fn write(path: &Path, text: &str) -> Result<(), WriteError> {
     write_bytes(path, text.as_bytes())
 }
 
 /// [`write`] for any bytes.
-fn write_bytes(path: &Path, bytes: &[u8]) -> Result<(), KitError> {
+fn write_bytes(path: &Path, bytes: &[u8]) -> Result<(), WriteError> {
     if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-        fs::create_dir_all(parent).map_err(|e| KitError(format!("{}: {e}", parent.display())))?;
+        fs::create_dir_all(parent).map_err(|source| WriteError::Folder {
+            dir: parent.to_path_buf(),
+            source,
+        })?;
     }
-    fs::write(path, bytes).map_err(|e| KitError(format!("{}: cannot write: {e}", path.display())))
+    fs::write(path, bytes).map_err(|source| WriteError::File {
+        path: path.to_path_buf(),
+        source,
+    })
 }
 
 /// Replaces `path` with `text` at once: written beside it and synced to disk, then renamed
 /// over it, so that a reader (or a crash, even of the machine) never sees half of it.
-pub(crate) fn replace(path: &Path, text: &str) -> Result<(), KitError> {
+pub(crate) fn replace(path: &Path, text: &str) -> Result<(), WriteError> {
     replace_bytes(path, text.as_bytes())
 }
 
 /// [`replace`] for any bytes (a zip).
-pub(crate) fn replace_bytes(path: &Path, bytes: &[u8]) -> Result<(), KitError> {
+pub(crate) fn replace_bytes(path: &Path, bytes: &[u8]) -> Result<(), WriteError> {
     let name = path
         .file_name()
         .map_or_else(|| "file".into(), |name| name.to_string_lossy().into_owned());
@@ -222,9 +288,12 @@ pub(crate) fn replace_bytes(path: &Path, bytes: &[u8]) -> Result<(), KitError> {
     let synced = fs::File::open(&temporary).and_then(|file| file.sync_all());
     synced
         .and_then(|()| fs::rename(&temporary, path))
-        .map_err(|e| {
+        .map_err(|source| {
             let _ = fs::remove_file(&temporary);
-            KitError(format!("{}: cannot write: {e}", path.display()))
+            WriteError::File {
+                path: path.to_path_buf(),
+                source,
+            }
         })?;
     // The rename itself, on disk.
     let _ = fs::File::open(parent(path)).and_then(|dir| dir.sync_all());

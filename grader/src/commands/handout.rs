@@ -2,49 +2,44 @@
 //! placeholder mark left in it (`[[DUE DATE]]`, see [`crate::kit::handout`]) is named with its
 //! line and what to write there, and the check fails; a copy with none left passes.
 
-use std::fmt;
+use std::fmt::Write;
 use std::fs;
 use std::path::{Path, PathBuf};
 
 use crate::kit::handout::{self, Left};
 
 /// Why a handout did not pass.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum HandoutError {
     /// It could not be read.
-    Read(PathBuf, std::io::Error),
+    #[error("{}: {}", .0.display(), .1)]
+    Read(PathBuf, #[source] std::io::Error),
     /// Placeholders are left in it.
+    #[error("{}", left_text(.0, .1))]
     Left(PathBuf, Vec<Left>),
 }
 
-impl fmt::Display for HandoutError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            HandoutError::Read(path, e) => write!(f, "{}: {e}", path.display()),
-            HandoutError::Left(path, left) => {
-                write!(
-                    f,
-                    "{}: {} placeholder{} left to fill in before handing it out:",
-                    path.display(),
-                    left.len(),
-                    if left.len() == 1 { "" } else { "s" }
-                )?;
-                for mark in left {
-                    let what = mark.what.unwrap_or(
-                        "not a placeholder of the handout: a typo? (see grade handout --help)",
-                    );
-                    write!(
-                        f,
-                        "\n  {}:{}: [[{}]]: {what}",
-                        path.display(),
-                        mark.line,
-                        mark.name
-                    )?;
-                }
-                Ok(())
-            }
-        }
+/// The placeholders `left` in the handout at `path`, each on a line of its own after the count.
+fn left_text(path: &Path, left: &[Left]) -> String {
+    let mut text = format!(
+        "{}: {} placeholder{} left to fill in before handing it out:",
+        path.display(),
+        left.len(),
+        if left.len() == 1 { "" } else { "s" }
+    );
+    for mark in left {
+        let what = mark
+            .what
+            .unwrap_or("not a placeholder of the handout: a typo? (see grade handout --help)");
+        let _ = write!(
+            text,
+            "\n  {}:{}: [[{}]]: {what}",
+            path.display(),
+            mark.line,
+            mark.name
+        );
     }
+    text
 }
 
 /// Checks the handout at `path`: none of its placeholders may be left.

@@ -3,13 +3,24 @@
 
 use std::io::Write;
 
-use crate::judge::matchup::{play, Settings, Spec};
+use crate::judge::matchup::{play, MatchError, Settings, Spec};
 use crate::report::matchup::{bar, error, game, text};
 use crate::report::progress::Progress;
 
+/// Why a match could not be played: the judge's reason, and how the report words it (naming
+/// the players).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{shown}")]
+pub struct MatchupError {
+    /// Why (boxed: a forfeit is large).
+    pub error: Box<MatchError>,
+    /// The report's words for it.
+    shown: String,
+}
+
 /// Plays the match between `specs`; `Err` says why it could not be played (a player that
 /// cannot start).
-pub fn run(specs: &[Spec; 2], settings: &Settings) -> Result<(), String> {
+pub fn run(specs: &[Spec; 2], settings: &Settings) -> Result<(), MatchupError> {
     let out = Progress::stderr();
     out.status(&bar(0, settings.games));
     let standings = play(specs, settings, |record| {
@@ -19,7 +30,10 @@ pub fn run(specs: &[Spec; 2], settings: &Settings) -> Result<(), String> {
         out.status(&bar(record.number, settings.games));
     });
     out.finish();
-    let standings = standings.map_err(|why| error(&why, specs))?;
+    let standings = standings.map_err(|why| MatchupError {
+        shown: error(&why, specs),
+        error: Box::new(why),
+    })?;
     let _ = write!(
         std::io::stdout().lock(),
         "{}",

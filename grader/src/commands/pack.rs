@@ -13,16 +13,125 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use super::files::find_kit;
-use super::source::{self, Source, State};
+use super::files::{find_kit, FindKitError};
+use super::source::{self, Source, SourceError, State};
 use crate::kit::held_out::SECRET;
-use crate::kit::{Kit, KitError};
+use crate::kit::{Kit, LoadError};
 
 /// How to build the students' `grade` by hand.
 const BUILD: &str = "`cargo build --release -p connect_four_grader --features students-kit`";
 
 /// What is left out of the kit's folder: the secret, and the autograder's configuration.
 const LEFT_OUT: [&str; 2] = [SECRET, "gradescope"];
+
+/// Why the students' kit cannot be packed.
+#[derive(Debug, thiserror::Error)]
+pub enum PackError {
+    /// No kit is found.
+    #[error(transparent)]
+    Find(#[from] FindKitError),
+    /// The kit does not load.
+    #[error(transparent)]
+    Load(#[from] LoadError),
+    /// The files to pack cannot be listed.
+    #[error(transparent)]
+    Source(#[from] SourceError),
+    /// The folder to pack into is not empty.
+    #[error("{}: not empty; pack into a new folder", .out.display())]
+    NotEmpty {
+        /// The folder.
+        out: PathBuf,
+    },
+    /// A file or folder cannot be made or copied.
+    #[error("{}: {source}", .path.display())]
+    Copy {
+        /// The file or folder.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
+    /// What it packs has changes not committed (`git status --short`'s lines).
+    #[error(
+        "changes not committed in what grade pack packs (git status --short, from the \
+         repository's root):{}\ncommit them, or pass --allow-uncommitted to pack the \
+         working tree as it is",
+        changes_listed(.changes)
+    )]
+    Uncommitted {
+        /// `git status --short`'s lines.
+        changes: Vec<String>,
+    },
+    /// No course repository beside the kit to build the students' `grade` from.
+    #[error(
+        "{}: not found, so there is no course repository beside the kit to build the \
+         students' grade from; pass --grade PATH, a grade built with {BUILD}",
+        .manifest.display(),
+        BUILD = BUILD
+    )]
+    NoRepository {
+        /// The grader's manifest looked for.
+        manifest: PathBuf,
+    },
+    /// Cargo cannot be run.
+    #[error("cannot run {}: {source}", .cargo.display())]
+    Cargo {
+        /// The cargo run.
+        cargo: PathBuf,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The build of the students' `grade` failed.
+    #[error("building the students' grade failed ({status}); see cargo's messages above")]
+    Build {
+        /// Cargo's exit status.
+        status: std::process::ExitStatus,
+    },
+    /// The `grade` given cannot be run.
+    #[error("{}: cannot run: {source}", .grade.display())]
+    CannotRun {
+        /// The `grade` given.
+        grade: PathBuf,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The `grade` given is not a `grade`.
+    #[error("{}: not a grade program", .grade.display())]
+    NotGrade {
+        /// The program given.
+        grade: PathBuf,
+    },
+    /// The `grade` given is the course's, with the reference engine.
+    #[error(
+        "{}: the course's grade, with the reference engine, which students must not \
+         get; give a students' build ({BUILD})",
+        .grade.display(),
+        BUILD = BUILD
+    )]
+    CoursesGrade {
+        /// The `grade` given.
+        grade: PathBuf,
+    },
+}
+
+/// The changes not committed, one an indented line each after the message's colon.
+fn changes_listed(changes: &[String]) -> String {
+    let mut listed = String::new();
+    for change in changes {
+        let _ = write!(listed, "\n  {change}");
+    }
+    listed
+}
+
+/// A [`PackError::Copy`] of `path`.
+fn copy_failed(path: &Path) -> impl Fn(std::io::Error) -> PackError + '_ {
+    move |source| PackError::Copy {
+        path: path.to_path_buf(),
+        source,
+    }
+}
 
 /// Packs the kit at `kit` (else the one found) into `out`, which must not exist or be empty,
 /// with `grade` (else one built from the course's repository) as the students' `grade`. Changes
@@ -33,30 +142,25 @@ pub fn run(
     grade: Option<&Path>,
     out: &Path,
     allow_uncommitted: bool,
-) -> Result<(), KitError> {
+) -> Result<(), PackError> {
     let dir = find_kit(kit)?;
     // Only a kit that loads is packed: what students get must work.
     Kit::load_published(&dir)?;
-    let fail = |what: &Path, e: std::io::Error| KitError(format!("{}: {e}", what.display()));
     if fs::read_dir(out).is_ok_and(|mut entries| entries.next().is_some()) {
-        return Err(KitError(format!(
-            "{}: not empty; pack into a new folder",
-            out.display()
-        )));
+        return Err(PackError::NotEmpty {
+            out: out.to_path_buf(),
+        });
     }
-    let listed = |folder: &Path, leave_out: &[&str]| {
-        source::files(folder, leave_out).map_err(|e| KitError(e.to_string()))
-    };
-    let grading = listed(&dir, &LEFT_OUT)?;
+    let grading = source::files(&dir, &LEFT_OUT)?;
     let supplied_dir = dir.join("../starter/supplied");
     let supplied = match supplied_dir.is_dir() {
-        true => Some(listed(&supplied_dir, &[])?),
+        true => Some(source::files(&supplied_dir, &[])?),
         false => None,
     };
     // A grade built here is built from the grader's sources as they are: they are checked too.
     let grader_dir = dir.join("../grader");
     let grader = match grade.is_none() && grader_dir.is_dir() {
-        true => Some(listed(&grader_dir, &[])?),
+        true => Some(source::files(&grader_dir, &[])?),
         false => None,
     };
     let checked = [
@@ -70,10 +174,10 @@ pub fn run(
         None => build(&dir)?,
     };
     check_students(&binary)?;
-    fs::create_dir_all(out).map_err(|e| fail(out, e))?;
+    fs::create_dir_all(out).map_err(copy_failed(out))?;
     let grade = out.join("grade");
-    fs::copy(&binary, &grade).map_err(|e| fail(&grade, e))?;
-    fs::set_permissions(&grade, fs::Permissions::from_mode(0o755)).map_err(|e| fail(&grade, e))?;
+    fs::copy(&binary, &grade).map_err(copy_failed(&grade))?;
+    fs::set_permissions(&grade, fs::Permissions::from_mode(0o755)).map_err(copy_failed(&grade))?;
     copy(&dir, &grading, &out.join("grading"))?;
     if let Some(supplied) = &supplied {
         copy(&supplied_dir, supplied, &out.join("starter/supplied"))?;
@@ -92,7 +196,7 @@ pub fn run(
 fn uncommitted(
     sources: &[(&PathBuf, Option<&Source>)],
     allow_uncommitted: bool,
-) -> Result<(), KitError> {
+) -> Result<(), PackError> {
     let mut changes = Vec::new();
     for (folder, source) in sources {
         match source.map(|s| &s.state) {
@@ -108,36 +212,25 @@ fn uncommitted(
     if changes.is_empty() {
         return Ok(());
     }
-    let mut listed = String::new();
-    for change in &changes {
-        let _ = write!(listed, "\n  {change}");
-    }
     if !allow_uncommitted {
-        return Err(KitError(format!(
-            "changes not committed in what grade pack packs (git status --short, from the \
-             repository's root):{listed}\ncommit them, or pass --allow-uncommitted to pack the \
-             working tree as it is"
-        )));
+        return Err(PackError::Uncommitted { changes });
     }
     eprintln!(
         "grade pack: warning: packing changes not committed (git status --short, from the \
-         repository's root):{listed}"
+         repository's root):{}",
+        changes_listed(&changes)
     );
     Ok(())
 }
 
 /// Builds the students' `grade` from the course's repository, the kit's parent folder, into its
 /// `target/students-kit/`, and says where it is.
-fn build(kit: &Path) -> Result<PathBuf, KitError> {
+fn build(kit: &Path) -> Result<PathBuf, PackError> {
     let repo = kit.join("..");
     let repo = fs::canonicalize(&repo).unwrap_or(repo);
     let manifest = repo.join("grader/Cargo.toml");
     if !manifest.is_file() {
-        return Err(KitError(format!(
-            "{}: not found, so there is no course repository beside the kit to build the \
-             students' grade from; pass --grade PATH, a grade built with {BUILD}",
-            manifest.display()
-        )));
+        return Err(PackError::NoRepository { manifest });
     }
     let target = repo.join("target/students-kit");
     eprintln!(
@@ -158,48 +251,51 @@ fn build(kit: &Path) -> Result<PathBuf, KitError> {
         .arg("--target-dir")
         .arg(&target)
         .status()
-        .map_err(|e| KitError(format!("cannot run {}: {e}", Path::new(&cargo).display())))?;
+        .map_err(|source| PackError::Cargo {
+            cargo: PathBuf::from(&cargo),
+            source,
+        })?;
     if !status.success() {
-        return Err(KitError(format!(
-            "building the students' grade failed ({status}); see cargo's messages above"
-        )));
+        return Err(PackError::Build { status });
     }
     Ok(target.join("release/grade"))
 }
 
 /// Checks that `grade` is a students' `grade`: it runs, and it has no `generate` (which the
 /// reference engine's answers come out of).
-fn check_students(grade: &Path) -> Result<(), KitError> {
-    let shown = grade.display();
+fn check_students(grade: &Path) -> Result<(), PackError> {
     let run = |args: &[&str]| {
         Command::new(grade)
             .args(args)
             .stdin(Stdio::null())
             .output()
-            .map_err(|e| KitError(format!("{shown}: cannot run: {e}")))
+            .map_err(|source| PackError::CannotRun {
+                grade: grade.to_path_buf(),
+                source,
+            })
     };
     let version = run(&["--version"])?;
     if !version.status.success() || !version.stdout.starts_with(b"grade ") {
-        return Err(KitError(format!("{shown}: not a grade program")));
+        return Err(PackError::NotGrade {
+            grade: grade.to_path_buf(),
+        });
     }
     if run(&["generate", "--help"])?.status.success() {
-        return Err(KitError(format!(
-            "{shown}: the course's grade, with the reference engine, which students must not \
-             get; give a students' build ({BUILD})"
-        )));
+        return Err(PackError::CoursesGrade {
+            grade: grade.to_path_buf(),
+        });
     }
     Ok(())
 }
 
 /// Copies the files of `source`, in the folder `from`, to the folder `to`.
-fn copy(from: &Path, source: &Source, to: &Path) -> Result<(), KitError> {
-    let fail = |what: &Path, e: std::io::Error| KitError(format!("{}: {e}", what.display()));
+fn copy(from: &Path, source: &Source, to: &Path) -> Result<(), PackError> {
     for file in &source.files {
         let (source, target) = (from.join(file), to.join(file));
         if let Some(parent) = target.parent() {
-            fs::create_dir_all(parent).map_err(|e| fail(parent, e))?;
+            fs::create_dir_all(parent).map_err(copy_failed(parent))?;
         }
-        fs::copy(&source, &target).map_err(|e| fail(&source, e))?;
+        fs::copy(&source, &target).map_err(copy_failed(&source))?;
     }
     Ok(())
 }

@@ -7,8 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::files::{find_kit, replace, write as write_file};
-use crate::kit::KitError;
+use super::files::{find_kit, replace, write as write_file, WriteError};
 use crate::report::similarity::{self, page};
 use crate::similarity::load::{self, LoadError};
 use crate::similarity::{compare, Base, Comparison, Origin, Settings, Submission};
@@ -33,44 +32,17 @@ pub struct SimilarRun {
 }
 
 /// Why `grade similar` could not compare or write.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum SimilarError {
     /// A class, archive or base folder could not be read.
-    Load(LoadError),
+    #[error(transparent)]
+    Load(#[from] LoadError),
     /// A base folder given is not a folder.
+    #[error("{}: the base must be a folder of given code", .0.display())]
     NoBase(PathBuf),
     /// A file could not be written.
-    Write(KitError),
-}
-
-impl std::fmt::Display for SimilarError {
-    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        match self {
-            SimilarError::Load(error) => write!(f, "{error}"),
-            SimilarError::NoBase(path) => {
-                write!(
-                    f,
-                    "{}: the base must be a folder of given code",
-                    path.display()
-                )
-            }
-            SimilarError::Write(error) => write!(f, "{error}"),
-        }
-    }
-}
-
-impl std::error::Error for SimilarError {}
-
-impl From<LoadError> for SimilarError {
-    fn from(error: LoadError) -> Self {
-        SimilarError::Load(error)
-    }
-}
-
-impl From<KitError> for SimilarError {
-    fn from(error: KitError) -> Self {
-        SimilarError::Write(error)
-    }
+    #[error(transparent)]
+    Write(#[from] WriteError),
 }
 
 /// Runs `grade similar`.
@@ -169,7 +141,7 @@ fn csv_text(comparison: &Comparison) -> String {
 
 /// Writes the comparison into the report directory `reports`: the CSV of every pair, the
 /// index page and a page per pair for the first [`page::PAGES`], in `similarity/`.
-pub fn write(reports: &Path, comparison: &Comparison) -> Result<(), KitError> {
+pub fn write(reports: &Path, comparison: &Comparison) -> Result<(), WriteError> {
     replace(&reports.join(similarity::CSV), &csv_text(comparison))?;
     let folder = reports.join(similarity::FOLDER);
     write_file(&folder.join("index.html"), &page::index(comparison))?;

@@ -10,7 +10,6 @@
 //! - outside one, or in a folder git ignores, every file but the `target/` folders, and
 //!   nothing can be checked.
 
-use std::fmt;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -37,21 +36,14 @@ pub enum State {
 }
 
 /// Why a folder's files could not be listed.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum SourceError {
     /// A folder could not be read.
-    Read(PathBuf, std::io::Error),
+    #[error("{}: cannot read: {}", .0.display(), .1)]
+    Read(PathBuf, #[source] std::io::Error),
     /// git said it is a checkout, then failed to list it (its command and message).
+    #[error("`{0}` failed: {1}")]
     Git(String, String),
-}
-
-impl fmt::Display for SourceError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            SourceError::Read(path, e) => write!(f, "{}: cannot read: {e}", path.display()),
-            SourceError::Git(command, why) => write!(f, "`{command}` failed: {why}"),
-        }
-    }
 }
 
 /// The files of `dir` but those at its top named in `leave_out`, and whether they are committed.

@@ -9,7 +9,7 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use super::files::{become_subreaper, parent, write, Grading};
+use super::files::{become_subreaper, parent, write, Grading, OpenKitError, WriteError};
 use super::publish::Publication;
 use crate::judge::{file_stem, grade_student, Student};
 use crate::kit::KitError;
@@ -50,8 +50,29 @@ pub struct StudentRun {
     pub quiet: bool,
 }
 
+/// Why `grade student` could not grade, or write what it was asked to.
+#[derive(Debug, thiserror::Error)]
+pub enum StudentError {
+    /// The kit cannot be used.
+    #[error(transparent)]
+    Kit(#[from] OpenKitError),
+    /// A report file cannot be written.
+    #[error(transparent)]
+    Write(#[from] WriteError),
+    /// The gallery's page or the kept result cannot be written (their commands' errors are
+    /// still [`KitError`]s).
+    #[error(transparent)]
+    Reports(#[from] KitError),
+    /// The sandbox could not be set up, so no case was run (why).
+    #[error("not graded: the sandbox could not be set up, so no case was run: {why}")]
+    NotGraded {
+        /// Why.
+        why: String,
+    },
+}
+
 /// Grades the program, prints its report and writes the files asked for.
-pub fn run(run: &StudentRun) -> Result<(), KitError> {
+pub fn run(run: &StudentRun) -> Result<(), StudentError> {
     let (kit, dir) = run.grading.kit()?;
     become_subreaper();
     let name = run.name.clone().unwrap_or_else(|| {
@@ -102,9 +123,9 @@ pub fn run(run: &StudentRun) -> Result<(), KitError> {
         write(path, &format!("{json:#}\n"))?;
     }
     match result.ungraded() {
-        Some(why) => Err(KitError(format!(
-            "not graded: the sandbox could not be set up, so no case was run: {why}"
-        ))),
+        Some(why) => Err(StudentError::NotGraded {
+            why: why.to_string(),
+        }),
         None => Ok(()),
     }
 }

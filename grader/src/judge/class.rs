@@ -9,8 +9,9 @@
 
 use std::any::Any;
 use std::fs;
+use std::io;
 use std::panic::{self, AssertUnwindSafe};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::{Mutex, PoisonError};
 
 use crossbeam::channel::unbounded;
@@ -22,11 +23,54 @@ use super::student::{grade_student_unless_stopped, Options, Step};
 use crate::kit::{Kit, KitError};
 use crate::process::Limits;
 
+/// Why the folder of submissions cannot be graded.
+#[derive(Debug, thiserror::Error)]
+pub enum SubmissionsError {
+    /// The folder cannot be read.
+    #[error("{}: cannot read: {source}", .dir.display())]
+    Read {
+        /// The folder.
+        dir: PathBuf,
+        /// Why.
+        #[source]
+        source: io::Error,
+    },
+    /// It holds no folder.
+    #[error("{}: no submission directories", .dir.display())]
+    Empty {
+        /// The folder.
+        dir: PathBuf,
+    },
+    /// A submission's folder has no absolute path.
+    #[error("{}: {source}", .path.display())]
+    Canonical {
+        /// The submission's folder.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: io::Error,
+    },
+}
+
+/// The temporary bridge (see [`KitError`]) for `grade class`, which still reports a
+/// [`KitError`].
+impl From<SubmissionsError> for KitError {
+    fn from(error: SubmissionsError) -> Self {
+        KitError(error.to_string())
+    }
+}
+
 /// The students of `dir`: each subdirectory, sorted, with `{dir}` in `template` replaced by its
 /// absolute path, each program to run under `limits`.
-pub fn submissions(dir: &Path, template: &str, limits: Limits) -> Result<Vec<Student>, KitError> {
-    let shown = dir.display();
-    let entries = fs::read_dir(dir).map_err(|e| KitError(format!("{shown}: cannot read: {e}")))?;
+pub fn submissions(
+    dir: &Path,
+    template: &str,
+    limits: Limits,
+) -> Result<Vec<Student>, SubmissionsError> {
+    let entries = fs::read_dir(dir).map_err(|source| SubmissionsError::Read {
+        dir: dir.to_path_buf(),
+        source,
+    })?;
     let mut dirs: Vec<_> = entries
         .flatten()
         .map(|e| e.path())
@@ -34,13 +78,16 @@ pub fn submissions(dir: &Path, template: &str, limits: Limits) -> Result<Vec<Stu
         .collect();
     dirs.sort();
     if dirs.is_empty() {
-        return Err(KitError(format!("{shown}: no submission directories")));
+        return Err(SubmissionsError::Empty {
+            dir: dir.to_path_buf(),
+        });
     }
     dirs.into_iter()
         .map(|path| {
-            let path = path
-                .canonicalize()
-                .map_err(|e| KitError(format!("{}: {e}", path.display())))?;
+            let path = match path.canonicalize() {
+                Ok(absolute) => absolute,
+                Err(source) => return Err(SubmissionsError::Canonical { path, source }),
+            };
             Ok(Student {
                 name: path
                     .file_name()

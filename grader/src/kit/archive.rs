@@ -83,63 +83,58 @@ impl fmt::Display for Note {
     }
 }
 
+/// What an archive's errors of size and writing end with.
+const YOURSELF: &str = "if it is a real export, unzip it yourself and give grade the folder";
+
 /// Why an archive could not be extracted.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ArchiveError {
     /// It cannot be opened or read.
+    #[error("{}: cannot read: {}", .0.display(), .1)]
     Unreadable(PathBuf, String),
     /// It is not a zip archive, or its index is damaged (the reader's message).
+    #[error(
+        "{}: not a zip archive ({}): download Gradescope's export again (it may have \
+         been cut short), or give grade the folder of submissions",
+        .0.display(),
+        .1
+    )]
     NotZip(PathBuf, String),
     /// An entry cannot be read: damaged, encrypted, or compressed by a method other than
     /// deflate (the entry's name, and the reader's message).
+    #[error(
+        "{}: {}: cannot be read ({}): download Gradescope's export again",
+        .0.display(),
+        .1,
+        .2
+    )]
     Entry(PathBuf, String, String),
     /// It has more entries than its bounds allow: how many, and the bound.
+    #[error(
+        "{}: {} entries, more than the {} grade extracts (a zip bomb?); {YOURSELF}",
+        .0.display(),
+        .1,
+        .2,
+        YOURSELF = YOURSELF
+    )]
     TooManyEntries(PathBuf, usize, usize),
     /// Its files come to more bytes than its bounds allow (the bound).
+    #[error(
+        "{}: more than {} MiB once extracted (a zip bomb?); {YOURSELF}",
+        .0.display(),
+        .1 >> 20,
+        YOURSELF = YOURSELF
+    )]
     TooLarge(PathBuf, u64),
     /// The temporary folder cannot be made or written (the path, and why).
+    #[error(
+        "{}: cannot write the extracted archive: {} (the temporary folder is TMPDIR's, \
+         else /tmp); {YOURSELF}",
+        .0.display(),
+        .1,
+        YOURSELF = YOURSELF
+    )]
     Write(PathBuf, String),
-}
-
-impl fmt::Display for ArchiveError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        const YOURSELF: &str =
-            "if it is a real export, unzip it yourself and give grade the folder";
-        match self {
-            ArchiveError::Unreadable(zip, why) => {
-                write!(f, "{}: cannot read: {why}", zip.display())
-            }
-            ArchiveError::NotZip(zip, why) => write!(
-                f,
-                "{}: not a zip archive ({why}): download Gradescope's export again (it may have \
-                 been cut short), or give grade the folder of submissions",
-                zip.display()
-            ),
-            ArchiveError::Entry(zip, entry, why) => write!(
-                f,
-                "{}: {entry}: cannot be read ({why}): download Gradescope's export again",
-                zip.display()
-            ),
-            ArchiveError::TooManyEntries(zip, entries, bound) => write!(
-                f,
-                "{}: {entries} entries, more than the {bound} grade extracts (a zip bomb?); \
-                 {YOURSELF}",
-                zip.display()
-            ),
-            ArchiveError::TooLarge(zip, bytes) => write!(
-                f,
-                "{}: more than {} MiB once extracted (a zip bomb?); {YOURSELF}",
-                zip.display(),
-                bytes >> 20
-            ),
-            ArchiveError::Write(path, why) => write!(
-                f,
-                "{}: cannot write the extracted archive: {why} (the temporary folder is TMPDIR's, \
-                 else /tmp); {YOURSELF}",
-                path.display()
-            ),
-        }
-    }
 }
 
 /// Extracts the archive `zip` into a new temporary folder, within [`BOUNDS`].

@@ -10,7 +10,6 @@ use std::time::Duration;
 
 use serde::Deserialize;
 
-use super::KitError;
 use connect_four_supplied::limits::{max_connect, CONNECT, MAX_SIZE, MIN_CONNECT, MIN_SIZE};
 use connect_four_supplied::protocol::{Command, ParseError, COMMAND_WORDS, OPTIONAL_WORDS};
 
@@ -194,15 +193,109 @@ impl Case {
     }
 }
 
+/// Why a case file, or the folder of them, cannot be loaded.
+#[derive(Debug, thiserror::Error)]
+pub enum CaseError {
+    /// A case file or folder cannot be read.
+    #[error("{}: cannot read: {source}", .path.display())]
+    Read {
+        /// The file or folder.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
+    /// A case file is not the TOML of a case.
+    #[error("{}: {source}", .path.display())]
+    Parse {
+        /// The case file.
+        path: PathBuf,
+        /// Where and why.
+        #[source]
+        source: toml::de::Error,
+    },
+    /// A case file's field is wrong.
+    #[error("{}: {why}", .path.display())]
+    Invalid {
+        /// The case file.
+        path: PathBuf,
+        /// What is wrong.
+        why: String,
+    },
+    /// A line of a case file's script is wrong.
+    #[error("{}:{line}: {why}", .path.display())]
+    InvalidLine {
+        /// The case file.
+        path: PathBuf,
+        /// The line, from 1.
+        line: usize,
+        /// What is wrong.
+        why: String,
+    },
+    /// A folder of cases holds none.
+    #[error("{}: no case files (*.toml)", .dir.display())]
+    NoCases {
+        /// The folder.
+        dir: PathBuf,
+    },
+    /// An extension's case scores another category than the extension's.
+    #[error("{}: an extension's case scores its category, `{category}`", .path.display())]
+    NotTheExtensions {
+        /// The case file.
+        path: PathBuf,
+        /// The extension's category.
+        category: String,
+    },
+}
+
+/// Why the cases do not fit each other or the rubric.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum CasesError {
+    /// A case requires a case that is not another one.
+    #[error("{}: requires `{name}`, which is not another case", .path.display())]
+    Requires {
+        /// The case file.
+        path: PathBuf,
+        /// The case it requires.
+        name: String,
+    },
+    /// A case scores a category graded by hand.
+    #[error("{}: category `{category}` is graded by hand", .path.display())]
+    HandGraded {
+        /// The case file.
+        path: PathBuf,
+        /// Its category.
+        category: String,
+    },
+    /// A case scores a category the rubric does not have.
+    #[error("{}: no category `{category}` in the rubric", .path.display())]
+    NoCategory {
+        /// The case file.
+        path: PathBuf,
+        /// Its category.
+        category: String,
+    },
+    /// A category's cases do not add up to its automatic points.
+    #[error("rubric: the cases of `{category}` add up to {sum} points, not {points}")]
+    Points {
+        /// The category.
+        category: String,
+        /// Its cases' points.
+        sum: f64,
+        /// Its automatic points.
+        points: f64,
+    },
+}
+
 /// Validates that every case a case requires exists, and is not the case itself.
-pub fn validate_requirements(cases: &[Case]) -> Result<(), KitError> {
+pub fn validate_requirements(cases: &[Case]) -> Result<(), CasesError> {
     for case in cases {
         for name in &case.requires {
             if name == &case.name || !cases.iter().any(|c| &c.name == name) {
-                return Err(KitError(format!(
-                    "{}: requires `{name}`, which is not another case",
-                    case.path.display()
-                )));
+                return Err(CasesError::Requires {
+                    path: case.path.clone(),
+                    name: name.clone(),
+                });
             }
         }
     }
@@ -210,9 +303,11 @@ pub fn validate_requirements(cases: &[Case]) -> Result<(), KitError> {
 }
 
 /// Loads and checks one case file; `root` is the `cases/` directory its name is relative to.
-pub fn load(path: &Path, root: &Path) -> Result<Case, KitError> {
-    let text = fs::read_to_string(path)
-        .map_err(|e| KitError(format!("{}: cannot read: {e}", path.display())))?;
+pub fn load(path: &Path, root: &Path) -> Result<Case, CaseError> {
+    let text = fs::read_to_string(path).map_err(|source| CaseError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
     let name = path
         .strip_prefix(root)
         .unwrap_or(path)
@@ -224,11 +319,24 @@ pub fn load(path: &Path, root: &Path) -> Result<Case, KitError> {
 
 /// Checks the text of a case file: `path` is where it is said to be (for messages, and beside
 /// which its solution is stored), `name` what reports call it.
-pub fn parse(text: &str, path: &Path, name: String) -> Result<Case, KitError> {
-    let shown = path.display();
-    let spec: CaseFile = toml::from_str(text).map_err(|e| KitError(format!("{shown}: {e}")))?;
-    let fail = |why: String| Err(KitError(format!("{shown}: {why}")));
-    let fail_at = |line: usize, why: String| Err(KitError(format!("{shown}:{line}: {why}")));
+pub fn parse(text: &str, path: &Path, name: String) -> Result<Case, CaseError> {
+    let spec: CaseFile = toml::from_str(text).map_err(|source| CaseError::Parse {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let fail = |why: String| {
+        Err(CaseError::Invalid {
+            path: path.to_path_buf(),
+            why,
+        })
+    };
+    let fail_at = |line: usize, why: String| {
+        Err(CaseError::InvalidLine {
+            path: path.to_path_buf(),
+            line,
+            why,
+        })
+    };
     if !(MIN_SIZE..=MAX_SIZE).contains(&spec.rows) || !(MIN_SIZE..=MAX_SIZE).contains(&spec.cols) {
         return fail(format!("rows and cols must be {MIN_SIZE} to {MAX_SIZE}"));
     }
@@ -377,28 +485,29 @@ pub fn parse(text: &str, path: &Path, name: String) -> Result<Case, KitError> {
 }
 
 /// Loads every `*.toml` below `dir`, sorted by name.
-pub fn load_all(dir: &Path) -> Result<Vec<Case>, KitError> {
+pub fn load_all(dir: &Path) -> Result<Vec<Case>, CaseError> {
     load_all_below(dir, dir)
 }
 
 /// Loads every `*.toml` below `dir`, sorted by name, each named by its path below `root`.
-pub fn load_all_below(dir: &Path, root: &Path) -> Result<Vec<Case>, KitError> {
+pub fn load_all_below(dir: &Path, root: &Path) -> Result<Vec<Case>, CaseError> {
     let mut paths = Vec::new();
     collect(dir, &mut paths)?;
     if paths.is_empty() {
-        return Err(KitError(format!(
-            "{}: no case files (*.toml)",
-            dir.display()
-        )));
+        return Err(CaseError::NoCases {
+            dir: dir.to_path_buf(),
+        });
     }
     paths.sort();
     paths.iter().map(|p| load(p, root)).collect()
 }
 
 /// Adds the `*.toml` files below `dir` to `paths`.
-fn collect(dir: &Path, paths: &mut Vec<PathBuf>) -> Result<(), KitError> {
-    let entries =
-        fs::read_dir(dir).map_err(|e| KitError(format!("{}: cannot read: {e}", dir.display())))?;
+fn collect(dir: &Path, paths: &mut Vec<PathBuf>) -> Result<(), CaseError> {
+    let entries = fs::read_dir(dir).map_err(|source| CaseError::Read {
+        path: dir.to_path_buf(),
+        source,
+    })?;
     for entry in entries.flatten() {
         let path = entry.path();
         if path.is_dir() {
@@ -447,7 +556,7 @@ mod tests {
         );
         for m in [1, 6] {
             let (dir, path) = write_case(&format!("{HEAD}connect = {m}\nscript = \"new red\"\n"));
-            let error = load(&path, dir.path()).unwrap_err().0;
+            let error = load(&path, dir.path()).unwrap_err().to_string();
             assert!(error.contains("connect must be 2 to 5"), "{error}");
         }
     }
@@ -469,7 +578,7 @@ mod tests {
     #[test]
     fn a_bad_command_is_reported_with_file_and_line() {
         let (dir, path) = write_case(&format!("{HEAD}script = \"\"\"\nnew red\nplya 3\n\"\"\"\n"));
-        let error = load(&path, dir.path()).unwrap_err().0;
+        let error = load(&path, dir.path()).unwrap_err().to_string();
         assert!(
             error.contains("c.toml:10: `plya 3`: unknown command"),
             "{error}"
@@ -487,7 +596,7 @@ mod tests {
             format!("{HEAD}script = \"! new red\"\n"),
         ] {
             let (dir, path) = write_case(&body);
-            let error = load(&path, dir.path()).unwrap_err().0;
+            let error = load(&path, dir.path()).unwrap_err().to_string();
             assert!(error.contains("c.toml"), "{error}");
         }
     }
@@ -496,7 +605,7 @@ mod tests {
     fn optional_commands_are_never_sent() {
         for (script, line) in [("new red\nplay 1\nundo\n", 11), ("new red\n! redo 2\n", 10)] {
             let (dir, path) = write_case(&format!("{HEAD}script = \"\"\"\n{script}\"\"\"\n"));
-            let error = load(&path, dir.path()).unwrap_err().0;
+            let error = load(&path, dir.path()).unwrap_err().to_string();
             assert!(
                 error.contains(&format!("c.toml:{line}: "))
                     && error.contains("is optional for students and never graded"),

@@ -1,29 +1,113 @@
 //! Why the kit itself cannot be used, and reading its TOML files with errors that name them.
 
-use std::fmt;
 use std::fs;
-use std::path::Path;
+use std::io;
+use std::path::{Path, PathBuf};
 
-/// Why the kit itself cannot go on: a missing or malformed file, or a stale solution. The message
-/// names the file (and line, when there is one).
-#[derive(Clone, Debug, PartialEq, Eq)]
+use super::case::{CaseError, CasesError};
+use super::roster::RosterError;
+use super::rubric::RubricError;
+use super::solution::SolutionError;
+
+/// Why the kit itself cannot go on, as a message naming the file (and line, when there is one).
+///
+/// The temporary bridge to the typed errors: the commands not yet moved to an error of their
+/// own (`class`, `again`, `journal`, `gallery`, `feedback`, `export`, `who`) and the reports
+/// still build it from their messages, and the kit's typed errors become it (their message,
+/// byte for byte) through the `From` impls below, so that their `?` keeps working.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
 pub struct KitError(pub String);
 
-impl fmt::Display for KitError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
+/// The typed errors that become a [`KitError`] (their message) for the commands still using it.
+macro_rules! bridge {
+    ($($error:ty),* $(,)?) => {
+        $(impl From<$error> for KitError {
+            fn from(error: $error) -> Self {
+                KitError(error.to_string())
+            }
+        })*
+    };
 }
 
-impl std::error::Error for KitError {}
+bridge!(
+    TomlError,
+    LoadError,
+    RubricError,
+    CaseError,
+    CasesError,
+    SolutionError,
+    RosterError,
+);
+
+/// Why one of the kit's TOML files cannot be read.
+#[derive(Debug, thiserror::Error)]
+pub enum TomlError {
+    /// The file cannot be read.
+    #[error("{}: cannot read: {source}", .path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: io::Error,
+    },
+    /// It is not the TOML expected.
+    #[error("{}: {source}", .path.display())]
+    Parse {
+        /// The file.
+        path: PathBuf,
+        /// Where and why.
+        #[source]
+        source: toml::de::Error,
+    },
+}
+
+/// Why the kit cannot be loaded ([`super::Kit::load`]).
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    /// The rubric.
+    #[error(transparent)]
+    Rubric(#[from] RubricError),
+    /// A case file, or the cases' folder.
+    #[error(transparent)]
+    Case(#[from] CaseError),
+    /// The cases do not fit the rubric or each other.
+    #[error(transparent)]
+    Cases(#[from] CasesError),
+    /// A case's stored answers.
+    #[error(transparent)]
+    Solution(#[from] SolutionError),
+    /// The instructor's seed (`secret.toml`).
+    #[error(transparent)]
+    Secret(#[from] TomlError),
+    /// A held-out case cannot be made.
+    #[cfg(not(feature = "students-kit"))]
+    #[error(transparent)]
+    HeldOut(#[from] super::held_out::generate::HeldOutError),
+    /// The kit has held-out cases and this `grade` is the students' kit's.
+    #[error(
+        "{}: held-out cases need the course's grade, which has the reference engine; \
+         this grade is the students' kit's",
+        .secret.display()
+    )]
+    HeldOutInStudentsKit {
+        /// The instructor's seed file.
+        secret: PathBuf,
+    },
+}
 
 /// Reads a TOML file of the kit: its text (for line numbers) and its contents, errors naming it.
 pub(crate) fn read_toml<T: serde::de::DeserializeOwned>(
     path: &Path,
-) -> Result<(String, T), KitError> {
-    let shown = path.display();
-    let text =
-        fs::read_to_string(path).map_err(|e| KitError(format!("{shown}: cannot read: {e}")))?;
-    let value = toml::from_str(&text).map_err(|e| KitError(format!("{shown}: {e}")))?;
+) -> Result<(String, T), TomlError> {
+    let text = fs::read_to_string(path).map_err(|source| TomlError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let value = toml::from_str(&text).map_err(|source| TomlError::Parse {
+        path: path.to_path_buf(),
+        source,
+    })?;
     Ok((text, value))
 }

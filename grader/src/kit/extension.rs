@@ -9,9 +9,9 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
+use super::case::CaseError;
 use super::case::{self, Case};
 use super::rubric::Category;
-use super::KitError;
 
 /// The folder below the kit that holds each extension's cases.
 pub const EXTENSIONS: &str = "extensions";
@@ -73,14 +73,13 @@ impl Extension {
 
     /// Its cases, named below `extensions/` (`connect_m/wins_9x9`): each must score its
     /// category.
-    pub fn load_cases(&self, kit: &Path) -> Result<Vec<Case>, KitError> {
+    pub fn load_cases(&self, kit: &Path) -> Result<Vec<Case>, CaseError> {
         let cases = case::load_all_below(&self.cases_dir(kit), &kit.join(EXTENSIONS))?;
         if let Some(stray) = cases.iter().find(|c| c.category != self.name) {
-            return Err(KitError(format!(
-                "{}: an extension's case scores its category, `{}`",
-                stray.path.display(),
-                self.name
-            )));
+            return Err(CaseError::NotTheExtensions {
+                path: stray.path.clone(),
+                category: self.name.clone(),
+            });
         }
         Ok(cases)
     }
@@ -88,7 +87,7 @@ impl Extension {
 
 /// Every extension's cases in the kit at `kit`, on or off (none without an `extensions/`
 /// folder): what `grade generate` and `grade check` write and check besides `cases/`.
-pub fn all_cases(kit: &Path) -> Result<Vec<Case>, KitError> {
+pub fn all_cases(kit: &Path) -> Result<Vec<Case>, CaseError> {
     let dir = kit.join(EXTENSIONS);
     if !dir.is_dir() {
         return Ok(Vec::new());

@@ -9,7 +9,6 @@
 //! is only data here, never a path.
 
 use std::collections::BTreeMap;
-use std::fmt;
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -42,35 +41,22 @@ pub struct Metadata {
 }
 
 /// Why the export's metadata cannot be used.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ExportError {
     /// It cannot be read.
+    #[error("{}: cannot read: {}", .0.display(), .1)]
     Unreadable(PathBuf, String),
     /// It is not YAML (the parser's message names the line).
+    #[error("{}: not YAML: {}; download the export again", .0.display(), .1)]
     NotYaml(PathBuf, String),
     /// It is YAML, but not a mapping of submissions, or a submission's value is not what
     /// Gradescope writes (the submission, and what is wrong).
+    #[error(
+        "{}: not Gradescope's submission metadata: {}; download the export again",
+        .0.display(),
+        .1
+    )]
     NotMetadata(PathBuf, String),
-}
-
-impl fmt::Display for ExportError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ExportError::Unreadable(path, why) => {
-                write!(f, "{}: cannot read: {why}", path.display())
-            }
-            ExportError::NotYaml(path, why) => write!(
-                f,
-                "{}: not YAML: {why}; download the export again",
-                path.display()
-            ),
-            ExportError::NotMetadata(path, why) => write!(
-                f,
-                "{}: not Gradescope's submission metadata: {why}; download the export again",
-                path.display()
-            ),
-        }
-    }
 }
 
 /// The submissions `grade class` was given, as found.
@@ -88,48 +74,43 @@ pub struct Submissions {
 }
 
 /// Why the submissions given cannot be found.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum FindError {
     /// The `.zip` cannot be extracted.
+    #[error(transparent)]
     Archive(ArchiveError),
     /// The `.zip` holds no export.
+    #[error(
+        "{}: no Gradescope export in it (no {METADATA}): give grade Gradescope's \
+         \"Export Submissions\" .zip as downloaded, or unzip it and give the folder",
+        .0.display(),
+        METADATA = METADATA
+    )]
     NoExport(PathBuf),
     /// More than one export folder in the folder given (or the archive): it, and each found.
+    #[error(
+        "{}: {} Gradescope exports in it: {}; give grade the one to grade",
+        .0.display(),
+        .1.len(),
+        shown_all(.1)
+    )]
     Several(PathBuf, Vec<PathBuf>),
     /// A folder named as an export has no metadata.
+    #[error(
+        "{}: a Gradescope export without its {METADATA}: download the export again",
+        .0.display(),
+        METADATA = METADATA
+    )]
     NoMetadata(PathBuf),
     /// The export's metadata cannot be used.
+    #[error(transparent)]
     Metadata(ExportError),
 }
 
-impl fmt::Display for FindError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            FindError::Archive(error) => error.fmt(f),
-            FindError::NoExport(zip) => write!(
-                f,
-                "{}: no Gradescope export in it (no {METADATA}): give grade Gradescope's \
-                 \"Export Submissions\" .zip as downloaded, or unzip it and give the folder",
-                zip.display()
-            ),
-            FindError::Several(dir, found) => {
-                let found: Vec<String> = found.iter().map(|p| p.display().to_string()).collect();
-                write!(
-                    f,
-                    "{}: {} Gradescope exports in it: {}; give grade the one to grade",
-                    dir.display(),
-                    found.len(),
-                    found.join(" and ")
-                )
-            }
-            FindError::NoMetadata(dir) => write!(
-                f,
-                "{}: a Gradescope export without its {METADATA}: download the export again",
-                dir.display()
-            ),
-            FindError::Metadata(error) => error.fmt(f),
-        }
-    }
+/// The exports found, for [`FindError::Several`]: `a and b`.
+fn shown_all(found: &[PathBuf]) -> String {
+    let found: Vec<String> = found.iter().map(|p| p.display().to_string()).collect();
+    found.join(" and ")
 }
 
 /// The submissions of `given`: a Gradescope export's `.zip` (extracted), a folder holding

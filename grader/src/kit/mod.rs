@@ -35,7 +35,7 @@ use std::path::Path;
 
 pub use case::Case;
 pub(crate) use error::read_toml;
-pub use error::KitError;
+pub use error::{KitError, LoadError, TomlError};
 pub use rubric::Rubric;
 pub use solution::Solution;
 
@@ -56,7 +56,7 @@ impl Kit {
     /// `[held_out]` table and `DIR/secret.toml` holds the instructor's seed, adds the held-out
     /// cases with their answers (see [`held_out`]). The students' `grade` refuses such a kit
     /// rather than grade without its held-out cases.
-    pub fn load(dir: &Path) -> Result<Kit, KitError> {
+    pub fn load(dir: &Path) -> Result<Kit, LoadError> {
         let kit = Kit::load_published(dir)?;
         let seed = match kit.rubric.held_out {
             Some(_) => held_out::seed(dir)?,
@@ -65,13 +65,11 @@ impl Kit {
         match seed {
             None => Ok(kit),
             #[cfg(not(feature = "students-kit"))]
-            Some(seed) => held_out::generate::add(kit, seed, dir),
+            Some(seed) => Ok(held_out::generate::add(kit, seed, dir)?),
             #[cfg(feature = "students-kit")]
-            Some(_) => Err(KitError(format!(
-                "{}: held-out cases need the course's grade, which has the reference engine; \
-                 this grade is the students' kit's",
-                dir.join(held_out::SECRET).display()
-            ))),
+            Some(_) => Err(LoadError::HeldOutInStudentsKit {
+                secret: dir.join(held_out::SECRET),
+            }),
         }
     }
 
@@ -110,7 +108,7 @@ impl Kit {
     /// (`DIR/extensions/FOLDER/`), validates them against each other and reads every case's
     /// solution (which must match its script). The course's copy of the supplied crate is not
     /// loaded: set [`Kit::supplied`] for that comparison.
-    pub fn load_published(dir: &Path) -> Result<Kit, KitError> {
+    pub fn load_published(dir: &Path) -> Result<Kit, LoadError> {
         let rubric = Rubric::load(&dir.join("rubric.toml"))?;
         let mut cases = case::load_all(&dir.join("cases"))?;
         for extension in rubric.extensions.iter().filter(|e| e.on) {

@@ -3,9 +3,10 @@
 //! `students-kit` feature): the kit students get holds the answers to the published cases and
 //! nothing that could answer others.
 
+use std::path::PathBuf;
+
 use super::case::Case;
 use super::solution::{Answer, Solution};
-use super::KitError;
 use connect_four::{best_columns, error_chain, Algorithm, Game, GameConfig};
 use connect_four_supplied::protocol::{execute, Command, Response};
 use connect_four_supplied::{Analyze, History, Playable};
@@ -15,10 +16,22 @@ fn response_text(response: &Response) -> String {
     response.to_string().trim_end_matches('\n').to_string()
 }
 
+/// Why the reference cannot answer a case: the case file and line, and why.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{}:{line}: {why}", .path.display())]
+pub struct ReferenceError {
+    /// The case file.
+    pub path: PathBuf,
+    /// Its line (0 for the case as a whole).
+    pub line: usize,
+    /// Why.
+    pub why: String,
+}
+
 /// Computes `case`'s answers with the reference. Fails, naming the line, when a command's answer
 /// would depend on a random choice made earlier (a bare `new`, or a `genmove` with tied columns),
 /// since no single answer could then be stored.
-pub fn solve(case: &Case) -> Result<Solution, KitError> {
+pub fn solve(case: &Case) -> Result<Solution, ReferenceError> {
     // Exact alpha-beta gives plain minimax's values, faster; the seed only fixes the state
     // after a random choice, which no later answer may depend on.
     let config = GameConfig {
@@ -30,8 +43,11 @@ pub fn solve(case: &Case) -> Result<Solution, KitError> {
         seed: Some(0),
         connect: case.connect,
     };
-    let fail =
-        |line: usize, why: String| KitError(format!("{}:{line}: {why}", case.path.display()));
+    let fail = |line: usize, why: String| ReferenceError {
+        path: case.path.clone(),
+        line,
+        why,
+    };
     let mut game = Game::new(&config, None).map_err(|e| fail(0, error_chain(&e)))?;
     let mut history = History::new();
     let mut random_since: Option<String> = Some("the program's start".into());

@@ -21,11 +21,9 @@
 //! Every field is the instructor's or a platform's text, and a name may hold anything: the
 //! reports make it inert where they show it.
 
-use std::fmt;
 use std::path::{Path, PathBuf};
 
 use super::late::{Extension, Moment};
-use super::KitError;
 
 /// The columns of the roster an instructor writes; a platform's have other names
 /// ([`FIELDS`]).
@@ -205,103 +203,93 @@ pub struct Roster {
 }
 
 /// Why a roster cannot be used.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum RosterError {
     /// It cannot be read.
+    #[error("{}: the roster cannot be read: {}", .0.display(), .1)]
     Unreadable(PathBuf, String),
     /// It is not UTF-8, from a line on (saved as Latin-1 or Windows-1252, most likely).
+    #[error(
+        "{}:{}: the roster is not UTF-8 (Latin-1 or Windows-1252, most likely): save \
+         it as UTF-8 (a spreadsheet's \"CSV UTF-8\") and give it again",
+        .0.display(),
+        .1
+    )]
     NotUtf8(PathBuf, u64),
     /// It is not CSV, at a line.
+    #[error(
+        "{}:{}: the roster is not CSV: {} (a field with a comma, a semicolon or a \
+         quote needs quotes around it, its quotes doubled)",
+        .0.display(),
+        .1,
+        .2
+    )]
     NotCsv(PathBuf, u64, String),
     /// Its header has no column that says who a student is.
+    #[error(
+        "{}:1: the roster's header has no column that says who a student is: add \
+         folder, student_id, email or login (its columns: {}), or give Gradescope's, \
+         Canvas's or Moodle's roster as downloaded",
+        .0.display(),
+        COLUMNS.join(", ")
+    )]
     NoKey(PathBuf),
     /// The instructor's roster has a column it does not know, or a roster has one twice.
+    #[error(
+        "{}:1: the roster's column {:?} is unknown or given twice: rename or \
+         remove it (its columns: {})",
+        .0.display(),
+        .1,
+        COLUMNS.join(", ")
+    )]
     BadColumn(PathBuf, String),
     /// A row names no folder, id, email or login.
+    #[error(
+        "{}:{}: this row names no folder, student id, email or login: give one \
+         (a name alone could be two students)",
+        .0.display(),
+        .1
+    )]
     Unnamed(PathBuf, u64),
     /// A row's extension is neither hours nor a date-time.
+    #[error(
+        "{}:{}: the extension {:?} is neither a number of hours (48) nor a \
+         date-time with its offset (2026-11-25T23:59:00-08:00): write one of those",
+        .0.display(),
+        .1,
+        .2
+    )]
     BadExtension(PathBuf, u64, String),
     /// A row's submission time is not a date-time with its offset.
+    #[error(
+        "{}:{}: the submission time {:?} is not a date-time with its offset \
+         (2026-11-21T10:00:00-08:00, or 2026-11-21 18:00:00Z): write it so, or leave it \
+         blank",
+        .0.display(),
+        .1,
+        .2
+    )]
     BadSubmitted(PathBuf, u64, String),
     /// A row's `Identifier` (a Moodle grading worksheet's) does not end in a participant id.
+    #[error(
+        "{}:{}: the Identifier {:?} is not Moodle's participant id (Participant \
+         123456): download the grading worksheet again from the assignment (View all \
+         submissions, Download grading worksheet), or correct the cell",
+        .0.display(),
+        .1,
+        .2
+    )]
     BadParticipant(PathBuf, u64, String),
     /// A student is on two rows (the lines, and the id, email or login they share).
+    #[error(
+        "{}:{}: {:?} is already on line {}: a student is on one row \
+         (remove one of them, or correct the id, email or login)",
+        .0.display(),
+        .2,
+        .3,
+        .1
+    )]
     Twice(PathBuf, u64, u64, String),
-}
-
-impl fmt::Display for RosterError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            RosterError::Unreadable(path, why) => {
-                write!(f, "{}: the roster cannot be read: {why}", path.display())
-            }
-            RosterError::NotUtf8(path, line) => write!(
-                f,
-                "{}:{line}: the roster is not UTF-8 (Latin-1 or Windows-1252, most likely): save \
-                 it as UTF-8 (a spreadsheet's \"CSV UTF-8\") and give it again",
-                path.display()
-            ),
-            RosterError::NotCsv(path, line, why) => write!(
-                f,
-                "{}:{line}: the roster is not CSV: {why} (a field with a comma, a semicolon or a \
-                 quote needs quotes around it, its quotes doubled)",
-                path.display()
-            ),
-            RosterError::NoKey(path) => write!(
-                f,
-                "{}:1: the roster's header has no column that says who a student is: add \
-                 folder, student_id, email or login (its columns: {}), or give Gradescope's, \
-                 Canvas's or Moodle's roster as downloaded",
-                path.display(),
-                COLUMNS.join(", ")
-            ),
-            RosterError::BadColumn(path, column) => write!(
-                f,
-                "{}:1: the roster's column {column:?} is unknown or given twice: rename or \
-                 remove it (its columns: {})",
-                path.display(),
-                COLUMNS.join(", ")
-            ),
-            RosterError::Unnamed(path, line) => write!(
-                f,
-                "{}:{line}: this row names no folder, student id, email or login: give one \
-                 (a name alone could be two students)",
-                path.display()
-            ),
-            RosterError::BadExtension(path, line, text) => write!(
-                f,
-                "{}:{line}: the extension {text:?} is neither a number of hours (48) nor a \
-                 date-time with its offset (2026-11-25T23:59:00-08:00): write one of those",
-                path.display()
-            ),
-            RosterError::BadSubmitted(path, line, text) => write!(
-                f,
-                "{}:{line}: the submission time {text:?} is not a date-time with its offset \
-                 (2026-11-21T10:00:00-08:00, or 2026-11-21 18:00:00Z): write it so, or leave it \
-                 blank",
-                path.display()
-            ),
-            RosterError::BadParticipant(path, line, text) => write!(
-                f,
-                "{}:{line}: the Identifier {text:?} is not Moodle's participant id (Participant \
-                 123456): download the grading worksheet again from the assignment (View all \
-                 submissions, Download grading worksheet), or correct the cell",
-                path.display()
-            ),
-            RosterError::Twice(path, first, line, key) => write!(
-                f,
-                "{}:{line}: {key:?} is already on line {first}: a student is on one row \
-                 (remove one of them, or correct the id, email or login)",
-                path.display()
-            ),
-        }
-    }
-}
-
-impl From<RosterError> for KitError {
-    fn from(error: RosterError) -> Self {
-        KitError(error.to_string())
-    }
 }
 
 /// The line (from 1) of byte `byte` of `bytes`.

@@ -6,15 +6,16 @@
 //! once turned on.
 
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
 use super::case::Case;
+use super::case::CasesError;
 use super::extension::Extension;
 use super::late::LatePolicy;
 use super::style::{Language, Style};
-use super::KitError;
+use super::TomlError;
 use crate::process::Limits;
 
 /// One category of the assignment.
@@ -299,6 +300,52 @@ pub enum Missing {
     Zero,
 }
 
+/// Why the rubric cannot be loaded.
+#[derive(Debug, thiserror::Error)]
+pub enum RubricError {
+    /// It cannot be read, or is not the TOML of a rubric.
+    #[error(transparent)]
+    Toml(#[from] TomlError),
+    /// One of its tables or fields is wrong.
+    #[error("{}: {why}", .path.display())]
+    Invalid {
+        /// The rubric.
+        path: PathBuf,
+        /// What is wrong.
+        why: String,
+    },
+    /// It has no category.
+    #[error("{}: no [[category]]", .path.display())]
+    NoCategory {
+        /// The rubric.
+        path: PathBuf,
+    },
+    /// A checklist item does not start with its points.
+    #[error(
+        "{}: `{category}`: a checklist item starts with its points, `(3) ...`: {item:?}",
+        .path.display()
+    )]
+    ItemPoints {
+        /// The rubric.
+        path: PathBuf,
+        /// The item's category.
+        category: String,
+        /// The item.
+        item: String,
+    },
+    /// A category's checklist has more points than the category.
+    #[error(
+        "{}: `{category}`: the checklist's points are more than the category's",
+        .path.display()
+    )]
+    ChecklistPoints {
+        /// The rubric.
+        path: PathBuf,
+        /// The category.
+        category: String,
+    },
+}
+
 impl Rubric {
     /// The assignment's points: every category's.
     pub fn points(&self) -> f64 {
@@ -306,13 +353,14 @@ impl Rubric {
     }
 
     /// Reads and checks `path`; each extension that is on becomes a category, after the others.
-    pub fn load(path: &Path) -> Result<Rubric, KitError> {
-        let shown = path.display();
+    pub fn load(path: &Path) -> Result<Rubric, RubricError> {
+        let invalid = |why: String| RubricError::Invalid {
+            path: path.to_path_buf(),
+            why,
+        };
         let (_, mut rubric): (_, Rubric) = super::read_toml(path)?;
         for extension in &rubric.extensions {
-            extension
-                .check(&rubric.categories)
-                .map_err(|why| KitError(format!("{shown}: {why}")))?;
+            extension.check(&rubric.categories).map_err(invalid)?;
         }
         let turned_on: Vec<Category> = rubric
             .extensions
@@ -322,80 +370,67 @@ impl Rubric {
             .collect();
         rubric.categories.extend(turned_on);
         if rubric.categories.is_empty() {
-            return Err(KitError(format!("{shown}: no [[category]]")));
+            return Err(RubricError::NoCategory {
+                path: path.to_path_buf(),
+            });
         }
         for category in &rubric.categories {
             if let Some(item) = category.manual.iter().find(|i| item_points(i).is_none()) {
-                return Err(KitError(format!(
-                    "{shown}: `{}`: a checklist item starts with its points, `(3) ...`: {item:?}",
-                    category.name
-                )));
+                return Err(RubricError::ItemPoints {
+                    path: path.to_path_buf(),
+                    category: category.name.clone(),
+                    item: item.clone(),
+                });
             }
-            category
-                .check_wording()
-                .map_err(|why| KitError(format!("{shown}: {why}")))?;
+            category.check_wording().map_err(invalid)?;
             if category.automatic_points() < -1e-9 {
-                return Err(KitError(format!(
-                    "{shown}: `{}`: the checklist's points are more than the category's",
-                    category.name
-                )));
+                return Err(RubricError::ChecklistPoints {
+                    path: path.to_path_buf(),
+                    category: category.name.clone(),
+                });
             }
         }
-        rubric
-            .speedup
-            .check()
-            .map_err(|why| KitError(format!("{shown}: {why}")))?;
-        rubric
-            .limits
-            .validate()
-            .map_err(|why| KitError(format!("{shown}: {why}")))?;
-        rubric
-            .style
-            .validate()
-            .map_err(|why| KitError(format!("{shown}: {why}")))?;
+        rubric.speedup.check().map_err(invalid)?;
+        rubric.limits.validate().map_err(invalid)?;
+        rubric.style.validate().map_err(invalid)?;
         if let Some(late) = &rubric.late {
-            late.validate()
-                .map_err(|why| KitError(format!("{shown}: {why}")))?;
+            late.validate().map_err(invalid)?;
         }
         if let Some(table) = &rubric.held_out {
-            table
-                .validate(&rubric)
-                .map_err(|why| KitError(format!("{shown}: {why}")))?;
+            table.validate(&rubric).map_err(invalid)?;
         }
         Ok(rubric)
     }
 
     /// Checks that every case names a category the cases score, and that each such category's
     /// cases add up to exactly its automatic points.
-    pub fn validate_cases(&self, cases: &[Case]) -> Result<(), KitError> {
+    pub fn validate_cases(&self, cases: &[Case]) -> Result<(), CasesError> {
         let mut sums: BTreeMap<&str, f64> = BTreeMap::new();
         for case in cases {
             match self.categories.iter().find(|c| c.name == case.category) {
                 Some(c) if c.is_automatic() => *sums.entry(&c.name).or_default() += case.points,
                 Some(_) => {
-                    return Err(KitError(format!(
-                        "{}: category `{}` is graded by hand",
-                        case.path.display(),
-                        case.category
-                    )))
+                    return Err(CasesError::HandGraded {
+                        path: case.path.clone(),
+                        category: case.category.clone(),
+                    })
                 }
                 None => {
-                    return Err(KitError(format!(
-                        "{}: no category `{}` in the rubric",
-                        case.path.display(),
-                        case.category
-                    )))
+                    return Err(CasesError::NoCategory {
+                        path: case.path.clone(),
+                        category: case.category.clone(),
+                    })
                 }
             }
         }
         for category in self.categories.iter().filter(|c| c.is_automatic()) {
             let sum = sums.get(category.name.as_str()).copied().unwrap_or(0.0);
             if (sum - category.automatic_points()).abs() > 1e-6 {
-                return Err(KitError(format!(
-                    "rubric: the cases of `{}` add up to {sum} points, not {}",
-                    category.name,
-                    category.automatic_points()
-                )));
+                return Err(CasesError::Points {
+                    category: category.name.clone(),
+                    sum,
+                    points: category.automatic_points(),
+                });
             }
         }
         Ok(())
@@ -482,7 +517,7 @@ mod tests {
         let text = "title = \"t\"\n[[category]]\nname = \"AI\"\npoints = 1\n";
         let swapped = TEST_SPEEDUP.replace("no_gain = 0.2", "no_gain = 0.7");
         std::fs::write(&path, format!("{text}{swapped}")).unwrap();
-        let error = Rubric::load(&path).unwrap_err().0;
+        let error = Rubric::load(&path).unwrap_err().to_string();
         assert!(error.contains("no_gain < full_gain"), "{error}");
     }
 
@@ -499,7 +534,7 @@ mod tests {
         let loaded = Rubric::load(&path).unwrap();
         assert_eq!(loaded.categories[0].evidence, Some(Evidence::Window));
         std::fs::write(&path, format!("{text}evidence = \"gui\"\n{TEST_SPEEDUP}")).unwrap();
-        let error = Rubric::load(&path).unwrap_err().0;
+        let error = Rubric::load(&path).unwrap_err().to_string();
         assert!(error.contains("`window`, `style`, `threads`"), "{error}");
         assert!(rubric().categories.iter().all(|c| c.evidence.is_none()));
     }
@@ -521,7 +556,7 @@ mod tests {
             (format!("{late}grace = 5\n"), "grace"),
         ] {
             std::fs::write(&path, format!("{text}{TEST_SPEEDUP}{bad}")).unwrap();
-            let error = Rubric::load(&path).unwrap_err().0;
+            let error = Rubric::load(&path).unwrap_err().to_string();
             assert!(
                 error.contains(why) && error.contains("rubric.toml"),
                 "{error}"
@@ -576,7 +611,7 @@ mod tests {
             ),
         )
         .unwrap();
-        let error = Rubric::load(&path).unwrap_err().0;
+        let error = Rubric::load(&path).unwrap_err().to_string();
         assert!(error.contains("starts with its points"), "{error}");
     }
 
@@ -614,13 +649,13 @@ mod tests {
         // A {name} without its table, and a table no item uses, are refused.
         let error = write("[category.wording.x]\nother = \"clearly\"\n")
             .unwrap_err()
-            .0;
+            .to_string();
         assert!(
             error.contains("has {lint} and there is no [category.wording.lint]"),
             "{error}"
         );
         let unused = format!("{tables}[category.wording.spare]\nother = \"s\"\n");
-        let error = write(&unused).unwrap_err().0;
+        let error = write(&unused).unwrap_err().to_string();
         assert!(
             error.contains("[category.wording.spare] is in no checklist item"),
             "{error}"
@@ -630,7 +665,7 @@ mod tests {
     #[test]
     fn case_points_must_add_up_per_category() {
         let r = rubric();
-        let error = r.validate_cases(&[]).unwrap_err().0;
+        let error = r.validate_cases(&[]).unwrap_err().to_string();
         assert!(error.contains("`AI` add up to 0 points, not 2"), "{error}");
     }
 
@@ -652,7 +687,7 @@ mod tests {
         assert_eq!(on.categories[1].automatic_points(), 10.0);
         let clash = extension.replace("Connect M", "AI");
         std::fs::write(&path, format!("{text}{clash}")).unwrap();
-        let error = Rubric::load(&path).unwrap_err().0;
+        let error = Rubric::load(&path).unwrap_err().to_string();
         assert!(error.contains("already exists"), "{error}");
     }
 
@@ -667,7 +702,7 @@ mod tests {
         std::fs::write(&path, &text).unwrap();
         assert_eq!(Rubric::load(&path).unwrap().limits, Limits::default());
         std::fs::write(&path, format!("{text}[limits]\ncpu_seconds = 0\n")).unwrap();
-        let error = Rubric::load(&path).unwrap_err().0;
+        let error = Rubric::load(&path).unwrap_err().to_string();
         assert!(
             error.ends_with("limits: cpu_seconds must be at least 1"),
             "{error}"

@@ -3,12 +3,12 @@
 //! a check that it still answers the case's script.
 
 use std::fs;
+use std::io;
 use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
 use super::case::Case;
-use super::KitError;
 
 /// The accepted answers to one command.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
@@ -29,6 +29,44 @@ pub struct Solution {
     pub answer: Vec<Answer>,
 }
 
+/// Why a case's solution file cannot be written or used.
+#[derive(Debug, thiserror::Error)]
+pub enum SolutionError {
+    /// It cannot be written.
+    #[error("{}: cannot write: {source}", .path.display())]
+    Write {
+        /// The solution file.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: io::Error,
+    },
+    /// It cannot be read (not generated yet, most likely).
+    #[error("{}: cannot read ({source}); run `grade generate`", .path.display())]
+    Read {
+        /// The solution file.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: io::Error,
+    },
+    /// It is not the TOML of a solution.
+    #[error("{}: {source}", .path.display())]
+    Parse {
+        /// The solution file.
+        path: PathBuf,
+        /// Where and why.
+        #[source]
+        source: toml::de::Error,
+    },
+    /// It answers another script than its case's.
+    #[error("{}: does not match its case's script; run `grade generate`", .path.display())]
+    Stale {
+        /// The solution file.
+        path: PathBuf,
+    },
+}
+
 /// Where `case`'s solution lives.
 pub fn path(case: &Case) -> PathBuf {
     case.path.with_extension("solution")
@@ -44,20 +82,23 @@ pub fn to_text(case: &Case, solution: &Solution) -> String {
 }
 
 /// Writes `case`'s solution file.
-pub fn write(case: &Case, solution: &Solution) -> Result<(), KitError> {
+pub fn write(case: &Case, solution: &Solution) -> Result<(), SolutionError> {
     let path = path(case);
     fs::write(&path, to_text(case, solution))
-        .map_err(|e| KitError(format!("{}: cannot write: {e}", path.display())))
+        .map_err(|source| SolutionError::Write { path, source })
 }
 
 /// Reads `case`'s solution file and checks that it answers exactly the case's script.
-pub fn read(case: &Case) -> Result<Solution, KitError> {
+pub fn read(case: &Case) -> Result<Solution, SolutionError> {
     let path = path(case);
-    let shown = path.display();
-    let text = fs::read_to_string(&path)
-        .map_err(|e| KitError(format!("{shown}: cannot read ({e}); run `grade generate`")))?;
-    let solution: Solution =
-        toml::from_str(&text).map_err(|e| KitError(format!("{shown}: {e}")))?;
+    let text = match fs::read_to_string(&path) {
+        Ok(text) => text,
+        Err(source) => return Err(SolutionError::Read { path, source }),
+    };
+    let solution: Solution = match toml::from_str(&text) {
+        Ok(solution) => solution,
+        Err(source) => return Err(SolutionError::Parse { path, source }),
+    };
     let matches = solution.answer.len() == case.script.len()
         && solution
             .answer
@@ -65,9 +106,7 @@ pub fn read(case: &Case) -> Result<Solution, KitError> {
             .zip(&case.script)
             .all(|(a, s)| a.line == s.line && a.command == s.text && !a.accept.is_empty());
     if !matches {
-        return Err(KitError(format!(
-            "{shown}: does not match its case's script; run `grade generate`"
-        )));
+        return Err(SolutionError::Stale { path });
     }
     Ok(solution)
 }

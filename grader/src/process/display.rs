@@ -34,34 +34,24 @@ const AUTHORITY: &str = "Xauthority";
 const POLL: Duration = Duration::from_millis(100);
 
 /// Why the display or one of its actions failed.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
 pub enum DisplayError {
     /// A program the display needs (Xvfb, xdotool, import) is not installed.
+    #[error(
+        "{0} is not installed (scripts/setup.sh xvfb installs it with xdotool and \
+         ImageMagick)"
+    )]
     Missing(#[serde(deserialize_with = "super::stored::interned")] super::stored::StaticStr),
     /// Xvfb started but did not say which display it serves.
+    #[error("Xvfb did not start: {0}")]
     NoDisplay(String),
     /// A tool failed: its name and arguments, and its standard error or exit status.
+    #[error("{0} failed: {1}")]
     Tool(String, String),
     /// A screenshot is not a PNG file of 8-bit RGB(A): the decoder's words.
+    #[error("a screenshot cannot be read: {0}")]
     Picture(String),
 }
-
-impl fmt::Display for DisplayError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            DisplayError::Missing(tool) => write!(
-                f,
-                "{tool} is not installed (scripts/setup.sh xvfb installs it with xdotool and \
-                 ImageMagick)"
-            ),
-            DisplayError::NoDisplay(why) => write!(f, "Xvfb did not start: {why}"),
-            DisplayError::Tool(command, why) => write!(f, "{command} failed: {why}"),
-            DisplayError::Picture(why) => write!(f, "a screenshot cannot be read: {why}"),
-        }
-    }
-}
-
-impl std::error::Error for DisplayError {}
 
 /// An X window, by its id.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]

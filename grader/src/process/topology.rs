@@ -274,9 +274,21 @@ pub fn allowed() -> Vec<usize> {
     simulated_cpus().ok().flatten().unwrap_or_else(affinity)
 }
 
+/// Why [`SIMULATED_CPUS`] cannot simulate CPUs: its text is not a list of CPUs, or names none.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "{SIMULATED_CPUS}={text:?} (a test's simulated CPUs) is not a list of CPUs such \
+     as 0-15 or 0,2,4-7",
+    SIMULATED_CPUS = SIMULATED_CPUS
+)]
+pub struct SimulatedCpusError {
+    /// The switch's text.
+    pub text: String,
+}
+
 /// The simulated CPUs [`SIMULATED_CPUS`] names, if it is set; an error naming it if it is not
 /// a CPU list or names none.
-pub fn simulated_cpus() -> Result<Option<Vec<usize>>, String> {
+pub fn simulated_cpus() -> Result<Option<Vec<usize>>, SimulatedCpusError> {
     std::env::var_os(SIMULATED_CPUS)
         .map(|text| simulated_list(&text.to_string_lossy()))
         .transpose()
@@ -284,13 +296,12 @@ pub fn simulated_cpus() -> Result<Option<Vec<usize>>, String> {
 
 /// [`SIMULATED_CPUS`]'s `text` as CPUs; an error naming it if it is not a CPU list or names
 /// none.
-fn simulated_list(text: &str) -> Result<Vec<usize>, String> {
+fn simulated_list(text: &str) -> Result<Vec<usize>, SimulatedCpusError> {
     match cpu_list(text) {
         Some(cpus) if !cpus.is_empty() => Ok(cpus),
-        _ => Err(format!(
-            "{SIMULATED_CPUS}={text:?} (a test's simulated CPUs) is not a list of CPUs such \
-             as 0-15 or 0,2,4-7"
-        )),
+        _ => Err(SimulatedCpusError {
+            text: text.to_string(),
+        }),
     }
 }
 
@@ -493,7 +504,7 @@ pub(crate) mod tests {
     fn simulated_cpus_run_on_the_real_ones_modulo_their_number() {
         assert_eq!(simulated_list("0-15"), Ok((0..16).collect()));
         for bad in ["", "0-x", "7-3", " , "] {
-            let error = simulated_list(bad).unwrap_err();
+            let error = simulated_list(bad).unwrap_err().to_string();
             assert!(error.starts_with("CONNECT_FOUR_GRADER_CPUS="), "{error}");
             assert!(error.contains("such as 0-15"), "{error}");
         }

@@ -10,26 +10,15 @@ use super::{File, Origin, Submission, Unread, Why};
 use crate::kit::sources;
 
 /// Why a folder of submissions could not be read.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum LoadError {
     /// The folder could not be listed: its path and the system's reason.
-    Unlisted(PathBuf, std::io::Error),
+    #[error("{}: cannot be read: {}", .0.display(), .1)]
+    Unlisted(PathBuf, #[source] std::io::Error),
     /// The folder holds no subdirectory.
+    #[error("{}: no submission folders in it", .0.display())]
     Empty(PathBuf),
 }
-
-impl std::fmt::Display for LoadError {
-    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        match self {
-            LoadError::Unlisted(path, error) => {
-                write!(f, "{}: cannot be read: {error}", path.display())
-            }
-            LoadError::Empty(path) => write!(f, "{}: no submission folders in it", path.display()),
-        }
-    }
-}
-
-impl std::error::Error for LoadError {}
 
 /// Every submission of the class folder `dir` (its subdirectories, hidden ones left out, in
 /// name order), each of `origin`.

@@ -17,6 +17,29 @@ use connect_four_supplied::limits::{parse_size, parse_threads};
 
 use super::KitArgs;
 
+/// Why a course subcommand failed: each subcommand's own error.
+#[derive(Debug, thiserror::Error)]
+pub enum CourseError {
+    /// `generate` or `check`.
+    #[error(transparent)]
+    Solutions(#[from] commands::solutions::SolutionsError),
+    /// `pack`.
+    #[error(transparent)]
+    Pack(#[from] commands::pack::PackError),
+    /// `handout`.
+    #[error(transparent)]
+    Handout(#[from] commands::handout::HandoutError),
+    /// `match`.
+    #[error(transparent)]
+    Match(#[from] commands::matchup::MatchupError),
+    /// `export` (its error is not yet a `std::error::Error`).
+    #[error("{0}")]
+    Export(commands::export::ExportError),
+    /// `similar`.
+    #[error(transparent)]
+    Similar(#[from] commands::similar::SimilarError),
+}
+
 /// The course's subcommands, listed after `student` and `class`.
 #[derive(Subcommand, Debug)]
 pub enum Course {
@@ -279,22 +302,17 @@ impl Course {
     }
 
     /// Runs the subcommand.
-    pub fn run(self) -> Result<(), String> {
+    pub fn run(self) -> Result<(), CourseError> {
         match self {
-            Course::Generate(args) => {
-                commands::solutions::run(args.kit.as_deref(), false).map_err(|e| e.to_string())
-            }
-            Course::Check(args) => {
-                commands::solutions::run(args.kit.as_deref(), true).map_err(|e| e.to_string())
-            }
-            Course::Pack(args) => commands::pack::run(
+            Course::Generate(args) => Ok(commands::solutions::run(args.kit.as_deref(), false)?),
+            Course::Check(args) => Ok(commands::solutions::run(args.kit.as_deref(), true)?),
+            Course::Pack(args) => Ok(commands::pack::run(
                 args.kit.kit.as_deref(),
                 args.grade.as_deref(),
                 &args.out,
                 args.allow_uncommitted,
-            )
-            .map_err(|e| e.to_string()),
-            Course::Handout(args) => commands::handout::run(&args.file).map_err(|e| e.to_string()),
+            )?),
+            Course::Handout(args) => Ok(commands::handout::run(&args.file)?),
             Course::Match(args) => {
                 let settings = Settings {
                     rows: args.rows,
@@ -305,7 +323,7 @@ impl Course {
                     time_limit: Duration::from_secs(args.time_limit),
                     limits: Limits::default(),
                 };
-                commands::matchup::run(&[args.a, args.b], &settings)
+                Ok(commands::matchup::run(&[args.a, args.b], &settings)?)
             }
             Course::Export(args) => commands::export::run(&commands::export::ExportRun {
                 class: args.class,
@@ -323,8 +341,8 @@ impl Course {
                 title: args.title,
                 canvas_id: args.canvas_id,
             })
-            .map_err(|e| e.to_string()),
-            Course::Similar(args) => commands::similar::run(&commands::similar::SimilarRun {
+            .map_err(CourseError::Export),
+            Course::Similar(args) => Ok(commands::similar::run(&commands::similar::SimilarRun {
                 submissions: args.submissions,
                 base: args.base,
                 no_base: args.no_base,
@@ -332,8 +350,7 @@ impl Course {
                 report: args.report,
                 csv: args.csv,
                 kit: args.kit.kit,
-            })
-            .map_err(|e| e.to_string()),
+            })?),
         }
     }
 }

@@ -443,6 +443,43 @@ impl GradingArgs {
     }
 }
 
+/// Why `grade` failed: the simulated CPUs' switch, or the subcommand's own error.
+#[derive(Debug, thiserror::Error)]
+enum GradeError {
+    /// `CONNECT_FOUR_GRADER_CPUS` is malformed.
+    #[error(transparent)]
+    SimulatedCpus(#[from] topology::SimulatedCpusError),
+    /// `grade student`.
+    #[error(transparent)]
+    Student(#[from] commands::student::StudentError),
+    /// `grade class` (its error is not yet a `std::error::Error`).
+    #[error("{0}")]
+    Class(commands::class::ClassError),
+    /// `grade gallery`.
+    #[error(transparent)]
+    Gallery(#[from] connect_four_grader::kit::KitError),
+    /// `grade feedback` (its error is not yet a `std::error::Error`).
+    #[cfg(not(feature = "students-kit"))]
+    #[error("{0}")]
+    Feedback(commands::feedback::FeedbackError),
+    /// The course's subcommands (boxed: their errors are large).
+    #[cfg(not(feature = "students-kit"))]
+    #[error(transparent)]
+    Course(Box<course::CourseError>),
+}
+
+impl GradeError {
+    /// The exit status it ends `grade` with: 2 for what the command line (or the environment)
+    /// asked, 1 for the rest, a class run's own.
+    fn exit_status(&self) -> u8 {
+        match self {
+            GradeError::SimulatedCpus(_) => 2,
+            GradeError::Class(error) => error.exit_status(),
+            _ => 1,
+        }
+    }
+}
+
 fn main() -> ExitCode {
     let mode = Cli::parse().mode;
     // An error is said after the command that failed: `grade match: ...`, else `grade: ...`.
@@ -454,12 +491,22 @@ fn main() -> ExitCode {
     #[cfg(feature = "students-kit")]
     let name = "grade";
     // A test's simulated CPUs (a malformed list would otherwise be this machine's CPUs).
-    if let Err(error) = topology::simulated_cpus() {
-        eprintln!("{name}: {error}");
-        return ExitCode::from(2);
+    let done = match topology::simulated_cpus() {
+        Err(error) => Err(GradeError::from(error)),
+        Ok(_) => run(mode),
+    };
+    match done {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("{name}: {error}");
+            ExitCode::from(error.exit_status())
+        }
     }
-    // Each failure with its exit status: 2 for what the command line asked, 1 for the rest.
-    let done = match mode {
+}
+
+/// Runs the subcommand `mode` asks for.
+fn run(mode: Mode) -> Result<(), GradeError> {
+    match mode {
         Mode::Student(args) => commands::student::run(&StudentRun {
             command: args.command,
             name: args.name,
@@ -467,8 +514,7 @@ fn main() -> ExitCode {
             gradescope: args.gradescope,
             not_counted: args.gradescope_not_counted,
             quiet: args.quiet,
-        })
-        .map_err(|e| (e.to_string(), 1)),
+        })?,
         Mode::Class(args) => commands::class::run(&ClassRun {
             submissions: args.submissions,
             command: args.command,
@@ -481,14 +527,13 @@ fn main() -> ExitCode {
             roster: args.roster,
             late_from_files: args.late_from_files,
         })
-        .map_err(|e| (e.to_string(), e.exit_status())),
+        .map_err(GradeError::Class)?,
         Mode::Gallery(args) => commands::gallery::run(&GalleryRun {
             dir: args.dir,
             port: args.port,
             kit: args.kit.kit,
             csv: args.csv,
-        })
-        .map_err(|e| (e.to_string(), 1)),
+        })?,
         #[cfg(not(feature = "students-kit"))]
         Mode::Feedback(args) => commands::feedback::run(&FeedbackRun {
             dir: args.dir,
@@ -497,15 +542,11 @@ fn main() -> ExitCode {
             moodle_worksheet: args.moodle_worksheet,
             allow_missing: args.allow_missing,
         })
-        .map_err(|e| (e.to_string(), 1)),
+        .map_err(GradeError::Feedback)?,
         #[cfg(not(feature = "students-kit"))]
-        Mode::Course(course) => course.run().map_err(|e| (e, 1)),
-    };
-    match done {
-        Ok(()) => ExitCode::SUCCESS,
-        Err((error, status)) => {
-            eprintln!("{name}: {error}");
-            ExitCode::from(status)
-        }
+        Mode::Course(course) => course
+            .run()
+            .map_err(|error| GradeError::Course(Box::new(error)))?,
     }
+    Ok(())
 }

@@ -8,7 +8,8 @@ use super::super::again::AgainError;
 use super::super::interrupt::Signal;
 use super::super::publish::Unreported;
 use super::ClassRun;
-use crate::judge::class::Outcome;
+use crate::commands::files::{OpenKitError, WriteError};
+use crate::judge::class::{Outcome, SubmissionsError};
 use crate::judge::Student;
 use crate::kit::KitError;
 use crate::report::class::Standing;
@@ -23,6 +24,15 @@ pub enum ClassError {
     /// be graded (exit status 1).
     #[error(transparent)]
     Kit(#[from] KitError),
+    /// The kit could not be found or loaded.
+    #[error(transparent)]
+    OpenKit(#[from] OpenKitError),
+    /// The submissions folder could not be read.
+    #[error(transparent)]
+    Submissions(#[from] SubmissionsError),
+    /// A file of the class could not be written.
+    #[error(transparent)]
+    Write(#[from] WriteError),
     /// The students to grade again could not be graded into the class's files.
     #[error(transparent)]
     Again(#[from] AgainError),

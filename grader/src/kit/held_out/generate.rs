@@ -14,9 +14,22 @@ use rand::{RngExt, SeedableRng};
 
 use super::FOLDER;
 use crate::kit::case;
+use crate::kit::case::CaseError;
 use crate::kit::reference;
+use crate::kit::reference::ReferenceError;
 use crate::kit::rubric::Question;
-use crate::kit::{Kit, KitError};
+use crate::kit::Kit;
+
+/// Why the held-out cases cannot be made.
+#[derive(Debug, thiserror::Error)]
+pub enum HeldOutError {
+    /// A generated case file is not a valid case.
+    #[error(transparent)]
+    Case(#[from] CaseError),
+    /// The reference cannot answer a generated case.
+    #[error(transparent)]
+    Reference(#[from] ReferenceError),
+}
 
 /// The smallest and largest side of a held-out board.
 const SIDES: (usize, usize) = (4, 9);
@@ -29,7 +42,7 @@ const TIME_LIMIT: f64 = 10.0;
 /// answers, to `kit`, whose cases' points in each listed category are scaled down to leave the
 /// held-out cases their share.
 /// `dir` is the kit's directory (the cases' notional home).
-pub fn add(mut kit: Kit, seed: u64, dir: &Path) -> Result<Kit, KitError> {
+pub fn add(mut kit: Kit, seed: u64, dir: &Path) -> Result<Kit, HeldOutError> {
     let Some(table) = kit.rubric.held_out.clone() else {
         return Ok(kit);
     };

@@ -12,7 +12,7 @@ use std::path::Path;
 use serde::Deserialize;
 
 use super::case::Case;
-use super::KitError;
+use super::TomlError;
 
 /// The file beside the rubric that holds the instructor's seed.
 pub const SECRET: &str = "secret.toml";
@@ -33,7 +33,7 @@ pub fn is_held_out(case: &Case) -> bool {
 
 /// The instructor's seed from `dir/secret.toml`; `None` when there is no such file (a
 /// student's kit).
-pub fn seed(dir: &Path) -> Result<Option<u64>, KitError> {
+pub fn seed(dir: &Path) -> Result<Option<u64>, TomlError> {
     let path = dir.join(SECRET);
     if !path.exists() {
         return Ok(None);

@@ -260,14 +260,16 @@ impl Controls {
 }
 
 /// Why no cgroup could be made for a job.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum CgroupError {
     /// The name is not a single path component (empty, `.`, `..`, a `/`, a NUL or newline).
+    #[error("{name:?} cannot name a cgroup (one path component is needed)")]
     InvalidName {
         /// The name given.
         name: String,
     },
     /// `/proc/self/mountinfo` or `/proc/self/cgroup` could not be read.
+    #[error("cannot read {}: {source}", .path.display())]
     Read {
         /// The file.
         path: PathBuf,
@@ -275,9 +277,15 @@ pub enum CgroupError {
         source: io::Error,
     },
     /// No cgroup hierarchy is mounted in which the grader has a place.
+    #[error("no cgroup hierarchy is mounted (none in /proc/self/mountinfo that the grader is in)")]
     NoHierarchy,
     /// v2, not root: the grader's own cgroup is not delegated to its user (a job's cgroup
     /// cannot be made in it).
+    #[error(
+        "the grader's cgroup {} is not delegated to it ({source}): run grade as root, or \
+         under `systemd-run --user --scope -p Delegate=yes grade ...`",
+        .cgroup.display()
+    )]
     NotDelegated {
         /// The grader's cgroup.
         cgroup: PathBuf,
@@ -285,50 +293,19 @@ pub enum CgroupError {
         source: io::Error,
     },
     /// No job directory could be made in any hierarchy.
+    #[error("no cgroup could be made for the job:{}", attempts_text(.attempts))]
     NothingCreated {
         /// Each directory tried, with why it failed.
         attempts: Vec<(PathBuf, io::Error)>,
     },
 }
 
-impl fmt::Display for CgroupError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            CgroupError::InvalidName { name } => {
-                write!(f, "{name:?} cannot name a cgroup (one path component is needed)")
-            }
-            CgroupError::Read { path, source } => {
-                write!(f, "cannot read {}: {source}", path.display())
-            }
-            CgroupError::NoHierarchy => f.write_str(
-                "no cgroup hierarchy is mounted (none in /proc/self/mountinfo that the grader is in)",
-            ),
-            CgroupError::NotDelegated { cgroup, source } => write!(
-                f,
-                "the grader's cgroup {} is not delegated to it ({source}): run grade as root, or \
-                 under `systemd-run --user --scope -p Delegate=yes grade ...`",
-                cgroup.display()
-            ),
-            CgroupError::NothingCreated { attempts } => {
-                f.write_str("no cgroup could be made for the job:")?;
-                for (path, error) in attempts {
-                    write!(f, " {}: {error};", path.display())?;
-                }
-                Ok(())
-            }
-        }
-    }
-}
-
-impl std::error::Error for CgroupError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            CgroupError::Read { source, .. } | CgroupError::NotDelegated { source, .. } => {
-                Some(source)
-            }
-            _ => None,
-        }
-    }
+/// The directories tried for a job's cgroup, each ` PATH: WHY;`.
+fn attempts_text(attempts: &[(PathBuf, io::Error)]) -> String {
+    attempts
+        .iter()
+        .map(|(path, error)| format!(" {}: {error};", path.display()))
+        .collect()
 }
 
 /// One directory of a job's cgroup(s): a single leaf on v2, one per hierarchy on v1.

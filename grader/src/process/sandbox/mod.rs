@@ -39,7 +39,6 @@ mod tests;
 mod toolchain;
 
 use std::ffi::{CString, OsStr, OsString};
-use std::fmt;
 use std::fs;
 use std::io;
 use std::os::fd::{AsRawFd, OwnedFd};
@@ -496,9 +495,15 @@ impl Sandbox {
 }
 
 /// Why a sandbox cannot be prepared as described.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SandboxError {
     /// A path to hide lies under (or is) an allowed one.
+    #[error(
+        "{} must be out of students' reach but is under {}, which the sandbox lets them \
+         reach",
+        .hidden.display(),
+        .allowed.display()
+    )]
     HiddenUnderAllowed {
         /// The path to hide.
         hidden: PathBuf,
@@ -506,30 +511,12 @@ pub enum SandboxError {
         allowed: PathBuf,
     },
     /// A listed path cannot be used: it does not exist, or cannot be opened or handed over.
+    #[error("cannot put {} in the sandbox: {}", .0.display(), .1)]
     Path(PathBuf, String),
     /// Landlock refused the ruleset.
+    #[error("cannot build the Landlock ruleset: {0}")]
     Landlock(String),
 }
-
-impl fmt::Display for SandboxError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            SandboxError::HiddenUnderAllowed { hidden, allowed } => write!(
-                f,
-                "{} must be out of students' reach but is under {}, which the sandbox lets them \
-                 reach",
-                hidden.display(),
-                allowed.display()
-            ),
-            SandboxError::Path(path, why) => {
-                write!(f, "cannot put {} in the sandbox: {why}", path.display())
-            }
-            SandboxError::Landlock(why) => write!(f, "cannot build the Landlock ruleset: {why}"),
-        }
-    }
-}
-
-impl std::error::Error for SandboxError {}
 
 /// Who a job's processes are.
 #[derive(Debug)]

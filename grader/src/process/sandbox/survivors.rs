@@ -14,7 +14,6 @@
 //! are not survivors.
 
 use std::collections::BTreeSet;
-use std::fmt;
 use std::fs;
 use std::io;
 use std::os::unix::fs::MetadataExt;
@@ -30,24 +29,16 @@ const PAUSE: Duration = Duration::from_millis(2);
 
 /// Processes of a job still running at the end of a sweep: nothing the job did may be trusted
 /// (results must not be written) while they run.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
+#[error(
+    "{} process(es) of the student's job could not be killed: {:?}",
+    .pids.len(),
+    .pids
+)]
 pub struct Survivors {
     /// Their process ids.
     pub pids: Vec<i32>,
 }
-
-impl fmt::Display for Survivors {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{} process(es) of the student's job could not be killed: {:?}",
-            self.pids.len(),
-            self.pids
-        )
-    }
-}
-
-impl std::error::Error for Survivors {}
 
 /// Makes the grader a child subreaper (`PR_SET_CHILD_SUBREAPER`): a process a student program
 /// orphans (a double fork) is reparented to the grader instead of init, so that its zombie is
