@@ -161,11 +161,11 @@ fn ago(time: SystemTime) -> String {
 /// Begins the run of `class` (its submissions `all`) in `store`: the students to grade, and the
 /// class as kept. A class run carries on an unfinished run of the same class; one grading
 /// again in part takes the class the store holds. `None` when there is nothing to grade again.
-pub(super) fn begin<'a>(
+pub(super) fn begin(
     run: &ClassRun,
     store: &Store,
     mut class: Class,
-    all: &'a [Student],
+    all: &[Student],
 ) -> Result<Option<(Class, Vec<Student>)>, ClassError> {
     if !run.again() {
         let current = all
