@@ -10,7 +10,8 @@
 //! kept, and bob's row, report and gallery page are what they were, byte for byte. Ann hands
 //! in a program whose values change with the thread count, `--only ann` grades her again, and
 //! her blank is filled (0, counted) with her total. Last, what cannot be graded again: a name
-//! with no submission folder and a missing gradebook exit with status 2 and say why, and
+//! with no submission folder and a report directory where no class was graded exit with status
+//! 2 and say why, and
 //! `--not-counted` with nobody left says so and changes nothing.
 
 use std::fs;
@@ -267,11 +268,17 @@ fn a_speedup_not_counted_is_blank_named_and_graded_again_alone() {
         err.contains("grade: no submission folder \"zed\" in class (its students: ann, bob)"),
         "{err}"
     );
-    let nowhere = class.grade_into("elsewhere.csv", &["--only", "ann"]);
+    let nowhere = Command::new(env!("CARGO_BIN_EXE_grade"))
+        .current_dir(&class.work)
+        .args(["class", "class", "--kit", "kit", "--report", "elsewhere"])
+        .args(["--csv", "elsewhere.csv", "--command", "sh {dir}/run"])
+        .args(["--only", "ann"])
+        .output()
+        .expect("grade starts");
     let (_, err) = printed(&nowhere);
     assert_eq!(nowhere.status.code(), Some(2), "{err}");
     assert!(
-        err.contains("elsewhere.csv: no gradebook to grade again into"),
+        err.contains("elsewhere/records: no class graded there to grade again into"),
         "{err}"
     );
     let (out, err) = class.graded(&["--not-counted"]);
