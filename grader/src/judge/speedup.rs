@@ -125,7 +125,7 @@ pub fn judge(
     if let Design::BusyWaiting { idle, .. } = design {
         return Outcome::Refused(measurement, Refusal::BusyWaiting(idle));
     }
-    let extra = median(&measurement.work_ratios());
+    let extra = measurement.work_ratio();
     if extra > NO_BASELINE {
         return Outcome::Refused(measurement, Refusal::NoBaseline(extra));
     }
