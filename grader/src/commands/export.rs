@@ -9,7 +9,6 @@
 //! told `--allow-missing`.
 
 use std::collections::BTreeSet;
-use std::fmt;
 use std::path::{Path, PathBuf};
 
 use super::files::{find_kit, parent, replace};
@@ -50,14 +49,29 @@ pub struct ExportRun {
 }
 
 /// Why `grade export` failed (exit status 1).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum ExportError {
     /// A file missing, malformed or not written.
+    #[error("{0}")]
     Unusable(String),
     /// The files were written, but this many students are left out of them.
+    #[error(
+        "{} left out of the files written (named above), so that no grade reaches the wrong \
+         student: give a --roster with their student id, email or login, or --allow-missing to \
+         import without them",
+        students(*.0)
+    )]
     LeftOut(usize),
     /// The class was graded without its timing cases (`--skip-timing`): its totals are out of
     /// `possible`, not the assignment's `points`; exported only when told `--partial`.
+    #[error(
+        "the class was graded with --skip-timing: its totals are out of {p}, not the \
+         assignment's {}. Grade it again without --skip-timing (grade again), or give --partial \
+         to export it out of {p} (Canvas's Points Possible {p}; a Moodle grade item's maximum is \
+         Moodle's to set: set it to {p})",
+        points_word(*points),
+        p = points_word(*possible)
+    )]
     Partial {
         /// What the totals are out of.
         possible: f64,
@@ -66,40 +80,12 @@ pub enum ExportError {
     },
     /// Some submissions were graded without their timing cases and some with: no one points
     /// possible fits them all (how many of how many).
+    #[error(
+        "{0} of the {1} submissions were graded with --skip-timing and the others with their \
+         timing cases: no one points possible fits both. Grade them all the same way (grade \
+         again) before exporting"
+    )]
     Mixed(usize, usize),
-}
-
-impl fmt::Display for ExportError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ExportError::Unusable(why) => f.write_str(why),
-            ExportError::LeftOut(count) => write!(
-                f,
-                "{} left out of the files written (named above), so that no grade reaches the \
-                 wrong student: give a --roster with their student id, email or login, or \
-                 --allow-missing to import without them",
-                students(*count)
-            ),
-            ExportError::Partial { possible, points } => write!(
-                f,
-                "the class was graded with --skip-timing: its totals are out of {}, not the \
-                 assignment's {}. Grade it again without --skip-timing (grade again), or give \
-                 --partial to export it out of {} (Canvas's Points Possible {}; a Moodle grade \
-                 item's maximum is Moodle's to set: set it to {})",
-                points_word(*possible),
-                points_word(*points),
-                points_word(*possible),
-                points_word(*possible),
-                points_word(*possible)
-            ),
-            ExportError::Mixed(skipped, of) => write!(
-                f,
-                "{skipped} of the {of} submissions were graded with --skip-timing and the others \
-                 with their timing cases: no one points possible fits both. Grade them all the \
-                 same way (grade again) before exporting"
-            ),
-        }
-    }
 }
 
 impl From<KitError> for ExportError {
