@@ -118,16 +118,30 @@ pub fn save_marks(
     record.hand = marks;
     store.put(record).map_err(|why| failed(why.to_string()))?;
     let done = publish::done(rubric, record);
-    let unreported = republish(dir, rubric, class.as_ref(), &records, csv);
-    Ok(match unreported {
-        Ok(unreported) => match unreported.first() {
-            None => Saved::Republished { done },
-            Some((student, why)) => Saved::Kept(format!(
-                "the grader failed while writing the files of {student:?}: {why}"
-            )),
+    Ok(
+        match republished(dir, rubric, class.as_ref(), &records, csv) {
+            Ok(()) => Saved::Republished { done },
+            Err(why) => Saved::Kept(why),
         },
-        Err(why) => Saved::Kept(why.to_string()),
-    })
+    )
+}
+
+/// [`republish`], its failure in words: why the files were not written, or whose the grader
+/// failed to make.
+fn republished(
+    dir: &Path,
+    rubric: &Rubric,
+    class: Option<&Class>,
+    records: &[Record],
+    csv: Option<&Path>,
+) -> Result<(), String> {
+    let unreported = republish(dir, rubric, class, records, csv).map_err(|why| why.to_string())?;
+    match unreported.first() {
+        None => Ok(()),
+        Some((student, why)) => Err(format!(
+            "the grader failed while writing the files of {student:?}: {why}"
+        )),
+    }
 }
 
 /// What the server serves and saves to.
@@ -314,27 +328,11 @@ impl Gallery {
             .map_err(|why| failed(why.to_string()))?;
         let written = write_all(&self.root, &self.rubric, &records, false)
             .map_err(|why| failed(why.to_string()))?;
-        self.republish(class.as_ref(), &records).map_err(failed)?;
+        let csv = self.csv.as_deref();
+        republished(&self.root, &self.rubric, class.as_ref(), &records, csv).map_err(failed)?;
         let said = written.said(false);
         eprintln!("grade gallery: {said}");
         Ok(Reply::text(200, said))
-    }
-
-    /// Writes the class's files again from `records`; `Err` says why not, or whose failed.
-    fn republish(
-        &self,
-        class: Option<&Class>,
-        records: &[crate::store::Record],
-    ) -> Result<(), String> {
-        let csv = self.csv.as_deref();
-        let unreported = republish(&self.root, &self.rubric, class, records, csv)
-            .map_err(|why| why.to_string())?;
-        match unreported.first() {
-            None => Ok(()),
-            Some((student, why)) => Err(format!(
-                "the grader failed while writing the files of {student:?}: {why}"
-            )),
-        }
     }
 
     /// Checks and keeps a save in the student's record, writes the class's files again, and

@@ -106,9 +106,9 @@ pub fn run(run: &ClassRun) -> Result<(), ClassError> {
     let now = SystemTime::now();
     let before = store.started(&setup).map_or(now, |s| s.min(now));
     let joined = joining.map(|joining| joining.who(&all, before));
-    let mut class = Class::new(setup, kit.timed_categories(), run.csv.clone());
+    let gradebook = std::path::absolute(&run.csv).unwrap_or_else(|_| run.csv.clone());
+    let mut class = Class::new(setup, kit.timed_categories(), gradebook);
     class.students = all.iter().map(|s| s.name.clone()).collect();
-    class.gradebook = std::path::absolute(&run.csv).unwrap_or_else(|_| run.csv.clone());
     class.missing = joined.as_ref().map(|j| j.missing.clone());
     let Some((class, students)) = setup::begin(run, &store, class, &all)? else {
         return Ok(());
