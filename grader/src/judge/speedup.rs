@@ -102,7 +102,8 @@ pub(crate) fn measure(
 }
 
 /// Judges a measurement on `threads` threads of a program with `design` by `rule`: refused when
-/// its one-thread search is no baseline or its workers busy-wait; not counted when the kernel
+/// its one-thread search is no baseline (more than one thread did it, or it did more work) or
+/// its workers busy-wait; not counted when the kernel
 /// did not account for the threads' waiting or when the grader's own threads gained too little
 /// (the machine could not run that many at once); otherwise the speed-up's gain against the
 /// ceiling earns its credit, with the threads' work named where it grew (cause (b)).
@@ -122,8 +123,14 @@ pub fn judge(
     if !measurement.accounted() {
         return Outcome::Busy(measurement, Busy::Unaccounted);
     }
-    if let Design::BusyWaiting { idle, .. } = design {
-        return Outcome::Refused(measurement, Refusal::BusyWaiting(idle));
+    match design {
+        Design::BusyWaiting { idle, .. } => {
+            return Outcome::Refused(measurement, Refusal::BusyWaiting(idle));
+        }
+        Design::IgnoresThreads { alone, .. } => {
+            return Outcome::Refused(measurement, Refusal::IgnoresThreads(alone));
+        }
+        _ => {}
     }
     let extra = measurement.work_ratio();
     if extra > NO_BASELINE {
@@ -768,6 +775,23 @@ mod tests {
             judge(spun, 2, &rule(), POOL, true),
             Outcome::Refused(_, Refusal::NoBaseline(_))
         ));
+    }
+
+    #[test]
+    fn a_thread_per_column_is_refused_however_busy_the_machine() {
+        // Seven threads on THREADS 1 too, waiting for each other on two CPUs, on a machine so
+        // loaded that its rounds could not settle a pool's credit: no baseline either way.
+        let per_column = Design::IgnoresThreads {
+            workers: 7,
+            alone: 7,
+        };
+        let [_, [one, many, together]] = NOISY;
+        for m in [loaded(1000, 980, 7), rounds(&one, &many, &together)] {
+            assert!(matches!(
+                judge(m, 2, &rule(), per_column, true),
+                Outcome::Refused(_, Refusal::IgnoresThreads(7))
+            ));
+        }
     }
 
     #[test]

@@ -267,6 +267,11 @@ fn refused(refusal: &Refusal, many: usize) -> String {
              none): they poll for work instead of waiting for it, taking CPUs that other \
              programs need"
         ),
+        Refusal::IgnoresThreads(alone) => format!(
+            "on THREADS 1, {alone} threads did the search's work (a thread per column, whatever \
+             THREADS says): with no one-thread search to measure it against, there is no \
+             speed-up to credit"
+        ),
     }
 }
 
@@ -328,13 +333,14 @@ fn uneven_note(uneven: &Uneven, speedup: &Speedup) -> String {
 }
 
 /// The gradebook's words for the speed-up: `1.89x of 1.93x`, `failed`, `no baseline`,
-/// `busy-waiting`, `not judged: 1 CPU`, or `machine busy` (the reports say to grade again).
+/// `busy-waiting`, `ignores THREADS`, `not judged: 1 CPU`, or `machine busy` (the reports say to grade again).
 pub fn speedup_word(speedup: &Speedup) -> String {
     match &speedup.outcome {
         Outcome::Judged(_, judged) => format!("{:.2}x of {:.2}x", judged.speedup, judged.ceiling),
         Outcome::Failed(_) => "failed".into(),
         Outcome::Refused(_, Refusal::NoBaseline(_)) => "no baseline".into(),
         Outcome::Refused(_, Refusal::BusyWaiting(_)) => "busy-waiting".into(),
+        Outcome::Refused(_, Refusal::IgnoresThreads(_)) => "ignores THREADS".into(),
         Outcome::TooFewCpus => format!("not judged: {}", cpu_count(speedup.cpus.usable())),
         Outcome::Busy(_, Busy::Unaccounted) => "not judged: no schedstat".into(),
         Outcome::Busy(..) => "machine busy".into(),
@@ -441,6 +447,10 @@ mod tests {
         assert_eq!(speedup_word(&polling), "busy-waiting");
         let finding = speedup_finding(&polling).expect("a finding");
         assert!(finding.why.contains("poll for work"), "{}", finding.why);
+        let per_column = speedup(Outcome::Refused(measured(), Refusal::IgnoresThreads(7)));
+        assert!(speedup_notes(&per_column)[0]
+            .starts_with("No credit: on THREADS 1, 7 threads did the search's work"));
+        assert_eq!(speedup_word(&per_column), "ignores THREADS");
     }
 
     #[test]

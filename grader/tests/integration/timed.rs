@@ -111,7 +111,12 @@ const EXPECTED: [(&str, Option<&str>, Said, &str); 12] = [
         Said::Measured,
         "threads per search, fixed division",
     ),
-    ("per_column", Some("0"), Said::Measured, "thread per column"),
+    (
+        "per_column",
+        Some("0"),
+        Said::Word("ignores THREADS"),
+        "thread per column",
+    ),
     (
         "pool_per_move",
         Some("10"),

@@ -283,6 +283,10 @@ pub enum Refusal {
     /// Between commands, with nothing to do, the program's workers kept this many threads
     /// ready to run on average: they poll for work instead of waiting for it.
     BusyWaiting(f64),
+    /// On `THREADS` 1 this many threads did the search's work (a thread per column, whatever
+    /// `THREADS` says): there is no one-thread search to measure a speed-up against, on any
+    /// machine, so the machine's load never decides it.
+    IgnoresThreads(usize),
 }
 
 /// What became of the plain position.
