@@ -11,9 +11,9 @@
 
 use std::fmt::Write;
 
+use maud::{html, Markup, PreEscaped, DOCTYPE};
 use pulldown_cmark::{html::push_html, Event, Options, Parser, Tag, TagEnd};
 
-use super::gallery::escape;
 use super::gradebook::late_word;
 use super::inert;
 use super::markdown;
@@ -289,27 +289,35 @@ const STYLE: &str = "body{font:16px/1.5 system-ui,sans-serif;margin:2em auto;max
 pub(crate) const POLICY: &str = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; \
     form-action 'none'";
 
-/// The head of a self-contained page titled `title` (escaped here) with the inline `style` and
-/// [`POLICY`], and the start of its body: the feedback pages' and the similarity pages'.
-pub(crate) fn self_contained_head(title: &str, style: &str) -> String {
-    format!(
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
-         <meta http-equiv=\"Content-Security-Policy\" content=\"{POLICY}\">\n\
-         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
-         <title>{}</title>\n<style>{style}</style>\n</head>\n<body>\n",
-        escape(title)
-    )
+/// A self-contained page titled `title` around `body`, with the inline `style` and [`POLICY`]:
+/// the feedback pages' and the similarity pages'.
+pub(crate) fn self_contained_page(title: &str, style: &'static str, body: Markup) -> String {
+    html! {
+        (DOCTYPE)
+        html lang="en" {
+            head {
+                meta charset="utf-8";
+                meta http-equiv="Content-Security-Policy" content=(POLICY);
+                meta name="viewport" content="width=device-width, initial-scale=1";
+                title { (title) }
+                // A constant of ours, passed through: escaped, a `>` in a selector would break.
+                style { (PreEscaped(style)) }
+            }
+            body { (body) }
+        }
+    }
+    .into_string()
 }
 
 /// The feedback page of `result`, rendered from its Markdown `text`: one self-contained HTML
 /// page, titled with the assignment and the student.
 pub fn html(rubric: &Rubric, result: &StudentResult, text: &str) -> String {
     let title = format!("{}: {}", rubric.title, inert::line(&result.student));
-    let mut out = self_contained_head(&title, STYLE);
-    out.push_str("<main>\n");
-    push_html(&mut out, inert_events(text));
-    out.push_str("</main>\n</body>\n</html>\n");
-    out
+    let mut rendered = String::new();
+    push_html(&mut rendered, inert_events(text));
+    // pulldown-cmark's HTML, passed through: its writer escapes every text, and the events it
+    // is given have no raw HTML, link or image.
+    self_contained_page(&title, STYLE, html! { main { (PreEscaped(rendered)) } })
 }
 
 /// `text`'s Markdown events with no markup of their own: raw HTML as text (the writer escapes

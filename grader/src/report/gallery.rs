@@ -8,15 +8,15 @@
 //!
 //! Everything a student could choose (their name, anything their program printed, file names)
 //! is made [`inert`] (a control character shown as `\u{1b}`, not taken by the browser as
-//! nothing) and HTML-escaped here, and the pages carry no script of their own: the one script is
-//! [`SCRIPT`], a file beside them, so that the server's content security policy can refuse any
-//! inline script that escaping ever missed. A student's name as the script knows them (the
+//! nothing) and escaped by maud's `html!`, which writes the pages, and the pages carry no script
+//! of their own: the one script is [`SCRIPT`], a file beside them, so that the server's content
+//! security policy can refuse any inline script that escaping ever missed. A student's name as the script knows them (the
 //! key of their hand scores) is percent-encoded ([`key`]): kept exactly, with no character a
 //! page would hide.
 
-use std::fmt::Write;
 use std::path::Path;
 
+use maud::{html, Markup, PreEscaped, DOCTYPE};
 use percent_encoding::{utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
 
 use super::building::build_word;
@@ -44,22 +44,6 @@ pub const SCRIPT: (&str, &str) = ("gallery.js", include_str!("gallery.js"));
 /// The pages' style sheet.
 pub const STYLE: (&str, &str) = ("gallery.css", include_str!("gallery.css"));
 
-/// `text` made safe for HTML text and for a double- or single-quoted attribute.
-pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
 /// The bytes a link keeps as they are: letters, digits and `-_./`.
 const KEPT: &AsciiSet = &NON_ALPHANUMERIC
     .remove(b'-')
@@ -83,24 +67,34 @@ pub fn page_name(student: &str) -> String {
     format!("{}.html", file_stem(student))
 }
 
-/// A page's head and the start of its body; `root` leads from the page to the report
+/// A whole page titled `title` around `body`; `root` leads from the page to the report
 /// directory (`""` or `"../"`).
-fn head(title: &str, root: &str) -> String {
-    format!(
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
-         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
-         <title>{}</title>\n<link rel=\"stylesheet\" href=\"{root}{FOLDER}/{}\">\n\
-         <script src=\"{root}{FOLDER}/{}\" defer></script>\n</head>\n\
-         <body data-root=\"{root}\">\n",
-        escape(title),
-        STYLE.0,
-        SCRIPT.0
-    )
+fn page(title: &str, root: &str, body: Markup) -> String {
+    html! {
+        (DOCTYPE)
+        html lang="en" {
+            head {
+                meta charset="utf-8";
+                meta name="viewport" content="width=device-width, initial-scale=1";
+                title { (title) }
+                link rel="stylesheet" href={ (root) (FOLDER) "/" (STYLE.0) };
+                script src={ (root) (FOLDER) "/" (SCRIPT.0) } defer {}
+            }
+            body data-root=(root) { (body) }
+        }
+    }
+    .into_string()
 }
 
 /// The line that says whether scores can be typed; the script fills it in.
-const MODE: &str = "<p id=\"mode\" class=\"mode\">Read only: opened as a file. Start <code>grade \
-    gallery DIR</code> and open the address it prints to type scores.</p>\n";
+fn mode() -> Markup {
+    html! {
+        p id="mode" class="mode" {
+            "Read only: opened as a file. Start " code { "grade gallery DIR" }
+            " and open the address it prints to type scores."
+        }
+    }
+}
 
 /// The categories with a part graded by hand, in rubric order.
 fn graded(rubric: &Rubric) -> impl Iterator<Item = &Category> {
@@ -110,70 +104,72 @@ fn graded(rubric: &Rubric) -> impl Iterator<Item = &Category> {
         .filter(|c| c.parts().iter().any(|p| !p.automatic))
 }
 
-/// The class page around `rows`, each one of [`class_row`]'s.
-pub fn class_page_of(rubric: &Rubric, rows: &[String]) -> String {
-    let mut out = head(&format!("{}: the gallery", rubric.title), "");
-    let _ = write!(
-        out,
-        "<header><h1>{}: the gallery</h1>\n{MODE}{FEEDBACK}{SIMILAR}</header>\n<main>\n\
-         <table class=\"class\">\n<thead><tr><th>Student</th><th>Window</th>\
-         <th>Automatic total</th><th>Build</th><th>Window steps seen</th>\
-         <th>Hand-scored items</th><th>Feedback</th></tr></thead>\n<tbody>\n",
-        escape(&rubric.title)
-    );
-    for row in rows {
-        out.push_str(row);
-    }
-    out.push_str("</tbody>\n</table>\n</main>\n</body>\n</html>\n");
-    out
+/// The class page around `rows`, each one of [`class_row`]'s: with the button that writes the
+/// feedback files of every student whose hand grading is done (the script enables it when the
+/// page is served) and the link to the similar pairs `grade class --report` writes beside it.
+pub fn class_page_of(rubric: &Rubric, rows: &[Markup]) -> String {
+    let body = html! {
+        header {
+            h1 { (rubric.title) ": the gallery" }
+            (mode())
+            p class="feedback" {
+                button id="feedback" type="button" disabled { "Write feedback files" }
+                " " span id="feedback-status" role="status" {}
+            }
+            p class="similar" {
+                a href="similarity/index.html" { "Similar pairs" }
+                ": leads for a person to judge, never a deduction."
+            }
+        }
+        main {
+            table class="class" {
+                thead {
+                    tr {
+                        th { "Student" } th { "Window" } th { "Automatic total" } th { "Build" }
+                        th { "Window steps seen" } th { "Hand-scored items" } th { "Feedback" }
+                    }
+                }
+                tbody { @for row in rows { (row) } }
+            }
+        }
+    };
+    page(&format!("{}: the gallery", rubric.title), "", body)
 }
 
-/// The class page's button that writes the feedback files of every student whose hand grading
-/// is done; the script enables it when the page is served.
-const FEEDBACK: &str = "<p class=\"feedback\"><button id=\"feedback\" type=\"button\" disabled>\
-    Write feedback files</button> <span id=\"feedback-status\" role=\"status\"></span></p>\n";
-
-/// The class page's link to the similar pairs `grade class --report` writes beside it.
-const SIMILAR: &str = "<p class=\"similar\"><a href=\"similarity/index.html\">Similar pairs</a>: \
-    leads for a person to judge, never a deduction.</p>\n";
-
-/// `result`'s row on the class page, one line: their name linked to their page, their window,
-/// their automatic total (and what of it is not counted yet), build, window steps seen,
-/// hand-scored items (of their `marks`) and, once `feedback` is written, a link to it.
+/// `result`'s row on the class page: their name linked to their page, their window, their
+/// automatic total (and what of it is not counted yet), build, window steps seen, hand-scored
+/// items (of their `marks`) and, once `feedback` is written, a link to it.
 pub fn class_row(
     rubric: &Rubric,
     result: &StudentResult,
     marks: Option<&Marks>,
     reports: &Path,
     feedback: bool,
-) -> String {
+) -> Markup {
     let items: usize = graded(rubric).map(|c| c.manual.len()).sum();
     let (earned, max) = result.total();
     let scored: usize = marks.map_or(0, |m| m.values().map(|c| c.scored()).sum());
-    let link = match feedback {
-        true => format!(
-            "<a href=\"{}\">feedback</a>",
-            escape(&href(&format!(
-                "{FEEDBACK_FOLDER}/{}",
-                feedback_page(&result.student)
-            )))
-        ),
-        false => String::new(),
-    };
-    format!(
-        "<tr data-student=\"{}\" data-items=\"{items}\"><td><a data-page href=\"{}\">{}</a>\
-         </td><td>{}</td><td>{} / {}{}</td><td>{}</td><td>{}</td>\
-         <td class=\"scored\">{scored} of {items}</td><td class=\"feedback\">{link}</td></tr>\n",
-        key(&result.student),
-        escape(&href(&format!("{FOLDER}/{}", page_name(&result.student)))),
-        escape(&inert::line(&result.student)),
-        thumbnail(result, reports),
-        points(earned),
-        points(max),
-        escape(&incomplete(result)),
-        result.build.as_ref().map_or("", build_word),
-        escape(&window_count(result.window.as_ref())),
-    )
+    html! {
+        tr data-student=(key(&result.student)) data-items=(items) {
+            td {
+                a data-page href=(href(&format!("{FOLDER}/{}", page_name(&result.student)))) {
+                    (inert::line(&result.student))
+                }
+            }
+            td { @if let Some(thumbnail) = thumbnail(result, reports) { (thumbnail) } }
+            td { (points(earned)) " / " (points(max)) (incomplete(result)) }
+            td { (result.build.as_ref().map_or("", build_word)) }
+            td { (window_count(result.window.as_ref())) }
+            td class="scored" { (scored) " of " (items) }
+            td class="feedback" {
+                @if feedback {
+                    a href=(href(&format!("{FEEDBACK_FOLDER}/{}", feedback_page(&result.student)))) {
+                        "feedback"
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// What follows an automatic total that leaves out a speed-up not counted: `, without
@@ -218,18 +214,13 @@ fn shot(observation: &Observation, name: &str, root: &str, reports: &Path) -> St
 }
 
 /// The class page's small picture of a student's window: the grid step's last screenshot.
-fn thumbnail(result: &StudentResult, reports: &Path) -> String {
+fn thumbnail(result: &StudentResult, reports: &Path) -> Option<Markup> {
     let Some(WindowResult::Observed(observation)) = &result.window else {
-        return String::new();
+        return None;
     };
-    let Some(grid) = observation.check(Step::Grid) else {
-        return String::new();
-    };
-    window::screenshots(grid)
-        .last()
-        .map_or(String::new(), |name| {
-            picture(grid, observation, name, "", reports)
-        })
+    let grid = observation.check(Step::Grid)?;
+    let name = window::screenshots(grid).pop()?;
+    Some(picture(grid, observation, &name, "", reports))
 }
 
 /// One screenshot of `check`, linked to the whole picture, cut to the window where its place
@@ -240,68 +231,64 @@ fn picture(
     name: &str,
     root: &str,
     reports: &Path,
-) -> String {
-    let link = escape(&shot(observation, name, root, reports));
-    let image = format!(
-        "<img loading=\"lazy\" src=\"{link}\" alt=\"{}\"",
-        escape(name)
-    );
-    let shown = match crop(check, observation) {
-        // The window's part of the screen, at its size (the style sheet zooms it out).
-        Some(rect) => format!(
-            "<span class=\"crop\" style=\"width:{}px;height:{}px\">{image} \
-             style=\"margin:{}px 0 0 {}px\"></span>",
-            rect.width, rect.height, -rect.y, -rect.x
-        ),
-        None => format!("{image} class=\"whole\">"),
-    };
-    format!("<a href=\"{link}\" title=\"{}\">{shown}</a>", escape(name))
+) -> Markup {
+    let link = shot(observation, name, root, reports);
+    html! {
+        a href=(link) title=(name) {
+            @match crop(check, observation) {
+                // The window's part of the screen, at its size (the style sheet zooms it out).
+                Some(rect) => span class="crop"
+                    style={ "width:" (rect.width) "px;height:" (rect.height) "px" } {
+                    img loading="lazy" src=(link) alt=(name)
+                        style={ "margin:" (-rect.y) "px 0 0 " (-rect.x) "px" };
+                },
+                None => img loading="lazy" src=(link) alt=(name) class="whole";,
+            }
+        }
+    }
 }
 
 /// The window observed, as HTML: each step with its word, its sentence and its screenshots.
-fn window_html(window: Option<&WindowResult>, reports: &Path) -> String {
-    let mut out = format!("<h3>{}</h3>\n", escape(window::HEADING));
-    let Some(observed) = window else {
-        out.push_str("<p>Not observed: grade class ran without --window.</p>\n");
-        return out;
+fn window_html(window: Option<&WindowResult>, reports: &Path) -> Markup {
+    let observation = match window {
+        Some(WindowResult::Observed(observation)) => Some(observation),
+        _ => None,
     };
-    let WindowResult::Observed(observation) = observed else {
-        for line in window::lines(observed) {
-            let _ = writeln!(out, "<p>{}</p>", escape(&line));
+    // The lines after the steps' own: why there was no window, where the screenshots are.
+    let lines = window.map_or(Vec::new(), window::lines);
+    let after = observation.map_or(0, |o| o.checks.len());
+    html! {
+        h3 { (window::HEADING) }
+        @if window.is_none() {
+            p { "Not observed: grade class ran without --window." }
         }
-        return out;
-    };
-    out.push_str("<ul class=\"steps\">\n");
-    for check in &observation.checks {
-        let _ = write!(
-            out,
-            "<li class=\"{}\"><b>{}</b>: {}",
-            match check.status {
-                Status::Pass => "seen",
-                Status::Fail => "not-seen",
-                Status::NotObserved => "unobserved",
-            },
-            escape(window::status_word(check.status)),
-            escape(&window::sentence(check, observation))
-        );
-        let shots = window::screenshots(check);
-        if !shots.is_empty() {
-            out.push_str("<span class=\"shots\">");
-            for name in shots {
-                out.push_str(&picture(check, observation, &name, "../", reports));
+        @if let Some(observation) = observation {
+            ul class="steps" {
+                @for check in &observation.checks {
+                    @let class = match check.status {
+                        Status::Pass => "seen",
+                        Status::Fail => "not-seen",
+                        Status::NotObserved => "unobserved",
+                    };
+                    @let shots = window::screenshots(check);
+                    li class=(class) {
+                        b { (window::status_word(check.status)) } ": "
+                        (window::sentence(check, observation))
+                        @if !shots.is_empty() {
+                            span class="shots" {
+                                @for name in &shots {
+                                    (picture(check, observation, name, "../", reports))
+                                }
+                            }
+                        }
+                    }
+                }
             }
-            out.push_str("</span>");
         }
-        out.push_str("</li>\n");
+        @for line in lines.iter().skip(after) {
+            p { (line) }
+        }
     }
-    out.push_str("</ul>\n");
-    for line in window::lines(observed)
-        .iter()
-        .skip(observation.checks.len())
-    {
-        let _ = writeln!(out, "<p>{}</p>", escape(line));
-    }
-    out
 }
 
 /// The part of the screen a check's screenshots are shown cut to: the dialog's, or the game
@@ -319,44 +306,35 @@ fn crop(check: &Check, observation: &Observation) -> Option<Rect> {
 }
 
 /// The style facts as HTML, a line each.
-fn style_html(result: &StudentResult) -> String {
-    let mut out = format!("<h3>{}</h3>\n", escape(style::NOT_SCORED));
-    match &result.style {
-        None => out.push_str("<p>Not gathered: grade class ran without --style.</p>\n"),
-        Some(facts) => {
-            out.push_str("<ul class=\"facts\">\n");
-            for line in style::lines(facts, result) {
-                let _ = writeln!(out, "<li>{}</li>", escape(&line));
-            }
-            out.push_str("</ul>\n");
+fn style_html(result: &StudentResult) -> Markup {
+    html! {
+        h3 { (style::NOT_SCORED) }
+        @match &result.style {
+            None => p { "Not gathered: grade class ran without --style." },
+            Some(facts) => ul class="facts" {
+                @for line in style::lines(facts, result) { li { (line) } }
+            },
         }
     }
-    out
 }
 
 /// The scaling view's plot with its table's line, when it went beyond two threads; whether the
 /// machine was simulated.
-fn scaling_html(result: &StudentResult) -> String {
-    let Some(speedup) = result.speedup() else {
-        return String::new();
-    };
-    let (Some(svg), Some(note)) = (
-        plot::scaling_svg(&speedup.scaling),
-        threading::scaling_note(&speedup.scaling),
-    ) else {
-        return String::new();
-    };
-    let simulated = speedup
-        .chosen
-        .as_ref()
-        .and_then(threading::simulated_note)
-        .map_or(String::new(), |n| {
-            format!(" <strong>{}</strong>", escape(&n))
-        });
-    format!(
-        "<figure class=\"scaling\">\n{svg}\n<figcaption>{}{simulated}</figcaption>\n</figure>\n",
-        escape(&note)
-    )
+fn scaling_html(result: &StudentResult) -> Option<Markup> {
+    let speedup = result.speedup()?;
+    let svg = plot::scaling_svg(&speedup.scaling)?;
+    let note = threading::scaling_note(&speedup.scaling)?;
+    let simulated = speedup.chosen.as_ref().and_then(threading::simulated_note);
+    Some(html! {
+        figure class="scaling" {
+            // The plot's own SVG, passed through: it holds only numbers and fixed words.
+            (PreEscaped(svg))
+            figcaption {
+                (note)
+                @if let Some(simulated) = simulated { " " strong { (simulated) } }
+            }
+        }
+    })
 }
 
 /// One category graded by hand: its checklist with a number box per item and a comment box,
@@ -366,53 +344,56 @@ fn category_html(
     marks: Option<&Marks>,
     result: &StudentResult,
     reports: &Path,
-) -> String {
+) -> Markup {
     let given = marks.and_then(|m| m.get(&category.name));
-    let manual = category.manual_points();
     let sum = given.and_then(|g| g.sum()).map_or("?".into(), points);
-    let mut out = format!(
-        "<section class=\"category\" data-category=\"{}\">\n<h2>{} (by hand): \
-         <output class=\"sum\">{sum}</output> / {}</h2>\n<div class=\"columns\">\n\
-         <div class=\"checklist\">\n<ol>\n",
-        escape(&category.name),
-        escape(&category.name),
-        points(manual)
-    );
-    for (index, (item_points, text)) in category.items(result.language).into_iter().enumerate() {
-        let value = given
-            .and_then(|g| g.items.get(index).copied().flatten())
-            .map_or(String::new(), points);
-        let _ = writeln!(
-            out,
-            "<li><label><input type=\"number\" data-item=\"{index}\" min=\"0\" max=\"{}\" \
-             step=\"0.5\" value=\"{value}\" disabled> / {}</label> {}</li>",
-            points(item_points),
-            points(item_points),
-            escape(&text)
-        );
-    }
-    let comment = given.map_or("", |g| g.comment.as_str());
-    let _ = write!(
-        out,
-        "</ol>\n<label class=\"comment\">Comment<textarea data-comment rows=\"3\" disabled>{}\
-         </textarea></label>\n</div>\n<div class=\"evidence\">\n",
-        escape(comment)
-    );
-    match category.evidence {
-        Some(Evidence::Window) => out.push_str(&window_html(result.window.as_ref(), reports)),
-        Some(Evidence::Style) => out.push_str(&style_html(result)),
-        Some(Evidence::Threads) => {
-            let _ = writeln!(
-                out,
-                "<h3>The thread design</h3>\n<p>{}</p>",
-                escape(&style::pool(result))
-            );
-            out.push_str(&scaling_html(result));
+    html! {
+        section class="category" data-category=(category.name) {
+            h2 {
+                (category.name) " (by hand): " output class="sum" { (sum) }
+                " / " (points(category.manual_points()))
+            }
+            div class="columns" {
+                div class="checklist" {
+                    ol {
+                        @for (index, (item_points, text)) in
+                            category.items(result.language).into_iter().enumerate()
+                        {
+                            @let value = given
+                                .and_then(|g| g.items.get(index).copied().flatten())
+                                .map_or(String::new(), points);
+                            li {
+                                label {
+                                    input type="number" data-item=(index) min="0"
+                                        max=(points(item_points)) step="0.5" value=(value) disabled;
+                                    " / " (points(item_points))
+                                }
+                                " " (text)
+                            }
+                        }
+                    }
+                    label class="comment" {
+                        "Comment"
+                        textarea data-comment rows="3" disabled {
+                            (given.map_or("", |g| g.comment.as_str()))
+                        }
+                    }
+                }
+                div class="evidence" {
+                    @match category.evidence {
+                        Some(Evidence::Window) => (window_html(result.window.as_ref(), reports)),
+                        Some(Evidence::Style) => (style_html(result)),
+                        Some(Evidence::Threads) => {
+                            h3 { "The thread design" }
+                            p { (style::pool(result)) }
+                            @if let Some(scaling) = scaling_html(result) { (scaling) }
+                        }
+                        None => p { "The kit gathers nothing for this category." },
+                    }
+                }
+            }
         }
-        None => out.push_str("<p>The kit gathers nothing for this category.</p>\n"),
     }
-    out.push_str("</div>\n</div>\n</section>\n");
-    out
 }
 
 /// A student's page: the automatic scores, then each category graded by hand beside its
@@ -424,50 +405,49 @@ pub fn student_page(
     marks: Option<&Marks>,
     reports: &Path,
 ) -> String {
-    let student = escape(&inert::line(&result.student));
-    let mut out = head(
-        &format!("{}: {}", rubric.title, inert::line(&result.student)),
-        "../",
-    );
-    let _ = write!(
-        out,
-        "<header><p><a data-page href=\"../{CLASS_PAGE}\">All students</a> \u{b7} \
-         <a href=\"{}\">The Markdown report</a></p>\n<h1>{student}</h1>\n{MODE}</header>\n\
-         <main>\n<table class=\"scores\">\n<thead><tr><th>Category</th><th>Points</th></tr>\
-         </thead>\n<tbody>\n",
-        escape(&href(&format!("../{}.md", file_stem(&result.student))))
-    );
-    for score in result.categories(rubric) {
-        let earned = match (score.earned, category_not_counted(result, &score.name)) {
-            (None, _) => format!("by hand / {}", points(score.max)),
-            (Some(earned), None) => format!("{} / {}", points(earned), points(score.max)),
-            (Some(_), Some(why)) => format!("not counted: {why}"),
-        };
-        let _ = writeln!(
-            out,
-            "<tr><td>{}</td><td>{}</td></tr>",
-            escape(&score.name),
-            escape(&earned)
-        );
-    }
-    let (earned, max) = result.total();
-    let _ = write!(
-        out,
-        "<tr><td>Automatic total</td><td>{} / {}{}</td></tr>\n</tbody>\n</table>\n\
-         <form id=\"marks\" data-student=\"{}\">\n",
-        points(earned),
-        points(max),
-        escape(&incomplete(result)),
-        key(&result.student)
-    );
-    for category in graded(rubric) {
-        out.push_str(&category_html(category, marks, result, reports));
-    }
-    out.push_str(
-        "<p class=\"save\"><button type=\"submit\" disabled>Save</button> \
-         <span id=\"status\" role=\"status\"></span></p>\n</form>\n</main>\n</body>\n</html>\n",
-    );
-    out
+    let student = inert::line(&result.student);
+    let (total, max) = result.total();
+    let body = html! {
+        header {
+            p {
+                a data-page href={ "../" (CLASS_PAGE) } { "All students" } " \u{b7} "
+                a href=(href(&format!("../{}.md", file_stem(&result.student)))) {
+                    "The Markdown report"
+                }
+            }
+            h1 { (student) }
+            (mode())
+        }
+        main {
+            table class="scores" {
+                thead { tr { th { "Category" } th { "Points" } } }
+                tbody {
+                    @for score in result.categories(rubric) {
+                        @let earned = match (score.earned, category_not_counted(result, &score.name)) {
+                            (None, _) => format!("by hand / {}", points(score.max)),
+                            (Some(earned), None) => format!("{} / {}", points(earned), points(score.max)),
+                            (Some(_), Some(why)) => format!("not counted: {why}"),
+                        };
+                        tr { td { (score.name) } td { (earned) } }
+                    }
+                    tr {
+                        td { "Automatic total" }
+                        td { (points(total)) " / " (points(max)) (incomplete(result)) }
+                    }
+                }
+            }
+            form id="marks" data-student=(key(&result.student)) {
+                @for category in graded(rubric) {
+                    (category_html(category, marks, result, reports))
+                }
+                p class="save" {
+                    button type="submit" disabled { "Save" }
+                    " " span id="status" role="status" {}
+                }
+            }
+        }
+    };
+    page(&format!("{}: {student}", rubric.title), "../", body)
 }
 
 #[cfg(test)]
@@ -477,17 +457,13 @@ mod tests {
     use crate::judge::result::hand::CategoryMarks;
 
     #[test]
-    fn everything_is_escaped() {
-        assert_eq!(
-            escape("<script>alert('x') & \"y\"</script>"),
-            "&lt;script&gt;alert(&#39;x&#39;) &amp; &quot;y&quot;&lt;/script&gt;"
-        );
+    fn a_link_is_percent_encoded() {
         assert_eq!(href("window/a b/#1.png"), "window/a%20b/%231.png");
     }
 
     #[test]
     fn a_hostile_name_never_reaches_the_page_as_markup() {
-        let name = "<img src=x onerror=alert(1)>\"'";
+        let name = "<script>alert(1)</script><img src=x onerror=alert(1)>\"'";
         let result = fixtures::student(name, Vec::new(), 1);
         let rubric = fixtures::hand_rubric();
         let page = student_page(&rubric, &result, None, Path::new("/r"));
@@ -495,9 +471,14 @@ mod tests {
             &rubric,
             &[class_row(&rubric, &result, None, Path::new("/r"), false)],
         );
+        let shown =
+            "&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt;&quot;'";
         for html in [&page, &class] {
             assert!(!html.contains("<img src=x"), "{html}");
-            assert!(html.contains("&lt;img src=x onerror=alert(1)&gt;&quot;&#39;"));
+            assert!(
+                html.contains(&format!(">{shown}<")),
+                "shown as text: {html}"
+            );
             assert!(!html.contains("<script>"), "no inline script: {html}");
         }
         assert!(page.contains("A &lt;grid&gt;"), "{page}");
@@ -508,7 +489,7 @@ mod tests {
         let result = fixtures::hostile_student(false);
         let rubric = fixtures::hand_rubric();
         let page = student_page(&rubric, &result, None, Path::new("/r"));
-        let row = class_row(&rubric, &result, None, Path::new("/r"), false);
+        let row = class_row(&rubric, &result, None, Path::new("/r"), false).into_string();
         crate::report::inert::assert_inert(&page);
         assert!(page.contains("<h1>ann\\u{1b}[2J"), "{page}");
         assert!(page.contains("data-student=\"ann%1B%5B2J"), "{page}");
@@ -527,15 +508,16 @@ mod tests {
                 Path::new("/r"),
                 feedback,
             )
+            .into_string()
         };
         assert!(
-            row(false).ends_with("<td class=\"feedback\"></td></tr>\n"),
+            row(false).ends_with("<td class=\"feedback\"></td></tr>"),
             "{}",
             row(false)
         );
         assert!(
             row(true).ends_with(
-                "<td class=\"feedback\"><a href=\"feedback/ann_lee.html\">feedback</a></td></tr>\n"
+                "<td class=\"feedback\"><a href=\"feedback/ann_lee.html\">feedback</a></td></tr>"
             ),
             "{}",
             row(true)

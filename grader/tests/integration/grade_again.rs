@@ -102,8 +102,8 @@ impl Class {
     fn kept(&self, student: &str) -> [String; 4] {
         let class_row = self
             .read("reports/gallery.html")
-            .lines()
-            .find(|l| l.starts_with(&format!("<tr data-student=\"{student}\"")))
+            .split("<tr ")
+            .find(|l| l.starts_with(&format!("data-student=\"{student}\"")))
             .expect("a class page row")
             .to_string();
         [

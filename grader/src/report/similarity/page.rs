@@ -1,16 +1,17 @@
 //! The similarity check's pages, self-contained HTML (inline style, no script, no link out):
 //! the index of the ranked pairs, and a page per pair with the two submissions side by side,
 //! line numbered, each fragment they share highlighted in the same colour on both sides and
-//! listed with links to where it is. What students wrote is escaped, and each page's content
-//! security policy (the feedback pages', with their head) refuses any markup that escaping
-//! ever missed.
+//! listed with links to where it is. What students wrote is escaped by maud's `html!`, and each
+//! page's content security policy (the feedback pages', with their head) refuses any markup
+//! that escaping ever missed.
 
-use std::fmt::Write;
+use std::collections::HashSet;
 use std::ops::Range;
 
+use maud::{html, Markup};
+
 use super::{baseline_lines, language, longest_places, method, percent, sides, who, LEADS, LIMITS};
-use crate::report::feedback::self_contained_head;
-use crate::report::gallery::escape;
+use crate::report::feedback::self_contained_page;
 use crate::report::inert;
 use crate::similarity::{Comparison, Pair, Submission};
 
@@ -36,81 +37,65 @@ pub fn pair_name(rank: usize) -> String {
     format!("pair-{:03}.html", rank + 1)
 }
 
-/// A page's head and the start of its body.
-fn head(title: &str) -> String {
-    self_contained_head(title, STYLE)
-}
-
-/// `text` (a student's name or path) escaped for the page, its control characters shown.
-fn shown(text: &str) -> String {
-    escape(&inert::line(text))
-}
-
-/// A piece of a student's source escaped for the page, its control characters and
-/// bidirectional overrides shown as escapes (so that what is shown is what the compiler reads).
-fn source(text: &str) -> String {
-    escape(&inert::text(text))
-}
-
 /// The index: the method, and the first [`PAGES`] pairs ranked, each linked to its page.
+/// Students' names and paths are shown [`inert::line`], their control characters visible.
 pub fn index(comparison: &Comparison) -> String {
-    let mut out = head("Similar pairs");
-    let _ = write!(
-        out,
-        "<header>\n<h1>Similar pairs</h1>\n<p class=\"leads\">{}</p>\n<p>{}</p>\n<p>{}</p>\n<ul>\n",
-        escape(LEADS),
-        escape(&method(comparison)),
-        escape(LIMITS)
-    );
-    for line in baseline_lines(comparison) {
-        let _ = writeln!(out, "<li>{}</li>", escape(&line));
-    }
-    out.push_str("</ul>\n</header>\n<main>\n");
-    if comparison.pairs.is_empty() {
-        out.push_str("<p>No two submissions share a fingerprint.</p>\n");
-    } else {
-        out.push_str(
-            "<table>\n<thead><tr><th>Rank</th><th>Language</th><th>Score</th>\
-             <th>Longest run</th><th>Pair</th><th>Longest run is at</th></tr></thead>\n<tbody>\n",
-        );
-        for (rank, pair) in comparison.pairs.iter().take(PAGES).enumerate() {
-            let (left, right) = sides(comparison, pair);
-            let at = longest_places(comparison, pair)
-                .map(|(l, r)| format!("{} ~ {}", shown(&l), shown(&r)))
-                .unwrap_or_default();
-            let _ = writeln!(
-                out,
-                "<tr><td class=\"n\">{}</td><td>{}</td><td class=\"n\">{}</td>\
-                 <td class=\"n\">{} tokens</td><td><a href=\"{}\">{} ~ {}</a></td><td>{at}</td></tr>",
-                rank + 1,
-                language(pair.language),
-                percent(pair.coverage),
-                pair.longest,
-                pair_name(rank),
-                shown(&who(left)),
-                shown(&who(right)),
-            );
-        }
-        out.push_str("</tbody>\n</table>\n");
-        if comparison.pairs.len() > PAGES {
-            let _ = writeln!(
-                out,
-                "<p>{} more pairs share less; every pair is in {}.</p>",
-                comparison.pairs.len() - PAGES,
-                super::CSV
-            );
-        }
-    }
     let unread = super::unread_lines(comparison);
-    if !unread.is_empty() {
-        out.push_str("<h2>Not compared</h2>\n<ul>\n");
-        for line in unread {
-            let _ = writeln!(out, "<li>{}</li>", escape(&line));
+    let body = html! {
+        header {
+            h1 { "Similar pairs" }
+            p class="leads" { (LEADS) }
+            p { (method(comparison)) }
+            p { (LIMITS) }
+            ul { @for line in baseline_lines(comparison) { li { (line) } } }
         }
-        out.push_str("</ul>\n");
-    }
-    out.push_str("</main>\n</body>\n</html>\n");
-    out
+        main {
+            @if comparison.pairs.is_empty() {
+                p { "No two submissions share a fingerprint." }
+            } @else {
+                table {
+                    thead {
+                        tr {
+                            th { "Rank" } th { "Language" } th { "Score" } th { "Longest run" }
+                            th { "Pair" } th { "Longest run is at" }
+                        }
+                    }
+                    tbody {
+                        @for (rank, pair) in comparison.pairs.iter().take(PAGES).enumerate() {
+                            @let (left, right) = sides(comparison, pair);
+                            tr {
+                                td class="n" { (rank + 1) }
+                                td { (language(pair.language)) }
+                                td class="n" { (percent(pair.coverage)) }
+                                td class="n" { (pair.longest) " tokens" }
+                                td {
+                                    a href=(pair_name(rank)) {
+                                        (inert::line(&who(left))) " ~ " (inert::line(&who(right)))
+                                    }
+                                }
+                                td {
+                                    @if let Some((l, r)) = longest_places(comparison, pair) {
+                                        (inert::line(&l)) " ~ " (inert::line(&r))
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+                @if comparison.pairs.len() > PAGES {
+                    p {
+                        (comparison.pairs.len() - PAGES) " more pairs share less; every pair is in "
+                        (super::CSV) "."
+                    }
+                }
+            }
+            @if !unread.is_empty() {
+                h2 { "Not compared" }
+                ul { @for line in &unread { li { (line) } } }
+            }
+        }
+    };
+    self_contained_page("Similar pairs", STYLE, body)
 }
 
 /// The page of `pair`, ranked `rank` (from 0): the two submissions side by side with the
@@ -123,27 +108,26 @@ pub fn pair(comparison: &Comparison, pair: &Pair, rank: usize) -> String {
         inert::line(&who(right)),
         percent(pair.coverage)
     );
-    let mut out = head(&title);
-    let _ = write!(
-        out,
-        "<header>\n<p><a href=\"index.html\">All pairs</a> · rank {}</p>\n<h1>{}</h1>\n\
-         <p class=\"leads\">{}</p>\n<p>{} of both sides' fingerprints shared ({} of them); the \
-         longest run is {} tokens; {} fragments. {}</p>\n</header>\n<main>\n",
-        rank + 1,
-        escape(&title),
-        escape(LEADS),
-        percent(pair.similarity),
-        pair.shared,
-        pair.longest,
-        pair.fragments.len(),
-        escape(&method(comparison)),
-    );
-    fragments_table(&mut out, comparison, pair);
-    out.push_str("<div class=\"sides\">\n");
-    side(&mut out, left, pair, Side::Left);
-    side(&mut out, right, pair, Side::Right);
-    out.push_str("</div>\n</main>\n</body>\n</html>\n");
-    out
+    let body = html! {
+        header {
+            p { a href="index.html" { "All pairs" } " · rank " (rank + 1) }
+            h1 { (title) }
+            p class="leads" { (LEADS) }
+            p {
+                (percent(pair.similarity)) " of both sides' fingerprints shared (" (pair.shared)
+                " of them); the longest run is " (pair.longest) " tokens; "
+                (pair.fragments.len()) " fragments. " (method(comparison))
+            }
+        }
+        main {
+            (fragments_table(comparison, pair))
+            div class="sides" {
+                (side(left, pair, Side::Left))
+                (side(right, pair, Side::Right))
+            }
+        }
+    };
+    self_contained_page(&title, STYLE, body)
 }
 
 /// Which side of a pair.
@@ -164,39 +148,43 @@ impl Side {
 }
 
 /// The table of fragments: each with its length and where it is on both sides, linked.
-fn fragments_table(out: &mut String, comparison: &Comparison, pair: &Pair) {
+fn fragments_table(comparison: &Comparison, pair: &Pair) -> Markup {
     let (left, right) = sides(comparison, pair);
-    let _ = write!(
-        out,
-        "<table class=\"fragments\">\n<thead><tr><th>Fragment</th><th>Tokens</th><th>{}</th>\
-         <th>{}</th></tr></thead>\n<tbody>\n",
-        shown(&who(left)),
-        shown(&who(right))
-    );
-    for (number, fragment) in pair.fragments.iter().enumerate() {
-        let _ = writeln!(
-            out,
-            "<tr><td class=\"n\"><mark class=\"c{}\">{}</mark></td><td class=\"n\">{}</td>\
-             <td><a href=\"#l{number}\">{}</a></td><td><a href=\"#r{number}\">{}</a></td></tr>",
-            number % COLOURS,
-            number + 1,
-            fragment.tokens,
-            shown(&super::place(left, &fragment.left)),
-            shown(&super::place(right, &fragment.right)),
-        );
+    html! {
+        table class="fragments" {
+            thead {
+                tr {
+                    th { "Fragment" } th { "Tokens" }
+                    th { (inert::line(&who(left))) } th { (inert::line(&who(right))) }
+                }
+            }
+            tbody {
+                @for (number, fragment) in pair.fragments.iter().enumerate() {
+                    tr {
+                        td class="n" { mark class={ "c" (number % COLOURS) } { (number + 1) } }
+                        td class="n" { (fragment.tokens) }
+                        td {
+                            a href={ "#l" (number) } {
+                                (inert::line(&super::place(left, &fragment.left)))
+                            }
+                        }
+                        td {
+                            a href={ "#r" (number) } {
+                                (inert::line(&super::place(right, &fragment.right)))
+                            }
+                        }
+                    }
+                }
+            }
+        }
     }
-    out.push_str("</tbody>\n</table>\n");
 }
 
 /// One side: each file holding a fragment, line numbered with the fragments marked, then the
 /// names of the files that share nothing.
-fn side(out: &mut String, submission: &Submission, pair: &Pair, which: Side) {
-    let _ = writeln!(
-        out,
-        "<section class=\"side\">\n<h2>{}</h2>",
-        shown(&who(submission))
-    );
+fn side(submission: &Submission, pair: &Pair, which: Side) -> Markup {
     let mut quiet = Vec::new();
+    let mut marked_files = Vec::new();
     for (index, file) in submission.files.iter().enumerate() {
         let marks: Vec<(Range<usize>, usize)> = pair
             .fragments
@@ -209,24 +197,30 @@ fn side(out: &mut String, submission: &Submission, pair: &Pair, which: Side) {
             .filter(|(span, _)| span.file == index)
             .map(|(span, number)| (span.bytes.clone(), number))
             .collect();
-        if marks.is_empty() {
-            quiet.push(shown(&file.path));
-            continue;
+        match marks.is_empty() {
+            true => quiet.push(inert::line(&file.path)),
+            false => marked_files.push((file, marks)),
         }
-        let _ = writeln!(out, "<h3>{}</h3>", shown(&file.path));
-        out.push_str("<pre><code>");
-        marked(out, &file.text, &marks, which);
-        out.push_str("</code></pre>\n");
     }
-    if !quiet.is_empty() {
-        let _ = writeln!(out, "<p>Sharing nothing: {}.</p>", quiet.join(", "));
+    html! {
+        section class="side" {
+            h2 { (inert::line(&who(submission))) }
+            @for (file, marks) in &marked_files {
+                h3 { (inert::line(&file.path)) }
+                pre { code { (marked(&file.text, marks, which)) } }
+            }
+            @if !quiet.is_empty() {
+                p { "Sharing nothing: " (quiet.join(", ")) "." }
+            }
+        }
     }
-    out.push_str("</section>\n");
 }
 
 /// `text` line by line, numbered, with the bytes of each mark (a fragment's, by its number)
-/// highlighted; where marks overlap, the one that starts first keeps the overlap.
-fn marked(out: &mut String, text: &str, marks: &[(Range<usize>, usize)], which: Side) {
+/// highlighted; where marks overlap, the one that starts first keeps the overlap. The source is
+/// shown [`inert::text`]: its control characters and bidirectional overrides as escapes, so
+/// that what is shown is what the compiler reads.
+fn marked(text: &str, marks: &[(Range<usize>, usize)], which: Side) -> Markup {
     let mut spans: Vec<(Range<usize>, usize)> = marks.to_vec();
     spans.sort_by_key(|(range, number)| (range.start, *number));
     // Overlaps cut away, so that the marks are disjoint and in order.
@@ -239,41 +233,40 @@ fn marked(out: &mut String, text: &str, marks: &[(Range<usize>, usize)], which: 
             disjoint.push((start..range.end, number));
         }
     }
-    let mut anchored = std::collections::HashSet::new();
+    let mut anchored = HashSet::new();
+    let mut pieces = Vec::new();
     let mut next = 0;
     let mut offset = 0;
     for (number, line) in text.split_inclusive('\n').enumerate() {
         let end = offset + line.len();
-        let _ = write!(out, "<span class=\"ln\">{}</span>", number + 1);
+        pieces.push(html! { span class="ln" { (number + 1) } });
         let mut at = offset;
         while at < end {
             while next < disjoint.len() && disjoint[next].0.end <= at {
                 next += 1;
             }
             let Some((range, fragment)) = disjoint.get(next).filter(|(r, _)| r.start < end) else {
-                out.push_str(&source(&text[at..end]));
+                pieces.push(html! { (inert::text(&text[at..end])) });
                 break;
             };
             if range.start > at {
-                out.push_str(&source(&text[at..range.start]));
+                pieces.push(html! { (inert::text(&text[at..range.start])) });
                 at = range.start;
             }
             let stop = range.end.min(end);
-            let id = match anchored.insert(*fragment) {
-                true => format!(" id=\"{}{fragment}\"", which.letter()),
-                false => String::new(),
-            };
-            let _ = write!(
-                out,
-                "<mark class=\"c{}\"{id} title=\"fragment {}\">{}</mark>",
-                fragment % COLOURS,
-                fragment + 1,
-                source(&text[at..stop])
-            );
+            let id = anchored
+                .insert(*fragment)
+                .then(|| format!("{}{fragment}", which.letter()));
+            pieces.push(html! {
+                mark class={ "c" (fragment % COLOURS) } id=[id] title={ "fragment " (fragment + 1) } {
+                    (inert::text(&text[at..stop]))
+                }
+            });
             at = stop;
         }
         offset = end;
     }
+    html! { @for piece in &pieces { (piece) } }
 }
 
 #[cfg(test)]
@@ -312,15 +305,8 @@ mod tests {
 
     #[test]
     fn overlapping_marks_are_cut_so_that_each_byte_is_marked_once() {
-        let mut out = String::new();
-        marked(
-            &mut out,
-            "abcdef\ngh\n",
-            &[(1..4, 0), (2..9, 1)],
-            Side::Left,
-        );
         assert_eq!(
-            out,
+            marked("abcdef\ngh\n", &[(1..4, 0), (2..9, 1)], Side::Left).into_string(),
             "<span class=\"ln\">1</span>a<mark class=\"c0\" id=\"l0\" title=\"fragment 1\">bcd</mark>\
              <mark class=\"c1\" id=\"l1\" title=\"fragment 2\">ef\n</mark>\
              <span class=\"ln\">2</span><mark class=\"c1\" title=\"fragment 2\">gh</mark>\n"
