@@ -48,7 +48,6 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
-use std::time::Duration;
 
 pub use cgroup::Budget;
 pub use filesystem::{DEVICES, SHARED, SYSTEM};
@@ -115,12 +114,6 @@ pub struct Sandbox {
     /// of its own that its writable folders are layered over, so the grader's copies never
     /// change; none: written in place, bounded only per file.
     pub disk: Option<u64>,
-}
-
-impl Default for Sandbox {
-    fn default() -> Sandbox {
-        Sandbox::new()
-    }
 }
 
 impl Sandbox {
@@ -193,12 +186,6 @@ impl Sandbox {
         self
     }
 
-    /// Allows the network or not.
-    pub fn network(mut self, allowed: bool) -> Sandbox {
-        self.network = allowed;
-        self
-    }
-
     /// The grader's `PATH` with only the folders the job may reach: a shell stops at the first
     /// program of a name it finds, so one it may not run (a Python under `/root/.pyenv`) must not
     /// hide the system's (`/usr/bin/python3`).
@@ -229,11 +216,6 @@ impl Sandbox {
     pub fn prepare(&self) -> Result<Prepared, SandboxError> {
         // SAFETY: geteuid cannot fail.
         let root = unsafe { libc::geteuid() } == 0;
-        self.prepare_as(root)
-    }
-
-    /// [`Sandbox::prepare`] as if the grader were root (`root`) or not.
-    fn prepare_as(&self, root: bool) -> Result<Prepared, SandboxError> {
         let allowed: Vec<PathBuf> = self
             .system
             .iter()
@@ -451,9 +433,7 @@ impl Sandbox {
             protections,
         })))
     }
-}
 
-impl Sandbox {
     /// The job's control group, if one is asked for and can be made, with the status of the
     /// memory and the CPU protections.
     fn control_group(&self) -> (Option<JobCgroup>, Status, Status) {
@@ -664,13 +644,8 @@ impl Prepared {
     /// trusted yet. `Ok(0)` without doing anything when the job's processes cannot be told
     /// apart ([`Protections::survivors`] says so).
     pub fn kill_survivors(&self) -> Result<usize, Survivors> {
-        self.kill_survivors_within(DEADLINE)
-    }
-
-    /// [`Prepared::kill_survivors`] with another deadline.
-    pub fn kill_survivors_within(&self, deadline: Duration) -> Result<usize, Survivors> {
         let swept = match self.job() {
-            Some(job) => survivors::sweep(job, deadline)?,
+            Some(job) => survivors::sweep(job, DEADLINE)?,
             None => 0,
         };
         // Whatever is still in the job's control group escaped the sweep (a nested namespace).

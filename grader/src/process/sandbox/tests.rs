@@ -447,6 +447,17 @@ fn student_code_starts_with_a_short_environment_and_no_inherited_descriptor() {
     }
 }
 
+/// 200 sleeping children, forks that fail retried, bounded so that the machine is safe even
+/// without a limit: a Python script that prints how many forks succeeded.
+const FORKS: &str = "import os, time\n\
+                     n = 0\n\
+                     for i in range(200):\n    \
+                     try:\n        \
+                     if os.fork() == 0:\n            os.close(1); os.close(2); time.sleep(5); os._exit(0)\n        \
+                     n += 1\n    \
+                     except OSError:\n        pass\n\
+                     print(n, flush=True)\n";
+
 #[test]
 fn a_fork_loop_never_exceeds_the_process_limit() {
     if !root() || !Path::new("/usr/bin/python3").exists() {
@@ -457,21 +468,10 @@ fn a_fork_loop_never_exceeds_the_process_limit() {
     let user = User::for_job(TEST_UID, 4);
     let prepared = fixture.sandbox(4).processes(50).prepare().unwrap();
     assert_eq!(prepared.protections().processes, Status::InForce);
-    // 200 sleeping children, forks that fail retried, bounded so that the machine is safe even
-    // without the limit. It prints how many forks succeeded.
-    let script = "import os, time\n\
-                  n = 0\n\
-                  for i in range(200):\n    \
-                  try:\n        \
-                  if os.fork() == 0:\n            os.close(1); os.close(2); time.sleep(5); os._exit(0)\n        \
-                  n += 1\n    \
-                  except OSError:\n        pass\n\
-                  print(n, flush=True)\n\
-                  time.sleep(1)\n";
     let mut command = Command::new("/usr/bin/python3");
     command
         .arg("-c")
-        .arg(script)
+        .arg(format!("{FORKS}time.sleep(1)\n"))
         .current_dir(fixture.submission.path())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
@@ -861,18 +861,10 @@ fn as_an_unprivileged_grader() {
         );
 
         // A fork loop: the limit counts the job's namespace only, not the grader's processes.
-        let script = "import os, time\n\
-                      n = 0\n\
-                      for i in range(200):\n    \
-                      try:\n        \
-                      if os.fork() == 0:\n            os.close(1); os.close(2); time.sleep(5); os._exit(0)\n        \
-                      n += 1\n    \
-                      except OSError:\n        pass\n\
-                      print(n, flush=True)\n";
         let forked = run(
             &prepared,
             fixture.submission.path(),
-            &format!("/usr/bin/python3 -c '{script}'"),
+            &format!("/usr/bin/python3 -c '{FORKS}'"),
         );
         let forked: usize = text(&forked.stdout).trim().parse().unwrap();
         assert!(
