@@ -104,7 +104,6 @@ pub struct Member {
     /// Their student id (the SIS id a learning platform matches: Canvas's SIS User ID,
     /// Moodle's ID number, Gradescope's SID).
     pub student_id: String,
-    /// Their name.
     pub name: String,
     /// Their email address.
     pub email: String,

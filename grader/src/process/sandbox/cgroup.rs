@@ -131,14 +131,10 @@ impl fmt::Display for Errno {
 pub enum Reason {
     /// No hierarchy has the controller: v1, none is mounted with it; v2, the root's
     /// `cgroup.controllers` lacks it (the kernel has no such controller, or it is in use by v1).
-    Absent {
-        /// The controller.
-        controller: Controller,
-    },
+    Absent { controller: Controller },
     /// v2: the controller is not delegated to the grader's cgroup (absent from its
     /// `cgroup.controllers`, or enabling it was refused as not available).
     NotDelegated {
-        /// The controller.
         controller: Controller,
         /// The cgroup it was missing in.
         cgroup: PathBuf,
@@ -146,18 +142,15 @@ pub enum Reason {
     /// v2: the controller cannot be enabled for the jobs because their parent cgroup has
     /// processes of its own (the "no internal processes" rule): the grader runs in it.
     InternalProcesses {
-        /// The controller.
         controller: Controller,
         /// The parent cgroup.
         cgroup: PathBuf,
     },
     /// The job's cgroup in the controller's hierarchy could not be made or prepared.
     Setup {
-        /// The controller.
         controller: Controller,
         /// The file or directory that failed.
         path: PathBuf,
-        /// Why.
         errno: Errno,
     },
     /// The kernel refused a value written to a control file.
@@ -166,7 +159,6 @@ pub enum Reason {
         path: PathBuf,
         /// The value written.
         value: String,
-        /// Why.
         errno: Errno,
     },
     /// Swap is on and cannot be limited (no `memory.swap.max`, no `memory.memsw.*`: swap
@@ -273,7 +265,6 @@ pub enum CgroupError {
     Read {
         /// The file.
         path: PathBuf,
-        /// Why.
         source: io::Error,
     },
     /// No cgroup hierarchy is mounted in which the grader has a place.

@@ -67,9 +67,7 @@ pub const BASE_UID: u32 = 61000;
 /// The unprivileged user a job runs as when the grader is root.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct User {
-    /// Its uid.
     pub uid: u32,
-    /// Its gid.
     pub gid: u32,
 }
 
