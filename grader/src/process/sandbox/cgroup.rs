@@ -342,7 +342,7 @@ pub struct JobCgroup {
     procs: Vec<OwnedFd>,
     controls: Controls,
     memory: Option<Memory>,
-    /// The memory budget, when it is in force.
+    /// v1: the memory budget, when it is in force, which a peak at it shows was reached.
     limit: Option<u64>,
     stop: Stop,
     /// v2 `memory.peak`, kept open: writing to it (Linux 6.12) resets the peak this descriptor
@@ -786,41 +786,18 @@ fn create_v1(
             None => Err(Reason::Absent { controller }),
         }
     };
-    let memory_dir = dir_of(Controller::Memory);
-    let pids_dir = dir_of(Controller::Pids);
-    let cpu_dir = dir_of(Controller::Cpu);
-    let cpuset_dir = dir_of(Controller::Cpuset);
-    let freezer_dir = dir_of(Controller::Freezer);
-
-    let memory = memory_limit(Version::V1, budget.memory_bytes, &memory_dir);
-    if let Ok(dir) = memory_dir {
+    if let Ok(dir) = dir_of(Controller::Memory) {
         job.memory = Some(Memory {
             memsw: dir.join("memory.memsw.failcnt").exists(),
             dir,
         });
     }
-    if memory.in_force() || matches!(memory, Control::Partly(_)) {
-        job.limit = budget.memory_bytes;
-    }
-    job.controls = Controls {
-        memory,
-        processes: limit(budget.processes, &pids_dir, "pids.max"),
-        cpu: match &cpu_dir {
-            Ok(dir) => status(set(dir, "cpu.shares", CPU_SHARES)),
-            Err(reason) => Control::Unavailable(reason.clone()),
-        },
-        cpus: match cpus {
-            None => Control::NotRequested,
-            Some(Err(reason)) => Control::Unavailable(reason),
-            // The list was written when the directory was made.
-            Some(Ok(_)) => match cpuset_dir {
-                Ok(_) => Control::InForce,
-                Err(reason) => Control::Unavailable(reason),
-            },
-        },
-    };
-    if let Ok(dir) = freezer_dir {
+    if let Ok(dir) = dir_of(Controller::Freezer) {
         job.stop = Stop::FreezeV1(dir);
+    }
+    job.controls = controls(Version::V1, budget, cpus, dir_of);
+    if matches!(job.controls.memory, Control::InForce | Control::Partly(_)) {
+        job.limit = budget.memory_bytes;
     }
     Ok(job)
 }
@@ -915,9 +892,6 @@ fn create_v2(name: &str, budget: &Budget, place: &Place) -> Result<JobCgroup, Cg
             .map_or(Err(Reason::Absent { controller }), |(_, r)| r.clone())
     };
 
-    // The leaf, where the controller is enabled for it.
-    let with = |controller: Controller| state(controller).map(|()| leaf.clone());
-    let memory = memory_limit(Version::V2, budget.memory_bytes, &with(Controller::Memory));
     if state(Controller::Memory).is_ok() {
         // An OOM kills the whole job, not one process that a fork loop replaces.
         let _ = set(&leaf, "memory.oom.group", "1");
@@ -932,25 +906,10 @@ fn create_v2(name: &str, budget: &Budget, place: &Place) -> Result<JobCgroup, Cg
             memsw: false,
         });
     }
-    if memory.in_force() || matches!(memory, Control::Partly(_)) {
-        job.limit = budget.memory_bytes;
-    }
-    job.controls = Controls {
-        memory,
-        processes: limit(budget.processes, &with(Controller::Pids), "pids.max"),
-        cpu: match with(Controller::Cpu) {
-            Ok(dir) => status(set(&dir, "cpu.weight", CPU_WEIGHT)),
-            Err(reason) => Control::Unavailable(reason),
-        },
-        cpus: match cpus {
-            None => Control::NotRequested,
-            Some(Err(reason)) => Control::Unavailable(reason),
-            Some(Ok(list)) => match with(Controller::Cpuset) {
-                Ok(dir) => status(set(&dir, "cpuset.cpus", &list)),
-                Err(reason) => Control::Unavailable(reason),
-            },
-        },
-    };
+    // The leaf, where the controller is enabled for it.
+    job.controls = controls(Version::V2, budget, cpus, |controller| {
+        state(controller).map(|()| leaf.clone())
+    });
     job.stop = if leaf.join("cgroup.kill").exists() {
         Stop::Kill(leaf.join("cgroup.kill"))
     } else if leaf.join("cgroup.freeze").exists() {
@@ -1044,6 +1003,35 @@ fn limit(value: Option<u64>, dir: &Result<PathBuf, Reason>, file: &str) -> Contr
         (None, _) => Control::NotRequested,
         (Some(_), Err(reason)) => Control::Unavailable(reason.clone()),
         (Some(value), Ok(dir)) => status(set(dir, file, &value.to_string())),
+    }
+}
+
+/// What `budget` (its CPUs asked for as `cpus`) puts in force in the job's cgroup(s) of
+/// `version`, each controller's directory as `dir` gives it (or why it has none).
+fn controls(
+    version: Version,
+    budget: &Budget,
+    cpus: Option<Result<String, Reason>>,
+    dir: impl Fn(Controller) -> Result<PathBuf, Reason>,
+) -> Controls {
+    let (cpu_file, share) = match version {
+        Version::V1 => ("cpu.shares", CPU_SHARES),
+        Version::V2 => ("cpu.weight", CPU_WEIGHT),
+    };
+    Controls {
+        memory: memory_limit(version, budget.memory_bytes, &dir(Controller::Memory)),
+        processes: limit(budget.processes, &dir(Controller::Pids), "pids.max"),
+        cpu: match dir(Controller::Cpu) {
+            Ok(dir) => status(set(&dir, cpu_file, share)),
+            Err(reason) => Control::Unavailable(reason),
+        },
+        cpus: match (cpus, dir(Controller::Cpuset)) {
+            (None, _) => Control::NotRequested,
+            (Some(Err(reason)), _) | (Some(Ok(_)), Err(reason)) => Control::Unavailable(reason),
+            // v1 wrote the list when it made the directory.
+            (Some(Ok(_)), Ok(_)) if version == Version::V1 => Control::InForce,
+            (Some(Ok(list)), Ok(dir)) => status(set(&dir, "cpuset.cpus", &list)),
+        },
     }
 }
 
