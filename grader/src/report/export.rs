@@ -427,6 +427,16 @@ mod tests {
     use crate::store::Who;
     use std::collections::BTreeMap;
 
+    /// A student with no login.
+    fn member(sid: &str, name: &str, email: &str) -> Member {
+        Member {
+            student_id: sid.into(),
+            name: name.into(),
+            email: email.into(),
+            login: String::new(),
+        }
+    }
+
     /// A class's records and the roster's students who submitted nothing.
     struct Class {
         records: Vec<Record>,
@@ -444,12 +454,7 @@ mod tests {
         let rubric = fixtures::hand_rubric();
         let students = ["team", "bob", "stray"]
             .map(|name| fixtures::student(name, vec![fixtures::case_result("a", "AI", 1.0)], 1));
-        let member = |id: &str, name: &str| Member {
-            student_id: id.into(),
-            name: name.into(),
-            email: format!("{id}@x.edu"),
-            login: String::new(),
-        };
+        let member = |id: &str, name: &str| self::member(id, name, &format!("{id}@x.edu"));
         let submitted = Some(Submitted {
             at: Moment::parse("2026-11-21T10:00:00-08:00").unwrap(),
             source: Source::Gradescope,
@@ -559,12 +564,6 @@ mod tests {
     /// with no grade yet, two students given one student id, a student who submitted nothing
     /// and a folder that names no one.
     fn class() -> Vec<Graded> {
-        let member = |sid: &str, name: &str, email: &str| Member {
-            student_id: sid.into(),
-            name: name.into(),
-            email: email.into(),
-            login: String::new(),
-        };
         let graded = |folder: &str, members: Vec<Member>, grade: Option<&str>| Graded {
             folder: folder.into(),
             members,

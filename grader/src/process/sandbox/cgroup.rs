@@ -210,7 +210,7 @@ impl fmt::Display for Reason {
 }
 
 /// Whether one control is in force for a job.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Control {
     /// Fully in force.
     InForce,
@@ -219,6 +219,7 @@ pub enum Control {
     /// Not in force; the reason says why.
     Unavailable(Reason),
     /// Not asked for by the [`Budget`].
+    #[default]
     NotRequested,
 }
 
@@ -230,7 +231,7 @@ impl Control {
 }
 
 /// What a job's cgroup has in force.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Controls {
     /// The memory budget ([`Budget::memory_bytes`]), swap included.
     pub memory: Control,
@@ -639,17 +640,11 @@ impl JobCgroup {
     /// An empty job (nothing made yet): what `create` fills in, and what its `Drop` removes if
     /// `create` gives up half-way.
     fn empty(version: Version) -> JobCgroup {
-        let none = || Control::NotRequested;
         JobCgroup {
             version,
             dirs: Vec::new(),
             procs: Vec::new(),
-            controls: Controls {
-                memory: none(),
-                processes: none(),
-                cpu: none(),
-                cpus: none(),
-            },
+            controls: Controls::default(),
             memory: None,
             limit: None,
             stop: Stop::Signals,

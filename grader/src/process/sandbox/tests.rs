@@ -88,6 +88,15 @@ fn run(prepared: &Prepared, dir: &Path, script: &str) -> Output {
     command.output().expect("the sandboxed shell starts")
 }
 
+/// Runs `sh -c SCRIPT` outside the sandbox: what the same script does there, so a test can fail.
+fn unsandboxed(script: &str) -> Output {
+    Command::new("/bin/sh")
+        .arg("-c")
+        .arg(script)
+        .output()
+        .unwrap()
+}
+
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
@@ -258,11 +267,7 @@ fn no_connection_to_a_listener_on_loopback() {
     let port = listener.local_addr().unwrap().port();
     let fixture = Fixture::new();
     // The same script outside the sandbox connects: the test can fail.
-    let plain = Command::new("/bin/sh")
-        .arg("-c")
-        .arg(connect_script(port))
-        .output()
-        .unwrap();
+    let plain = unsandboxed(&connect_script(port));
     assert_eq!(text(&plain.stdout).trim(), "connected");
     let _ = listener.accept().unwrap();
 
@@ -360,11 +365,7 @@ fn no_named_socket_or_fifo_outside_the_sandbox_can_be_reached() {
     let outside = Outside::new();
     let fixture = Fixture::new();
     // The same script outside the sandbox reaches both: the test can fail.
-    let plain = Command::new("/bin/sh")
-        .arg("-c")
-        .arg(outside.script())
-        .output()
-        .unwrap();
+    let plain = unsandboxed(&outside.script());
     assert!(
         text(&plain.stdout).starts_with("connected\n"),
         "{}",
@@ -419,11 +420,7 @@ fn student_code_starts_with_a_short_environment_and_no_inherited_descriptor() {
     let leaked = unsafe { libc::dup(std::os::fd::AsRawFd::as_raw_fd(&file)) };
     assert!(leaked > 2);
     let script = format!("[ -e /proc/$$/fd/{leaked} ] && echo open || echo closed; env");
-    let plain = Command::new("/bin/sh")
-        .arg("-c")
-        .arg(&script)
-        .output()
-        .unwrap();
+    let plain = unsandboxed(&script);
     let sandboxed = run(&prepared, fixture.submission.path(), &script);
     // SAFETY: closes the descriptor dup made.
     unsafe { libc::close(leaked) };
