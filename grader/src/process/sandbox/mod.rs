@@ -114,6 +114,12 @@ pub struct Sandbox {
     pub disk: Option<u64>,
 }
 
+impl Default for Sandbox {
+    fn default() -> Sandbox {
+        Sandbox::new()
+    }
+}
+
 impl Sandbox {
     /// The system's directories and devices, nothing else, no network, no user, no limit.
     pub fn new() -> Sandbox {
