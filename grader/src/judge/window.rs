@@ -299,11 +299,7 @@ impl Observer<'_> {
             geometry.width >= cols as u32 * CELL && geometry.height >= rows as u32 * CELL;
         Check {
             step: Step::Dialog,
-            status: if holds_grid {
-                Status::Fail
-            } else {
-                Status::Pass
-            },
+            status: status(!holds_grid),
             measured: Measured::Dialog {
                 title,
                 geometry,
@@ -351,9 +347,7 @@ impl Observer<'_> {
         let arguments = self.arguments(self.settings.depth, "--opponent human --first red");
         let mut running = match self.start(&arguments) {
             Ok(running) => running,
-            Err(trouble) => {
-                return (unobserved(Vec::new(), &trouble), Vec::new());
-            }
+            Err(trouble) => return (unobserved(Vec::new(), &trouble), Vec::new()),
         };
         let played = self.play(&mut running);
         self.stop(running);

@@ -25,18 +25,6 @@ use std::path::{Path, PathBuf};
 
 use super::late::{Extension, Moment};
 
-/// The columns of the roster an instructor writes; a platform's have other names
-/// ([`FIELDS`]).
-const COLUMNS: [&str; 7] = [
-    "folder",
-    "student_id",
-    "name",
-    "email",
-    "login",
-    "extension",
-    "submitted",
-];
-
 /// What a roster's column holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Field {
@@ -53,8 +41,9 @@ enum Field {
     Participant,
 }
 
-/// Each column a roster may have (its header in lower case) and what it holds: the kit's own,
-/// then Gradescope's, Canvas's and Moodle's.
+/// Each column a roster may have (its header in lower case) and what it holds: the kit's own
+/// (the first [`OWN`], those of the roster an instructor writes), then Gradescope's, Canvas's
+/// and Moodle's.
 const FIELDS: [(&str, Field); 20] = [
     ("folder", Field::Folder),
     ("student_id", Field::StudentId),
@@ -93,6 +82,15 @@ const PLATFORM: [&str; 8] = [
     "identifier",
 ];
 
+/// How many of [`FIELDS`] are the kit's own columns.
+const OWN: usize = 7;
+
+/// The kit's own columns, as its errors list them.
+fn columns() -> String {
+    let names: Vec<&str> = FIELDS[..OWN].iter().map(|(name, _)| *name).collect();
+    names.join(", ")
+}
+
 /// Canvas's rows that are not students: its points possible, and the test student every
 /// course has.
 const NOT_STUDENTS: [&str; 2] = ["Points Possible", "Student, Test"];
@@ -104,7 +102,6 @@ pub struct Member {
     /// Their student id (the SIS id a learning platform matches: Canvas's SIS User ID,
     /// Moodle's ID number, Gradescope's SID).
     pub student_id: String,
-    /// Their name.
     pub name: String,
     /// Their email address.
     pub email: String,
@@ -231,7 +228,7 @@ pub enum RosterError {
          folder, student_id, email or login (its columns: {}), or give Gradescope's, \
          Canvas's or Moodle's roster as downloaded",
         .0.display(),
-        COLUMNS.join(", ")
+        columns()
     )]
     NoKey(PathBuf),
     /// The instructor's roster has a column it does not know, or a roster has one twice.
@@ -240,7 +237,7 @@ pub enum RosterError {
          remove it (its columns: {})",
         .0.display(),
         .1,
-        COLUMNS.join(", ")
+        columns()
     )]
     BadColumn(PathBuf, String),
     /// A row names no folder, id, email or login.
@@ -371,18 +368,11 @@ impl Roster {
             };
             let role = field(Field::Role).to_lowercase();
             let staff = !role.is_empty() && !role.contains("student");
-            let name = match field(Field::Name) {
-                name if name.is_empty() => {
-                    let parts = [field(Field::First), field(Field::Last)];
-                    parts
-                        .iter()
-                        .filter(|p| !p.is_empty())
-                        .cloned()
-                        .collect::<Vec<_>>()
-                        .join(" ")
-                }
-                name => name,
-            };
+            let mut name = field(Field::Name);
+            if name.is_empty() {
+                let first_last = format!("{} {}", field(Field::First), field(Field::Last));
+                name = first_last.trim().to_string();
+            }
             if record.iter().all(str::is_empty) || staff || NOT_STUDENTS.contains(&name.as_str()) {
                 continue;
             }

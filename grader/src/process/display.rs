@@ -64,9 +64,7 @@ pub struct Rect {
     pub x: i32,
     /// Its top edge.
     pub y: i32,
-    /// Its width.
     pub width: u32,
-    /// Its height.
     pub height: u32,
 }
 
@@ -108,23 +106,6 @@ impl Image {
     pub fn pixel(&self, x: i32, y: i32) -> Option<[u8; 3]> {
         let (x, y) = (u32::try_from(x).ok()?, u32::try_from(y).ok()?);
         (x < self.width && y < self.height).then(|| self.pixels[(y * self.width + x) as usize])
-    }
-
-    /// The mean colour of the part of `area` on the picture (black if none is).
-    pub fn mean(&self, area: Rect) -> [f64; 3] {
-        let mut sum = [0.0; 3];
-        let mut count = 0.0;
-        for y in area.y..area.y + area.height as i32 {
-            for x in area.x..area.x + area.width as i32 {
-                if let Some(pixel) = self.pixel(x, y) {
-                    for (total, value) in sum.iter_mut().zip(pixel) {
-                        *total += f64::from(value);
-                    }
-                    count += 1.0;
-                }
-            }
-        }
-        sum.map(|total| if count > 0.0 { total / count } else { 0.0 })
     }
 
     /// Whether every pixel of `area` on the picture has one colour (a window not yet drawn).
@@ -451,13 +432,6 @@ impl Display {
         .map(drop)
     }
 
-    /// Presses `key` (an X key name: `Escape`, `h`) in `window`.
-    pub fn key(&self, window: Window, key: &str) -> Result<(), DisplayError> {
-        let id = window.0.to_string();
-        self.tool_output("xdotool", &["key", "--window", &id, key])
-            .map(drop)
-    }
-
     /// Hides (unmaps) the window: what is drawn in it is lost.
     pub fn hide(&self, window: Window) -> Result<(), DisplayError> {
         let id = window.0.to_string();
@@ -618,7 +592,6 @@ mod tests {
         assert_eq!(plain.changed(&plain, whole), None);
         assert_eq!(marked.differs(&plain, area), 1.0);
         assert!((marked.differs(&plain, whole) - 100.0 / 1200.0).abs() < 1e-9);
-        assert_eq!(marked.mean(area), [255.0, 0.0, 0.0]);
         assert_eq!(marked.pixel(40, 0), None);
         assert!(marked.uniform(area) && !marked.uniform(whole));
         assert_eq!(area.centre(), (15, 10));

@@ -186,10 +186,11 @@ pub fn choose(allowed: &[usize], topology: &Topology, count: usize) -> Option<Ch
         .copied()
         .filter(|&c| seen.insert(c))
         .collect();
-    let mut cores = BTreeSet::new();
+    // The physical cores taken: every CPU added after the first loop is on one of them.
+    let mut physical = BTreeSet::new();
     let mut cpus: Vec<usize> = Vec::new();
     for &cpu in &allowed {
-        if cpus.len() < count && cores.insert(topology.physical(cpu)) {
+        if cpus.len() < count && physical.insert(topology.physical(cpu)) {
             cpus.push(cpu);
         }
     }
@@ -201,11 +202,6 @@ pub fn choose(allowed: &[usize], topology: &Topology, count: usize) -> Option<Ch
     if cpus.is_empty() {
         return None;
     }
-    let distinct = cpus
-        .iter()
-        .map(|&c| topology.physical(c))
-        .collect::<BTreeSet<_>>()
-        .len();
     let cores = cpus
         .iter()
         .map(|&c| {
@@ -217,7 +213,7 @@ pub fn choose(allowed: &[usize], topology: &Topology, count: usize) -> Option<Ch
     Some(Chosen {
         cpus,
         cores,
-        distinct,
+        distinct: physical.len(),
         simulated_on: None,
     })
 }

@@ -72,9 +72,7 @@ pub struct Score {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct FailedCase {
-    /// The case.
     pub case: String,
-    /// Its category.
     pub category: String,
     /// Every kind of failure in it, each once.
     pub kinds: Vec<FaultKind>,
@@ -84,7 +82,6 @@ pub struct FailedCase {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct NotCounted {
-    /// The case.
     pub case: String,
     /// Its category, whose points are missing.
     pub category: String,

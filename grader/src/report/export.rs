@@ -30,7 +30,7 @@
 
 use std::collections::BTreeMap;
 
-use super::gradebook::{self, late_cells};
+use super::gradebook::{self, late_cells, write_rows};
 use super::inert;
 use super::numbers::points;
 use crate::kit::late::{lateness, Extension, Moment};
@@ -278,23 +278,6 @@ fn students(
     (rows, left_out)
 }
 
-/// Writes `rows` as CSV, quoted where needed, each ended by `\n`.
-fn write(rows: Vec<Vec<String>>) -> String {
-    let mut writer = csv::WriterBuilder::new()
-        .terminator(csv::Terminator::Any(b'\n'))
-        .flexible(true)
-        .from_writer(Vec::new());
-    for row in rows {
-        writer
-            .write_record(row)
-            .expect("CSV written into memory cannot fail");
-    }
-    let bytes = writer
-        .into_inner()
-        .expect("CSV written into memory cannot fail");
-    String::from_utf8(bytes).expect("CSV of text is text")
-}
-
 /// A student's SIS Login ID for Canvas: their login, else their email.
 fn canvas_login(member: &Member) -> &str {
     match member.login.is_empty() {
@@ -315,28 +298,12 @@ fn no_grade(rows: &[(&Member, &Graded)]) -> Vec<String> {
 pub fn canvas(column: &Column, graded: &[Graded]) -> Layout {
     let keys = |m: &Member| vec![m.student_id.clone(), canvas_login(m).to_string()];
     let (students, left_out) = students(graded, keys);
-    let mut rows = vec![
-        [
-            "Student",
-            "ID",
-            "SIS User ID",
-            "SIS Login ID",
-            "Section",
-            &column.canvas_header(),
-        ]
-        .map(String::from)
-        .to_vec(),
-        [
-            "    Points Possible",
-            "",
-            "",
-            "",
-            "",
-            &points(column.possible),
-        ]
-        .map(String::from)
-        .to_vec(),
-    ];
+    // The header, then the points possible (under the grade column), as Canvas's export has.
+    let header = ["Student", "ID", "SIS User ID", "SIS Login ID", "Section"].map(String::from);
+    let mut rows = vec![header.to_vec(), vec![String::new(); header.len()]];
+    rows[0].push(column.canvas_header());
+    rows[1][0] = "    Points Possible".into();
+    rows[1].push(points(column.possible));
     for (member, submission) in &students {
         rows.push(vec![
             inert::cell(&member.name),
@@ -348,7 +315,7 @@ pub fn canvas(column: &Column, graded: &[Graded]) -> Layout {
         ]);
     }
     Layout {
-        text: write(rows),
+        text: write_rows(rows),
         blank: no_grade(&students),
         left_out,
     }
@@ -395,7 +362,7 @@ pub fn moodle(column: &Column, graded: &[Graded], by: MoodleBy) -> Layout {
         ]);
     }
     Layout {
-        text: write(rows),
+        text: write_rows(rows),
         blank: no_grade(&students),
         left_out,
     }
@@ -444,7 +411,7 @@ pub fn gradescope(rubric: &Rubric, graded: &[Graded]) -> Layout {
         rows.push(row);
     }
     Layout {
-        text: write(rows),
+        text: write_rows(rows),
         blank,
         left_out,
     }
@@ -460,6 +427,16 @@ mod tests {
     use crate::store::Who;
     use std::collections::BTreeMap;
 
+    /// A student with no login.
+    fn member(sid: &str, name: &str, email: &str) -> Member {
+        Member {
+            student_id: sid.into(),
+            name: name.into(),
+            email: email.into(),
+            login: String::new(),
+        }
+    }
+
     /// A class's records and the roster's students who submitted nothing.
     struct Class {
         records: Vec<Record>,
@@ -467,8 +444,8 @@ mod tests {
     }
 
     /// [`graded`] of `class`.
-    fn read(class: &Class, rubric: &Rubric, roster: Option<&Roster>) -> Option<Vec<Graded>> {
-        Some(graded(rubric, &class.records, Some(&class.missing), roster))
+    fn read(class: &Class, rubric: &Rubric, roster: Option<&Roster>) -> Vec<Graded> {
+        graded(rubric, &class.records, Some(&class.missing), roster)
     }
 
     /// A class's gradebook: a group (one of it named as a formula) graded by hand and late,
@@ -477,12 +454,7 @@ mod tests {
         let rubric = fixtures::hand_rubric();
         let students = ["team", "bob", "stray"]
             .map(|name| fixtures::student(name, vec![fixtures::case_result("a", "AI", 1.0)], 1));
-        let member = |id: &str, name: &str| Member {
-            student_id: id.into(),
-            name: name.into(),
-            email: format!("{id}@x.edu"),
-            login: String::new(),
-        };
+        let member = |id: &str, name: &str| self::member(id, name, &format!("{id}@x.edu"));
         let submitted = Some(Submitted {
             at: Moment::parse("2026-11-21T10:00:00-08:00").unwrap(),
             source: Source::Gradescope,
@@ -543,7 +515,7 @@ mod tests {
     #[test]
     fn each_layout_is_pinned() {
         let (rubric, text) = gradebook();
-        let graded = read(&text, &rubric, None).unwrap();
+        let graded = read(&text, &rubric, None);
         for (name, layout) in [
             ("canvas", canvas(&Column::of(&rubric), &graded)),
             (
@@ -572,7 +544,7 @@ mod tests {
             "folder,student_id,name,email\nstray,9,Stray Cat,cat@x.edu\nbob,3,\"Bob, B.\",\n",
         )
         .unwrap();
-        let graded = read(&text, &rubric, Some(&roster)).unwrap();
+        let graded = read(&text, &rubric, Some(&roster));
         let layout = canvas(&Column::of(&rubric), &graded);
         assert!(layout.left_out.is_empty());
         assert!(
@@ -592,12 +564,6 @@ mod tests {
     /// with no grade yet, two students given one student id, a student who submitted nothing
     /// and a folder that names no one.
     fn class() -> Vec<Graded> {
-        let member = |sid: &str, name: &str, email: &str| Member {
-            student_id: sid.into(),
-            name: name.into(),
-            email: email.into(),
-            login: String::new(),
-        };
         let graded = |folder: &str, members: Vec<Member>, grade: Option<&str>| Graded {
             folder: folder.into(),
             members,
@@ -712,7 +678,7 @@ mod tests {
              \"Zed, Zoe\",41,9,zoe,S1\n",
         )
         .unwrap();
-        let graded = read(&text, &rubric, Some(&roster)).unwrap();
+        let graded = read(&text, &rubric, Some(&roster));
         let last = graded.last().unwrap();
         assert_eq!(
             (last.folder.as_str(), last.grade.as_deref()),
@@ -735,14 +701,14 @@ mod tests {
             "student_id,extension\n1,48\n",
         )
         .unwrap();
-        let graded = read(&text, &rubric, Some(&roster)).unwrap();
+        let graded = read(&text, &rubric, Some(&roster));
         assert_eq!(
             (graded[0].late.as_str(), graded[0].penalty.as_str()),
             ("on time", "0")
         );
         assert_eq!(graded[0].grade.as_deref(), Some("4.5"));
         // Without the roster, the gradebook's own.
-        let graded = read(&text, &rubric, None).unwrap();
+        let graded = read(&text, &rubric, None);
         assert_eq!(graded[0].penalty, "1.2");
     }
 
@@ -754,7 +720,7 @@ mod tests {
     #[test]
     fn canvas_s_column_names_an_existing_assignment_and_is_out_of_what_was_graded() {
         let (rubric, text) = gradebook();
-        let graded = read(&text, &rubric, None).unwrap();
+        let graded = read(&text, &rubric, None);
         let column = Column {
             title: "Project 4".into(),
             canvas_id: Some(87568490),
@@ -781,6 +747,6 @@ mod tests {
             records: vec![Record::new(result, None, None, None)],
             missing: Vec::new(),
         };
-        assert!(read(&class, &rubric, None).unwrap()[0].timing_left_out);
+        assert!(read(&class, &rubric, None)[0].timing_left_out);
     }
 }

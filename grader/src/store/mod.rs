@@ -72,7 +72,6 @@ struct Versioned {
 /// The class store of a report directory (or of the folder beside the gradebook).
 #[derive(Clone, Debug)]
 pub struct Store {
-    /// Its folder.
     folder: PathBuf,
 }
 

@@ -179,7 +179,6 @@ pub struct Exchange {
     pub expected: Expect,
     /// What came back, if anything did (normalized).
     pub got: Option<String>,
-    /// The verdict.
     pub verdict: Verdict,
     /// How much it counts towards the case's points; 0 for set-up commands.
     pub weight: f64,
@@ -215,7 +214,6 @@ pub struct CaseResult {
     pub description: String,
     /// Hidden until after the due date.
     pub hidden: bool,
-    /// Its points.
     pub points: f64,
     /// The points earned.
     pub earned: f64,

@@ -48,7 +48,6 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
-use std::time::Duration;
 
 pub use cgroup::Budget;
 pub use filesystem::{DEVICES, SHARED, SYSTEM};
@@ -68,9 +67,7 @@ pub const BASE_UID: u32 = 61000;
 /// The unprivileged user a job runs as when the grader is root.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct User {
-    /// Its uid.
     pub uid: u32,
-    /// Its gid.
     pub gid: u32,
 }
 
@@ -193,12 +190,6 @@ impl Sandbox {
         self
     }
 
-    /// Allows the network or not.
-    pub fn network(mut self, allowed: bool) -> Sandbox {
-        self.network = allowed;
-        self
-    }
-
     /// The grader's `PATH` with only the folders the job may reach: a shell stops at the first
     /// program of a name it finds, so one it may not run (a Python under `/root/.pyenv`) must not
     /// hide the system's (`/usr/bin/python3`).
@@ -229,11 +220,6 @@ impl Sandbox {
     pub fn prepare(&self) -> Result<Prepared, SandboxError> {
         // SAFETY: geteuid cannot fail.
         let root = unsafe { libc::geteuid() } == 0;
-        self.prepare_as(root)
-    }
-
-    /// [`Sandbox::prepare`] as if the grader were root (`root`) or not.
-    fn prepare_as(&self, root: bool) -> Result<Prepared, SandboxError> {
         let allowed: Vec<PathBuf> = self
             .system
             .iter()
@@ -451,9 +437,7 @@ impl Sandbox {
             protections,
         })))
     }
-}
 
-impl Sandbox {
     /// The job's control group, if one is asked for and can be made, with the status of the
     /// memory and the CPU protections.
     fn control_group(&self) -> (Option<JobCgroup>, Status, Status) {
@@ -664,13 +648,8 @@ impl Prepared {
     /// trusted yet. `Ok(0)` without doing anything when the job's processes cannot be told
     /// apart ([`Protections::survivors`] says so).
     pub fn kill_survivors(&self) -> Result<usize, Survivors> {
-        self.kill_survivors_within(DEADLINE)
-    }
-
-    /// [`Prepared::kill_survivors`] with another deadline.
-    pub fn kill_survivors_within(&self, deadline: Duration) -> Result<usize, Survivors> {
         let swept = match self.job() {
-            Some(job) => survivors::sweep(job, deadline)?,
+            Some(job) => survivors::sweep(job, DEADLINE)?,
             None => 0,
         };
         // Whatever is still in the job's control group escaped the sweep (a nested namespace).

@@ -117,7 +117,6 @@ pub(super) enum Inside {
 pub(super) struct Failure {
     /// The entry (counting from 1), or 0 for the steps around them.
     pub entry: u16,
-    /// The `errno`.
     pub errno: i32,
 }
 
@@ -279,27 +278,14 @@ pub(super) unsafe fn build(plan: &Plan, fds: &mut [i32]) -> Result<Built, Failur
             }
         }
     }
-    if libc::mount(
-        c"tmpfs".as_ptr(),
-        STAGE.as_ptr(),
-        c"tmpfs".as_ptr(),
-        libc::MS_NOSUID | libc::MS_NODEV,
-        c"mode=0755".as_ptr().cast(),
-    ) != 0
-    {
+    if !tmpfs(STAGE.as_ptr(), c"mode=0755".as_ptr()) {
         return Err(fail(0));
     }
     let mut built = Built { disk: 0 };
     let disk = match &plan.disk {
         Some(options) => {
-            let made = libc::mkdir(DISK.as_ptr(), 0o755) == 0
-                && libc::mount(
-                    c"tmpfs".as_ptr(),
-                    DISK.as_ptr(),
-                    c"tmpfs".as_ptr(),
-                    libc::MS_NOSUID | libc::MS_NODEV,
-                    options.as_ptr().cast(),
-                ) == 0;
+            let made =
+                libc::mkdir(DISK.as_ptr(), 0o755) == 0 && tmpfs(DISK.as_ptr(), options.as_ptr());
             if !made {
                 built.disk = *libc::__errno_location();
             }
@@ -324,21 +310,12 @@ pub(super) unsafe fn build(plan: &Plan, fds: &mut [i32]) -> Result<Built, Failur
                 }
                 layered || bind(target, fd_path(&mut source, fds[i]))
             }
-            Entry::Bind { file, .. } => {
-                make(target, *file) && bind(target, fd_path(&mut source, fds[i]))
-            }
-            Entry::Layer { .. } => {
-                make(target, false) && bind(target, fd_path(&mut source, fds[i]))
+            Entry::Bind { .. } | Entry::Layer { .. } => {
+                let file = matches!(entry, Entry::Bind { file: true, .. });
+                make(target, file) && bind(target, fd_path(&mut source, fds[i]))
             }
             Entry::Private { .. } => {
-                make(target, false)
-                    && libc::mount(
-                        c"tmpfs".as_ptr(),
-                        target.as_ptr().cast(),
-                        c"tmpfs".as_ptr(),
-                        libc::MS_NOSUID | libc::MS_NODEV,
-                        PRIVATE_OPTIONS.as_ptr().cast(),
-                    ) == 0
+                make(target, false) && tmpfs(target.as_ptr().cast(), PRIVATE_OPTIONS.as_ptr())
             }
             Entry::Homes { .. } if disk => {
                 let mut homes = [0u8; 64];
@@ -386,6 +363,15 @@ unsafe fn bind(target: &[u8], source: *const libc::c_char) -> bool {
         libc::MS_BIND | libc::MS_REC,
         std::ptr::null(),
     ) == 0
+}
+
+/// Mounts a `tmpfs` with `options` at `target` (both NUL-terminated), no setuid, no devices.
+///
+/// # Safety
+/// As [`build`].
+unsafe fn tmpfs(target: *const libc::c_char, options: *const libc::c_char) -> bool {
+    let (kind, flags) = (c"tmpfs".as_ptr(), libc::MS_NOSUID | libc::MS_NODEV);
+    libc::mount(kind, target, kind, flags, options.cast()) == 0
 }
 
 /// Mounts at `target` an overlay of the folder open as `fd`, its changes in the disk's folders

@@ -88,6 +88,15 @@ fn run(prepared: &Prepared, dir: &Path, script: &str) -> Output {
     command.output().expect("the sandboxed shell starts")
 }
 
+/// Runs `sh -c SCRIPT` outside the sandbox: what the same script does there, so a test can fail.
+fn unsandboxed(script: &str) -> Output {
+    Command::new("/bin/sh")
+        .arg("-c")
+        .arg(script)
+        .output()
+        .unwrap()
+}
+
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
@@ -258,11 +267,7 @@ fn no_connection_to_a_listener_on_loopback() {
     let port = listener.local_addr().unwrap().port();
     let fixture = Fixture::new();
     // The same script outside the sandbox connects: the test can fail.
-    let plain = Command::new("/bin/sh")
-        .arg("-c")
-        .arg(connect_script(port))
-        .output()
-        .unwrap();
+    let plain = unsandboxed(&connect_script(port));
     assert_eq!(text(&plain.stdout).trim(), "connected");
     let _ = listener.accept().unwrap();
 
@@ -360,11 +365,7 @@ fn no_named_socket_or_fifo_outside_the_sandbox_can_be_reached() {
     let outside = Outside::new();
     let fixture = Fixture::new();
     // The same script outside the sandbox reaches both: the test can fail.
-    let plain = Command::new("/bin/sh")
-        .arg("-c")
-        .arg(outside.script())
-        .output()
-        .unwrap();
+    let plain = unsandboxed(&outside.script());
     assert!(
         text(&plain.stdout).starts_with("connected\n"),
         "{}",
@@ -419,11 +420,7 @@ fn student_code_starts_with_a_short_environment_and_no_inherited_descriptor() {
     let leaked = unsafe { libc::dup(std::os::fd::AsRawFd::as_raw_fd(&file)) };
     assert!(leaked > 2);
     let script = format!("[ -e /proc/$$/fd/{leaked} ] && echo open || echo closed; env");
-    let plain = Command::new("/bin/sh")
-        .arg("-c")
-        .arg(&script)
-        .output()
-        .unwrap();
+    let plain = unsandboxed(&script);
     let sandboxed = run(&prepared, fixture.submission.path(), &script);
     // SAFETY: closes the descriptor dup made.
     unsafe { libc::close(leaked) };
@@ -447,6 +444,17 @@ fn student_code_starts_with_a_short_environment_and_no_inherited_descriptor() {
     }
 }
 
+/// 200 sleeping children, forks that fail retried, bounded so that the machine is safe even
+/// without a limit: a Python script that prints how many forks succeeded.
+const FORKS: &str = "import os, time\n\
+                     n = 0\n\
+                     for i in range(200):\n    \
+                     try:\n        \
+                     if os.fork() == 0:\n            os.close(1); os.close(2); time.sleep(5); os._exit(0)\n        \
+                     n += 1\n    \
+                     except OSError:\n        pass\n\
+                     print(n, flush=True)\n";
+
 #[test]
 fn a_fork_loop_never_exceeds_the_process_limit() {
     if !root() || !Path::new("/usr/bin/python3").exists() {
@@ -457,21 +465,10 @@ fn a_fork_loop_never_exceeds_the_process_limit() {
     let user = User::for_job(TEST_UID, 4);
     let prepared = fixture.sandbox(4).processes(50).prepare().unwrap();
     assert_eq!(prepared.protections().processes, Status::InForce);
-    // 200 sleeping children, forks that fail retried, bounded so that the machine is safe even
-    // without the limit. It prints how many forks succeeded.
-    let script = "import os, time\n\
-                  n = 0\n\
-                  for i in range(200):\n    \
-                  try:\n        \
-                  if os.fork() == 0:\n            os.close(1); os.close(2); time.sleep(5); os._exit(0)\n        \
-                  n += 1\n    \
-                  except OSError:\n        pass\n\
-                  print(n, flush=True)\n\
-                  time.sleep(1)\n";
     let mut command = Command::new("/usr/bin/python3");
     command
         .arg("-c")
-        .arg(script)
+        .arg(format!("{FORKS}time.sleep(1)\n"))
         .current_dir(fixture.submission.path())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
@@ -861,18 +858,10 @@ fn as_an_unprivileged_grader() {
         );
 
         // A fork loop: the limit counts the job's namespace only, not the grader's processes.
-        let script = "import os, time\n\
-                      n = 0\n\
-                      for i in range(200):\n    \
-                      try:\n        \
-                      if os.fork() == 0:\n            os.close(1); os.close(2); time.sleep(5); os._exit(0)\n        \
-                      n += 1\n    \
-                      except OSError:\n        pass\n\
-                      print(n, flush=True)\n";
         let forked = run(
             &prepared,
             fixture.submission.path(),
-            &format!("/usr/bin/python3 -c '{script}'"),
+            &format!("/usr/bin/python3 -c '{FORKS}'"),
         );
         let forked: usize = text(&forked.stdout).trim().parse().unwrap();
         assert!(
