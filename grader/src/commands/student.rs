@@ -67,7 +67,7 @@ pub enum StudentError {
     /// The sandbox could not be set up, so no case was run (why).
     #[error("not graded: the sandbox could not be set up, so no case was run: {why}")]
     NotGraded {
-        /// Why.
+        /// Why, in the words the student's result keeps (free text of the sandbox's).
         why: String,
     },
 }
