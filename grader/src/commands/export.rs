@@ -11,14 +11,14 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use super::files::{find_kit, parent, replace};
-use crate::kit::roster::Roster;
-use crate::kit::Kit;
-use crate::kit::{KitError, Rubric};
+use super::files::{find_kit, parent, replace, FindKitError, WriteError};
+use crate::kit::roster::{Roster, RosterError};
+use crate::kit::rubric::RubricError;
+use crate::kit::{Kit, LoadError, Rubric};
 use crate::report::export::{self, Column, Graded, Layout, LeftOut, MoodleBy};
 use crate::report::inert;
 use crate::report::numbers::{points as points_word, students};
-use crate::store::Store;
+use crate::store::{Store, StoreError};
 
 /// What `grade export` was asked.
 #[derive(Clone, Debug, Default)]
@@ -49,11 +49,34 @@ pub struct ExportRun {
 }
 
 /// Why `grade export` failed (exit status 1).
-#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[derive(Debug, thiserror::Error)]
 pub enum ExportError {
-    /// A file missing, malformed or not written.
-    #[error("{0}")]
-    Unusable(String),
+    /// The kit cannot be found.
+    #[error(transparent)]
+    Find(#[from] FindKitError),
+    /// The rubric cannot be loaded.
+    #[error(transparent)]
+    Rubric(#[from] RubricError),
+    /// The kit's cases cannot be loaded (for the points of its timing cases).
+    #[error(transparent)]
+    Kit(#[from] LoadError),
+    /// The roster cannot be read.
+    #[error(transparent)]
+    Roster(#[from] RosterError),
+    /// The class store cannot be read.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// An export cannot be written.
+    #[error(transparent)]
+    Write(#[from] WriteError),
+    /// No class was graded into the folder given.
+    #[error(
+        "{}: no class graded there ({}/ is missing): give the --report directory of the grade \
+         class run (or, without one, the folder of its gradebook)",
+        .0.display(),
+        crate::store::FOLDER
+    )]
+    NoClass(PathBuf),
     /// The files were written, but this many students are left out of them.
     #[error(
         "{} left out of the files written (named above), so that no grade reaches the wrong \
@@ -88,29 +111,17 @@ pub enum ExportError {
     Mixed(usize, usize),
 }
 
-impl From<KitError> for ExportError {
-    fn from(error: KitError) -> Self {
-        ExportError::Unusable(error.0)
-    }
-}
-
 /// A platform's layout of the gradebook's rows.
 type Lay<'a> = dyn Fn(&[Graded]) -> Layout + 'a;
 
 /// Writes each export asked for, saying on standard error what is blank or left out.
 pub fn run(run: &ExportRun) -> Result<(), ExportError> {
-    let kit = find_kit(run.kit.as_deref()).map_err(KitError::from)?;
-    let rubric = Rubric::load(&kit.join("rubric.toml")).map_err(KitError::from)?;
-    let roster = run
-        .roster
-        .as_deref()
-        .map(Roster::load)
-        .transpose()
-        .map_err(KitError::from)?;
+    let kit = find_kit(run.kit.as_deref())?;
+    let rubric = Rubric::load(&kit.join("rubric.toml"))?;
+    let roster = run.roster.as_deref().map(Roster::load).transpose()?;
     let store = store(&run.class)?;
-    let unusable = |e: crate::store::StoreError| ExportError::Unusable(e.to_string());
-    let class = store.class().map_err(unusable)?;
-    let (_, records) = store.class_records().map_err(unusable)?;
+    let class = store.class()?;
+    let (_, records) = store.class_records()?;
     let missing = class.as_ref().and_then(|c| c.missing.as_deref());
     let graded = export::graded(&rubric, &records, missing, roster.as_ref());
     say_missing(&graded);
@@ -133,7 +144,7 @@ pub fn run(run: &ExportRun) -> Result<(), ExportError> {
             continue;
         };
         let layout = layout(&graded);
-        replace(out, &layout.text).map_err(KitError::from)?;
+        replace(out, &layout.text)?;
         eprintln!("grade export: wrote {} ({platform})", out.display());
         let out = out.display();
         if !layout.blank.is_empty() {
@@ -175,13 +186,8 @@ fn store(given: &Path) -> Result<Store, ExportError> {
     let store = Store::of(dir);
     match store.class() {
         Ok(Some(_)) => Ok(store),
-        Ok(None) => Err(ExportError::Unusable(format!(
-            "{}: no class graded there ({}/ is missing): give the --report directory of the \
-             grade class run (or, without one, the folder of its gradebook)",
-            given.display(),
-            crate::store::FOLDER
-        ))),
-        Err(e) => Err(ExportError::Unusable(e.to_string())),
+        Ok(None) => Err(ExportError::NoClass(given.to_path_buf())),
+        Err(e) => Err(e.into()),
     }
 }
 
@@ -200,10 +206,7 @@ fn possible(
         0 => Ok(points),
         n if n < submitted.len() => Err(ExportError::Mixed(n, submitted.len())),
         _ => {
-            let possible = points
-                - Kit::load_published(kit)
-                    .map_err(KitError::from)?
-                    .timing_points();
+            let possible = points - Kit::load_published(kit)?.timing_points();
             match run.partial {
                 true => Ok(possible),
                 false => Err(ExportError::Partial { possible, points }),
@@ -295,27 +298,30 @@ mod tests {
             ..ExportRun::default()
         };
         let refused = run_export(&run);
-        assert_eq!(
-            refused,
-            Err(ExportError::Partial {
-                possible: 90.0,
-                points: 100.0
-            })
+        assert!(
+            matches!(
+                refused,
+                Err(ExportError::Partial {
+                    possible: 90.0,
+                    points: 100.0
+                })
+            ),
+            "{refused:?}"
         );
         let said = refused.unwrap_err().to_string();
         assert!(said.contains("--partial to export it out of 90"), "{said}");
         assert!(!canvas.exists(), "nothing written when refused");
         run.partial = true;
-        assert_eq!(run_export(&run), Ok(()));
+        run_export(&run).unwrap();
         let text = fs::read_to_string(&canvas).unwrap();
         assert!(text.contains("Points Possible,,,,,90\n"), "{text}");
         // Graded in full, the assignment's points whatever --partial says.
         run.class = gradebook(dir.path(), [false, false]);
-        assert_eq!(run_export(&run), Ok(()));
+        run_export(&run).unwrap();
         let text = fs::read_to_string(&canvas).unwrap();
         assert!(text.contains("Points Possible,,,,,100\n"), "{text}");
         run.class = gradebook(dir.path(), [true, false]);
-        assert_eq!(run_export(&run), Err(ExportError::Mixed(1, 2)));
+        assert!(matches!(run_export(&run), Err(ExportError::Mixed(1, 2))));
     }
 
     /// [`run`], under a name the test's `run` does not hide.

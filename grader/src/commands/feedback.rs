@@ -23,11 +23,12 @@ use std::path::{Path, PathBuf};
 use zip::write::SimpleFileOptions;
 use zip::{CompressionMethod, ZipWriter};
 
-use super::files::{find_kit, replace, replace_bytes};
-use super::publish::{self, feedback_page as page};
+use super::files::{find_kit, replace, replace_bytes, FindKitError, WriteError};
+use super::publish::{self, feedback_page as page, PublishError};
 use crate::judge::file_stem;
-use crate::kit::roster::{Member, Roster};
-use crate::kit::{KitError, Rubric};
+use crate::kit::roster::{Member, Roster, RosterError};
+use crate::kit::rubric::RubricError;
+use crate::kit::Rubric;
 use crate::report::feedback::{self, FOLDER};
 use crate::report::gradebook;
 use crate::report::inert;
@@ -59,9 +60,39 @@ pub struct FeedbackRun {
 /// Why the feedback could not be written.
 #[derive(Debug, thiserror::Error)]
 pub enum FeedbackError {
-    /// The kit or a file could not be read or written.
+    /// The kit could not be found.
     #[error(transparent)]
-    Kit(#[from] KitError),
+    Find(#[from] FindKitError),
+    /// The rubric could not be loaded.
+    #[error(transparent)]
+    Rubric(#[from] RubricError),
+    /// The Moodle worksheet could not be read.
+    #[error(transparent)]
+    Worksheet(#[from] RosterError),
+    /// A file could not be written.
+    #[error(transparent)]
+    Write(#[from] WriteError),
+    /// The class's files could not be written again.
+    #[error(transparent)]
+    Publish(#[from] PublishError),
+    /// A feedback page could not be read, or the Moodle zip written.
+    #[error("{}: {source}", .path.display())]
+    File {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The Moodle zip could not be made.
+    #[error("{}: {source}", .path.display())]
+    Zip {
+        /// The zip.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: zip::result::ZipError,
+    },
     /// The class store could not be read.
     #[error(transparent)]
     Store(#[from] StoreError),
@@ -76,11 +107,12 @@ pub enum FeedbackError {
     NoRecords(PathBuf),
     /// A Moodle zip was asked for, and nothing says who each submission's students are.
     #[error(
-        "{0}: the Moodle zip needs to know who each submission's students are: grade the class \
+        "{}: the Moodle zip needs to know who each submission's students are: grade the class \
          with --roster (or from Gradescope's export) so that its records match students to the \
-         worksheet"
+         worksheet",
+        .0.display()
     )]
-    NoRoster(String),
+    NoRoster(PathBuf),
     /// The files were written, but this many students are left out of the Moodle zip.
     #[error(
         "{} left out of {MOODLE_ZIP} (named above), so that no feedback reaches the wrong \
@@ -136,7 +168,7 @@ pub(crate) fn write_all(
     rubric: &Rubric,
     records: &[Record],
     all: bool,
-) -> Result<Written, KitError> {
+) -> Result<Written, WriteError> {
     let mut written = Written::default();
     for record in records {
         let finished = publish::done(rubric, record);
@@ -153,18 +185,12 @@ pub(crate) fn write_all(
 
 /// Writes the feedback files of the report directory `run.dir` and says what was written.
 pub fn run(run: &FeedbackRun) -> Result<(), FeedbackError> {
-    let rubric = Rubric::load(
-        &find_kit(run.kit.as_deref())
-            .map_err(KitError::from)?
-            .join("rubric.toml"),
-    )
-    .map_err(KitError::from)?;
+    let rubric = Rubric::load(&find_kit(run.kit.as_deref())?.join("rubric.toml"))?;
     let worksheet = run
         .moodle_worksheet
         .as_deref()
         .map(Roster::load)
-        .transpose()
-        .map_err(KitError::from)?;
+        .transpose()?;
     let store = Store::of(&run.dir);
     let (class, records) = store.class_records()?;
     if records.is_empty() {
@@ -190,7 +216,7 @@ pub fn run(run: &FeedbackRun) -> Result<(), FeedbackError> {
         .collect();
     if whose.is_empty() {
         return match worksheet {
-            Some(_) => Err(FeedbackError::NoRoster(run.dir.display().to_string())),
+            Some(_) => Err(FeedbackError::NoRoster(run.dir.clone())),
             None => Ok(()),
         };
     }
@@ -240,15 +266,18 @@ struct Zipped {
 /// Writes [`MOODLE_ZIP`] in `dir`'s feedback folder: the feedback page of each submission of
 /// `whose`, once per student of it that the Moodle `worksheet` gives a
 /// participant id, named as Moodle's zip upload matches it ([`feedback::moodle_entry`]).
-fn moodle_zip(dir: &Path, whose: &[Whose], worksheet: &Roster) -> Result<Zipped, KitError> {
+fn moodle_zip(dir: &Path, whose: &[Whose], worksheet: &Roster) -> Result<Zipped, FeedbackError> {
     let mut zip = ZipWriter::new(Cursor::new(Vec::new()));
     let options = SimpleFileOptions::default().compression_method(CompressionMethod::Deflated);
     let path = dir.join(FOLDER).join(MOODLE_ZIP);
-    let failed = |e: zip::result::ZipError| KitError(format!("{}: {e}", path.display()));
+    let failed = |source| FeedbackError::Zip {
+        path: path.clone(),
+        source,
+    };
     let mut zipped = Zipped::default();
     for (folder, members) in whose {
         let page = page(dir, folder);
-        let text = fs::read(&page).map_err(|e| KitError(format!("{}: {e}", page.display())))?;
+        let text = fs::read(&page).map_err(|source| file_failed(&page, source))?;
         for member in members.iter() {
             let Some(participant) = worksheet.participant(member) else {
                 zipped.left_out.push(member.shown());
@@ -257,7 +286,7 @@ fn moodle_zip(dir: &Path, whose: &[Whose], worksheet: &Roster) -> Result<Zipped,
             zip.start_file(feedback::moodle_entry(&member.name, participant), options)
                 .map_err(failed)?;
             zip.write_all(&text)
-                .map_err(|e| KitError(format!("{}: {e}", path.display())))?;
+                .map_err(|source| file_failed(&path, source))?;
             zipped.entries += 1;
         }
     }
@@ -266,16 +295,23 @@ fn moodle_zip(dir: &Path, whose: &[Whose], worksheet: &Roster) -> Result<Zipped,
     Ok(zipped)
 }
 
+/// [`FeedbackError::File`]: `path` could not be read or written.
+fn file_failed(path: &Path, source: std::io::Error) -> FeedbackError {
+    FeedbackError::File {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
 /// Copies the feedback page of each submission of `whose` once per student of it into `dir`'s [`BY_STUDENT`] folder, named by their name and SID (a number
 /// added where two would share a name), and writes its [`INDEX`]; returns how many.
-fn by_student(dir: &Path, whose: &[Whose]) -> Result<usize, KitError> {
+fn by_student(dir: &Path, whose: &[Whose]) -> Result<usize, FeedbackError> {
     let out = dir.join(FOLDER).join(BY_STUDENT);
     let mut index = vec![["file", "submission", "student", "email", "SID"].map(String::from)];
     let mut used = std::collections::BTreeSet::new();
     for (folder, members) in whose {
         let page = page(dir, folder);
-        let text =
-            fs::read_to_string(&page).map_err(|e| KitError(format!("{}: {e}", page.display())))?;
+        let text = fs::read_to_string(&page).map_err(|source| file_failed(&page, source))?;
         for member in members.iter() {
             let stem = file_stem(&format!("{} {}", member.name, member.student_id));
             let file = (1..)

@@ -11,7 +11,7 @@ use std::time::Duration;
 use crate::judge::window::{Settings, WindowRun};
 use crate::judge::{BuildCommand, Options, Policy, StyleCheck};
 use crate::kit::supplied::Course;
-use crate::kit::{Kit, KitError, LoadError};
+use crate::kit::{Kit, LoadError};
 use crate::process::Limits;
 
 /// The kit's folder name in a project or an autograder's source.
@@ -68,19 +68,6 @@ pub enum WriteError {
         source: io::Error,
     },
 }
-
-/// The temporary bridge (see [`KitError`]) for the commands that still report a [`KitError`].
-macro_rules! bridge {
-    ($($error:ty),*) => {
-        $(impl From<$error> for KitError {
-            fn from(error: $error) -> Self {
-                KitError(error.to_string())
-            }
-        })*
-    };
-}
-
-bridge!(FindKitError, OpenKitError, WriteError);
 
 /// What every grading run takes, whether of one student or a class.
 #[derive(Clone, Debug, Default)]

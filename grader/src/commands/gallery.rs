@@ -20,12 +20,13 @@ use serde::Deserialize;
 use tiny_http::{Header, Method, Request, Response, Server};
 
 use super::feedback::write_all;
-use super::files::find_kit;
-use super::publish::{self, Publication};
-use crate::judge::result::hand::{self, Marks};
-use crate::kit::{KitError, Rubric};
+use super::files::{find_kit, FindKitError};
+use super::publish::{self, Publication, PublishError};
+use crate::judge::result::hand::{self, MarkError, Marks};
+use crate::kit::rubric::RubricError;
+use crate::kit::Rubric;
 use crate::report::gallery::CLASS_PAGE;
-use crate::store::{Class, Record, Store};
+use crate::store::{Class, Record, Store, StoreError};
 
 /// The largest body a save may have, in bytes.
 const LARGEST_SAVE: u64 = 256 * 1024;
@@ -61,7 +62,7 @@ pub(crate) fn republish(
     class: Option<&Class>,
     records: &[Record],
     csv: Option<&Path>,
-) -> Result<Vec<publish::Unreported>, KitError> {
+) -> Result<Vec<publish::Unreported>, PublishError> {
     let publication = Publication {
         rubric,
         timed: class.map_or(&[], |c| c.timed.as_slice()),
@@ -80,8 +81,8 @@ pub enum SaveError {
     #[error("no student {0:?} graded in this gallery")]
     Unknown(String),
     /// The store could not be read or written.
-    #[error("{0}")]
-    Failed(String),
+    #[error(transparent)]
+    Store(#[from] StoreError),
 }
 
 /// What became of a save that was kept.
@@ -107,16 +108,13 @@ pub fn save_marks(
     student: &str,
     marks: Marks,
 ) -> Result<Saved, SaveError> {
-    let failed = |why: String| SaveError::Failed(why);
     let store = Store::of(dir);
-    let (class, mut records) = store
-        .class_records()
-        .map_err(|why| failed(why.to_string()))?;
+    let (class, mut records) = store.class_records()?;
     let Some(record) = records.iter_mut().find(|r| r.student == student) else {
         return Err(SaveError::Unknown(student.to_string()));
     };
     record.hand = marks;
-    store.put(record).map_err(|why| failed(why.to_string()))?;
+    store.put(record)?;
     let done = publish::done(rubric, record);
     Ok(
         match republished(dir, rubric, class.as_ref(), &records, csv) {
@@ -176,34 +174,82 @@ impl Reply {
     }
 }
 
+/// Why the gallery cannot be served.
+#[derive(Debug, thiserror::Error)]
+pub enum GalleryError {
+    /// The report directory cannot be found.
+    #[error("{}: {source}", .dir.display())]
+    Dir {
+        /// The report directory, as given.
+        dir: PathBuf,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The report directory holds no gallery.
+    #[error(
+        "{}: no {CLASS_PAGE} there: grade class ... --report {} writes the gallery first",
+        .0.display(),
+        .0.display()
+    )]
+    NoGallery(PathBuf),
+    /// The kit cannot be found.
+    #[error(transparent)]
+    Find(#[from] FindKitError),
+    /// The rubric cannot be loaded.
+    #[error(transparent)]
+    Rubric(#[from] RubricError),
+    /// The class store cannot be read.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// A student's hand scores kept in the store (in `store`) do not fit the rubric.
+    #[error(
+        "{}: {student:?}: {why} (the rubric changed since the class was graded?)",
+        .store.display()
+    )]
+    Marks {
+        /// The store's folder.
+        store: PathBuf,
+        /// The student.
+        student: String,
+        /// What does not fit.
+        why: MarkError,
+    },
+    /// The server cannot listen on its port.
+    #[error(
+        "cannot listen on 127.0.0.1:{port}: {source} (give another --port, or 0 for any free one)"
+    )]
+    Listen {
+        /// The port asked for.
+        port: u16,
+        /// Why.
+        #[source]
+        source: Box<dyn std::error::Error + Send + Sync>,
+    },
+}
+
 /// Serves the gallery in `run.dir` until the process is stopped.
-pub fn run(run: &GalleryRun) -> Result<(), KitError> {
-    let root =
-        fs::canonicalize(&run.dir).map_err(|e| KitError(format!("{}: {e}", run.dir.display())))?;
+pub fn run(run: &GalleryRun) -> Result<(), GalleryError> {
+    let root = fs::canonicalize(&run.dir).map_err(|source| GalleryError::Dir {
+        dir: run.dir.clone(),
+        source,
+    })?;
     if !root.join(CLASS_PAGE).is_file() {
-        return Err(KitError(format!(
-            "{}: no {CLASS_PAGE} there: grade class ... --report {} writes the gallery first",
-            run.dir.display(),
-            run.dir.display()
-        )));
+        return Err(GalleryError::NoGallery(run.dir.clone()));
     }
     let rubric = Rubric::load(&find_kit(run.kit.as_deref())?.join("rubric.toml"))?;
     let store = Store::of(&root);
-    let (class, records) = store.class_records().map_err(|e| KitError(e.to_string()))?;
+    let (class, records) = store.class_records()?;
     for record in &records {
-        hand::check(&rubric, &record.hand).map_err(|why| {
-            KitError(format!(
-                "{}: {:?}: {why} (the rubric changed since the class was graded?)",
-                store.folder().display(),
-                record.student
-            ))
+        hand::check(&rubric, &record.hand).map_err(|why| GalleryError::Marks {
+            store: store.folder().to_path_buf(),
+            student: record.student.clone(),
+            why,
         })?;
     }
-    let server = Server::http(("127.0.0.1", run.port)).map_err(|e| {
-        KitError(format!(
-            "cannot listen on 127.0.0.1:{}: {e} (give another --port, or 0 for any free one)",
-            run.port
-        ))
+    let server = Server::http(("127.0.0.1", run.port)).map_err(|source| GalleryError::Listen {
+        port: run.port,
+        source,
     })?;
     let port = server.server_addr().to_ip().map_or(run.port, |a| a.port());
     let gallery = Gallery {
@@ -366,7 +412,7 @@ impl Gallery {
                     format!("no student {student:?} graded in this gallery"),
                 ))
             }
-            Err(SaveError::Failed(why)) => return Err(Reply::text(500, why)),
+            Err(error @ SaveError::Store(_)) => return Err(Reply::text(500, error.to_string())),
             Ok(Saved::Republished { done: true }) => "; feedback written".into(),
             Ok(Saved::Republished { done: false }) => String::new(),
             Ok(Saved::Kept(why)) => format!("; the class's files not written again: {why}"),

@@ -9,11 +9,11 @@
 use std::panic::{self, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 
-use super::files::{replace, write};
+use super::files::{replace, write, WriteError};
 use crate::judge::class::panic_message;
 use crate::judge::file_stem;
 use crate::judge::result::hand;
-use crate::kit::{KitError, Rubric};
+use crate::kit::Rubric;
 use crate::report::class::{Standing, Standings, STANDINGS};
 use crate::report::feedback as feedback_report;
 use crate::report::gallery::{self, CLASS_PAGE, FOLDER, SCRIPT, STYLE};
@@ -36,6 +36,17 @@ pub(crate) struct Publication<'a> {
     pub timed: &'a [String],
     /// The report directory (`--report`), for each student's reports and the gallery.
     pub reports: Option<&'a Path>,
+}
+
+/// Why the class's files could not all be written ([`Publication::class`]).
+#[derive(Debug, thiserror::Error)]
+pub enum PublishError {
+    /// A file could not be written.
+    #[error(transparent)]
+    Write(#[from] WriteError),
+    /// The standings could not be made JSON.
+    #[error("the class's standings: {0}")]
+    Standings(#[from] serde_json::Error),
 }
 
 /// What [`Publication::class`] wrote.
@@ -63,7 +74,11 @@ pub fn feedback_page(dir: &Path, student: &str) -> PathBuf {
 }
 
 /// Writes `record`'s feedback files into the report directory `dir`, and returns the page.
-pub(crate) fn feedback(dir: &Path, rubric: &Rubric, record: &Record) -> Result<PathBuf, KitError> {
+pub(crate) fn feedback(
+    dir: &Path,
+    rubric: &Rubric,
+    record: &Record,
+) -> Result<PathBuf, WriteError> {
     let result = &record.result;
     let adjustments = feedback_report::adjustments(rubric, record.who.as_ref());
     let text = feedback_report::markdown(rubric, result, record.marks(), &adjustments);
@@ -76,7 +91,7 @@ pub(crate) fn feedback(dir: &Path, rubric: &Rubric, record: &Record) -> Result<P
 impl Publication<'_> {
     /// Writes `record`'s reports into the report directory, if there is one: their Markdown
     /// report, their gallery page and, once their hand grading is done, their feedback.
-    pub(crate) fn student(&self, record: &Record) -> Result<(), KitError> {
+    pub(crate) fn student(&self, record: &Record) -> Result<(), WriteError> {
         let Some(dir) = self.reports else {
             return Ok(());
         };
@@ -95,7 +110,7 @@ impl Publication<'_> {
     }
 
     /// Writes `record`'s gallery page, and returns where (none without a report directory).
-    pub(crate) fn page(&self, record: &Record) -> Result<Option<PathBuf>, KitError> {
+    pub(crate) fn page(&self, record: &Record) -> Result<Option<PathBuf>, WriteError> {
         let Some(dir) = self.reports else {
             return Ok(None);
         };
@@ -106,7 +121,7 @@ impl Publication<'_> {
     }
 
     /// [`Publication::student`], a panic caught and returned as its message.
-    pub(crate) fn student_caught(&self, record: &Record) -> Result<Result<(), KitError>, String> {
+    pub(crate) fn student_caught(&self, record: &Record) -> Result<Result<(), WriteError>, String> {
         panic::catch_unwind(AssertUnwindSafe(|| self.student(record)))
             .map_err(|payload| panic_message(payload.as_ref()))
     }
@@ -121,7 +136,7 @@ impl Publication<'_> {
         records: &[Record],
         gradebook_path: Option<&Path>,
         summary: Option<&Path>,
-    ) -> Result<Published, KitError> {
+    ) -> Result<Published, PublishError> {
         let joined = class.is_some_and(Class::joined);
         let mut published = Published::default();
         let (mut rows, mut class_rows) = (Vec::new(), Vec::new());
@@ -135,7 +150,7 @@ impl Publication<'_> {
                     gallery::class_row(self.rubric, &record.result, marks, dir, written)
                 });
                 let standing = Standing::of(self.rubric, &record.result);
-                Ok::<_, KitError>((row, class_row, standing))
+                Ok::<_, WriteError>((row, class_row, standing))
             }));
             match made {
                 Ok(made) => {
@@ -170,8 +185,7 @@ impl Publication<'_> {
             let standings = Standings {
                 students: published.standings.clone(),
             };
-            let json = serde_json::to_string_pretty(&standings)
-                .map_err(|e| KitError(format!("the class's standings: {e}")))?;
+            let json = serde_json::to_string_pretty(&standings)?;
             replace(&summary.join(STANDINGS), &format!("{json}\n"))?;
         }
         Ok(published)

@@ -10,13 +10,12 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use super::files::{become_subreaper, parent, write, Grading, OpenKitError, WriteError};
-use super::publish::Publication;
+use super::publish::{Publication, PublishError};
 use crate::judge::{file_stem, grade_student, Student};
-use crate::kit::KitError;
 use crate::report::gallery::{page_name, CLASS_PAGE, FOLDER};
 use crate::report::gradescope::{self, NotCountedAs};
 use crate::report::terminal;
-use crate::store::{Record, Store};
+use crate::store::{Record, Store, StoreError};
 
 /// Folder names that name no student: Gradescope's `submission`, the project's own names (a
 /// student's copy of the starter), a build's folders, and the places one is often in.
@@ -59,14 +58,16 @@ pub enum StudentError {
     /// A report file cannot be written.
     #[error(transparent)]
     Write(#[from] WriteError),
-    /// The gallery's page or the kept result cannot be written (their commands' errors are
-    /// still [`KitError`]s).
+    /// The result cannot be kept in the store.
     #[error(transparent)]
-    Reports(#[from] KitError),
+    Store(#[from] StoreError),
+    /// The gallery's class page cannot be written.
+    #[error(transparent)]
+    Publish(#[from] PublishError),
     /// The sandbox could not be set up, so no case was run (why).
     #[error("not graded: the sandbox could not be set up, so no case was run: {why}")]
     NotGraded {
-        /// Why.
+        /// Why, in the words the student's result keeps (free text of the sandbox's).
         why: String,
     },
 }
@@ -97,9 +98,7 @@ pub fn run(run: &StudentRun) -> Result<(), StudentError> {
     if let Some(reports) = &run.grading.report {
         let store = Store::of(reports);
         let record = Record::new(result.clone(), None, None, None);
-        let record = store
-            .put_graded(record)
-            .map_err(|e| KitError(e.to_string()))?;
+        let record = store.put_graded(record)?;
         let publication = Publication {
             rubric: &kit.rubric,
             timed: &[],

@@ -14,9 +14,9 @@ use std::time::SystemTime;
 use crate::judge::Student;
 use crate::kit::gradescope_export::{Metadata, Submissions, METADATA};
 use crate::kit::late::{lateness, LatePolicy};
-use crate::kit::roster::{assign, Member, Roster};
+use crate::kit::roster::{assign, Member, Roster, RosterError};
 use crate::kit::submitted::{self, Source, Submitted};
-use crate::kit::{KitError, Rubric};
+use crate::kit::Rubric;
 use crate::report::class::unmatched;
 use crate::report::inert;
 use crate::report::numbers;
@@ -59,7 +59,7 @@ impl Joining {
         roster: Option<&Path>,
         rubric: &Rubric,
         late_from_files: bool,
-    ) -> Result<Option<Joining>, KitError> {
+    ) -> Result<Option<Joining>, RosterError> {
         let roster = roster.map(Roster::load).transpose()?;
         say_found(given, submissions);
         let metadata = submissions.metadata.clone();

@@ -20,7 +20,7 @@ use super::job::Student;
 use super::result::StudentResult;
 use super::stop::Stop;
 use super::student::{grade_student_unless_stopped, Options, Step};
-use crate::kit::{Kit, KitError};
+use crate::kit::Kit;
 use crate::process::Limits;
 
 /// Why the folder of submissions cannot be graded.
@@ -50,14 +50,6 @@ pub enum SubmissionsError {
         #[source]
         source: io::Error,
     },
-}
-
-/// The temporary bridge (see [`KitError`]) for `grade class`, which still reports a
-/// [`KitError`].
-impl From<SubmissionsError> for KitError {
-    fn from(error: SubmissionsError) -> Self {
-        KitError(error.to_string())
-    }
 }
 
 /// The students of `dir`: each subdirectory, sorted, with `{dir}` in `template` replaced by its

@@ -8,6 +8,7 @@
 
 use std::env;
 use std::fs::{self, File};
+use std::io;
 use std::os::fd::AsRawFd;
 use std::path::{Path, PathBuf};
 
@@ -15,7 +16,7 @@ use tempfile::TempDir;
 
 use super::job::Student;
 use super::result::confinement::Confinement;
-use crate::process::sandbox::{Budget, Prepared, Sandbox, Toolchain, User};
+use crate::process::sandbox::{Budget, Prepared, Sandbox, SandboxError, Toolchain, User};
 
 /// How student processes are confined in a run of the grader.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -30,6 +31,32 @@ pub struct Policy {
     pub writable: Vec<PathBuf>,
 }
 
+/// Why a student's sandbox cannot be prepared ([`Prison::prepare`]).
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum PrisonError {
+    /// The grader has no working directory (the student's, when none is given).
+    #[error("no working directory: {0}")]
+    NoWorkingDirectory(#[source] io::Error),
+    /// The student's scratch directory cannot be made.
+    #[error("cannot make a scratch directory: {0}")]
+    Scratch(#[source] io::Error),
+    /// A uid's claim (its folder, or its lock file) cannot be made.
+    #[error("{}: {source}", .path.display())]
+    Claim {
+        /// The folder or lock file.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: io::Error,
+    },
+    /// Every uid a grader may try is claimed (from this base).
+    #[error("all {UIDS} sandbox uids from {0} are in use")]
+    NoUid(u32),
+    /// The sandbox itself.
+    #[error(transparent)]
+    Sandbox(#[from] SandboxError),
+}
+
 /// A student's sandbox, prepared: kept for the whole of their grading.
 pub(crate) struct Prison {
     /// The prepared sandbox.
@@ -42,15 +69,15 @@ pub(crate) struct Prison {
 
 impl Prison {
     /// Prepares `student`'s sandbox under `policy`, or says why it cannot be.
-    pub(crate) fn prepare(policy: &Policy, student: &Student) -> Result<Prison, String> {
+    pub(crate) fn prepare(policy: &Policy, student: &Student) -> Result<Prison, PrisonError> {
         let submission = match &student.dir {
             Some(dir) => dir.clone(),
-            None => env::current_dir().map_err(|e| format!("no working directory: {e}"))?,
+            None => env::current_dir().map_err(PrisonError::NoWorkingDirectory)?,
         };
         let scratch = tempfile::Builder::new()
             .prefix("grade-scratch-")
             .tempdir()
-            .map_err(|e| format!("cannot make a scratch directory: {e}"))?;
+            .map_err(PrisonError::Scratch)?;
         // Only root switches users: an unprivileged grader's jobs are told apart by their user
         // namespaces, and claim no uid.
         // SAFETY: geteuid cannot fail.
@@ -78,7 +105,7 @@ impl Prison {
         for path in &policy.hidden {
             sandbox = sandbox.hide(absolute(path));
         }
-        let prepared = sandbox.prepare().map_err(|e| e.to_string())?;
+        let prepared = sandbox.prepare()?;
         Ok(Prison {
             prepared,
             _scratch: scratch,
@@ -112,18 +139,19 @@ const UIDS: u32 = 1000;
 /// Claims the first uid from `base` that no one else is using, by an exclusive lock on a file
 /// named after it in [`uid_claims`] (out of students' reach); returns its offset
 /// from `base` and the locked file, which holds the claim until it is dropped.
-fn claim_uid(base: u32) -> Result<(u32, File), String> {
+fn claim_uid(base: u32) -> Result<(u32, File), PrisonError> {
     let dir = uid_claims();
-    fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let claim = |path: PathBuf| move |source| PrisonError::Claim { path, source };
+    fs::create_dir_all(&dir).map_err(claim(dir.clone()))?;
     for offset in 0..UIDS {
         let path = dir.join(format!("{}.lock", base + offset));
-        let file = File::create(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let file = File::create(&path).map_err(claim(path.clone()))?;
         // SAFETY: flock only acts on the descriptor the file owns.
         if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } == 0 {
             return Ok((offset, file));
         }
     }
-    Err(format!("all {UIDS} sandbox uids from {base} are in use"))
+    Err(PrisonError::NoUid(base))
 }
 
 /// Where uids are claimed: one folder for every grader on the machine, whatever its `TMPDIR`

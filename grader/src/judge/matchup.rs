@@ -53,21 +53,40 @@ pub enum Spec {
     },
 }
 
-impl FromStr for Spec {
-    type Err = String;
+/// Why a player cannot be read from the command line ([`Spec`]), each followed by the syntax.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SpecError {
+    /// Neither `reference` nor `cmd`.
+    #[error("unknown kind of player {0:?} (a player is {SYNTAX})")]
+    Kind(String),
+    /// No depth after the kind.
+    #[error("no depth after {0:?} (a player is {SYNTAX})")]
+    NoDepth(String),
+    /// The depth, and why it is not one (the supplied crate's words).
+    #[error("depth {0:?} {1} (a player is {SYNTAX})")]
+    Depth(String, String),
+    /// Something other than `prune` after the reference's depth.
+    #[error(
+        "{0:?} after the depth: the reference takes only `prune` there (a player is {SYNTAX})"
+    )]
+    AfterDepth(String),
+    /// A program with no command.
+    #[error("no command after the depth (a player is {SYNTAX})")]
+    NoCommand,
+}
 
-    fn from_str(text: &str) -> Result<Spec, String> {
-        let bad = |why: String| format!("{why} (a player is {SYNTAX})");
+impl FromStr for Spec {
+    type Err = SpecError;
+
+    fn from_str(text: &str) -> Result<Spec, SpecError> {
         let mut parts = text.splitn(3, ':');
         let kind = parts.next().unwrap_or_default();
         if !matches!(kind, "reference" | "cmd") {
-            return Err(bad(format!("unknown kind of player {kind:?}")));
+            return Err(SpecError::Kind(kind.into()));
         }
         let depth = match parts.next() {
-            Some(depth) => {
-                parse_depth(depth).map_err(|why| bad(format!("depth {depth:?} {why}")))?
-            }
-            None => return Err(bad(format!("no depth after {kind:?}"))),
+            Some(depth) => parse_depth(depth).map_err(|why| SpecError::Depth(depth.into(), why))?,
+            None => return Err(SpecError::NoDepth(kind.into())),
         };
         match (kind, parts.next()) {
             ("reference", None) => Ok(Spec::Reference {
@@ -75,14 +94,12 @@ impl FromStr for Spec {
                 prune: false,
             }),
             ("reference", Some("prune")) => Ok(Spec::Reference { depth, prune: true }),
-            ("reference", Some(other)) => Err(bad(format!(
-                "{other:?} after the depth: the reference takes only `prune` there"
-            ))),
+            ("reference", Some(other)) => Err(SpecError::AfterDepth(other.into())),
             (_, Some(command)) if !command.trim().is_empty() => Ok(Spec::Program {
                 depth,
                 command: command.trim().to_string(),
             }),
-            _ => Err(bad("no command after the depth".into())),
+            _ => Err(SpecError::NoCommand),
         }
     }
 }
@@ -495,7 +512,7 @@ mod tests {
             ("cmd:5:  ", "no command after the depth"),
             ("cmd:x:prog", "depth \"x\" must be"),
         ] {
-            let error = text.parse::<Spec>().unwrap_err();
+            let error = text.parse::<Spec>().unwrap_err().to_string();
             assert!(
                 error.contains(why) && error.ends_with(&format!("(a player is {SYNTAX})")),
                 "{text}: {error}"

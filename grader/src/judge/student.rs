@@ -122,7 +122,7 @@ fn grade_until(
         _ => Ok(None),
     };
     let unconfined = match &prison {
-        Some(Err(why)) => Some(NotRun::NoSandbox(why.clone())),
+        Some(Err(why)) => Some(NotRun::NoSandbox(why.to_string())),
         _ => None,
     };
     let build = match unconfined {
@@ -202,7 +202,7 @@ fn grade_until(
         });
     let confinement = match &prison {
         None => Confinement::Off,
-        Some(Err(why)) => Confinement::Failed(why.clone()),
+        Some(Err(why)) => Confinement::Failed(why.to_string()),
         Some(Ok(prison)) => prison.release(),
     };
     // Put back once nothing of the student's runs any more.

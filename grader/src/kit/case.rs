@@ -193,6 +193,58 @@ impl Case {
     }
 }
 
+/// What is wrong with a case file's fields ([`CaseError::Invalid`]).
+#[derive(Debug, thiserror::Error)]
+pub enum Invalid {
+    /// The board's size.
+    #[error("rows and cols must be {MIN_SIZE} to {MAX_SIZE}")]
+    Size,
+    /// The line to connect, and the longest the board allows.
+    #[error("connect must be {MIN_CONNECT} to {0} (the board's longer side)")]
+    Connect(usize),
+    /// The points or the time limit.
+    #[error("points must be 0 or more and time_limit a positive number")]
+    PointsOrTime,
+    /// A word of `check` that is no protocol command.
+    #[error("check: `{0}` is not a protocol command")]
+    Check(String),
+    /// The speed-up table, or the threads beside it.
+    #[error(
+        "a speedup case needs one `threads`, speedup.threads >= 2, rounds >= 3, max_rounds >= \
+         rounds and uneven_moves on the board"
+    )]
+    Speedup,
+    /// The threads.
+    #[error("threads: one count, or a list of two or more, each 1 or more")]
+    Threads,
+    /// `~` lines at the script's end.
+    #[error("a `~` line must come before a command, whose answer shows it got none")]
+    Unanswered,
+    /// No command in the script.
+    #[error("the script has no commands")]
+    NoCommands,
+}
+
+/// What is wrong with a line of a case file's script ([`CaseError::InvalidLine`]).
+#[derive(Debug, thiserror::Error)]
+pub enum InvalidLine {
+    /// A `~` line with something to send (what follows the `~`).
+    #[error("`~{0}`: only blank lines and `#` comments get no answer")]
+    Silent(String),
+    /// A command that does not parse, not marked malformed on purpose.
+    #[error("`{0}`: {1} (write `! {0}` to send it on purpose)")]
+    Malformed(String, ParseError),
+    /// A command marked malformed that is valid.
+    #[error("`{0}` is a valid command: drop the `!`")]
+    Valid(String),
+    /// A command after `quit`.
+    #[error("nothing may follow `quit`")]
+    AfterQuit,
+    /// A command students need not implement (the command, its word).
+    #[error("`{0}`: `{1}` is optional for students and never graded")]
+    Optional(String, String),
+}
+
 /// Why a case file, or the folder of them, cannot be loaded.
 #[derive(Debug, thiserror::Error)]
 pub enum CaseError {
@@ -220,7 +272,7 @@ pub enum CaseError {
         /// The case file.
         path: PathBuf,
         /// What is wrong.
-        why: String,
+        why: Invalid,
     },
     /// A line of a case file's script is wrong.
     #[error("{}:{line}: {why}", .path.display())]
@@ -230,7 +282,7 @@ pub enum CaseError {
         /// The line, from 1.
         line: usize,
         /// What is wrong.
-        why: String,
+        why: InvalidLine,
     },
     /// A folder of cases holds none.
     #[error("{}: no case files (*.toml)", .dir.display())]
@@ -324,13 +376,13 @@ pub fn parse(text: &str, path: &Path, name: String) -> Result<Case, CaseError> {
         path: path.to_path_buf(),
         source,
     })?;
-    let fail = |why: String| {
+    let fail = |why: Invalid| {
         Err(CaseError::Invalid {
             path: path.to_path_buf(),
             why,
         })
     };
-    let fail_at = |line: usize, why: String| {
+    let fail_at = |line: usize, why: InvalidLine| {
         Err(CaseError::InvalidLine {
             path: path.to_path_buf(),
             line,
@@ -338,17 +390,15 @@ pub fn parse(text: &str, path: &Path, name: String) -> Result<Case, CaseError> {
         })
     };
     if !(MIN_SIZE..=MAX_SIZE).contains(&spec.rows) || !(MIN_SIZE..=MAX_SIZE).contains(&spec.cols) {
-        return fail(format!("rows and cols must be {MIN_SIZE} to {MAX_SIZE}"));
+        return fail(Invalid::Size);
     }
     let connect = spec.connect.unwrap_or(CONNECT);
     let most = max_connect(spec.rows, spec.cols);
     if !(MIN_CONNECT..=most).contains(&connect) {
-        return fail(format!(
-            "connect must be {MIN_CONNECT} to {most} (the board's longer side)"
-        ));
+        return fail(Invalid::Connect(most));
     }
     if !(spec.points >= 0.0 && spec.time_limit > 0.0 && spec.time_limit.is_finite()) {
-        return fail("points must be 0 or more and time_limit a positive number".into());
+        return fail(Invalid::PointsOrTime);
     }
     if let Some(word) = spec
         .check
@@ -356,7 +406,7 @@ pub fn parse(text: &str, path: &Path, name: String) -> Result<Case, CaseError> {
         .flatten()
         .find(|w| !COMMAND_WORDS.contains(&w.as_str()))
     {
-        return fail(format!("check: `{word}` is not a protocol command"));
+        return fail(Invalid::Check(word.clone()));
     }
     let (kind, threads) = match (spec.threads, spec.speedup) {
         (Threads::One(n), Some(speedup))
@@ -368,18 +418,12 @@ pub fn parse(text: &str, path: &Path, name: String) -> Result<Case, CaseError> {
         {
             (Kind::Timing(speedup), n)
         }
-        (_, Some(_)) => {
-            return fail(
-                "a speedup case needs one `threads`, speedup.threads >= 2, rounds >= 3, \
-                 max_rounds >= rounds and uneven_moves on the board"
-                    .into(),
-            )
-        }
+        (_, Some(_)) => return fail(Invalid::Speedup),
         (Threads::One(n), None) if n >= 1 => (Kind::Compare, n),
         (Threads::Many(list), None) if list.len() >= 2 && !list.contains(&0) => {
             (Kind::Consistency(list.clone()), list[0])
         }
-        _ => return fail("threads: one count, or a list of two or more, each 1 or more".into()),
+        _ => return fail(Invalid::Threads),
     };
     // The script's first line is the line after the one holding `script = """`.
     let first_line = text
@@ -394,10 +438,7 @@ pub fn parse(text: &str, path: &Path, name: String) -> Result<Case, CaseError> {
         if let Some(sent) = raw.trim_start().strip_prefix('~') {
             let sent = sent.strip_prefix(' ').unwrap_or(sent);
             if !sent.trim().is_empty() && !sent.trim_start().starts_with('#') {
-                return fail_at(
-                    line,
-                    format!("`~{sent}`: only blank lines and `#` comments get no answer"),
-                );
+                return fail_at(line, InvalidLine::Silent(sent.to_string()));
             }
             silent.push(sent.to_string());
             continue;
@@ -412,26 +453,16 @@ pub fn parse(text: &str, path: &Path, name: String) -> Result<Case, CaseError> {
         let command = command_text.parse::<Command>();
         match (&command, malformed) {
             (Err(e), false) => {
-                return fail_at(
-                    line,
-                    format!(
-                        "`{command_text}`: {e} (write `! {command_text}` to send it on purpose)"
-                    ),
-                )
+                return fail_at(line, InvalidLine::Malformed(command_text.into(), e.clone()))
             }
-            (Ok(_), true) => {
-                return fail_at(
-                    line,
-                    format!("`{command_text}` is a valid command: drop the `!`"),
-                )
-            }
+            (Ok(_), true) => return fail_at(line, InvalidLine::Valid(command_text.into())),
             _ => {}
         }
         if steps
             .last()
             .is_some_and(|s: &ScriptLine| s.command == Ok(Command::Quit))
         {
-            return fail_at(line, "nothing may follow `quit`".into());
+            return fail_at(line, InvalidLine::AfterQuit);
         }
         let word = command_text
             .split_whitespace()
@@ -439,10 +470,7 @@ pub fn parse(text: &str, path: &Path, name: String) -> Result<Case, CaseError> {
             .unwrap_or("")
             .to_ascii_lowercase();
         if OPTIONAL_WORDS.contains(&word.as_str()) {
-            return fail_at(
-                line,
-                format!("`{command_text}`: `{word}` is optional for students and never graded"),
-            );
+            return fail_at(line, InvalidLine::Optional(command_text.into(), word));
         }
         let scored = spec
             .check
@@ -457,12 +485,10 @@ pub fn parse(text: &str, path: &Path, name: String) -> Result<Case, CaseError> {
         });
     }
     if !silent.is_empty() {
-        return fail(
-            "a `~` line must come before a command, whose answer shows it got none".into(),
-        );
+        return fail(Invalid::Unanswered);
     }
     if steps.is_empty() {
-        return fail("the script has no commands".into());
+        return fail(Invalid::NoCommands);
     }
     Ok(Case {
         name,

@@ -1,44 +1,12 @@
-//! Why the kit itself cannot be used, and reading its TOML files with errors that name them.
+//! Why the kit cannot be loaded, and reading its TOML files with errors that name them.
 
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
 use super::case::{CaseError, CasesError};
-use super::roster::RosterError;
 use super::rubric::RubricError;
 use super::solution::SolutionError;
-
-/// Why the kit itself cannot go on, as a message naming the file (and line, when there is one).
-///
-/// The temporary bridge to the typed errors: the commands not yet moved to an error of their
-/// own (`class`, `again`, `journal`, `gallery`, `feedback`, `export`, `who`) and the reports
-/// still build it from their messages, and the kit's typed errors become it (their message,
-/// byte for byte) through the `From` impls below, so that their `?` keeps working.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct KitError(pub String);
-
-/// The typed errors that become a [`KitError`] (their message) for the commands still using it.
-macro_rules! bridge {
-    ($($error:ty),* $(,)?) => {
-        $(impl From<$error> for KitError {
-            fn from(error: $error) -> Self {
-                KitError(error.to_string())
-            }
-        })*
-    };
-}
-
-bridge!(
-    TomlError,
-    LoadError,
-    RubricError,
-    CaseError,
-    CasesError,
-    SolutionError,
-    RosterError,
-);
 
 /// Why one of the kit's TOML files cannot be read.
 #[derive(Debug, thiserror::Error)]

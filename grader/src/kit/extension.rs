@@ -11,7 +11,7 @@ use serde::Deserialize;
 
 use super::case::CaseError;
 use super::case::{self, Case};
-use super::rubric::Category;
+use super::rubric::{Category, Invalid};
 
 /// The folder below the kit that holds each extension's cases.
 pub const EXTENSIONS: &str = "extensions";
@@ -33,24 +33,17 @@ pub struct Extension {
 
 impl Extension {
     /// Why the extension cannot be used beside `categories`, if it cannot.
-    pub fn check(&self, categories: &[Category]) -> Result<(), String> {
+    pub fn check(&self, categories: &[Category]) -> Result<(), Invalid> {
         let plain = !self.folder.is_empty()
             && self
                 .folder
                 .chars()
                 .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
         if !plain || self.points.is_nan() || self.points <= 0.0 {
-            return Err(format!(
-                "extension `{}`: folder must be one plain name (letters, digits, _ and -) and \
-                 points over 0",
-                self.name
-            ));
+            return Err(Invalid::ExtensionFolder(self.name.clone()));
         }
         if categories.iter().any(|c| c.name == self.name) {
-            return Err(format!(
-                "extension `{}`: a category of that name already exists",
-                self.name
-            ));
+            return Err(Invalid::ExtensionName(self.name.clone()));
         }
         Ok(())
     }
@@ -119,6 +112,7 @@ mod tests {
         assert!(extension("x", 1.0)
             .check(&[taken])
             .unwrap_err()
+            .to_string()
             .contains("already exists"));
     }
 

@@ -11,6 +11,8 @@ use jiff::tz::Offset;
 use jiff::{SignedDuration, Timestamp};
 use serde::{Deserialize, Deserializer};
 
+use super::rubric::Invalid;
+
 /// A moment as it was written: the instant, and the offset it was written with (so that it is
 /// shown as the instructor or Gradescope wrote it).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -131,19 +133,13 @@ fn whole() -> f64 {
 
 impl LatePolicy {
     /// Why the policy cannot be used, if it cannot.
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), Invalid> {
         let percent = |x: f64| x.is_finite() && (0.0..=100.0).contains(&x);
         if !percent(self.penalty) {
-            return Err(format!(
-                "late: penalty is a percent of the points, 0 to 100, not {}",
-                self.penalty
-            ));
+            return Err(Invalid::Penalty(self.penalty));
         }
         if !percent(self.cap) {
-            return Err(format!(
-                "late: cap is a percent of the points, 0 to 100, not {}",
-                self.cap
-            ));
+            return Err(Invalid::Cap(self.cap));
         }
         Ok(())
     }
@@ -323,10 +319,10 @@ mod tests {
     fn a_policy_with_percents_out_of_range_is_refused() {
         let mut bad = policy(Per::Day);
         bad.penalty = 120.0;
-        assert!(bad.validate().unwrap_err().contains("penalty"));
+        assert!(bad.validate().unwrap_err().to_string().contains("penalty"));
         let mut bad = policy(Per::Day);
         bad.cap = -1.0;
-        assert!(bad.validate().unwrap_err().contains("cap"));
+        assert!(bad.validate().unwrap_err().to_string().contains("cap"));
         assert_eq!(policy(Per::Hour).validate(), Ok(()));
     }
 }

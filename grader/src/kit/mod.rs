@@ -35,7 +35,7 @@ use std::path::Path;
 
 pub use case::Case;
 pub(crate) use error::read_toml;
-pub use error::{KitError, LoadError, TomlError};
+pub use error::{LoadError, TomlError};
 pub use rubric::Rubric;
 pub use solution::Solution;
 

@@ -14,7 +14,7 @@ use super::case::Case;
 use super::case::CasesError;
 use super::extension::Extension;
 use super::late::LatePolicy;
-use super::style::{Language, Style};
+use super::style::{Language, Style, MOST_LISTED};
 use super::TomlError;
 use crate::process::Limits;
 
@@ -118,25 +118,17 @@ impl Category {
 
     /// Why the checklist's `{name}`s and the wording do not match, if they do not: each
     /// `{name}` is worded, each wording used.
-    fn check_wording(&self) -> Result<(), String> {
+    fn check_wording(&self) -> Result<(), Invalid> {
         let used = |name: &String| {
             let placeholder = format!("{{{name}}}");
             self.manual.iter().any(|item| item.contains(&placeholder))
         };
         if let Some(name) = self.wording.keys().find(|name| !used(name)) {
-            return Err(format!(
-                "`{}`: [category.wording.{name}] is in no checklist item: write {{{name}}} where \
-                 its words go, or remove it",
-                self.name
-            ));
+            return Err(Invalid::UnusedWording(self.name.clone(), name.clone()));
         }
         let worded = self.items(None);
         match worded.iter().find_map(|(_, text)| placeholder(text)) {
-            Some(name) => Err(format!(
-                "`{}`: a checklist item has {{{name}}} and there is no [category.wording.{name}]: \
-                 add that table (rust, java, python, other), or write the words in the item",
-                self.name
-            )),
+            Some(name) => Err(Invalid::NoWording(self.name.clone(), name.into())),
             None => Ok(()),
         }
     }
@@ -237,7 +229,7 @@ impl SpeedupRule {
     }
 
     /// Why the rule cannot be used, if it cannot.
-    fn check(&self) -> Result<(), String> {
+    fn check(&self) -> Result<(), Invalid> {
         let share = |x: f64| (0.0..=1.0).contains(&x);
         if share(self.no_gain)
             && share(self.full_gain)
@@ -247,11 +239,7 @@ impl SpeedupRule {
         {
             Ok(())
         } else {
-            Err(
-                "speedup: no_gain < full_gain and busy_ceiling must be 0 to 1, \
-                 busy_credit_range over 0"
-                    .into(),
-            )
+            Err(Invalid::Speedup)
         }
     }
 }
@@ -300,6 +288,63 @@ pub enum Missing {
     Zero,
 }
 
+/// What is wrong with one of the rubric's tables ([`RubricError::Invalid`]).
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum Invalid {
+    /// An extension's folder is not one plain name, or its points not over 0 (its name).
+    #[error(
+        "extension `{0}`: folder must be one plain name (letters, digits, _ and -) and points \
+         over 0"
+    )]
+    ExtensionFolder(String),
+    /// An extension has a category's name.
+    #[error("extension `{0}`: a category of that name already exists")]
+    ExtensionName(String),
+    /// A category's wording that no checklist item uses (the category, the wording).
+    #[error(
+        "`{0}`: [category.wording.{1}] is in no checklist item: write {{{1}}} where its words \
+         go, or remove it"
+    )]
+    UnusedWording(String, String),
+    /// A checklist item's `{name}` with no wording (the category, the name).
+    #[error(
+        "`{0}`: a checklist item has {{{1}}} and there is no [category.wording.{1}]: add that \
+         table (rust, java, python, other), or write the words in the item"
+    )]
+    NoWording(String, String),
+    /// The speed-up rule.
+    #[error(
+        "speedup: no_gain < full_gain and busy_ceiling must be 0 to 1, busy_credit_range over 0"
+    )]
+    Speedup,
+    /// The limits, in the words of [`Limits::validate`] (the process layer's).
+    #[error("{0}")]
+    Limits(String),
+    /// The style table's sizes.
+    #[error("style: longest must be 1 to {MOST_LISTED}, timeout_seconds at least 1")]
+    StyleSizes,
+    /// A style lint with no name of its own, command or count (its name).
+    #[error(
+        "style: each [[style.lint]] needs a name of its own, a command and what it counts: {0:?}"
+    )]
+    Lint(String),
+    /// A style lint whose found_exit is 0 (its name).
+    #[error("style: `{0}`: found_exit cannot be 0")]
+    FoundExit(String),
+    /// The late penalty is no percent.
+    #[error("late: penalty is a percent of the points, 0 to 100, not {0}")]
+    Penalty(f64),
+    /// The late cap is no percent.
+    #[error("late: cap is a percent of the points, 0 to 100, not {0}")]
+    Cap(f64),
+    /// The held-out share or count.
+    #[error("held_out: share must be over 0 and under 1, cases at least 1")]
+    HeldOutShare,
+    /// A held-out category the cases do not score, or with no questions.
+    #[error("held_out: `{0}` must be a category the cases score, with questions")]
+    HeldOutCategory(String),
+}
+
 /// Why the rubric cannot be loaded.
 #[derive(Debug, thiserror::Error)]
 pub enum RubricError {
@@ -312,7 +357,7 @@ pub enum RubricError {
         /// The rubric.
         path: PathBuf,
         /// What is wrong.
-        why: String,
+        why: Invalid,
     },
     /// It has no category.
     #[error("{}: no [[category]]", .path.display())]
@@ -354,7 +399,7 @@ impl Rubric {
 
     /// Reads and checks `path`; each extension that is on becomes a category, after the others.
     pub fn load(path: &Path) -> Result<Rubric, RubricError> {
-        let invalid = |why: String| RubricError::Invalid {
+        let invalid = |why: Invalid| RubricError::Invalid {
             path: path.to_path_buf(),
             why,
         };
@@ -391,7 +436,10 @@ impl Rubric {
             }
         }
         rubric.speedup.check().map_err(invalid)?;
-        rubric.limits.validate().map_err(invalid)?;
+        rubric
+            .limits
+            .validate()
+            .map_err(|why| invalid(Invalid::Limits(why)))?;
         rubric.style.validate().map_err(invalid)?;
         if let Some(late) = &rubric.late {
             late.validate().map_err(invalid)?;
@@ -466,9 +514,9 @@ pub struct HeldOut {
 
 impl HeldOut {
     /// Validates the table against the rubric's categories.
-    pub fn validate(&self, rubric: &Rubric) -> Result<(), String> {
+    pub fn validate(&self, rubric: &Rubric) -> Result<(), Invalid> {
         if !(self.share > 0.0 && self.share < 1.0) || self.cases == 0 {
-            return Err("held_out: share must be over 0 and under 1, cases at least 1".into());
+            return Err(Invalid::HeldOutShare);
         }
         for (name, questions) in &self.categories {
             let automatic = rubric
@@ -476,9 +524,7 @@ impl HeldOut {
                 .iter()
                 .any(|c| &c.name == name && c.is_automatic());
             if !automatic || questions.is_empty() {
-                return Err(format!(
-                    "held_out: `{name}` must be a category the cases score, with questions"
-                ));
+                return Err(Invalid::HeldOutCategory(name.clone()));
             }
         }
         Ok(())

@@ -8,6 +8,8 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
+use super::rubric::Invalid;
+
 /// A language of students' source files.
 #[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -103,7 +105,7 @@ impl Default for Style {
 }
 
 /// The most functions a report lists.
-const MOST_LISTED: usize = 50;
+pub(super) const MOST_LISTED: usize = 50;
 
 impl Style {
     /// How long one lint command may take.
@@ -112,11 +114,9 @@ impl Style {
     }
 
     /// Why the table cannot be used, if it cannot.
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), Invalid> {
         if !(1..=MOST_LISTED).contains(&self.longest) || self.timeout_seconds == 0 {
-            return Err(format!(
-                "style: longest must be 1 to {MOST_LISTED}, timeout_seconds at least 1"
-            ));
+            return Err(Invalid::StyleSizes);
         }
         let mut names = BTreeSet::new();
         for lint in &self.lints {
@@ -124,14 +124,10 @@ impl Style {
                 .iter()
                 .any(|text| text.trim().is_empty());
             if blank || !names.insert(lint.name.as_str()) {
-                return Err(format!(
-                    "style: each [[style.lint]] needs a name of its own, a command and what it \
-                     counts: {:?}",
-                    lint.name
-                ));
+                return Err(Invalid::Lint(lint.name.clone()));
             }
             if lint.found_exit == Some(0) {
-                return Err(format!("style: `{}`: found_exit cannot be 0", lint.name));
+                return Err(Invalid::FoundExit(lint.name.clone()));
             }
         }
         Ok(())
@@ -168,13 +164,21 @@ mod tests {
     #[test]
     fn bad_tables_are_refused() {
         let zero: Style = toml::from_str("longest = 0").unwrap();
-        assert!(zero.validate().unwrap_err().contains("longest"));
+        assert!(zero.validate().unwrap_err().to_string().contains("longest"));
         let lint = "[[lint]]\nname = \"x\"\nlanguage = \"java\"\ncommand = \"true\"\n\
                     counts = \"warnings\"\n";
         let twice: Style = toml::from_str(&format!("{lint}{lint}")).unwrap();
-        assert!(twice.validate().unwrap_err().contains("a name of its own"));
+        assert!(twice
+            .validate()
+            .unwrap_err()
+            .to_string()
+            .contains("a name of its own"));
         let found: Style = toml::from_str(&format!("{lint}found_exit = 0\n")).unwrap();
-        assert!(found.validate().unwrap_err().contains("found_exit"));
+        assert!(found
+            .validate()
+            .unwrap_err()
+            .to_string()
+            .contains("found_exit"));
         assert!(toml::from_str::<Style>(&lint.replace("java", "cobol")).is_err());
     }
 }

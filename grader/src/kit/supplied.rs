@@ -32,6 +32,31 @@ const MAX_FILE: u64 = 16 << 20;
 /// How the grader's folder that holds a changed copy while the course's is built begins.
 const ASIDE: &str = ".grade-supplied-";
 
+/// Why the course's copy cannot serve ([`Course::load`]).
+#[derive(Debug, thiserror::Error)]
+pub enum CourseError {
+    /// The folder has no `Cargo.toml` naming the supplied crate.
+    #[error("{}: no Cargo.toml of the package {PACKAGE}", .0.display())]
+    NotTheCrate(PathBuf),
+    /// One of its files cannot be read (or is not a regular file).
+    #[error("{}: cannot read", .0.display())]
+    Unreadable(PathBuf),
+}
+
+/// Why a submission's copy could not be swapped for the course's, or put back: what could not
+/// be done (`move`, `remove`, ...) to which path.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot {what} {}: {source}", .path.display())]
+pub struct SwapError {
+    /// What could not be done, a verb the message says.
+    what: &'static str,
+    /// To what.
+    path: PathBuf,
+    /// Why.
+    #[source]
+    source: std::io::Error,
+}
+
 /// How one file of a submission's copy differs from the course's, by its path below the copy.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Change {
@@ -82,14 +107,10 @@ pub struct Course {
 }
 
 impl Course {
-    /// Reads the course's copy in `dir`. The error says why it cannot serve: no `Cargo.toml`
-    /// naming the supplied crate there, or a file that cannot be read.
-    pub fn load(dir: &Path) -> Result<Course, String> {
+    /// Reads the course's copy in `dir`.
+    pub fn load(dir: &Path) -> Result<Course, CourseError> {
         if package_name(dir, "Cargo.toml").as_deref() != Some(PACKAGE) {
-            return Err(format!(
-                "{}: no Cargo.toml of the package {PACKAGE}",
-                dir.display()
-            ));
+            return Err(CourseError::NotTheCrate(dir.to_path_buf()));
         }
         let mut files = BTreeMap::new();
         for (path, regular) in entries(dir, "") {
@@ -97,8 +118,7 @@ impl Course {
                 true => tree::read(dir, &path, MAX_FILE).ok(),
                 false => None,
             };
-            let bytes =
-                bytes.ok_or_else(|| format!("{}: cannot read", dir.join(&path).display()))?;
+            let bytes = bytes.ok_or_else(|| CourseError::Unreadable(dir.join(&path)))?;
             files.insert(path, bytes);
         }
         Ok(Course { files })
@@ -121,16 +141,16 @@ impl Course {
     /// grading alone) and writes the course's copy in its place, so that the program is built
     /// with the course's supplied crate. Returns the comparison, with the [`Swap`] to undo once
     /// grading is over; `None` for a submission without a copy.
-    pub fn restore(&self, submission: &Path) -> Result<Option<(Comparison, Option<Swap>)>, String> {
+    pub fn restore(
+        &self,
+        submission: &Path,
+    ) -> Result<Option<(Comparison, Option<Swap>)>, SwapError> {
         let Some(comparison) = self.compare(submission) else {
             return Ok(None);
         };
         if !comparison.changed() {
             return Ok(Some((comparison, None)));
         }
-        let failed = |what: &str, path: &Path, e: std::io::Error| {
-            format!("cannot {what} {}: {e}", path.display())
-        };
         let copy = submission.join(&comparison.folder);
         let aside = tempfile::Builder::new()
             .prefix(ASIDE)
@@ -204,21 +224,19 @@ pub struct Swap {
 
 impl Swap {
     /// Removes the course's copy and puts the submitted one back in its place. The error says
-    /// why it could not, and where the submitted copy is, relative to `submission`.
+    /// why it could not, and where the submitted copy is, relative to `submission`, in the
+    /// words the result keeps ([`Comparison::not_put_back`]).
     pub fn put_back(mut self, submission: &Path) -> Result<(), (String, String)> {
         let kept = self.kept.strip_prefix(submission).unwrap_or(&self.kept);
         let kept = kept.to_string_lossy().into_owned();
-        self.undo().map_err(|why| (why, kept))
+        self.undo().map_err(|why| (why.to_string(), kept))
     }
 
     /// Puts the submitted copy back, once.
-    fn undo(&mut self) -> Result<(), String> {
+    fn undo(&mut self) -> Result<(), SwapError> {
         if std::mem::replace(&mut self.done, true) {
             return Ok(());
         }
-        let failed = |what: &str, path: &Path, e: std::io::Error| {
-            format!("cannot {what} {}: {e}", path.display())
-        };
         // Without the submitted copy, the course's stays.
         fs::symlink_metadata(&self.kept).map_err(|e| failed("move back", &self.kept, e))?;
         // A link put in the course copy's place is removed itself, never followed.
@@ -236,6 +254,15 @@ impl Swap {
 impl Drop for Swap {
     fn drop(&mut self) {
         let _ = self.undo();
+    }
+}
+
+/// The [`SwapError`] of `what` done to `path`.
+fn failed(what: &'static str, path: &Path, source: std::io::Error) -> SwapError {
+    SwapError {
+        what,
+        path: path.to_path_buf(),
+        source,
     }
 }
 
@@ -566,7 +593,9 @@ mod tests {
     #[test]
     fn a_course_copy_that_is_missing_or_another_crate_is_an_error_naming_it() {
         let work = tempfile::tempdir().unwrap();
-        let error = Course::load(&work.path().join("nowhere")).unwrap_err();
+        let error = Course::load(&work.path().join("nowhere"))
+            .unwrap_err()
+            .to_string();
         assert!(
             error.contains("nowhere") && error.contains(PACKAGE),
             "{error}"

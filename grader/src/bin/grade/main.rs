@@ -457,7 +457,7 @@ enum GradeError {
     Class(commands::class::ClassError),
     /// `grade gallery`.
     #[error(transparent)]
-    Gallery(#[from] connect_four_grader::kit::KitError),
+    Gallery(#[from] commands::gallery::GalleryError),
     /// `grade feedback` (its error is not yet a `std::error::Error`).
     #[cfg(not(feature = "students-kit"))]
     #[error("{0}")]

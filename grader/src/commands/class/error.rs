@@ -6,24 +6,29 @@ use std::path::PathBuf;
 
 use super::super::again::AgainError;
 use super::super::interrupt::Signal;
-use super::super::publish::Unreported;
+use super::super::publish::{PublishError, Unreported};
 use super::ClassRun;
 use crate::commands::files::{OpenKitError, WriteError};
 use crate::judge::class::{Outcome, SubmissionsError};
 use crate::judge::Student;
-use crate::kit::KitError;
+use crate::kit::gradescope_export::FindError;
+use crate::kit::roster::RosterError;
 use crate::report::class::Standing;
 use crate::report::inert;
 use crate::report::numbers::students;
+use crate::similarity::load::LoadError;
 use crate::store::StoreError;
 
 /// Why `grade class` failed.
 #[derive(Debug, thiserror::Error)]
 pub enum ClassError {
-    /// The kit, the submissions or a file could not be read or written, or students could not
-    /// be graded (exit status 1).
+    /// The submissions given are not a class's folder or a Gradescope export (its message
+    /// made inert: it may name students' files).
+    #[error("{}", inert::line(&.0.to_string()))]
+    Export(FindError),
+    /// The roster could not be read.
     #[error(transparent)]
-    Kit(#[from] KitError),
+    Roster(#[from] RosterError),
     /// The kit could not be found or loaded.
     #[error(transparent)]
     OpenKit(#[from] OpenKitError),
@@ -36,6 +41,26 @@ pub enum ClassError {
     /// The students to grade again could not be graded into the class's files.
     #[error(transparent)]
     Again(#[from] AgainError),
+    /// The class's files could not all be written.
+    #[error(transparent)]
+    Publish(#[from] PublishError),
+    /// The submissions could not be compared with each other.
+    #[error(transparent)]
+    Similar(#[from] LoadError),
+    /// Some students were not graded: their sandbox could not be set up (each, and why), of
+    /// `of` students.
+    #[error(
+        "{} of {of} students were not graded: their sandbox could not be set up, so none of \
+         their code was run, and the gradebook leaves their points blank:\n  {}",
+        .ungraded.len(),
+        lines(.ungraded)
+    )]
+    Ungraded {
+        /// Each student not graded, and why.
+        ungraded: Vec<(String, String)>,
+        /// How many students.
+        of: usize,
+    },
     /// The class store could not be read or written: what is graded from then on could be
     /// lost.
     #[error(transparent)]
@@ -192,24 +217,27 @@ pub(super) fn stopped(
 
 /// An error naming the students who were not graded (their sandbox could not be set up), if
 /// any were: their rows are no grade.
-pub(super) fn ungraded(standings: &[Standing]) -> Result<(), KitError> {
-    let ungraded: Vec<String> = standings
+pub(super) fn ungraded(standings: &[Standing]) -> Result<(), ClassError> {
+    let ungraded: Vec<(String, String)> = standings
         .iter()
-        .filter_map(|s| {
-            let why = s.ungraded.as_deref()?;
-            Some(format!("{}: {}", inert::line(&s.student), inert::line(why)))
-        })
+        .filter_map(|s| Some((s.student.clone(), s.ungraded.clone()?)))
         .collect();
-    if ungraded.is_empty() {
-        return Ok(());
+    match ungraded.is_empty() {
+        true => Ok(()),
+        false => Err(ClassError::Ungraded {
+            ungraded,
+            of: standings.len(),
+        }),
     }
-    Err(KitError(format!(
-        "{} of {} students were not graded: their sandbox could not be set up, so none of \
-         their code was run, and the gradebook leaves their points blank:\n  {}",
-        ungraded.len(),
-        standings.len(),
-        ungraded.join("\n  ")
-    )))
+}
+
+/// Each student and why, made inert, a line each, for a message.
+fn lines(pairs: &[(String, String)]) -> String {
+    let lines: Vec<String> = pairs
+        .iter()
+        .map(|(name, why)| format!("{}: {}", inert::line(name), inert::line(why)))
+        .collect();
+    lines.join("\n  ")
 }
 
 /// Students' folder names, made inert and joined by commas, for a message.

@@ -32,7 +32,7 @@ use super::who::Joining;
 use crate::judge::class::submissions;
 use crate::judge::stop::Stop;
 use crate::kit::gradescope_export::{self, Submissions};
-use crate::kit::{Kit, KitError};
+use crate::kit::Kit;
 use crate::report::{class, similarity, terminal};
 use crate::store::{Class, Store};
 
@@ -85,8 +85,7 @@ impl ClassRun {
 pub fn run(run: &ClassRun) -> Result<(), ClassError> {
     // Kept to the end of the run: an archive's extraction is removed with it. Its errors may
     // name students' files.
-    let found = gradescope_export::open(&run.submissions)
-        .map_err(|e| KitError(crate::report::inert::line(&e.to_string())))?;
+    let found = gradescope_export::open(&run.submissions).map_err(ClassError::Export)?;
     setup::refuse_reports_inside(run, &found.dir)?;
     let (kit, dir) = run.grading.kit()?;
     setup::own_build_directories();
@@ -175,7 +174,7 @@ pub fn run(run: &ClassRun) -> Result<(), ClassError> {
             Err(ClassError::Stopped(Box::new(stopped)))
         }
         (Some(stopped), Ok(())) => Err(ClassError::Stopped(Box::new(stopped))),
-        (None, ungraded) => ungraded.map_err(ClassError::from),
+        (None, ungraded) => ungraded,
     }
 }
 
@@ -196,8 +195,7 @@ fn write_summary(
     }
     if let Some(reports) = run.grading.report.as_deref() {
         let base = similar::course_starter(run.grading.kit.as_deref());
-        let comparison = similar::compared(&found.dir, Vec::new(), &base)
-            .map_err(|e| KitError(e.to_string()))?;
+        let comparison = similar::compared(&found.dir, Vec::new(), &base)?;
         similar::write(reports, &comparison)?;
         text.push_str(&format!("\n{}", similarity::markdown(&comparison)));
         eprintln!(
