@@ -100,7 +100,7 @@ impl fmt::Display for Spec {
 
 /// Everything about a match but its players.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Settings {
+pub struct Conditions {
     /// The board's rows.
     pub rows: usize,
     /// The board's columns.
@@ -252,7 +252,7 @@ enum Contestant {
 impl Contestant {
     /// The player `spec` describes, checked: an engine with its threads, or a program that
     /// starts and answers `new red`.
-    fn new(spec: &Spec, settings: &Settings) -> Result<Contestant, Forfeit> {
+    fn new(spec: &Spec, settings: &Conditions) -> Result<Contestant, Forfeit> {
         let mut contestant = match spec {
             Spec::Reference { depth, prune } => {
                 let engine = Engine::new(settings.threads, Algorithm::pruned_if(*prune))
@@ -274,7 +274,7 @@ impl Contestant {
     }
 
     /// Starts a game that `first` moves first in: a program is started and sent `new`.
-    fn begin(&mut self, first: Player, settings: &Settings) -> Result<(), Forfeit> {
+    fn begin(&mut self, first: Player, settings: &Conditions) -> Result<(), Forfeit> {
         if let Contestant::Program {
             command,
             depth,
@@ -300,7 +300,7 @@ impl Contestant {
         &mut self,
         board: &Board,
         player: Player,
-        settings: &Settings,
+        settings: &Conditions,
         rng: &mut StdRng,
     ) -> Result<usize, Forfeit> {
         match self {
@@ -319,7 +319,7 @@ impl Contestant {
 
     /// Tells a program that its opponent dropped in `col`, which the runner's board says lands
     /// in `row`; a program must agree.
-    fn hear(&mut self, col: usize, row: usize, settings: &Settings) -> Result<(), Forfeit> {
+    fn hear(&mut self, col: usize, row: usize, settings: &Conditions) -> Result<(), Forfeit> {
         match self {
             Contestant::Program {
                 running: Some(program),
@@ -375,7 +375,7 @@ fn play_game(
     contestants: &mut [Contestant; 2],
     empty: &Board,
     number: u32,
-    settings: &Settings,
+    settings: &Conditions,
     rng: &mut StdRng,
 ) -> GameRecord {
     let first = usize::from(number % 2 == 0);
@@ -427,7 +427,7 @@ fn play_game(
 /// ends. Fails, before any game, when the board size is not allowed or a player cannot start.
 pub fn play(
     specs: &[Spec; 2],
-    settings: &Settings,
+    settings: &Conditions,
     mut each: impl FnMut(&GameRecord),
 ) -> Result<Standings, MatchError> {
     let empty =

@@ -23,7 +23,7 @@ use std::time::Duration;
 use connect_four_grader::judge::result::window::{
     Cell, Check, Measured, Observation, Status, Step, WindowResult,
 };
-use connect_four_grader::judge::window::{store_reference, Settings, WindowRun};
+use connect_four_grader::judge::window::{store_reference, WindowPlan, WindowRun};
 use connect_four_grader::judge::{BuildCommand, Job, Student};
 use connect_four_grader::process::display::Display;
 use connect_four_grader::process::sandbox::{Prepared, Sandbox};
@@ -85,7 +85,7 @@ fn observe_in(
             logs: None,
             name: "window-build",
         }),
-        settings: Settings {
+        settings: WindowPlan {
             board: (4, 5),
             depth: 1,
             search_depth,

@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use clap::{Args, Subcommand};
 use connect_four_grader::commands;
-use connect_four_grader::judge::matchup::{Settings, Spec};
+use connect_four_grader::judge::matchup::{Conditions, Spec};
 use connect_four_grader::process::Limits;
 use connect_four_grader::report::export::MoodleBy;
 use connect_four_supplied::limits::{parse_size, parse_threads};
@@ -314,7 +314,7 @@ impl Course {
             )?),
             Course::Handout(args) => Ok(commands::handout::run(&args.file)?),
             Course::Match(args) => {
-                let settings = Settings {
+                let settings = Conditions {
                     rows: args.rows,
                     cols: args.cols,
                     games: args.games,
