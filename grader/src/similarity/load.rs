@@ -6,7 +6,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use super::{File, Origin, Submission, Unread, Why};
+use super::{File, Origin, Submission, Uncompared, Why};
 use crate::kit::sources;
 
 /// Why a folder of submissions could not be read.
@@ -74,14 +74,14 @@ pub fn submission(dir: &Path, name: String, origin: Origin) -> Submission {
                 language,
                 text,
             }),
-            Err(error) => unread.push(Unread {
+            Err(error) => unread.push(Uncompared {
                 path,
                 why: Why::Source(error),
             }),
         }
     }
     if more > 0 {
-        unread.push(Unread {
+        unread.push(Uncompared {
             path: String::new(),
             why: Why::TooMany(more),
         });

@@ -10,7 +10,7 @@ use super::fragments::{runs, Place};
 use super::tokens::tokens;
 use super::winnow::{kgrams, winnow, Fingerprint};
 use super::{Base, Comparison, Fragment, Measure, Origin, Pair, Settings, Span, Submission};
-use super::{Unread, Why};
+use super::{Uncompared, Why};
 use crate::kit::style::Language;
 
 /// The most places of one fingerprint matched on each side of a pair: a line repeated a
@@ -130,7 +130,7 @@ fn fingerprint(
         let found = match tokens(&file.text, file.language) {
             Ok(found) => found,
             Err(error) => {
-                submission.unread.push(Unread {
+                submission.unread.push(Uncompared {
                     path: file.path.clone(),
                     why: Why::Tokens(error),
                 });
