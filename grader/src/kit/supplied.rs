@@ -14,7 +14,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use super::tree::{self, Kind, ReadError};
+use super::tree::{self, EntryKind, ReadError};
 
 use serde::{Deserialize, Serialize};
 
@@ -165,7 +165,7 @@ impl Course {
 
     /// How the copy in `folder` of `submission` differs from the course's.
     fn changes(&self, submission: &Path, folder: &str) -> Vec<Change> {
-        if tree::kind(submission, folder) != Ok(Kind::Folder) {
+        if tree::kind(submission, folder) != Ok(EntryKind::Folder) {
             // Not a folder (a link to one, a file): nothing of it is the course's.
             return self.files.keys().cloned().map(Change::Changed).collect();
         }
@@ -254,7 +254,7 @@ fn find(submission: &Path) -> Option<String> {
     let mut manifests: Vec<&str> = listing
         .entries
         .iter()
-        .filter(|entry| entry.kind == Kind::File)
+        .filter(|entry| entry.kind == EntryKind::File)
         .filter_map(|entry| entry.path.strip_suffix("/Cargo.toml"))
         .collect();
     manifests.sort_by_key(|folder| (folder.matches('/').count(), *folder));
@@ -292,14 +292,14 @@ fn entries(root: &Path, folder: &str) -> BTreeMap<String, bool> {
         };
         match tree::kind(root, &path) {
             Err(ReadError::Missing) => {}
-            Ok(Kind::Folder) => match tree::walk(root, &path, &|_, _| false) {
+            Ok(EntryKind::Folder) => match tree::walk(root, &path, &|_, _| false) {
                 Ok(listing) => {
                     for entry in listing.entries {
-                        entries.insert(below(&entry.path), entry.kind == Kind::File);
+                        entries.insert(below(&entry.path), entry.kind == EntryKind::File);
                     }
                     let stopped = listing.stopped.map(|stopped| match stopped {
-                        tree::Stopped::TooDeep(path) => path,
-                        tree::Stopped::TooMany(_) => path.clone(),
+                        tree::Cutoff::TooDeep(path) => path,
+                        tree::Cutoff::TooMany(_) => path.clone(),
                     });
                     for path in listing.unlisted.into_iter().chain(stopped) {
                         entries.insert(below(&path), false);
@@ -310,7 +310,7 @@ fn entries(root: &Path, folder: &str) -> BTreeMap<String, bool> {
                 }
             },
             Ok(kind) => {
-                entries.insert(part.to_string(), kind == Kind::File);
+                entries.insert(part.to_string(), kind == EntryKind::File);
             }
             Err(_) => {
                 entries.insert(part.to_string(), false);
