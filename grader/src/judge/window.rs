@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 use super::build::BuildCommand;
 use super::job::{Job, Student};
 use super::result::window::{
-    Cell, Check, Measured, Observation, Status, Step, Trouble, Unobserved, WindowResult,
+    Cell, Check, Measured, Observation, Step, StepResult, Trouble, Unobserved, WindowResult,
 };
 use crate::process::display::{Display, DisplayError, Image, Rect, Window};
 use crate::process::sandbox::Prepared;
@@ -300,9 +300,9 @@ impl Observer<'_> {
         Check {
             step: Step::Dialog,
             status: if holds_grid {
-                Status::Fail
+                StepResult::Fail
             } else {
-                Status::Pass
+                StepResult::Pass
             },
             measured: Measured::Dialog {
                 title,
@@ -568,8 +568,8 @@ impl Observer<'_> {
             return Check {
                 step: Step::Redraw,
                 status: match held {
-                    true => Status::Fail,
-                    false => Status::NotObserved,
+                    true => StepResult::Fail,
+                    false => StepResult::NotObserved,
                 },
                 measured: Measured::Redraw {
                     reply: Some(seen),
@@ -627,7 +627,7 @@ impl Observer<'_> {
         Check {
             step: Step::Redraw,
             status: match (too_short, lost.is_empty()) {
-                (true, _) => Status::NotObserved,
+                (true, _) => StepResult::NotObserved,
                 (false, redrawn) => status(redrawn),
             },
             measured: Measured::Redraw {
@@ -732,11 +732,11 @@ fn area(rect: Rect) -> u64 {
 }
 
 /// Pass or fail.
-fn status(passed: bool) -> Status {
+fn status(passed: bool) -> StepResult {
     if passed {
-        Status::Pass
+        StepResult::Pass
     } else {
-        Status::Fail
+        StepResult::Fail
     }
 }
 
@@ -752,7 +752,7 @@ fn unobserved(screenshots: Vec<PathBuf>, trouble: &Trouble) -> Vec<Check> {
 fn not_observed(step: Step, screenshots: Vec<PathBuf>, trouble: Trouble) -> Check {
     Check {
         step,
-        status: Status::NotObserved,
+        status: StepResult::NotObserved,
         measured: Measured::Nothing,
         screenshots,
         trouble: Some(trouble),
