@@ -211,12 +211,12 @@ impl Tally {
 
 /// A whole match's result.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Standings {
+pub struct Scoreboard {
     /// The games A moved first in, and those B moved first in.
     pub by_first: [Tally; 2],
 }
 
-impl Standings {
+impl Scoreboard {
     /// Every game.
     pub fn total(&self) -> Tally {
         self.by_first[0].plus(self.by_first[1])
@@ -429,7 +429,7 @@ pub fn play(
     specs: &[Spec; 2],
     settings: &Conditions,
     mut each: impl FnMut(&GameRecord),
-) -> Result<Standings, MatchError> {
+) -> Result<Scoreboard, MatchError> {
     let empty =
         Board::new(settings.rows, settings.cols).map_err(|e| MatchError::Board(e.to_string()))?;
     let start = |side: usize| {
@@ -437,7 +437,7 @@ pub fn play(
     };
     let mut contestants = [start(0)?, start(1)?];
     let mut rng = StdRng::seed_from_u64(settings.seed);
-    let mut standings = Standings {
+    let mut standings = Scoreboard {
         by_first: [Tally::default(); 2],
     };
     for number in 1..=settings.games {
