@@ -97,7 +97,7 @@ pub(crate) fn hand_rubric() -> crate::kit::Rubric {
 /// program could use one CPU of two, so it counts neither way.
 pub(crate) fn not_counted(name: &str, category: &str, points: f64) -> CaseResult {
     use super::result::design::{Design, Unseen};
-    use super::result::speedup::{Outcome, Speedup};
+    use super::result::speedup::{SpeedupOutcome, Speedup};
     CaseResult {
         speedup: Some(Speedup {
             threads: (1, 2),
@@ -108,7 +108,7 @@ pub(crate) fn not_counted(name: &str, category: &str, points: f64) -> CaseResult
             },
             chosen: None,
             scaling: Vec::new(),
-            outcome: Outcome::TooFewCpus,
+            outcome: SpeedupOutcome::TooFewCpus,
             uneven: None,
             design: Design::Unseen(Unseen::NotSearched),
         }),

@@ -26,7 +26,7 @@ use crate::kit::Rubric;
 use crate::process::Failure;
 use build::Build;
 use confinement::Confinement;
-use speedup::{Outcome, Speedup, SpeedupFault};
+use speedup::{SpeedupOutcome, Speedup, SpeedupFault};
 use style::Style;
 use window::WindowResult;
 
@@ -328,15 +328,15 @@ impl CaseResult {
             kinds.push(FaultKind::Measured);
         }
         match self.speedup.as_ref().map(|s| &s.outcome) {
-            Some(Outcome::Failed(SpeedupFault::Program { failure, .. })) => {
+            Some(SpeedupOutcome::Failed(SpeedupFault::Program { failure, .. })) => {
                 kinds.push(FaultKind::of(failure))
             }
-            Some(Outcome::Failed(SpeedupFault::Script(_))) => {}
-            Some(Outcome::Failed(_)) => kinds.push(FaultKind::WrongAnswer),
-            Some(Outcome::Judged(_, judged)) if judged.credit < 1.0 => {
+            Some(SpeedupOutcome::Failed(SpeedupFault::Script(_))) => {}
+            Some(SpeedupOutcome::Failed(_)) => kinds.push(FaultKind::WrongAnswer),
+            Some(SpeedupOutcome::Judged(_, judged)) if judged.credit < 1.0 => {
                 kinds.push(FaultKind::Measured)
             }
-            Some(Outcome::Refused(..)) => kinds.push(FaultKind::Measured),
+            Some(SpeedupOutcome::Refused(..)) => kinds.push(FaultKind::Measured),
             _ => {}
         }
         kinds.sort();
