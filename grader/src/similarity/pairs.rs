@@ -6,7 +6,7 @@
 use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 
-use super::fragments::{runs, Place};
+use super::fragments::{streaks, Place};
 use super::tokens::tokens;
 use super::winnow::{kgrams, winnow, Fingerprint};
 use super::{Base, Comparison, Fragment, Measure, Origin, Pair, Settings, Span, Submission};
@@ -295,12 +295,12 @@ fn pair(
                 .flat_map(move |&l| rights.iter().map(move |&r| (l, r)))
         })
         .collect();
-    let mut fragments: Vec<Fragment> = runs(&matches)
+    let mut fragments: Vec<Fragment> = streaks(&matches)
         .into_iter()
-        .map(|run| Fragment {
-            left: span(&printed[left], run.left, run.length, settings.k),
-            right: span(&printed[right], run.right, run.length, settings.k),
-            tokens: tokens_in(&printed[left], run.left, run.length, settings.k),
+        .map(|streak| Fragment {
+            left: span(&printed[left], streak.left, streak.length, settings.k),
+            right: span(&printed[right], streak.right, streak.length, settings.k),
+            tokens: tokens_in(&printed[left], streak.left, streak.length, settings.k),
         })
         .collect();
     fragments.sort_by(|a, b| {
