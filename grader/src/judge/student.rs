@@ -18,7 +18,7 @@ use super::result::{CaseResult, NotRun, StudentResult};
 use super::stop::Stop;
 use super::style::{self, StyleCheck};
 use super::window::WindowRun;
-use crate::kit::supplied::Comparison;
+use crate::kit::supplied::SuppliedCopy;
 use crate::kit::{sources, tree, Kit};
 
 /// After this many cases in a row in which the program answered nothing and timed out, the
@@ -207,7 +207,7 @@ fn grade_until(
     };
     // Put back once nothing of the student's runs any more.
     let supplied = match restored {
-        Ok(Some((comparison, swap))) => Some(Comparison {
+        Ok(Some((comparison, swap))) => Some(SuppliedCopy {
             not_put_back: swap.and_then(|swap| swap.put_back(dir).err()),
             ..comparison
         }),

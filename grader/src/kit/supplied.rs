@@ -55,7 +55,7 @@ impl Change {
 
 /// A submission's copy of the supplied crate compared with the course's.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Comparison {
+pub struct SuppliedCopy {
     /// Where the copy is, relative to the submission, `/`-separated (usually `supplied`).
     pub folder: String,
     /// Every file that differs, sorted by path; empty when the copy is the course's.
@@ -67,7 +67,7 @@ pub struct Comparison {
     pub not_put_back: Option<(String, String)>,
 }
 
-impl Comparison {
+impl SuppliedCopy {
     /// Whether the copy differs from the course's.
     pub fn changed(&self) -> bool {
         !self.changes.is_empty()
@@ -106,9 +106,9 @@ impl Course {
 
     /// Compares the copy in `submission` with the course's; `None` when the submission has no
     /// copy (a Java or Python one).
-    pub fn compare(&self, submission: &Path) -> Option<Comparison> {
+    pub fn compare(&self, submission: &Path) -> Option<SuppliedCopy> {
         let folder = find(submission)?;
-        Some(Comparison {
+        Some(SuppliedCopy {
             changes: self.changes(submission, &folder),
             folder,
             replaced: false,
@@ -121,7 +121,10 @@ impl Course {
     /// grading alone) and writes the course's copy in its place, so that the program is built
     /// with the course's supplied crate. Returns the comparison, with the [`Swap`] to undo once
     /// grading is over; `None` for a submission without a copy.
-    pub fn restore(&self, submission: &Path) -> Result<Option<(Comparison, Option<Swap>)>, String> {
+    pub fn restore(
+        &self,
+        submission: &Path,
+    ) -> Result<Option<(SuppliedCopy, Option<Swap>)>, String> {
         let Some(comparison) = self.compare(submission) else {
             return Ok(None);
         };
@@ -156,7 +159,7 @@ impl Course {
             }
             fs::write(&target, bytes).map_err(|e| failed("write", &target, e))?;
         }
-        let comparison = Comparison {
+        let comparison = SuppliedCopy {
             replaced: true,
             ..comparison
         };

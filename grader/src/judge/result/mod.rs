@@ -20,13 +20,13 @@ pub mod window;
 
 use crate::kit::case::Case;
 use crate::kit::style::Language;
-use crate::kit::supplied::Comparison;
+use crate::kit::supplied::SuppliedCopy;
 use crate::kit::tree::Listing;
 use crate::kit::Rubric;
 use crate::process::Failure;
 use build::Build;
 use confinement::Confinement;
-use speedup::{SpeedupOutcome, Speedup, SpeedupFault};
+use speedup::{Speedup, SpeedupFault, SpeedupOutcome};
 use style::Style;
 use window::WindowResult;
 
@@ -395,7 +395,7 @@ pub struct StudentResult {
     pub build: Option<Build>,
     /// The submission's copy of the supplied crate compared with the course's (not scored);
     /// `None` when it has none or the course's copy was not found.
-    pub supplied: Option<Comparison>,
+    pub supplied: Option<SuppliedCopy>,
     /// The submission's special entries (links, FIFOs, sockets, devices), never read, listed
     /// for the graders (not scored).
     pub special: Listing,
