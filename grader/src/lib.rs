@@ -11,7 +11,7 @@
 //! - [`similarity`]: a class's submissions compared with each other and with earlier years'
 //!   (winnowed fingerprints of syntax tokens, the given code left out); reads, never runs.
 //! - [`store`]: the class store: one versioned, typed record per student (result, submission
-//!   fingerprint, who and when, hand scores) and the class a run grades; the only code that
+//!   stamp, who and when, hand scores) and the class a run grades; the only code that
 //!   reads a file the kit wrote.
 //! - [`report`]: records and results in words: terminal, Markdown, gradebook, exports,
 //!   feedback, results.json, class summary, match summary, similar pairs, the graders'

@@ -8,7 +8,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use crate::judge::window::{Settings, WindowRun};
+use crate::judge::window::{WindowPlan, WindowRun};
 use crate::judge::{BuildCommand, Options, Policy, StyleCheck};
 use crate::kit::supplied::Course;
 use crate::kit::{Kit, LoadError};
@@ -186,7 +186,7 @@ impl Grading {
                 logs: self.report.clone(),
                 name: "window-build",
             }),
-            settings: Settings {
+            settings: WindowPlan {
                 board: (4, 5),
                 depth: 1,
                 search_depth: ask.depth,

@@ -3,7 +3,7 @@
 
 use std::io::Write;
 
-use crate::judge::matchup::{play, MatchError, Settings, Spec};
+use crate::judge::matchup::{play, Conditions, MatchError, Spec};
 use crate::report::matchup::{bar, error, game, text};
 use crate::report::progress::Progress;
 
@@ -20,7 +20,7 @@ pub struct MatchupError {
 
 /// Plays the match between `specs`; `Err` says why it could not be played (a player that
 /// cannot start).
-pub fn run(specs: &[Spec; 2], settings: &Settings) -> Result<(), MatchupError> {
+pub fn run(specs: &[Spec; 2], settings: &Conditions) -> Result<(), MatchupError> {
     let out = Progress::stderr();
     out.status(&bar(0, settings.games));
     let standings = play(specs, settings, |record| {

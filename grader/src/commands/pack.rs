@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use super::files::{find_kit, FindKitError};
-use super::source::{self, Source, SourceError, State};
+use super::source::{self, Manifest, ManifestError, State};
 use crate::kit::held_out::SECRET;
 use crate::kit::{Kit, LoadError};
 
@@ -35,7 +35,7 @@ pub enum PackError {
     Load(#[from] LoadError),
     /// The files to pack cannot be listed.
     #[error(transparent)]
-    Source(#[from] SourceError),
+    Source(#[from] ManifestError),
     /// The folder to pack into is not empty.
     #[error("{}: not empty; pack into a new folder", .out.display())]
     NotEmpty {
@@ -194,7 +194,7 @@ pub fn run(
 /// `allow_uncommitted`, when it warns of them; says of a folder outside a git checkout that
 /// nothing could be checked.
 fn uncommitted(
-    sources: &[(&PathBuf, Option<&Source>)],
+    sources: &[(&PathBuf, Option<&Manifest>)],
     allow_uncommitted: bool,
 ) -> Result<(), PackError> {
     let mut changes = Vec::new();
@@ -289,7 +289,7 @@ fn check_students(grade: &Path) -> Result<(), PackError> {
 }
 
 /// Copies the files of `source`, in the folder `from`, to the folder `to`.
-fn copy(from: &Path, source: &Source, to: &Path) -> Result<(), PackError> {
+fn copy(from: &Path, source: &Manifest, to: &Path) -> Result<(), PackError> {
     for file in &source.files {
         let (source, target) = (from.join(file), to.join(file));
         if let Some(parent) = target.parent() {

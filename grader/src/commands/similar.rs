@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use super::files::{find_kit, replace, write as write_file, WriteError};
 use crate::report::similarity::{self, page};
-use crate::similarity::load::{self, LoadError};
+use crate::similarity::load::{self, FolderError};
 use crate::similarity::{compare, Base, Comparison, Origin, Settings, Submission};
 
 /// What `grade similar` was asked.
@@ -36,7 +36,7 @@ pub struct SimilarRun {
 pub enum SimilarError {
     /// A class, archive or base folder could not be read.
     #[error(transparent)]
-    Load(#[from] LoadError),
+    Load(#[from] FolderError),
     /// A base folder given is not a folder.
     #[error("{}: the base must be a folder of given code", .0.display())]
     NoBase(PathBuf),
@@ -77,7 +77,7 @@ pub fn compared(
     dir: &Path,
     archive: Vec<Submission>,
     base: &[Submission],
-) -> Result<Comparison, LoadError> {
+) -> Result<Comparison, FolderError> {
     let settings = Settings::default();
     let class = load::class(dir, &Origin::Class)?;
     Ok(compare(class, archive, &Base::of(base, settings), settings))

@@ -16,14 +16,14 @@ use std::process::{Command, Output};
 
 /// The files of a folder to pack, and what could be checked of them.
 #[derive(Debug, PartialEq, Eq)]
-pub struct Source {
+pub struct Manifest {
     /// Every file, relative to the folder, sorted.
     pub files: Vec<PathBuf>,
     /// Whether they are committed.
     pub state: State,
 }
 
-/// What git says of the files of a [`Source`].
+/// What git says of the files of a [`Manifest`].
 #[derive(Debug, PartialEq, Eq)]
 pub enum State {
     /// Each is as committed.
@@ -37,7 +37,7 @@ pub enum State {
 
 /// Why a folder's files could not be listed.
 #[derive(Debug, thiserror::Error)]
-pub enum SourceError {
+pub enum ManifestError {
     /// A folder could not be read.
     #[error("{}: cannot read: {}", .0.display(), .1)]
     Read(PathBuf, #[source] std::io::Error),
@@ -47,7 +47,7 @@ pub enum SourceError {
 }
 
 /// The files of `dir` but those at its top named in `leave_out`, and whether they are committed.
-pub fn files(dir: &Path, leave_out: &[&str]) -> Result<Source, SourceError> {
+pub fn files(dir: &Path, leave_out: &[&str]) -> Result<Manifest, ManifestError> {
     let inside = git(dir, &["rev-parse", "--is-inside-work-tree"]);
     match inside {
         Ok(out) if out.status.success() => {}
@@ -89,7 +89,7 @@ pub fn files(dir: &Path, leave_out: &[&str]) -> Result<Source, SourceError> {
         true => State::Committed,
         false => State::Uncommitted(uncommitted),
     };
-    Ok(Source { files, state })
+    Ok(Manifest { files, state })
 }
 
 /// `git ARGS` run in `dir`, with git's own settings for the user left as they are.
@@ -98,7 +98,7 @@ fn git(dir: &Path, args: &[&str]) -> std::io::Result<Output> {
 }
 
 /// `git ARGS PATHSPECS` run in `dir`, its standard output if it succeeded.
-fn checked(dir: &Path, args: &[&str], pathspecs: &[String]) -> Result<Vec<u8>, SourceError> {
+fn checked(dir: &Path, args: &[&str], pathspecs: &[String]) -> Result<Vec<u8>, ManifestError> {
     let shown = format!("git {} {}", args.join(" "), pathspecs.join(" "));
     let out = Command::new("git")
         .arg("-C")
@@ -106,10 +106,10 @@ fn checked(dir: &Path, args: &[&str], pathspecs: &[String]) -> Result<Vec<u8>, S
         .args(args)
         .args(pathspecs)
         .output()
-        .map_err(|e| SourceError::Git(shown.clone(), e.to_string()))?;
+        .map_err(|e| ManifestError::Git(shown.clone(), e.to_string()))?;
     match out.status.success() {
         true => Ok(out.stdout),
-        false => Err(SourceError::Git(shown, first_line(&out.stderr))),
+        false => Err(ManifestError::Git(shown, first_line(&out.stderr))),
     }
 }
 
@@ -146,11 +146,11 @@ fn status_lines(status: &[u8]) -> Vec<String> {
 
 /// The files of `dir` outside a git checkout: every one but `target/` folders and the entries
 /// at its top named in `leave_out`, sorted; nothing checked, because of `why`.
-fn walked(dir: &Path, leave_out: &[&str], why: String) -> Result<Source, SourceError> {
+fn walked(dir: &Path, leave_out: &[&str], why: String) -> Result<Manifest, ManifestError> {
     let mut files = Vec::new();
     walk(dir, Path::new(""), leave_out, &mut files)?;
     files.sort();
-    Ok(Source {
+    Ok(Manifest {
         files,
         state: State::Unchecked(why),
     })
@@ -162,9 +162,9 @@ fn walk(
     relative: &Path,
     leave_out: &[&str],
     files: &mut Vec<PathBuf>,
-) -> Result<(), SourceError> {
+) -> Result<(), ManifestError> {
     let folder = dir.join(relative);
-    let read = |e| SourceError::Read(folder.clone(), e);
+    let read = |e| ManifestError::Read(folder.clone(), e);
     for entry in fs::read_dir(&folder).map_err(read)? {
         let entry = entry.map_err(read)?;
         let name = entry.file_name();

@@ -12,7 +12,7 @@ use std::path::Path;
 use std::time::SystemTime;
 
 use crate::judge::Student;
-use crate::kit::gradescope_export::{Metadata, Submissions, METADATA};
+use crate::kit::gradescope_download::{Metadata, Submissions, METADATA};
 use crate::kit::late::{lateness, LatePolicy};
 use crate::kit::roster::{assign, Member, Roster, RosterError};
 use crate::kit::submitted::{self, Source, Submitted};

@@ -19,7 +19,7 @@ use crossbeam::channel::unbounded;
 use super::job::Student;
 use super::result::StudentResult;
 use super::stop::Stop;
-use super::student::{grade_student_unless_stopped, Options, Step};
+use super::student::{grade_student_unless_stopped, Options, Stage};
 use crate::kit::Kit;
 use crate::process::Limits;
 
@@ -113,7 +113,7 @@ pub enum Event<'a> {
     /// A student's grading starts.
     Started(&'a Student),
     /// A step of a student's grading starts (their build, a case, ...).
-    Step(&'a Student, Step<'a>),
+    Step(&'a Student, Stage<'a>),
     /// A student's grading has ended (never [`Outcome::NotStarted`]): how many of all have
     /// ended, so far.
     Finished(&'a Student, &'a Outcome, usize),
@@ -149,7 +149,7 @@ fn each(
     students: &[Student],
     jobs: usize,
     stop: &Stop,
-    grade: impl Fn(&Student, &dyn Fn(Step)) -> Option<StudentResult> + Sync,
+    grade: impl Fn(&Student, &dyn Fn(Stage)) -> Option<StudentResult> + Sync,
     tell: impl Fn(Event) + Sync,
 ) -> Vec<Outcome> {
     let (work, queue) = unbounded();
@@ -184,7 +184,7 @@ fn each(
                     }
                     let student = &students[index];
                     told(Event::Started(student));
-                    let step = |step: Step<'_>| told(Event::Step(student, step));
+                    let step = |step: Stage<'_>| told(Event::Step(student, step));
                     let graded = panic::catch_unwind(AssertUnwindSafe(|| grade(student, &step)));
                     let outcome = match graded {
                         Ok(Some(result)) => Outcome::Graded(Box::new(result)),
@@ -277,7 +277,7 @@ mod tests {
             2,
             &Stop::default(),
             |student, step| {
-                step(Step::Build);
+                step(Stage::Build);
                 result(student)
             },
             |event| match event {
@@ -317,10 +317,10 @@ mod tests {
             1,
             &Stop::default(),
             |student, step| {
-                step(Step::Build);
+                step(Stage::Build);
                 for number in 1..=2 {
                     let name = format!("{}/{number}", student.name);
-                    step(Step::Case {
+                    step(Stage::Case {
                         number,
                         of: 2,
                         name: &name,
@@ -331,7 +331,7 @@ mod tests {
             |event| {
                 let said = match event {
                     Event::Started(student) => format!("{} started", student.name),
-                    Event::Step(student, Step::Case { number, of, name }) => {
+                    Event::Step(student, Stage::Case { number, of, name }) => {
                         format!("{}: case {number} of {of}, {name}", student.name)
                     }
                     Event::Step(student, step) => format!("{}: {step:?}", student.name),

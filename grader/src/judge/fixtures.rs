@@ -97,7 +97,7 @@ pub(crate) fn hand_rubric() -> crate::kit::Rubric {
 /// program could use one CPU of two, so it counts neither way.
 pub(crate) fn not_counted(name: &str, category: &str, points: f64) -> CaseResult {
     use super::result::design::{Design, Unseen};
-    use super::result::speedup::{Outcome, Speedup};
+    use super::result::speedup::{Speedup, SpeedupOutcome};
     CaseResult {
         speedup: Some(Speedup {
             threads: (1, 2),
@@ -108,7 +108,7 @@ pub(crate) fn not_counted(name: &str, category: &str, points: f64) -> CaseResult
             },
             chosen: None,
             scaling: Vec::new(),
-            outcome: Outcome::TooFewCpus,
+            outcome: SpeedupOutcome::TooFewCpus,
             uneven: None,
             design: Design::Unseen(Unseen::NotSearched),
         }),
@@ -139,7 +139,7 @@ pub(crate) fn hostile_student(build_failed: bool) -> StudentResult {
     use super::result::window::{Unobserved, WindowResult};
     use super::result::{Fault, Variety};
     use crate::kit::style::Language;
-    use crate::kit::supplied::{Change, Comparison};
+    use crate::kit::supplied::{Change, SuppliedCopy};
     use crate::process::logged::Ended;
     use crate::process::{Ending, Failure, Stream};
 
@@ -182,7 +182,7 @@ pub(crate) fn hostile_student(build_failed: bool) -> StudentResult {
             log: Some(PathBuf::from(format!("/r/ann{HOSTILE}.build.log"))),
             offline: false,
         }),
-        supplied: Some(Comparison {
+        supplied: Some(SuppliedCopy {
             folder: format!("supplied{HOSTILE}"),
             changes: vec![Change::Added(file.clone())],
             replaced: true,

@@ -117,7 +117,7 @@ impl fmt::Display for Spec {
 
 /// Everything about a match but its players.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Settings {
+pub struct Conditions {
     /// The board's rows.
     pub rows: usize,
     /// The board's columns.
@@ -228,12 +228,12 @@ impl Tally {
 
 /// A whole match's result.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Standings {
+pub struct Scoreboard {
     /// The games A moved first in, and those B moved first in.
     pub by_first: [Tally; 2],
 }
 
-impl Standings {
+impl Scoreboard {
     /// Every game.
     pub fn total(&self) -> Tally {
         self.by_first[0].plus(self.by_first[1])
@@ -269,7 +269,7 @@ enum Contestant {
 impl Contestant {
     /// The player `spec` describes, checked: an engine with its threads, or a program that
     /// starts and answers `new red`.
-    fn new(spec: &Spec, settings: &Settings) -> Result<Contestant, Forfeit> {
+    fn new(spec: &Spec, settings: &Conditions) -> Result<Contestant, Forfeit> {
         let mut contestant = match spec {
             Spec::Reference { depth, prune } => {
                 let engine = Engine::new(settings.threads, Algorithm::pruned_if(*prune))
@@ -291,7 +291,7 @@ impl Contestant {
     }
 
     /// Starts a game that `first` moves first in: a program is started and sent `new`.
-    fn begin(&mut self, first: Player, settings: &Settings) -> Result<(), Forfeit> {
+    fn begin(&mut self, first: Player, settings: &Conditions) -> Result<(), Forfeit> {
         if let Contestant::Program {
             command,
             depth,
@@ -317,7 +317,7 @@ impl Contestant {
         &mut self,
         board: &Board,
         player: Player,
-        settings: &Settings,
+        settings: &Conditions,
         rng: &mut StdRng,
     ) -> Result<usize, Forfeit> {
         match self {
@@ -336,7 +336,7 @@ impl Contestant {
 
     /// Tells a program that its opponent dropped in `col`, which the runner's board says lands
     /// in `row`; a program must agree.
-    fn hear(&mut self, col: usize, row: usize, settings: &Settings) -> Result<(), Forfeit> {
+    fn hear(&mut self, col: usize, row: usize, settings: &Conditions) -> Result<(), Forfeit> {
         match self {
             Contestant::Program {
                 running: Some(program),
@@ -392,7 +392,7 @@ fn play_game(
     contestants: &mut [Contestant; 2],
     empty: &Board,
     number: u32,
-    settings: &Settings,
+    settings: &Conditions,
     rng: &mut StdRng,
 ) -> GameRecord {
     let first = usize::from(number % 2 == 0);
@@ -444,9 +444,9 @@ fn play_game(
 /// ends. Fails, before any game, when the board size is not allowed or a player cannot start.
 pub fn play(
     specs: &[Spec; 2],
-    settings: &Settings,
+    settings: &Conditions,
     mut each: impl FnMut(&GameRecord),
-) -> Result<Standings, MatchError> {
+) -> Result<Scoreboard, MatchError> {
     let empty =
         Board::new(settings.rows, settings.cols).map_err(|e| MatchError::Board(e.to_string()))?;
     let start = |side: usize| {
@@ -454,7 +454,7 @@ pub fn play(
     };
     let mut contestants = [start(0)?, start(1)?];
     let mut rng = StdRng::seed_from_u64(settings.seed);
-    let mut standings = Standings {
+    let mut standings = Scoreboard {
         by_first: [Tally::default(); 2],
     };
     for number in 1..=settings.games {

@@ -37,5 +37,5 @@ pub use result::confinement::Confinement;
 pub use result::{
     CaseResult, CategoryScore, Exchange, Fault, FaultKind, NotRun, Skip, StudentResult, Verdict,
 };
-pub use student::{grade_student, grade_student_unless_stopped, Options, Step};
+pub use student::{grade_student, grade_student_unless_stopped, Options, Stage};
 pub use style::StyleCheck;

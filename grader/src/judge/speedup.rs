@@ -23,8 +23,8 @@ use super::design::{classify, idle, watched, with_uneven, Watched};
 use super::job::Job;
 use super::result::design::{Design, Unseen};
 use super::result::speedup::{
-    median, Busy, Judged, Measurement, Outcome, Refusal, Scale, Speedup, SpeedupFault, Split,
-    Uneven, Work, WAITED, WORK_GREW,
+    median, Busy, Judged, Measurement, Refusal, Scale, Speedup, SpeedupFault, SpeedupOutcome,
+    Split, Uneven, Work, WAITED, WORK_GREW,
 };
 use super::result::{Exchange, Expect};
 use super::scaling::{counts, view};
@@ -80,7 +80,7 @@ pub(crate) fn measure(
     };
     let outcome = bench
         .plain(cpus, rule, &mut design, &mut failed, &mut scaling)
-        .unwrap_or_else(Outcome::Failed);
+        .unwrap_or_else(SpeedupOutcome::Failed);
     let searched = !matches!(design, Design::Unseen(Unseen::NotSearched));
     let uneven = (searched && !plan.uneven_moves.is_empty()).then(|| bench.uneven());
     if let Some(Uneven {
@@ -119,27 +119,27 @@ pub fn judge(
     rule: &SpeedupRule,
     design: Design,
     more_rounds: bool,
-) -> Outcome {
+) -> SpeedupOutcome {
     if !measurement.accounted() {
-        return Outcome::Busy(measurement, Busy::Unaccounted);
+        return SpeedupOutcome::Busy(measurement, Busy::Unaccounted);
     }
     match design {
         Design::BusyWaiting { idle, .. } => {
-            return Outcome::Refused(measurement, Refusal::BusyWaiting(idle));
+            return SpeedupOutcome::Refused(measurement, Refusal::BusyWaiting(idle));
         }
         Design::IgnoresThreads { alone, .. } => {
-            return Outcome::Refused(measurement, Refusal::IgnoresThreads(alone));
+            return SpeedupOutcome::Refused(measurement, Refusal::IgnoresThreads(alone));
         }
         _ => {}
     }
     let extra = measurement.work_ratio();
     if extra > NO_BASELINE {
-        return Outcome::Refused(measurement, Refusal::NoBaseline(extra));
+        return SpeedupOutcome::Refused(measurement, Refusal::NoBaseline(extra));
     }
     let most = threads as f64;
     let ceiling = measurement.ceiling().min(most);
     if (ceiling - 1.0) / (most - 1.0).max(1.0) < rule.busy_ceiling {
-        return Outcome::Busy(measurement, Busy::Ceiling(ceiling));
+        return SpeedupOutcome::Busy(measurement, Busy::Ceiling(ceiling));
     }
     let (slowest, fastest) = measurement.speedup_range();
     let (lowest, highest) = measurement.ceiling_range();
@@ -149,7 +149,7 @@ pub fn judge(
     let grew = (growth >= WORK_GREW).then_some(growth);
     let unsettled = most_credit - least > rule.busy_credit_range;
     if unsettled && (more_rounds || (grew.is_none() && measurement.waited() >= WAITED)) {
-        return Outcome::Busy(measurement, Busy::Unsettled(least, most_credit));
+        return SpeedupOutcome::Busy(measurement, Busy::Unsettled(least, most_credit));
     }
     let speedup = measurement.speedup();
     let gain = gain(speedup, ceiling);
@@ -162,7 +162,7 @@ pub fn judge(
         grew,
         unsettled: unsettled.then_some((least, most_credit)),
     };
-    Outcome::Judged(measurement, judged)
+    SpeedupOutcome::Judged(measurement, judged)
 }
 
 /// The share of what more threads could gain on a machine with this `ceiling` that a program
@@ -209,7 +209,7 @@ impl Bench<'_> {
         design: &mut Design,
         failed: &mut Vec<Exchange>,
         scaling: &mut Vec<Scale>,
-    ) -> Result<Outcome, SpeedupFault> {
+    ) -> Result<SpeedupOutcome, SpeedupFault> {
         let threads = self.plan.threads;
         let mut one = self.set_up(self.case.threads, &[], failed)?;
         let (depth, alone) = self.ramp(&mut one, self.plan.max_depth)?;
@@ -244,7 +244,7 @@ impl Bench<'_> {
             if growth >= WORK_GREW {
                 *design = classify(&watched(Some(growth)));
             }
-            return Ok(Outcome::TooFewCpus);
+            return Ok(SpeedupOutcome::TooFewCpus);
         }
         let calibration = Calibration::new();
         let mut measurement = Measurement::new(depth);
@@ -262,7 +262,7 @@ impl Bench<'_> {
             // Unsettled rounds are handed back, to go on with while more are allowed.
             let more = measurement.rounds() < self.plan.most_rounds();
             let outcome = match judge(measurement, threads, rule, *design, more) {
-                Outcome::Busy(rounds, Busy::Unsettled(..)) if more => {
+                SpeedupOutcome::Busy(rounds, Busy::Unsettled(..)) if more => {
                     measurement = rounds;
                     continue;
                 }
@@ -577,7 +577,7 @@ mod tests {
     /// The credit of a measurement on 2 threads, or `None` if it was not judged.
     fn credit(measurement: Measurement) -> Option<f64> {
         match judge(measurement, 2, &rule(), POOL, true) {
-            Outcome::Judged(_, judged) => Some(judged.credit),
+            SpeedupOutcome::Judged(_, judged) => Some(judged.credit),
             _ => None,
         }
     }
@@ -599,7 +599,7 @@ mod tests {
                 together + 5,
             ],
         );
-        let Outcome::Judged(_, judged) = judge(m, 2, &rule(), POOL, true) else {
+        let SpeedupOutcome::Judged(_, judged) = judge(m, 2, &rule(), POOL, true) else {
             panic!("an idle machine is judged");
         };
         assert_eq!(judged.credit, 1.0);
@@ -693,7 +693,7 @@ mod tests {
         );
         assert!(matches!(
             judge(taken, 2, &rule(), POOL, true),
-            Outcome::Busy(_, Busy::Ceiling(c)) if (c - 1.333).abs() < 0.01
+            SpeedupOutcome::Busy(_, Busy::Ceiling(c)) if (c - 1.333).abs() < 0.01
         ));
         // Something else came and went: the many-thread times jumped about, and the medians'
         // ranges allow anything from nothing to full credit.
@@ -702,7 +702,8 @@ mod tests {
             &[560, 900, 600, 950, 700],
             &[1040, 1050, 1030, 1045, 1040],
         );
-        let Outcome::Busy(_, Busy::Unsettled(least, most)) = judge(jumpy, 2, &rule(), POOL, true)
+        let SpeedupOutcome::Busy(_, Busy::Unsettled(least, most)) =
+            judge(jumpy, 2, &rule(), POOL, true)
         else {
             panic!("jumpy rounds are not judged");
         };
@@ -743,7 +744,8 @@ mod tests {
 
     #[test]
     fn a_pool_on_a_loaded_machine_earns_its_credit() {
-        let Outcome::Judged(m, judged) = judge(loaded(1000, 540, 7), 2, &rule(), POOL, true) else {
+        let SpeedupOutcome::Judged(m, judged) = judge(loaded(1000, 540, 7), 2, &rule(), POOL, true)
+        else {
             panic!("the spans settle the credit");
         };
         assert_eq!(judged.credit, 1.0);
@@ -763,7 +765,7 @@ mod tests {
         };
         assert!(matches!(
             judge(m.clone(), 2, &rule(), POOL, true),
-            Outcome::Refused(_, Refusal::NoBaseline(r)) if (r - 2.0).abs() < 1e-9
+            SpeedupOutcome::Refused(_, Refusal::NoBaseline(r)) if (r - 2.0).abs() < 1e-9
         ));
         // The same rounds from a spinning second thread instead: spans say 2x, work says no.
         let spun = Measurement {
@@ -773,7 +775,7 @@ mod tests {
         };
         assert!(matches!(
             judge(spun, 2, &rule(), POOL, true),
-            Outcome::Refused(_, Refusal::NoBaseline(_))
+            SpeedupOutcome::Refused(_, Refusal::NoBaseline(_))
         ));
     }
 
@@ -789,7 +791,7 @@ mod tests {
         for m in [loaded(1000, 980, 7), rounds(&one, &many, &together)] {
             assert!(matches!(
                 judge(m, 2, &rule(), per_column, true),
-                Outcome::Refused(_, Refusal::IgnoresThreads(7))
+                SpeedupOutcome::Refused(_, Refusal::IgnoresThreads(7))
             ));
         }
     }
@@ -802,13 +804,13 @@ mod tests {
         };
         assert!(matches!(
             judge(loaded(1000, 540, 7), 2, &rule(), waiting, true),
-            Outcome::Refused(_, Refusal::BusyWaiting(idle)) if idle == 1.9
+            SpeedupOutcome::Refused(_, Refusal::BusyWaiting(idle)) if idle == 1.9
         ));
         let mut m = loaded(1000, 540, 7);
         m.many[3].accounted = false;
         assert!(matches!(
             judge(m, 2, &rule(), POOL, true),
-            Outcome::Busy(_, Busy::Unaccounted)
+            SpeedupOutcome::Busy(_, Busy::Unaccounted)
         ));
     }
 
@@ -844,10 +846,10 @@ mod tests {
         // While more rounds may be taken they are; after the last, no grade-again.
         assert!(matches!(
             judge(m.clone(), 2, &rule(), POOL, true),
-            Outcome::Busy(_, Busy::Unsettled(..))
+            SpeedupOutcome::Busy(_, Busy::Unsettled(..))
         ));
         let outcome = judge(m, 2, &rule(), POOL, false);
-        let Outcome::Judged(_, judged) = &outcome else {
+        let SpeedupOutcome::Judged(_, judged) = &outcome else {
             panic!("judged as measured: {outcome:?}");
         };
         assert!(judged.credit < 0.5, "{judged:?}");
@@ -857,7 +859,7 @@ mod tests {
         );
         assert!(matches!(outcome.cause(), Some(Cause::WorkGrew(_))));
         // An honest pool's work does not grow: no cause named.
-        let Outcome::Judged(_, pool) = judge(
+        let SpeedupOutcome::Judged(_, pool) = judge(
             rounds(&[1000; 7], &[540; 7], &[1040; 7]),
             2,
             &rule(),
@@ -877,7 +879,7 @@ mod tests {
             &[1040, 1050, 1030, 1045, 1040],
         );
         let outcome = judge(jumpy.clone(), 2, &rule(), POOL, false);
-        let Outcome::Judged(_, judged) = &outcome else {
+        let SpeedupOutcome::Judged(_, judged) = &outcome else {
             panic!("decided: {outcome:?}");
         };
         let (least, most) = judged.unsettled.expect("named unsettled");
@@ -891,7 +893,7 @@ mod tests {
         }
         let outcome = judge(waited, 2, &rule(), POOL, false);
         assert!(
-            matches!(outcome, Outcome::Busy(_, Busy::Unsettled(..))),
+            matches!(outcome, SpeedupOutcome::Busy(_, Busy::Unsettled(..))),
             "{outcome:?}"
         );
         assert_eq!(outcome.cause(), Some(Cause::Machine));

@@ -2,7 +2,7 @@
 //! cases and how to confine it ([`Options`]), and [`grade_student`], which sets their sandbox
 //! up, builds them, runs every case one after another, applies the requirements between cases,
 //! gathers their style facts and observes their window if asked, and kills whatever they left
-//! running before their result is handed on; each [`Step`] told as it starts, for progress.
+//! running before their result is handed on; each [`Stage`] told as it starts, for progress.
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -18,7 +18,7 @@ use super::result::{CaseResult, NotRun, StudentResult};
 use super::stop::Stop;
 use super::style::{self, StyleCheck};
 use super::window::WindowRun;
-use crate::kit::supplied::Comparison;
+use crate::kit::supplied::SuppliedCopy;
 use crate::kit::{sources, tree, Kit};
 
 /// After this many cases in a row in which the program answered nothing and timed out, the
@@ -47,9 +47,9 @@ pub struct Options {
     pub window: Option<WindowRun>,
 }
 
-/// What a student's grading is doing: told as each step starts, for a class's progress.
+/// What a student's grading is doing: told as each stage starts, for a class's progress.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Step<'a> {
+pub enum Stage<'a> {
     /// Their submission is being built.
     Build,
     /// A case is being run: the `number`th (from 1) of the `of` cases run for them (those
@@ -77,7 +77,7 @@ pub fn grade_student(kit: &Kit, student: &Student, options: &Options) -> Student
 }
 
 /// [`grade_student`] in a run that may be asked to stop (`stop`): their sandbox is kept there,
-/// to be killed when it is, and once it is no more of their grading starts; each [`Step`] is
+/// to be killed when it is, and once it is no more of their grading starts; each [`Stage`] is
 /// told to `step` as it starts. `None` when it was asked while they were graded: their result
 /// was cut short, and is no grade.
 pub fn grade_student_unless_stopped(
@@ -85,7 +85,7 @@ pub fn grade_student_unless_stopped(
     student: &Student,
     options: &Options,
     stop: &Stop,
-    step: &dyn Fn(Step),
+    step: &dyn Fn(Stage),
 ) -> Option<StudentResult> {
     let result = grade_until(kit, student, options, stop, step);
     (!stop.asked()).then_some(result)
@@ -98,7 +98,7 @@ fn grade_until(
     student: &Student,
     options: &Options,
     stop: &Stop,
-    step: &dyn Fn(Step),
+    step: &dyn Fn(Stage),
 ) -> StudentResult {
     let started = Instant::now();
     let prison = options
@@ -127,7 +127,7 @@ fn grade_until(
     };
     let build = match unconfined {
         None => options.build.as_ref().map(|command| {
-            step(Step::Build);
+            step(Stage::Build);
             command.run(&job)
         }),
         Some(_) => None,
@@ -153,7 +153,7 @@ fn grade_until(
         } else if silent >= UNRESPONSIVE_CASES {
             cases.push(CaseResult::lost(case, NotRun::Unresponsive(silent)));
         } else {
-            step(Step::Case {
+            step(Stage::Case {
                 number: cases.len() + 1,
                 of,
                 name: &case.name,
@@ -186,7 +186,7 @@ fn grade_until(
         .as_ref()
         .filter(|_| !stop.asked())
         .map(|check| {
-            step(Step::Style);
+            step(Stage::Style);
             style::gather(&kit.rubric.style, check, &job, dir, why)
         });
     let window = options
@@ -196,7 +196,7 @@ fn grade_until(
         .map(|run| match why {
             Some(why) => WindowResult::Unobserved(Unobserved::NoSandbox(why.to_owned())),
             None => {
-                step(Step::Window);
+                step(Stage::Window);
                 run.run(&job, dir)
             }
         });
@@ -207,7 +207,7 @@ fn grade_until(
     };
     // Put back once nothing of the student's runs any more.
     let supplied = match restored {
-        Ok(Some((comparison, swap))) => Some(Comparison {
+        Ok(Some((comparison, swap))) => Some(SuppliedCopy {
             not_put_back: swap.and_then(|swap| swap.put_back(dir).err()),
             ..comparison
         }),

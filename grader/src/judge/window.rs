@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 use super::build::BuildCommand;
 use super::job::{Job, Student};
 use super::result::window::{
-    Cell, Check, Measured, Observation, Status, Step, Trouble, Unobserved, WindowResult,
+    Cell, Check, Measured, Observation, Step, StepResult, Trouble, Unobserved, WindowResult,
 };
 use crate::process::display::{Display, DisplayError, Image, Rect, Window};
 use crate::process::sandbox::Prepared;
@@ -67,7 +67,7 @@ pub struct WindowRun {
     /// The window's own build (default features, FLTK), if it needs one.
     pub build: Option<BuildCommand>,
     /// The observation's settings; its screenshots go to `<screenshots>/<student>/`.
-    pub settings: Settings,
+    pub settings: WindowPlan,
 }
 
 impl WindowRun {
@@ -88,7 +88,7 @@ impl WindowRun {
             student: &student,
             sandbox: job.sandbox,
         };
-        let settings = Settings {
+        let settings = WindowPlan {
             screenshots: self.settings.screenshots.join(student.file_stem()),
             ..self.settings.clone()
         };
@@ -98,7 +98,7 @@ impl WindowRun {
 
 /// How a window is observed.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Settings {
+pub struct WindowPlan {
     /// The board: rows and columns.
     pub board: (usize, usize),
     /// The depth of the quick games.
@@ -114,7 +114,7 @@ pub struct Settings {
 
 /// Observes the window `job` starts (its student's command, in their sandbox), each step's
 /// screenshots under `settings.screenshots`.
-pub fn observe(job: &Job, settings: &Settings) -> WindowResult {
+pub fn observe(job: &Job, settings: &WindowPlan) -> WindowResult {
     let started = Instant::now();
     if let Err(why) = std::fs::create_dir_all(&settings.screenshots) {
         return WindowResult::Unobserved(Unobserved::NoDisplay(DisplayError::Tool(
@@ -158,7 +158,7 @@ pub fn observe(job: &Job, settings: &Settings) -> WindowResult {
 struct Observer<'a> {
     job: &'a Job<'a>,
     display: &'a Display,
-    settings: &'a Settings,
+    settings: &'a WindowPlan,
 }
 
 /// A running window: its program, its window and its geometry.
@@ -562,8 +562,8 @@ impl Observer<'_> {
             return Check {
                 step: Step::Redraw,
                 status: match held {
-                    true => Status::Fail,
-                    false => Status::NotObserved,
+                    true => StepResult::Fail,
+                    false => StepResult::NotObserved,
                 },
                 measured: Measured::Redraw {
                     reply: Some(seen),
@@ -621,7 +621,7 @@ impl Observer<'_> {
         Check {
             step: Step::Redraw,
             status: match (too_short, lost.is_empty()) {
-                (true, _) => Status::NotObserved,
+                (true, _) => StepResult::NotObserved,
                 (false, redrawn) => status(redrawn),
             },
             measured: Measured::Redraw {
@@ -726,11 +726,11 @@ fn area(rect: Rect) -> u64 {
 }
 
 /// Pass or fail.
-fn status(passed: bool) -> Status {
+fn status(passed: bool) -> StepResult {
     if passed {
-        Status::Pass
+        StepResult::Pass
     } else {
-        Status::Fail
+        StepResult::Fail
     }
 }
 
@@ -746,7 +746,7 @@ fn unobserved(screenshots: Vec<PathBuf>, trouble: &Trouble) -> Vec<Check> {
 fn not_observed(step: Step, screenshots: Vec<PathBuf>, trouble: Trouble) -> Check {
     Check {
         step,
-        status: Status::NotObserved,
+        status: StepResult::NotObserved,
         measured: Measured::Nothing,
         screenshots,
         trouble: Some(trouble),

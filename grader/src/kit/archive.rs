@@ -148,7 +148,7 @@ pub fn extract(zip: &Path) -> Result<Extracted, ArchiveError> {
 }
 
 /// Extracts the archive `zip` into the empty folder `into`, within `bounds`: every file and
-/// folder dated as the archive is, so that extracting it again gives the same fingerprints.
+/// folder dated as the archive is, so that extracting it again gives the same stamps.
 fn extract_into(zip: &Path, into: &Path, bounds: Bounds) -> Result<Vec<Note>, ArchiveError> {
     let unreadable = |e: io::Error| ArchiveError::Unreadable(zip.to_path_buf(), e.to_string());
     let file = File::open(zip).map_err(unreadable)?;
@@ -379,7 +379,7 @@ mod tests {
         assert_eq!(mode(&export.join("submission_2/run")) & 0o7022, 0o000);
         assert_eq!(mode(&export.join("submission_2/run")) & 0o100, 0o100);
         assert_eq!(mode(&export.join("submission_2/deep/main.py")) & 0o7022, 0);
-        // Dated as the archive, so that a second extraction fingerprints the same.
+        // Dated as the archive, so that a second extraction is stamped the same.
         let dated = fs::metadata(dir.path().join("export.zip"))
             .unwrap()
             .modified()

@@ -145,33 +145,33 @@ impl LatePolicy {
     }
 }
 
-/// A student's extension, from the roster.
+/// A student's extra time (the roster's `extension` column).
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Extension {
+pub enum ExtraTime {
     /// This many hours after the assignment's due date.
     Hours(f64),
     /// A due date of their own.
     Until(Moment),
 }
 
-impl Extension {
+impl ExtraTime {
     /// The extension `text` says: a number of hours (`48`, `1.5`) or a date-time in RFC 3339.
-    pub fn parse(text: &str) -> Option<Extension> {
+    pub fn parse(text: &str) -> Option<ExtraTime> {
         let text = text.trim();
         match text.parse::<f64>() {
-            Ok(hours) if hours.is_finite() && hours >= 0.0 => Some(Extension::Hours(hours)),
+            Ok(hours) if hours.is_finite() && hours >= 0.0 => Some(ExtraTime::Hours(hours)),
             Ok(_) => None,
-            Err(_) => Moment::parse(text).map(Extension::Until),
+            Err(_) => Moment::parse(text).map(ExtraTime::Until),
         }
     }
 
     /// The due date it gives for an assignment due at `due`.
     pub fn due(self, due: Timestamp) -> Timestamp {
         match self {
-            Extension::Hours(hours) => due
+            ExtraTime::Hours(hours) => due
                 .checked_add(SignedDuration::from_secs_f64(hours * 3600.0))
                 .unwrap_or(Timestamp::MAX),
-            Extension::Until(moment) => moment.at,
+            ExtraTime::Until(moment) => moment.at,
         }
     }
 }
@@ -193,7 +193,7 @@ pub struct Lateness {
 /// date costs `penalty` percent of the points, `cap` percent at most.
 pub fn lateness(
     policy: &LatePolicy,
-    extensions: &[Extension],
+    extensions: &[ExtraTime],
     submitted: Timestamp,
     points: f64,
 ) -> Lateness {
@@ -256,14 +256,14 @@ mod tests {
 
     #[test]
     fn extensions_are_hours_or_a_due_date() {
-        assert_eq!(Extension::parse("48"), Some(Extension::Hours(48.0)));
-        assert_eq!(Extension::parse(" 1.5 "), Some(Extension::Hours(1.5)));
+        assert_eq!(ExtraTime::parse("48"), Some(ExtraTime::Hours(48.0)));
+        assert_eq!(ExtraTime::parse(" 1.5 "), Some(ExtraTime::Hours(1.5)));
         assert!(matches!(
-            Extension::parse("2026-11-25T12:00:00+01:00"),
-            Some(Extension::Until(_))
+            ExtraTime::parse("2026-11-25T12:00:00+01:00"),
+            Some(ExtraTime::Until(_))
         ));
         for bad in ["-3", "NaN", "inf", "two days", "2026-11-25"] {
-            assert_eq!(Extension::parse(bad), None, "{bad}");
+            assert_eq!(ExtraTime::parse(bad), None, "{bad}");
         }
     }
 
@@ -306,9 +306,9 @@ mod tests {
         let day = policy(Per::Day);
         let submitted = at("2026-11-22T10:00:00-08:00");
         assert_eq!(lateness(&day, &[], submitted, 10.0).periods, 2);
-        let two_days = Extension::Hours(48.0);
+        let two_days = ExtraTime::Hours(48.0);
         assert_eq!(lateness(&day, &[two_days], submitted, 10.0).periods, 0);
-        let own = Extension::Until(Moment::parse("2026-11-22T09:00:00-08:00").unwrap());
+        let own = ExtraTime::Until(Moment::parse("2026-11-22T09:00:00-08:00").unwrap());
         let got = lateness(&day, &[own], submitted, 10.0);
         assert_eq!((got.periods, got.late), (1, SignedDuration::from_hours(1)));
         // The most generous of a group's extensions counts.

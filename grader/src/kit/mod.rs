@@ -4,8 +4,8 @@
 //! the course's copy of the [`supplied`] crate that submissions' copies are compared with, the
 //! settings of the [`style`] facts, the [`handout`]'s placeholders, the safe way to read a
 //! submission's files ([`tree`]) and which of them are its [`sources`]; and who each
-//! submission is and when it came in: the instructor's [`roster`], Gradescope's export
-//! metadata ([`gradescope_export`], found in the export as downloaded, its `.zip` extracted by
+//! submission is and when it came in: the instructor's [`roster`], the metadata of Gradescope's
+//! download ([`gradescope_download`], found as downloaded, its `.zip` extracted by
 //! [`archive`]), the submission times ([`submitted`]) and the late policy they are judged by
 //! ([`late`]).
 //! Everything is loaded and checked against everything else before a student is graded;
@@ -16,7 +16,7 @@ pub mod archive;
 pub mod case;
 mod error;
 pub mod extension;
-pub mod gradescope_export;
+pub mod gradescope_download;
 pub mod handout;
 pub mod held_out;
 pub mod late;

@@ -23,7 +23,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::late::{Extension, Moment};
+use super::late::{ExtraTime, Moment};
 
 /// What a roster's column holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -184,7 +184,7 @@ pub struct Row {
     /// The student.
     pub member: Member,
     /// Their extension, if they have one.
-    pub extension: Option<Extension>,
+    pub extension: Option<ExtraTime>,
     /// When they submitted, if the roster says.
     pub submitted: Option<Moment>,
     /// Their participant id in one Moodle assignment, from its grading worksheet's
@@ -389,7 +389,7 @@ impl Roster {
             let extension = match field(Field::Extension) {
                 text if text.is_empty() => None,
                 text => Some(
-                    Extension::parse(&text)
+                    ExtraTime::parse(&text)
                         .ok_or_else(|| RosterError::BadExtension(path(), line, text.clone()))?,
                 ),
             };
@@ -461,7 +461,7 @@ fn participant_id(identifier: &str) -> Option<u64> {
 pub struct Assigned {
     /// Each submission's students, their extensions and the latest submission time the roster
     /// gives them, in the order given.
-    pub submissions: Vec<(Vec<Member>, Vec<Extension>, Option<Moment>)>,
+    pub submissions: Vec<(Vec<Member>, Vec<ExtraTime>, Option<Moment>)>,
     /// The roster's students matched to no submission, in its order.
     pub missing: Vec<Member>,
 }
@@ -549,7 +549,7 @@ mod tests {
         .unwrap();
         assert_eq!(roster.rows.len(), 3);
         assert_eq!(roster.rows[0].member.name, "Lee, Ann \"the first\"");
-        assert_eq!(roster.rows[0].extension, Some(Extension::Hours(48.0)));
+        assert_eq!(roster.rows[0].extension, Some(ExtraTime::Hours(48.0)));
         assert_eq!(roster.rows[1].member.name, "=cmd|' /C calc'!A0");
         assert_eq!(roster.rows[1].line, 4);
         assert_eq!(roster.rows[1].extension, None);
@@ -752,7 +752,7 @@ mod tests {
         );
         assert_eq!(
             extensions,
-            &[Extension::Hours(24.0), Extension::Hours(12.0)]
+            &[ExtraTime::Hours(24.0), ExtraTime::Hours(12.0)]
         );
         assert_eq!(assigned.submissions[1].0[0].login, "cyu");
         // A name alone matches no one: the other Ann Lee is missing, and so is Dee.
@@ -771,7 +771,7 @@ mod tests {
         let exported = [member("1001", "Lee, Ann", "ann@x.edu")];
         let assigned = assign(Some(&roster), &[("submission_1", &exported)]);
         assert_eq!(assigned.submissions[0].0, exported);
-        assert_eq!(assigned.submissions[0].1, [Extension::Hours(24.0)]);
+        assert_eq!(assigned.submissions[0].1, [ExtraTime::Hours(24.0)]);
     }
 
     /// A Moodle assignment's grading worksheet as its "Download grading worksheet" ships it:

@@ -14,7 +14,7 @@ use super::case::Case;
 use super::case::CasesError;
 use super::extension::Extension;
 use super::late::LatePolicy;
-use super::style::{Language, Style, MOST_LISTED};
+use super::style::{Language, StyleRules, MOST_LISTED};
 use super::TomlError;
 use crate::process::Limits;
 
@@ -263,7 +263,7 @@ pub struct Rubric {
     pub held_out: Option<HeldOut>,
     /// The `[style]` table: what the style facts gather (defaults for those left out).
     #[serde(default)]
-    pub style: Style,
+    pub style: StyleRules,
     /// The `[late]` table: the due date and the late policy; none, no lateness.
     #[serde(default)]
     pub late: Option<LatePolicy>,

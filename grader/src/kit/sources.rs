@@ -6,7 +6,7 @@
 use std::path::Path;
 
 use super::style::Language;
-use super::tree::{self, Kind, ReadError};
+use super::tree::{self, EntryKind, ReadError};
 
 /// The most source files looked at in one submission.
 pub const MAX_FILES: usize = 500;
@@ -53,7 +53,7 @@ pub fn list(root: &Path) -> (Vec<(String, Language)>, usize) {
     let mut sources: Vec<(String, Language)> = listing
         .entries
         .into_iter()
-        .filter(|entry| entry.kind == Kind::File)
+        .filter(|entry| entry.kind == EntryKind::File)
         .filter_map(|entry| Some((language(&entry.path)?, entry.path)))
         .map(|(language, path)| (path, language))
         .collect();

@@ -48,7 +48,7 @@ pub struct Lint {
 /// The `[style]` table.
 #[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
 #[serde(deny_unknown_fields, default)]
-pub struct Style {
+pub struct StyleRules {
     /// How many of the longest functions are listed.
     pub longest: usize,
     /// How long one lint command may take, in seconds.
@@ -58,8 +58,8 @@ pub struct Style {
     pub lints: Vec<Lint>,
 }
 
-impl Default for Style {
-    fn default() -> Style {
+impl Default for StyleRules {
+    fn default() -> StyleRules {
         let lint = |name: &str, language, command: &str, counts: &str, lines_with: &str| Lint {
             name: name.into(),
             language,
@@ -68,7 +68,7 @@ impl Default for Style {
             lines_with: lines_with.into(),
             found_exit: None,
         };
-        Style {
+        StyleRules {
             longest: 5,
             timeout_seconds: 600,
             lints: vec![
@@ -107,7 +107,7 @@ impl Default for Style {
 /// The most functions a report lists.
 pub(super) const MOST_LISTED: usize = 50;
 
-impl Style {
+impl StyleRules {
     /// How long one lint command may take.
     pub fn timeout(&self) -> Duration {
         Duration::from_secs(self.timeout_seconds)
@@ -140,11 +140,11 @@ mod tests {
 
     #[test]
     fn the_defaults_are_valid_and_a_partial_table_keeps_them() {
-        assert_eq!(Style::default().validate(), Ok(()));
-        let style: Style = toml::from_str("longest = 3").unwrap();
+        assert_eq!(StyleRules::default().validate(), Ok(()));
+        let style: StyleRules = toml::from_str("longest = 3").unwrap();
         assert_eq!(style.longest, 3);
-        assert_eq!(style.lints, Style::default().lints);
-        let none: Style = toml::from_str("lint = []").unwrap();
+        assert_eq!(style.lints, StyleRules::default().lints);
+        let none: StyleRules = toml::from_str("lint = []").unwrap();
         assert!(none.lints.is_empty());
     }
 
@@ -157,28 +157,28 @@ mod tests {
             + 8;
         let table = &guide[start..][..guide[start..].find("```").unwrap()];
         let parsed: toml::Table = toml::from_str(table).unwrap();
-        let style: Style = parsed["style"].clone().try_into().unwrap();
-        assert_eq!(style, Style::default());
+        let style: StyleRules = parsed["style"].clone().try_into().unwrap();
+        assert_eq!(style, StyleRules::default());
     }
 
     #[test]
     fn bad_tables_are_refused() {
-        let zero: Style = toml::from_str("longest = 0").unwrap();
+        let zero: StyleRules = toml::from_str("longest = 0").unwrap();
         assert!(zero.validate().unwrap_err().to_string().contains("longest"));
         let lint = "[[lint]]\nname = \"x\"\nlanguage = \"java\"\ncommand = \"true\"\n\
                     counts = \"warnings\"\n";
-        let twice: Style = toml::from_str(&format!("{lint}{lint}")).unwrap();
+        let twice: StyleRules = toml::from_str(&format!("{lint}{lint}")).unwrap();
         assert!(twice
             .validate()
             .unwrap_err()
             .to_string()
             .contains("a name of its own"));
-        let found: Style = toml::from_str(&format!("{lint}found_exit = 0\n")).unwrap();
+        let found: StyleRules = toml::from_str(&format!("{lint}found_exit = 0\n")).unwrap();
         assert!(found
             .validate()
             .unwrap_err()
             .to_string()
             .contains("found_exit"));
-        assert!(toml::from_str::<Style>(&lint.replace("java", "cobol")).is_err());
+        assert!(toml::from_str::<StyleRules>(&lint.replace("java", "cobol")).is_err());
     }
 }

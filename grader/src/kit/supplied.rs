@@ -14,7 +14,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use super::tree::{self, Kind, ReadError};
+use super::tree::{self, EntryKind, ReadError};
 
 use serde::{Deserialize, Serialize};
 
@@ -80,7 +80,7 @@ impl Change {
 
 /// A submission's copy of the supplied crate compared with the course's.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Comparison {
+pub struct SuppliedCopy {
     /// Where the copy is, relative to the submission, `/`-separated (usually `supplied`).
     pub folder: String,
     /// Every file that differs, sorted by path; empty when the copy is the course's.
@@ -92,7 +92,7 @@ pub struct Comparison {
     pub not_put_back: Option<(String, String)>,
 }
 
-impl Comparison {
+impl SuppliedCopy {
     /// Whether the copy differs from the course's.
     pub fn changed(&self) -> bool {
         !self.changes.is_empty()
@@ -126,9 +126,9 @@ impl Course {
 
     /// Compares the copy in `submission` with the course's; `None` when the submission has no
     /// copy (a Java or Python one).
-    pub fn compare(&self, submission: &Path) -> Option<Comparison> {
+    pub fn compare(&self, submission: &Path) -> Option<SuppliedCopy> {
         let folder = find(submission)?;
-        Some(Comparison {
+        Some(SuppliedCopy {
             changes: self.changes(submission, &folder),
             folder,
             replaced: false,
@@ -144,7 +144,7 @@ impl Course {
     pub fn restore(
         &self,
         submission: &Path,
-    ) -> Result<Option<(Comparison, Option<Swap>)>, SwapError> {
+    ) -> Result<Option<(SuppliedCopy, Option<Swap>)>, SwapError> {
         let Some(comparison) = self.compare(submission) else {
             return Ok(None);
         };
@@ -176,7 +176,7 @@ impl Course {
             }
             fs::write(&target, bytes).map_err(|e| failed("write", &target, e))?;
         }
-        let comparison = Comparison {
+        let comparison = SuppliedCopy {
             replaced: true,
             ..comparison
         };
@@ -185,7 +185,7 @@ impl Course {
 
     /// How the copy in `folder` of `submission` differs from the course's.
     fn changes(&self, submission: &Path, folder: &str) -> Vec<Change> {
-        if tree::kind(submission, folder) != Ok(Kind::Folder) {
+        if tree::kind(submission, folder) != Ok(EntryKind::Folder) {
             // Not a folder (a link to one, a file): nothing of it is the course's.
             return self.files.keys().cloned().map(Change::Changed).collect();
         }
@@ -225,7 +225,7 @@ pub struct Swap {
 impl Swap {
     /// Removes the course's copy and puts the submitted one back in its place. The error says
     /// why it could not, and where the submitted copy is, relative to `submission`, in the
-    /// words the result keeps ([`Comparison::not_put_back`]).
+    /// words the result keeps ([`SuppliedCopy::not_put_back`]).
     pub fn put_back(mut self, submission: &Path) -> Result<(), (String, String)> {
         let kept = self.kept.strip_prefix(submission).unwrap_or(&self.kept);
         let kept = kept.to_string_lossy().into_owned();
@@ -281,7 +281,7 @@ fn find(submission: &Path) -> Option<String> {
     let mut manifests: Vec<&str> = listing
         .entries
         .iter()
-        .filter(|entry| entry.kind == Kind::File)
+        .filter(|entry| entry.kind == EntryKind::File)
         .filter_map(|entry| entry.path.strip_suffix("/Cargo.toml"))
         .collect();
     manifests.sort_by_key(|folder| (folder.matches('/').count(), *folder));
@@ -319,14 +319,14 @@ fn entries(root: &Path, folder: &str) -> BTreeMap<String, bool> {
         };
         match tree::kind(root, &path) {
             Err(ReadError::Missing) => {}
-            Ok(Kind::Folder) => match tree::walk(root, &path, &|_, _| false) {
+            Ok(EntryKind::Folder) => match tree::walk(root, &path, &|_, _| false) {
                 Ok(listing) => {
                     for entry in listing.entries {
-                        entries.insert(below(&entry.path), entry.kind == Kind::File);
+                        entries.insert(below(&entry.path), entry.kind == EntryKind::File);
                     }
                     let stopped = listing.stopped.map(|stopped| match stopped {
-                        tree::Stopped::TooDeep(path) => path,
-                        tree::Stopped::TooMany(_) => path.clone(),
+                        tree::Cutoff::TooDeep(path) => path,
+                        tree::Cutoff::TooMany(_) => path.clone(),
                     });
                     for path in listing.unlisted.into_iter().chain(stopped) {
                         entries.insert(below(&path), false);
@@ -337,7 +337,7 @@ fn entries(root: &Path, folder: &str) -> BTreeMap<String, bool> {
                 }
             },
             Ok(kind) => {
-                entries.insert(part.to_string(), kind == Kind::File);
+                entries.insert(part.to_string(), kind == EntryKind::File);
             }
             Err(_) => {
                 entries.insert(part.to_string(), false);

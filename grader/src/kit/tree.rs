@@ -5,7 +5,7 @@
 //! one folder at a time from the folder above (`openat`), never following a link (`O_NOFOLLOW`),
 //! and a file is read only if the descriptor opened is a regular file (`fstat` on it, so that
 //! nothing can be swapped in between a check and the open), at most a cap's bytes. Links, FIFOs,
-//! sockets and devices are never opened: they are listed ([`Kind`]), for the reports to name.
+//! sockets and devices are never opened: they are listed ([`EntryKind`]), for the reports to name.
 
 use std::fs::File;
 use std::io::Read;
@@ -19,7 +19,7 @@ use serde::{Deserialize, Serialize};
 
 /// What an entry of a submission is, by its own metadata: a link is never followed.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Kind {
+pub enum EntryKind {
     /// A regular file.
     File,
     /// A folder.
@@ -50,7 +50,7 @@ pub struct Entry {
     /// The path, `/`-separated.
     pub path: String,
     /// What it is.
-    pub kind: Kind,
+    pub kind: EntryKind,
 }
 
 /// Why a submission's file could not be read.
@@ -59,7 +59,7 @@ pub enum ReadError {
     /// There is nothing at that path.
     Missing,
     /// The entry is not a regular file (and so was not opened, or not read).
-    NotAFile(Kind),
+    NotAFile(EntryKind),
     /// A folder along the path (its path given) is a link or not a folder: it is not followed.
     Through(Entry),
     /// The file holds more than the cap, in bytes: it was not read whole.
@@ -72,7 +72,7 @@ pub enum ReadError {
 
 /// Where a walk stopped before seeing everything.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Stopped {
+pub enum Cutoff {
     /// It had seen this many entries, the most a walk looks at.
     TooMany(usize),
     /// This folder is deeper than the deepest a walk enters.
@@ -87,7 +87,7 @@ pub struct Listing {
     /// The folders that could not be listed, by path.
     pub unlisted: Vec<String>,
     /// Why the walk did not see everything, if it did not.
-    pub stopped: Option<Stopped>,
+    pub stopped: Option<Cutoff>,
 }
 
 /// The most entries a walk looks at: a submission is a project, not a disk.
@@ -102,7 +102,7 @@ pub fn read(root: &Path, relative: &str, cap: u64) -> Result<Vec<u8>, ReadError>
     let (folders, name) = split(relative)?;
     let folder = open_below(root, &folders)?;
     match kind_at(&folder, name, &folders)? {
-        Kind::File => {}
+        EntryKind::File => {}
         other => return Err(ReadError::NotAFile(other)),
     }
     let flags = OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::NOCTTY;
@@ -123,7 +123,7 @@ pub fn read(root: &Path, relative: &str, cap: u64) -> Result<Vec<u8>, ReadError>
 }
 
 /// What the entry `relative` below the folder `root` is, itself (a link is not followed).
-pub fn kind(root: &Path, relative: &str) -> Result<Kind, ReadError> {
+pub fn kind(root: &Path, relative: &str) -> Result<EntryKind, ReadError> {
     let (folders, name) = split(relative)?;
     let folder = open_below(root, &folders)?;
     kind_at(&folder, name, &folders)
@@ -163,7 +163,9 @@ pub fn survey(root: &Path) -> Listing {
     let skip = |path: &str, _: &str| path == "target";
     match walk(root, "", &skip) {
         Ok(mut listing) => {
-            listing.entries.retain(|entry| entry.kind != Kind::File);
+            listing
+                .entries
+                .retain(|entry| entry.kind != EntryKind::File);
             listing
         }
         Err(_) => Listing {
@@ -212,7 +214,7 @@ impl Walker<'_> {
             }
             self.seen += 1;
             if self.seen > MAX_ENTRIES {
-                self.listing.stopped = Some(Stopped::TooMany(MAX_ENTRIES));
+                self.listing.stopped = Some(Cutoff::TooMany(MAX_ENTRIES));
                 return;
             }
             let child = join(path, &name);
@@ -220,7 +222,7 @@ impl Walker<'_> {
             let Ok(kind) = kind_in(&fd, &name, path) else {
                 continue;
             };
-            if kind != Kind::Folder {
+            if kind != EntryKind::Folder {
                 self.listing.entries.push(Entry { path: child, kind });
                 continue;
             }
@@ -228,7 +230,7 @@ impl Walker<'_> {
                 continue;
             }
             if depth + 1 > MAX_DEPTH {
-                self.listing.stopped = Some(Stopped::TooDeep(child));
+                self.listing.stopped = Some(Cutoff::TooDeep(child));
                 return;
             }
             match open_folder(&fd, &name, &child) {
@@ -302,7 +304,7 @@ fn open_folder(parent: &OwnedFd, name: &str, path: &str) -> Result<OwnedFd, Read
         let parent_path = path.rsplit_once('/').map_or("", |(p, _)| p);
         match (e, kind_in(parent, name, parent_path)) {
             (Errno::NOENT, _) => ReadError::Missing,
-            (_, Ok(kind)) if kind != Kind::Folder => ReadError::Through(Entry {
+            (_, Ok(kind)) if kind != EntryKind::Folder => ReadError::Through(Entry {
                 path: path.to_string(),
                 kind,
             }),
@@ -312,7 +314,7 @@ fn open_folder(parent: &OwnedFd, name: &str, path: &str) -> Result<OwnedFd, Read
 }
 
 /// What `name` in the open folder `folder` (at the parts `folders`) is.
-fn kind_at(folder: &OwnedFd, name: &str, folders: &[&str]) -> Result<Kind, ReadError> {
+fn kind_at(folder: &OwnedFd, name: &str, folders: &[&str]) -> Result<EntryKind, ReadError> {
     kind_in(folder, name, &folders.join("/")).map_err(|e| match e {
         Errno::NOENT => ReadError::Missing,
         e => io(e),
@@ -320,22 +322,22 @@ fn kind_at(folder: &OwnedFd, name: &str, folders: &[&str]) -> Result<Kind, ReadE
 }
 
 /// What `name` in the open folder `folder`, at `path`, is, itself.
-fn kind_in(folder: impl AsFd, name: &str, path: &str) -> Result<Kind, Errno> {
+fn kind_in(folder: impl AsFd, name: &str, path: &str) -> Result<EntryKind, Errno> {
     let stat = statat(&folder, name, AtFlags::SYMLINK_NOFOLLOW)?;
     Ok(match FileType::from_raw_mode(stat.st_mode) {
-        FileType::RegularFile => Kind::File,
-        FileType::Directory => Kind::Folder,
-        FileType::Fifo => Kind::Fifo,
-        FileType::Socket => Kind::Socket,
+        FileType::RegularFile => EntryKind::File,
+        FileType::Directory => EntryKind::Folder,
+        FileType::Fifo => EntryKind::Fifo,
+        FileType::Socket => EntryKind::Socket,
         FileType::Symlink => {
             let target = readlinkat(&folder, name, Vec::new())?;
             let target = target.to_string_lossy().into_owned();
-            Kind::Link(Link {
+            EntryKind::Link(Link {
                 within: within(path, &target),
                 target,
             })
         }
-        FileType::BlockDevice | FileType::CharacterDevice | FileType::Unknown => Kind::Device,
+        FileType::BlockDevice | FileType::CharacterDevice | FileType::Unknown => EntryKind::Device,
     })
 }
 

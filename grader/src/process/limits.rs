@@ -179,13 +179,13 @@ impl Limits {
             evidence,
         };
         if job_memory {
-            return Some(hit(Limit::JobMemory, Evidence::ControlGroup));
+            return Some(hit(Limit::JobMemory, Detection::ControlGroup));
         }
         if counted > 0 {
-            return Some(hit(Limit::Processes, Evidence::Counted(counted)));
+            return Some(hit(Limit::Processes, Detection::Counted(counted)));
         }
         if disk_full {
-            return Some(hit(Limit::Disk, Evidence::DiskFull));
+            return Some(hit(Limit::Disk, Detection::DiskFull));
         }
         // A shell that runs the program as its child reports a signal as 128 + its number.
         let signal = status
@@ -197,7 +197,7 @@ impl Limits {
         ] {
             if signal == Some(number) {
                 let shell = status.signal().is_none().then_some(status);
-                return Some(hit(limit, Evidence::Signal { name, shell }));
+                return Some(hit(limit, Detection::Signal { name, shell }));
             }
         }
         let lower = stderr.to_lowercase();
@@ -215,7 +215,7 @@ impl Limits {
                 .unwrap_or_default()
                 .trim()
                 .to_string();
-            return Some(hit(limit, Evidence::Stderr { status, line }));
+            return Some(hit(limit, Detection::Stderr { status, line }));
         }
         None
     }
@@ -241,12 +241,12 @@ pub struct LimitHit {
     /// Its value: MiB, processes or seconds, as [`Limits::amount`] gives it.
     pub amount: u64,
     /// How the grader knows.
-    pub evidence: Evidence,
+    pub evidence: Detection,
 }
 
 /// How a limit hit is known.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Evidence {
+pub enum Detection {
     /// The process watch counted this many processes running at once, and killed them all.
     Counted(usize),
     /// The kernel's signal for the limit stopped it; `shell` is the exit status when a shell
@@ -325,13 +325,13 @@ mod tests {
         };
         assert_eq!(
             evidence(signal(libc::SIGKILL), 51, ""),
-            (Limit::Processes, Evidence::Counted(51))
+            (Limit::Processes, Detection::Counted(51))
         );
         assert_eq!(
             evidence(signal(libc::SIGXCPU), 0, ""),
             (
                 Limit::CpuTime,
-                Evidence::Signal {
+                Detection::Signal {
                     name: "SIGXCPU",
                     shell: None
                 }
@@ -342,13 +342,13 @@ mod tests {
             evidence(shell, 0, ""),
             (
                 Limit::FileSize,
-                Evidence::Signal {
+                Detection::Signal {
                     name: "SIGXFSZ",
                     shell: Some(shell)
                 }
             )
         );
-        let stderr = |line: &str| Evidence::Stderr {
+        let stderr = |line: &str| Detection::Stderr {
             status: code(1),
             line: line.into(),
         };
@@ -392,13 +392,13 @@ mod tests {
             .unwrap();
         assert_eq!(
             (hit.limit, hit.evidence),
-            (Limit::JobMemory, Evidence::ControlGroup)
+            (Limit::JobMemory, Detection::ControlGroup)
         );
         let full = l.diagnose(code(1), 0, false, true, "OSError: No space left on device");
         let full = full.unwrap();
         assert_eq!(
             (full.limit, full.evidence),
-            (Limit::Disk, Evidence::DiskFull)
+            (Limit::Disk, Detection::DiskFull)
         );
     }
 }

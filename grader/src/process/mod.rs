@@ -22,6 +22,6 @@ pub mod topology;
 mod watch;
 
 pub use cpus::Cpus;
-pub use limits::{Evidence, Limit, LimitHit, Limits};
+pub use limits::{Detection, Limit, LimitHit, Limits};
 pub use program::{Ending, Failure, Program, Stream, MAX_LINE, MAX_OUTPUT};
 pub use threads::{ThreadUse, ThreadWatch};

@@ -486,7 +486,7 @@ fn keep_tail(mut pipe: impl Read, tail: &Mutex<Vec<u8>>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::process::limits::{Evidence, Limit};
+    use crate::process::limits::{Detection, Limit};
     use crate::process::served;
 
     fn ask_once(script: &str, limit_ms: u64) -> Result<Vec<String>, Failure> {
@@ -641,7 +641,7 @@ mod tests {
                 other => panic!("no limit named: {other:?}"),
             }
         };
-        let signal = |name| Evidence::Signal { name, shell: None };
+        let signal = |name| Detection::Signal { name, shell: None };
         let cpu = Limits {
             cpu_seconds: 1,
             ..Limits::default()
@@ -666,7 +666,7 @@ mod tests {
             hit("read x; exec python3 -c 'bytearray(256 << 20)' #", memory);
         assert_eq!((limit, amount), (Limit::Memory, 64));
         assert!(
-            matches!(&evidence, Evidence::Stderr { line, .. } if line == "MemoryError"),
+            matches!(&evidence, Detection::Stderr { line, .. } if line == "MemoryError"),
             "{evidence:?}"
         );
         let processes = Limits {
@@ -677,7 +677,7 @@ mod tests {
         let (limit, amount, evidence) = hit(script, processes);
         assert_eq!((limit, amount), (Limit::Processes, 5));
         assert!(
-            matches!(evidence, Evidence::Counted(n) if n > 5),
+            matches!(evidence, Detection::Counted(n) if n > 5),
             "{evidence:?}"
         );
     }

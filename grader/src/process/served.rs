@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use super::cpus::Cpus;
 use super::sandbox::Prepared;
-use super::threads::{threads_of, Clock, Tally};
+use super::threads::{threads_of, Clock, Sightings};
 
 /// A program at its time limit was given its time when it had at least this share of it.
 pub const ENOUGH: f64 = 0.95;
@@ -40,7 +40,7 @@ pub enum AtLimit {
 pub struct Account {
     leader: i32,
     sandbox: Option<Prepared>,
-    tally: Tally,
+    sightings: Sightings,
     /// When it was started.
     since: Instant,
 }
@@ -51,11 +51,11 @@ impl Account {
         let mut account = Account {
             leader,
             sandbox: sandbox.cloned(),
-            tally: Tally::default(),
+            sightings: Sightings::default(),
             since: Instant::now(),
         };
         let threads = account.threads();
-        account.tally.look(threads, true);
+        account.sightings.look(threads, true);
         account
     }
 
@@ -63,7 +63,7 @@ impl Account {
     /// short-lived processes are counted.
     pub fn look(&mut self) {
         let threads = self.threads();
-        self.tally.look(threads, false);
+        self.sightings.look(threads, false);
     }
 
     /// What the job, started at `started`, is owed at its time `limit`. The time before the
@@ -74,7 +74,7 @@ impl Account {
         let watched = self.since.elapsed().min(wall);
         self.look();
         let cpus = Cpus::of_this_process().usable();
-        let had = (wall - watched) + had(watched, self.tally.total(), cpus);
+        let had = (wall - watched) + had(watched, self.sightings.total(), cpus);
         if given(had, limit) {
             AtLimit::Had
         } else if wall >= limit * LONGEST {

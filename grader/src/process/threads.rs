@@ -86,19 +86,19 @@ pub struct Seen {
 /// and as last seen. A thread first seen by the first look counts from then; one first seen
 /// later started meanwhile and counts from its start.
 #[derive(Clone, Debug, Default)]
-pub(crate) struct Tally {
+pub(crate) struct Sightings {
     seen: BTreeMap<i32, (Clock, Clock, bool)>,
 }
 
-impl Tally {
-    /// Adds a look at `threads`; `first` for the look that starts the tally.
+impl Sightings {
+    /// Adds a look at `threads`; `first` for the look that starts the sightings.
     pub(crate) fn look(&mut self, threads: impl IntoIterator<Item = (i32, Clock)>, first: bool) {
         for (id, clock) in threads {
             self.seen.entry(id).or_insert((clock, clock, first)).1 = clock;
         }
     }
 
-    /// Every thread seen, with what it did since the tally started.
+    /// Every thread seen, with what it did since the sightings started.
     pub(crate) fn threads(&self) -> Vec<ThreadUse> {
         self.seen
             .iter()
@@ -154,18 +154,18 @@ impl ThreadWatch {
                 sandbox,
                 known: HashMap::new(),
             };
-            let mut tally = Tally::default();
+            let mut sightings = Sightings::default();
             let started = Instant::now();
-            tally.look(scope.threads(), true);
+            sightings.look(scope.threads(), true);
             loop {
                 let go_on = matches!(stopped.recv_timeout(LOOK), Err(RecvTimeoutError::Timeout));
-                tally.look(scope.threads(), false);
+                sightings.look(scope.threads(), false);
                 if !go_on {
                     break;
                 }
             }
             Seen {
-                threads: tally.threads(),
+                threads: sightings.threads(),
                 watched: started.elapsed(),
             }
         });

@@ -21,7 +21,7 @@ use super::inert;
 use super::numbers::{points, students};
 use super::{building, timing};
 use crate::judge::result::{FaultKind, StudentResult};
-use crate::kit::gradescope_export::Unmatched;
+use crate::kit::gradescope_download::Unmatched;
 use crate::kit::roster::Member;
 use crate::kit::Rubric;
 

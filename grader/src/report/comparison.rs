@@ -3,7 +3,7 @@
 //! built in its place (and put back).
 
 use super::inert;
-use crate::kit::supplied::{Change, Comparison};
+use crate::kit::supplied::{Change, SuppliedCopy};
 
 /// How a report says that the copy differs, before the details.
 pub const SUPPLIED_CHANGED: &str = "The supplied crate was changed";
@@ -32,7 +32,7 @@ fn change(change: &Change) -> String {
 
 /// The supplied crate comparison as plain text: that the copy is the course's, or every change
 /// and why it is not scored.
-pub fn supplied(comparison: &Comparison) -> String {
+pub fn supplied(comparison: &SuppliedCopy) -> String {
     let folder = inert::line(&comparison.folder);
     if !comparison.changed() {
         return format!("The supplied crate ({folder}/) is the course's copy, unchanged.");
@@ -49,7 +49,7 @@ pub fn supplied(comparison: &Comparison) -> String {
 
 /// The sentence on the course's copy having been built instead, if it was (and where the
 /// submitted copy is, if it could not be put back); else nothing.
-pub fn replaced(comparison: &Comparison) -> String {
+pub fn replaced(comparison: &SuppliedCopy) -> String {
     match (&comparison.not_put_back, comparison.replaced) {
         (Some((why, kept)), _) => format!(
             " The program was built with the course's copy, put in its place for the grading; \
@@ -68,7 +68,7 @@ mod tests {
 
     #[test]
     fn a_replaced_copy_is_said_put_back_or_where_it_was_left() {
-        let comparison = Comparison {
+        let comparison = SuppliedCopy {
             folder: "supplied".into(),
             changes: vec![Change::Changed("src/lib.rs".into())],
             replaced: true,
@@ -79,7 +79,7 @@ mod tests {
             said.contains("changed src/lib.rs") && said.contains("was put back afterwards"),
             "{said}"
         );
-        let left = Comparison {
+        let left = SuppliedCopy {
             not_put_back: Some((
                 "cannot move back".into(),
                 ".grade-supplied-x/supplied".into(),
@@ -95,7 +95,7 @@ mod tests {
             "{said}"
         );
         assert_eq!(
-            replaced(&Comparison {
+            replaced(&SuppliedCopy {
                 replaced: false,
                 not_put_back: None,
                 ..left

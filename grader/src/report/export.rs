@@ -33,7 +33,7 @@ use std::collections::BTreeMap;
 use super::gradebook::{self, late_cells, write_rows};
 use super::inert;
 use super::numbers::points;
-use crate::kit::late::{lateness, Extension, Moment};
+use crate::kit::late::{lateness, ExtraTime, Moment};
 use crate::kit::roster::{assign, Member, Roster};
 use crate::kit::rubric::Missing;
 use crate::kit::Rubric;
@@ -180,7 +180,7 @@ fn late_again(
     graded: &mut Graded,
     submitted: Moment,
     total: Option<f64>,
-    extensions: &[Extension],
+    extensions: &[ExtraTime],
 ) {
     let Some(policy) = &rubric.late else {
         return;

@@ -6,7 +6,7 @@
 use super::numbers::seconds;
 use super::{inert, starved};
 use crate::judge::result::Fault;
-use crate::process::{Ending, Evidence, Failure, Limit, LimitHit, Stream, MAX_LINE, MAX_OUTPUT};
+use crate::process::{Detection, Ending, Failure, Limit, LimitHit, Stream, MAX_LINE, MAX_OUTPUT};
 
 /// MiB as reports write them: whole GiB as GiB.
 fn mib(n: u64) -> String {
@@ -33,28 +33,28 @@ pub fn limit(limit: Limit, amount: u64) -> String {
 pub fn limit_hit(hit: &LimitHit) -> String {
     let named = limit(hit.limit, hit.amount);
     match &hit.evidence {
-        Evidence::Counted(count) => format!(
+        Detection::Counted(count) => format!(
             "the program exceeded its {named}: the grader counted {count} of its processes \
              running at once, and killed them all"
         ),
-        Evidence::Signal { name, shell: None } => {
+        Detection::Signal { name, shell: None } => {
             format!("the program exceeded its {named} (it was stopped by {name})")
         }
-        Evidence::DiskFull => format!(
+        Detection::DiskFull => format!(
             "the program filled its {named} (everything the job writes, its build's output \
              included): its writes past it failed"
         ),
-        Evidence::ControlGroup => format!(
+        Detection::ControlGroup => format!(
             "the program exceeded its {named} (all its processes and their memory of every kind \
              together, /dev/shm included): the kernel stopped it"
         ),
-        Evidence::Signal {
+        Detection::Signal {
             name,
             shell: Some(status),
         } => format!(
             "the program exceeded its {named} ({status}, a shell's way of saying {name} stopped it)"
         ),
-        Evidence::Stderr { status, line } => {
+        Detection::Stderr { status, line } => {
             let what = match hit.limit {
                 Limit::FileSize => "a write too large",
                 Limit::Processes => "a process or thread that could not be started",
@@ -151,11 +151,11 @@ mod tests {
             })
         };
         assert_eq!(
-            hit(Limit::Processes, 50, Evidence::Counted(51)),
+            hit(Limit::Processes, 50, Detection::Counted(51)),
             "the program exceeded its process limit of 50: the grader counted 51 of its \
              processes running at once, and killed them all"
         );
-        let signal = |shell| Evidence::Signal {
+        let signal = |shell| Detection::Signal {
             name: "SIGXCPU",
             shell,
         };
@@ -165,7 +165,7 @@ mod tests {
         );
         let status = ExitStatus::from_raw((128 + libc::SIGXCPU) << 8);
         assert!(hit(Limit::CpuTime, 1, signal(Some(status))).contains("a shell's way"));
-        let stderr = Evidence::Stderr {
+        let stderr = Detection::Stderr {
             status: ExitStatus::from_raw(1 << 8),
             line: "MemoryError".into(),
         };

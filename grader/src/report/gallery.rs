@@ -29,7 +29,7 @@ use super::window;
 use super::{plot, threading};
 use crate::judge::file_stem;
 use crate::judge::result::hand::Marks;
-use crate::judge::result::window::{Check, Measured, Observation, Status, Step, WindowResult};
+use crate::judge::result::window::{Check, Measured, Observation, Step, StepResult, WindowResult};
 use crate::judge::result::StudentResult;
 use crate::kit::rubric::{Category, Evidence};
 use crate::kit::Rubric;
@@ -196,7 +196,7 @@ fn window_count(window: Option<&WindowResult>) -> String {
             let seen = observation
                 .checks
                 .iter()
-                .filter(|c| c.status == Status::Pass)
+                .filter(|c| c.status == StepResult::Pass)
                 .count();
             format!("{seen} of {}", observation.checks.len())
         }
@@ -266,9 +266,9 @@ fn window_html(window: Option<&WindowResult>, reports: &Path) -> Markup {
             ul class="steps" {
                 @for check in &observation.checks {
                     @let class = match check.status {
-                        Status::Pass => "seen",
-                        Status::Fail => "not-seen",
-                        Status::NotObserved => "unobserved",
+                        StepResult::Pass => "seen",
+                        StepResult::Fail => "not-seen",
+                        StepResult::NotObserved => "unobserved",
                     };
                     @let shots = window::screenshots(check);
                     li class=(class) {

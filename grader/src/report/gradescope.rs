@@ -20,7 +20,7 @@ use serde_json::{json, Value};
 use super::numbers::{points, rounded};
 use super::{building, comparison, isolation, timing, workers};
 use super::{special, style, terminal, window};
-use crate::judge::result::window::{Status, WindowResult};
+use crate::judge::result::window::{StepResult, WindowResult};
 use crate::judge::result::{CaseResult, StudentResult};
 use crate::judge::Confinement;
 use crate::kit::Rubric;
@@ -171,7 +171,7 @@ pub fn results(rubric: &Rubric, result: &StudentResult, not_counted: NotCountedA
             WindowResult::Observed(observation) => observation
                 .checks
                 .iter()
-                .all(|check| check.status != Status::Fail),
+                .all(|check| check.status != StepResult::Fail),
             WindowResult::Unobserved(_) => false,
         };
         json!({

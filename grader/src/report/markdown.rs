@@ -20,11 +20,11 @@ use crate::judge::result::hand::Marks;
 use crate::judge::result::window::WindowResult;
 use crate::judge::result::StudentResult;
 use crate::judge::Build;
-use crate::kit::supplied::Comparison;
+use crate::kit::supplied::SuppliedCopy;
 use crate::kit::Rubric;
 
 /// The supplied crate comparison as a Markdown section, with one changed file a line.
-fn supplied_section(comparison: &Comparison) -> String {
+fn supplied_section(comparison: &SuppliedCopy) -> String {
     let folder = inert::line(&comparison.folder);
     if !comparison.changed() {
         return format!(

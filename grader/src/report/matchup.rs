@@ -6,7 +6,7 @@ use std::fmt::Write;
 use super::failure;
 use super::inert;
 use crate::judge::matchup::{
-    wilson, Forfeit, GameRecord, MatchError, Settings, Spec, Standings, NAMES,
+    wilson, Conditions, Forfeit, GameRecord, MatchError, Scoreboard, Spec, NAMES,
 };
 
 /// How wide the progress bar is, in characters.
@@ -89,7 +89,7 @@ pub fn bar(done: u32, total: u32) -> String {
 
 /// The standings for people: the players, the settings, a table of the games by first player and
 /// in all, with A's score and its interval, and the games lost by failing.
-pub fn text(specs: &[Spec; 2], settings: &Settings, standings: &Standings) -> String {
+pub fn text(specs: &[Spec; 2], settings: &Conditions, standings: &Scoreboard) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "A (red):   {}", specs[0]);
     let _ = writeln!(out, "B (black): {}", specs[1]);

@@ -12,7 +12,7 @@ use std::time::Duration;
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::inert;
-use crate::judge::Step;
+use crate::judge::Stage;
 
 /// How often a bar is drawn again while nothing happens, so that its clock keeps going.
 const TICK: Duration = Duration::from_secs(1);
@@ -107,12 +107,12 @@ fn styled(bar: ProgressBar, template: &str) -> ProgressBar {
 }
 
 /// A step of a student's grading, as their line shows it.
-fn step(step: &Step) -> String {
+fn step(step: &Stage) -> String {
     match step {
-        Step::Build => "building".into(),
-        Step::Case { number, of, name } => format!("case {number} of {of}: {name}"),
-        Step::Style => "gathering the style facts".into(),
-        Step::Window => "observing the window".into(),
+        Stage::Build => "building".into(),
+        Stage::Case { number, of, name } => format!("case {number} of {of}: {name}"),
+        Stage::Style => "gathering the style facts".into(),
+        Stage::Window => "observing the window".into(),
     }
 }
 
@@ -141,7 +141,7 @@ impl ClassBars {
     }
 
     /// `name` has started `now`: their line says so.
-    pub fn step(&self, name: &str, now: &Step) {
+    pub fn step(&self, name: &str, now: &Stage) {
         let Ok(students) = self.students.lock() else {
             return;
         };
@@ -183,13 +183,13 @@ mod tests {
 
     #[test]
     fn a_step_says_which_case_of_how_many() {
-        let case = Step::Case {
+        let case = Stage::Case {
             number: 3,
             of: 45,
             name: "genmove/any_best_column",
         };
         assert_eq!(step(&case), "case 3 of 45: genmove/any_best_column");
-        assert_eq!(step(&Step::Build), "building");
+        assert_eq!(step(&Stage::Build), "building");
     }
 
     #[test]

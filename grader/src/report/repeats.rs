@@ -14,14 +14,14 @@ use crate::judge::result::{CaseResult, Exchange, Fault, FaultKind, Skip, Verdict
 /// Failed cases that failed the same way, in the order of the results: the first is shown in
 /// full, the others only named.
 #[derive(Debug)]
-pub(super) struct Group<'a> {
+pub(super) struct SameFailure<'a> {
     /// The first case that failed this way.
     pub first: &'a CaseResult,
     /// The later cases that failed the same way.
     pub others: Vec<&'a CaseResult>,
 }
 
-impl Group<'_> {
+impl SameFailure<'_> {
     /// The line naming the other cases, when there are any.
     pub fn same_failure(&self) -> Option<String> {
         let names: Vec<&str> = self.others.iter().map(|c| c.name.as_str()).collect();
@@ -48,8 +48,8 @@ enum Signature {
 
 /// `failed` (a student's failed cases, in order) grouped by how they failed: one group per
 /// case that failed in a way of its own or first failed a way that repeats.
-pub(super) fn groups<'a>(failed: &[&'a CaseResult]) -> Vec<Group<'a>> {
-    let mut groups: Vec<(Option<Signature>, Group<'a>)> = Vec::new();
+pub(super) fn groups<'a>(failed: &[&'a CaseResult]) -> Vec<SameFailure<'a>> {
+    let mut groups: Vec<(Option<Signature>, SameFailure<'a>)> = Vec::new();
     for &case in failed {
         let signature = signature(case);
         let earlier = signature
@@ -59,7 +59,7 @@ pub(super) fn groups<'a>(failed: &[&'a CaseResult]) -> Vec<Group<'a>> {
             Some((_, group)) => group.others.push(case),
             None => groups.push((
                 signature,
-                Group {
+                SameFailure {
                     first: case,
                     others: Vec::new(),
                 },

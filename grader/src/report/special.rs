@@ -3,7 +3,7 @@
 //! every report to list the same way. Paths and targets are the student's text, so each is
 //! quoted and escaped (`"src/lib.rs"`): a name cannot pass for report text or control a terminal.
 
-use crate::kit::tree::{Kind, Listing, Stopped, MAX_DEPTH};
+use crate::kit::tree::{Cutoff, EntryKind, Listing, MAX_DEPTH};
 
 /// The most entries a report lists; the rest are counted.
 const SHOWN: usize = 20;
@@ -21,7 +21,7 @@ pub fn any(listing: &Listing) -> bool {
 
 /// Whether everything listed is harmless: links that stay inside the submission.
 pub fn harmless(listing: &Listing) -> bool {
-    let inside = |kind: &Kind| matches!(kind, Kind::Link(link) if link.within);
+    let inside = |kind: &EntryKind| matches!(kind, EntryKind::Link(link) if link.within);
     listing.entries.iter().all(|entry| inside(&entry.kind))
         && listing.unlisted.is_empty()
         && listing.stopped.is_none()
@@ -47,10 +47,10 @@ pub fn lines(listing: &Listing) -> Vec<String> {
         lines.push(format!("{folder}: a folder that could not be listed"));
     }
     match &listing.stopped {
-        Some(Stopped::TooMany(count)) => lines.push(format!(
+        Some(Cutoff::TooMany(count)) => lines.push(format!(
             "the listing stopped after {count} entries: the submission holds more"
         )),
-        Some(Stopped::TooDeep(folder)) => lines.push(format!(
+        Some(Cutoff::TooDeep(folder)) => lines.push(format!(
             "{folder:?}: not looked in, deeper than {MAX_DEPTH} folders"
         )),
         None => {}
@@ -59,18 +59,18 @@ pub fn lines(listing: &Listing) -> Vec<String> {
 }
 
 /// What an entry is, in words.
-fn kind(kind: &Kind) -> String {
+fn kind(kind: &EntryKind) -> String {
     match kind {
-        Kind::Link(link) => format!(
+        EntryKind::Link(link) => format!(
             "a link to {:?}, {} the submission",
             link.target,
             if link.within { "inside" } else { "outside" }
         ),
-        Kind::Fifo => "a FIFO (named pipe)".into(),
-        Kind::Socket => "a socket".into(),
-        Kind::Device => "a device".into(),
-        Kind::File => "a file".into(),
-        Kind::Folder => "a folder".into(),
+        EntryKind::Fifo => "a FIFO (named pipe)".into(),
+        EntryKind::Socket => "a socket".into(),
+        EntryKind::Device => "a device".into(),
+        EntryKind::File => "a file".into(),
+        EntryKind::Folder => "a folder".into(),
     }
 }
 
@@ -79,7 +79,7 @@ mod tests {
     use super::*;
     use crate::kit::tree::{Entry, Link};
 
-    fn entry(path: &str, kind: Kind) -> Entry {
+    fn entry(path: &str, kind: EntryKind) -> Entry {
         Entry {
             path: path.into(),
             kind,
@@ -89,20 +89,20 @@ mod tests {
     #[test]
     fn each_kind_is_named_and_hostile_text_is_escaped() {
         let link = |target: &str, within| {
-            Kind::Link(Link {
+            EntryKind::Link(Link {
                 target: target.into(),
                 within,
             })
         };
         let listing = Listing {
             entries: vec![
-                entry("pipe", Kind::Fifo),
+                entry("pipe", EntryKind::Fifo),
                 entry("src/lib.rs", link("main.rs", true)),
                 entry("supplied/src/zero.rs", link("/dev/zero", false)),
-                entry("x\n\u{1b}[2J", Kind::Device),
+                entry("x\n\u{1b}[2J", EntryKind::Device),
             ],
             unlisted: vec!["closed".into()],
-            stopped: Some(Stopped::TooDeep("d/d".into())),
+            stopped: Some(Cutoff::TooDeep("d/d".into())),
         };
         assert_eq!(
             lines(&listing),
@@ -128,7 +128,7 @@ mod tests {
     fn a_long_listing_is_cut_and_counted() {
         let listing = Listing {
             entries: (0..SHOWN + 3)
-                .map(|i| entry(&format!("p{i:02}"), Kind::Socket))
+                .map(|i| entry(&format!("p{i:02}"), EntryKind::Socket))
                 .collect(),
             ..Listing::default()
         };

@@ -5,7 +5,7 @@
 
 use super::numbers::{cpu_count, percent};
 use crate::judge::result::design::Design;
-use crate::judge::result::speedup::{Cause, Outcome, Scale, Speedup};
+use crate::judge::result::speedup::{Cause, Scale, Speedup, SpeedupOutcome};
 use crate::process::topology::Chosen;
 use crate::process::Cpus;
 
@@ -16,7 +16,7 @@ pub fn cause_note(speedup: &Speedup) -> Option<String> {
     let waited = percent(m.waited());
     Some(match speedup.outcome.cause()? {
         Cause::Machine => match &speedup.outcome {
-            Outcome::Busy(..) if waited > 0.0 && m.rounds() > 0 => format!(
+            SpeedupOutcome::Busy(..) if waited > 0.0 && m.rounds() > 0 => format!(
                 "Cause: the machine could not give the threads the CPU (on {many} threads they \
                  waited for one {waited}% of the time they were ready to run). Another run on \
                  idle CPUs can change this: grade again (`--jobs 1`, nothing else running)."
@@ -175,7 +175,7 @@ mod tests {
             },
             chosen: None,
             scaling: Vec::new(),
-            outcome: Outcome::Judged(
+            outcome: SpeedupOutcome::Judged(
                 Measurement {
                     depth: 8,
                     one: vec![one; 21],

@@ -12,7 +12,7 @@ use super::verdict::Finding;
 use super::workers::design_note;
 use crate::judge::result::design::{Design, Division};
 use crate::judge::result::speedup::{
-    Busy, Measurement, Outcome, Refusal, Speedup, SpeedupFault, Uneven, Work, CONFIDENCE,
+    Busy, Measurement, Refusal, Speedup, SpeedupFault, SpeedupOutcome, Uneven, Work, CONFIDENCE,
 };
 use crate::judge::result::{CaseResult, StudentResult};
 
@@ -112,8 +112,8 @@ fn speedup_fault(fault: &SpeedupFault) -> (String, String) {
 pub fn speedup_finding(speedup: &Speedup) -> Option<Finding> {
     let (one, many) = speedup.threads;
     match &speedup.outcome {
-        Outcome::Failed(SpeedupFault::Script(_)) => None,
-        Outcome::Failed(fault) => {
+        SpeedupOutcome::Failed(SpeedupFault::Script(_)) => None,
+        SpeedupOutcome::Failed(fault) => {
             let (sent, why) = speedup_fault(fault);
             let got = match fault {
                 SpeedupFault::Differ { other, .. } => Some(other.clone()),
@@ -126,13 +126,13 @@ pub fn speedup_finding(speedup: &Speedup) -> Option<Finding> {
                 why,
             })
         }
-        Outcome::Refused(m, refusal) => Some(Finding {
+        SpeedupOutcome::Refused(m, refusal) => Some(Finding {
             sent: format!("scores {} with {one} and {many} threads", m.depth),
             expected: vec!["the same search split among the threads, which wait for work".into()],
             got: None,
             why: refused(refusal, many),
         }),
-        Outcome::Judged(m, judged) if judged.credit < 1.0 => Some(Finding {
+        SpeedupOutcome::Judged(m, judged) if judged.credit < 1.0 => Some(Finding {
             sent: format!("scores {} with {one} and {many} threads", m.depth),
             expected: vec![format!(
                 "a speed-up of {:.2}x, which earns full credit where {many} threads can give \
@@ -153,15 +153,17 @@ pub fn speedup_finding(speedup: &Speedup) -> Option<Finding> {
 /// Why a speed-up is not counted, in a few words for the score table; `None` when it counts.
 pub fn not_counted(speedup: &Speedup) -> Option<String> {
     match &speedup.outcome {
-        Outcome::TooFewCpus => Some(format!(
+        SpeedupOutcome::TooFewCpus => Some(format!(
             "not judged on {}",
             cpu_count(speedup.cpus.usable())
         )),
-        Outcome::Busy(_, Busy::Unaccounted) => {
+        SpeedupOutcome::Busy(_, Busy::Unaccounted) => {
             Some("not judged: the kernel does not account for threads' waiting".into())
         }
-        Outcome::Busy(..) => Some("the machine was busy: grade again".into()),
-        Outcome::Failed(_) | Outcome::Refused(..) | Outcome::Judged(..) => None,
+        SpeedupOutcome::Busy(..) => Some("the machine was busy: grade again".into()),
+        SpeedupOutcome::Failed(_) | SpeedupOutcome::Refused(..) | SpeedupOutcome::Judged(..) => {
+            None
+        }
     }
 }
 
@@ -190,20 +192,20 @@ fn outcome_note(speedup: &Speedup) -> Option<String> {
     let threads = speedup.threads;
     let many = threads.1;
     let note = match &speedup.outcome {
-        Outcome::Failed(_) => return None,
-        Outcome::TooFewCpus => format!(
+        SpeedupOutcome::Failed(_) => return None,
+        SpeedupOutcome::TooFewCpus => format!(
             "Not judged, and not counted either way: the program could use {}, and the \
              speed-up needs {many}. Grade on a machine with {many} CPUs or more (on Gradescope: \
              see the kit's guide).",
             cpus(&speedup.cpus)
         ),
-        Outcome::Busy(m, Busy::Unaccounted) => format!(
+        SpeedupOutcome::Busy(m, Busy::Unaccounted) => format!(
             "Not judged, and not counted either way: this kernel does not say how long threads \
              wait for a CPU (no /proc/PID/task/TID/schedstat), so a busy machine cannot be told \
              from a slow program. {}.",
             measurement(m, threads)
         ),
-        Outcome::Busy(m, busy) => {
+        SpeedupOutcome::Busy(m, busy) => {
             let why = match busy {
                 Busy::Unsettled(least, most) => {
                     let (slowest, fastest) = m.speedup_range();
@@ -230,12 +232,12 @@ fn outcome_note(speedup: &Speedup) -> Option<String> {
                 measurement(m, threads)
             )
         }
-        Outcome::Refused(m, refusal) => format!(
+        SpeedupOutcome::Refused(m, refusal) => format!(
             "No credit: {}. {}.",
             refused(refusal, many),
             measurement(m, threads)
         ),
-        Outcome::Judged(m, judged) => {
+        SpeedupOutcome::Judged(m, judged) => {
             let gained = match percent(judged.gain) {
                 share if share > 0.0 => format!("the program gained {share}% of that"),
                 _ => "the program gained nothing".into(),
@@ -336,14 +338,16 @@ fn uneven_note(uneven: &Uneven, speedup: &Speedup) -> String {
 /// `busy-waiting`, `ignores THREADS`, `not judged: 1 CPU`, or `machine busy` (the reports say to grade again).
 pub fn speedup_word(speedup: &Speedup) -> String {
     match &speedup.outcome {
-        Outcome::Judged(_, judged) => format!("{:.2}x of {:.2}x", judged.speedup, judged.ceiling),
-        Outcome::Failed(_) => "failed".into(),
-        Outcome::Refused(_, Refusal::NoBaseline(_)) => "no baseline".into(),
-        Outcome::Refused(_, Refusal::BusyWaiting(_)) => "busy-waiting".into(),
-        Outcome::Refused(_, Refusal::IgnoresThreads(_)) => "ignores THREADS".into(),
-        Outcome::TooFewCpus => format!("not judged: {}", cpu_count(speedup.cpus.usable())),
-        Outcome::Busy(_, Busy::Unaccounted) => "not judged: no schedstat".into(),
-        Outcome::Busy(..) => "machine busy".into(),
+        SpeedupOutcome::Judged(_, judged) => {
+            format!("{:.2}x of {:.2}x", judged.speedup, judged.ceiling)
+        }
+        SpeedupOutcome::Failed(_) => "failed".into(),
+        SpeedupOutcome::Refused(_, Refusal::NoBaseline(_)) => "no baseline".into(),
+        SpeedupOutcome::Refused(_, Refusal::BusyWaiting(_)) => "busy-waiting".into(),
+        SpeedupOutcome::Refused(_, Refusal::IgnoresThreads(_)) => "ignores THREADS".into(),
+        SpeedupOutcome::TooFewCpus => format!("not judged: {}", cpu_count(speedup.cpus.usable())),
+        SpeedupOutcome::Busy(_, Busy::Unaccounted) => "not judged: no schedstat".into(),
+        SpeedupOutcome::Busy(..) => "machine busy".into(),
     }
 }
 
@@ -355,7 +359,7 @@ mod tests {
     use std::time::Duration;
 
     /// A speed-up on 2 threads with `outcome`, the pool seen, on a machine of 2 CPUs.
-    fn speedup(outcome: Outcome) -> Speedup {
+    fn speedup(outcome: SpeedupOutcome) -> Speedup {
         Speedup {
             threads: (1, 2),
             cpus: Cpus {
@@ -409,7 +413,7 @@ mod tests {
             grew: None,
             unsettled: None,
         };
-        let notes = speedup_notes(&speedup(Outcome::Judged(measured(), judged)));
+        let notes = speedup_notes(&speedup(SpeedupOutcome::Judged(measured(), judged)));
         assert_eq!(
             notes,
             [
@@ -428,26 +432,35 @@ mod tests {
             ]
         );
         assert_eq!(
-            speedup_word(&speedup(Outcome::Judged(measured(), judged))),
+            speedup_word(&speedup(SpeedupOutcome::Judged(measured(), judged))),
             "1.75x of 1.94x"
         );
     }
 
     #[test]
     fn a_refused_speedup_says_why_it_earns_nothing() {
-        let forged = speedup(Outcome::Refused(measured(), Refusal::NoBaseline(2.03)));
+        let forged = speedup(SpeedupOutcome::Refused(
+            measured(),
+            Refusal::NoBaseline(2.03),
+        ));
         assert!(speedup_notes(&forged)[0].starts_with(
             "No credit: the search on 1 thread cost 2.03x the CPU work of the same search on 2 \
              threads"
         ));
         assert_eq!(speedup_word(&forged), "no baseline");
         assert_eq!(not_counted(&forged), None);
-        let polling = speedup(Outcome::Refused(measured(), Refusal::BusyWaiting(1.93)));
+        let polling = speedup(SpeedupOutcome::Refused(
+            measured(),
+            Refusal::BusyWaiting(1.93),
+        ));
         assert!(speedup_notes(&polling)[0].contains("kept 1.9 threads ready to run"));
         assert_eq!(speedup_word(&polling), "busy-waiting");
         let finding = speedup_finding(&polling).expect("a finding");
         assert!(finding.why.contains("poll for work"), "{}", finding.why);
-        let per_column = speedup(Outcome::Refused(measured(), Refusal::IgnoresThreads(7)));
+        let per_column = speedup(SpeedupOutcome::Refused(
+            measured(),
+            Refusal::IgnoresThreads(7),
+        ));
         assert!(speedup_notes(&per_column)[0]
             .starts_with("No credit: on THREADS 1, 7 threads did the search's work"));
         assert_eq!(speedup_word(&per_column), "ignores THREADS");
@@ -455,7 +468,7 @@ mod tests {
 
     #[test]
     fn a_speedup_not_counted_says_why() {
-        let busy = speedup(Outcome::Busy(measured(), Busy::Unsettled(0.25, 1.0)));
+        let busy = speedup(SpeedupOutcome::Busy(measured(), Busy::Unsettled(0.25, 1.0)));
         assert_eq!(
             not_counted(&busy).as_deref(),
             Some("the machine was busy: grade again")
@@ -469,10 +482,10 @@ mod tests {
              ranges (80% sure: the speed-up 1.75x to 1.75x, the ceiling 1.94x to 1.94x), which \
              allow anything from 25% to 100% credit."
         ));
-        let low = speedup(Outcome::Busy(measured(), Busy::Ceiling(1.21)));
+        let low = speedup(SpeedupOutcome::Busy(measured(), Busy::Ceiling(1.21)));
         assert!(speedup_notes(&low)[0]
             .contains("the grader's own work on 2 threads at once gained only 1.21x"));
-        let blind = speedup(Outcome::Busy(measured(), Busy::Unaccounted));
+        let blind = speedup(SpeedupOutcome::Busy(measured(), Busy::Unaccounted));
         assert_eq!(
             not_counted(&blind).as_deref(),
             Some("not judged: the kernel does not account for threads' waiting")
@@ -483,7 +496,7 @@ mod tests {
                 affinity: 4,
                 quota: Some(1.5),
             },
-            ..speedup(Outcome::TooFewCpus)
+            ..speedup(SpeedupOutcome::TooFewCpus)
         };
         assert_eq!(
             cpus(&quota.cpus),

@@ -10,7 +10,7 @@ use super::failure::failure;
 use super::inert;
 use super::numbers::seconds;
 use crate::judge::result::window::{
-    Cell, Check, Measured, Observation, Status, Step, Trouble, Unobserved, WindowResult,
+    Cell, Check, Measured, Observation, Step, StepResult, Trouble, Unobserved, WindowResult,
 };
 use crate::process::display::Rect;
 use crate::process::Failure;
@@ -40,7 +40,7 @@ pub fn lines(window: &WindowResult) -> Vec<String> {
         .collect();
     if observation
         .check(Step::OwnWindow)
-        .is_some_and(|check| check.status == Status::Fail)
+        .is_some_and(|check| check.status == StepResult::Fail)
     {
         out.push(SUPPLIED.into());
     }
@@ -70,11 +70,11 @@ pub fn screenshots(check: &Check) -> Vec<String> {
 }
 
 /// The word for a status.
-pub fn status_word(status: Status) -> &'static str {
+pub fn status_word(status: StepResult) -> &'static str {
     match status {
-        Status::Pass => "seen",
-        Status::Fail => "NOT SEEN",
-        Status::NotObserved => "not observed",
+        StepResult::Pass => "seen",
+        StepResult::Fail => "NOT SEEN",
+        StepResult::NotObserved => "not observed",
     }
 }
 
@@ -141,7 +141,7 @@ fn measured_words(check: &Check, measured: &Measured, observation: &Observation)
                 grid.x - window.x,
                 grid.y - window.y,
                 match check.status {
-                    Status::Pass => "",
+                    StepResult::Pass => "",
                     _ => " (cells must be 75 x 75, with room under the grid for the label)",
                 }
             ),
@@ -165,7 +165,7 @@ fn measured_words(check: &Check, measured: &Measured, observation: &Observation)
             };
             match (changed.as_slice(), check.status) {
                 ([], _) => format!("{what} changed no cell of the grid."),
-                (_, Status::Pass) => format!("{what} changed {} only.", cells(changed)),
+                (_, StepResult::Pass) => format!("{what} changed {} only.", cells(changed)),
                 _ => format!(
                     "{what} changed {} (expected: {}).",
                     cells(changed),
@@ -226,7 +226,7 @@ fn measured_words(check: &Check, measured: &Measured, observation: &Observation)
         Measured::Likeness { same, .. } => {
             let share = format!("{:.1} %", same * 100.0);
             match check.status {
-                Status::Fail => format!(
+                StepResult::Fail => format!(
                     "{share} of the window's pixels are the supplied window's in the same \
                      states: it is the supplied window."
                 ),
@@ -315,7 +315,7 @@ mod tests {
     use std::path::PathBuf;
     use std::time::Duration;
 
-    fn check(step: Step, status: Status, measured: Measured) -> Check {
+    fn check(step: Step, status: StepResult, measured: Measured) -> Check {
         Check {
             step,
             status,
@@ -339,7 +339,7 @@ mod tests {
             checks: vec![
                 check(
                     Step::Dialog,
-                    Status::Pass,
+                    StepResult::Pass,
                     Measured::Dialog {
                         title: "Connect Four".into(),
                         geometry: Rect {
@@ -352,7 +352,7 @@ mod tests {
                 ),
                 check(
                     Step::Grid,
-                    Status::Pass,
+                    StepResult::Pass,
                     Measured::Grid {
                         title: "Connect Four \u{2014} 4 x 5".into(),
                         window,
@@ -368,7 +368,7 @@ mod tests {
                 ),
                 check(
                     Step::Drop,
-                    Status::Fail,
+                    StepResult::Fail,
                     Measured::Cells {
                         column: 0,
                         expected: vec![(3, 0)],
@@ -377,7 +377,7 @@ mod tests {
                 ),
                 check(
                     Step::FullColumn,
-                    Status::Pass,
+                    StepResult::Pass,
                     Measured::Cells {
                         column: 0,
                         expected: Vec::new(),
@@ -386,11 +386,11 @@ mod tests {
                 ),
                 Check {
                     trouble: Some(Trouble::Misplayed(7)),
-                    ..check(Step::GameOver, Status::NotObserved, Measured::Nothing)
+                    ..check(Step::GameOver, StepResult::NotObserved, Measured::Nothing)
                 },
                 check(
                     Step::Redraw,
-                    Status::Fail,
+                    StepResult::Fail,
                     Measured::Redraw {
                         reply: Some(Duration::from_millis(3300)),
                         before_hiding: false,
@@ -400,7 +400,7 @@ mod tests {
                 ),
                 check(
                     Step::OwnWindow,
-                    Status::Fail,
+                    StepResult::Fail,
                     Measured::Likeness {
                         same: 0.998,
                         reference: Vec::new(),

@@ -15,10 +15,10 @@ pub struct Place {
     pub ordinal: u32,
 }
 
-/// A run of matches: the first match's places on the left and on the right, and how many
+/// A streak of matches: the first match's places on the left and on the right, and how many
 /// consecutive fingerprints it spans on both.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub struct Run {
+pub struct Streak {
     /// Where it starts on the left.
     pub left: Place,
     /// Where it starts on the right.
@@ -30,13 +30,13 @@ pub struct Run {
 /// The maximal runs of `matches` (pairs of places holding the same fingerprint): a match
 /// extends a run when the match before it, one fingerprint back on both sides in the same
 /// files, is also a match. Sorted by where they start on the left.
-pub fn runs(matches: &[(Place, Place)]) -> Vec<Run> {
+pub fn streaks(matches: &[(Place, Place)]) -> Vec<Streak> {
     let set: HashSet<(Place, Place)> = matches.iter().copied().collect();
     let next = |place: Place, by: u32| Place {
         ordinal: place.ordinal + by,
         ..place
     };
-    let mut found: Vec<Run> = set
+    let mut found: Vec<Streak> = set
         .iter()
         .filter(|(left, right)| {
             left.ordinal == 0
@@ -57,7 +57,7 @@ pub fn runs(matches: &[(Place, Place)]) -> Vec<Run> {
             while set.contains(&(next(left, length), next(right, length))) {
                 length += 1;
             }
-            Run {
+            Streak {
                 left,
                 right,
                 length,
@@ -80,7 +80,7 @@ mod tests {
 
     /// Runs found the slow way: every match, followed as far as it goes, kept when no match
     /// before it on both sides would have started it.
-    fn simple_runs(matches: &[(Place, Place)]) -> Vec<Run> {
+    fn simple_streaks(matches: &[(Place, Place)]) -> Vec<Streak> {
         let mut found = Vec::new();
         for &(left, right) in matches {
             let before = matches.iter().any(|&(l, r)| {
@@ -99,7 +99,7 @@ mod tests {
             }) {
                 length += 1;
             }
-            found.push(Run {
+            found.push(Streak {
                 left,
                 right,
                 length,
@@ -119,14 +119,14 @@ mod tests {
             (place(0, 6), place(2, 10)),
         ];
         assert_eq!(
-            runs(&matches),
+            streaks(&matches),
             vec![
-                Run {
+                Streak {
                     left: place(0, 3),
                     right: place(1, 7),
                     length: 3
                 },
-                Run {
+                Streak {
                     left: place(0, 6),
                     right: place(2, 10),
                     length: 1
@@ -145,7 +145,7 @@ mod tests {
                 .into_iter()
                 .map(|((lf, lo), (rf, ro))| (place(lf, lo), place(rf, ro)))
                 .collect();
-            prop_assert_eq!(runs(&matches), simple_runs(&matches));
+            prop_assert_eq!(streaks(&matches), simple_streaks(&matches));
         }
     }
 }

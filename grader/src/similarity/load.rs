@@ -6,12 +6,12 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use super::{File, Origin, Submission, Unread, Why};
+use super::{File, Origin, Submission, Uncompared, Why};
 use crate::kit::sources;
 
 /// Why a folder of submissions could not be read.
 #[derive(Debug, thiserror::Error)]
-pub enum LoadError {
+pub enum FolderError {
     /// The folder could not be listed: its path and the system's reason.
     #[error("{}: cannot be read: {}", .0.display(), .1)]
     Unlisted(PathBuf, #[source] std::io::Error),
@@ -22,8 +22,8 @@ pub enum LoadError {
 
 /// Every submission of the class folder `dir` (its subdirectories, hidden ones left out, in
 /// name order), each of `origin`.
-pub fn class(dir: &Path, origin: &Origin) -> Result<Vec<Submission>, LoadError> {
-    let entries = fs::read_dir(dir).map_err(|e| LoadError::Unlisted(dir.to_path_buf(), e))?;
+pub fn class(dir: &Path, origin: &Origin) -> Result<Vec<Submission>, FolderError> {
+    let entries = fs::read_dir(dir).map_err(|e| FolderError::Unlisted(dir.to_path_buf(), e))?;
     let mut folders: Vec<(String, PathBuf)> = entries
         .flatten()
         .filter(|entry| entry.file_type().is_ok_and(|kind| kind.is_dir()))
@@ -37,7 +37,7 @@ pub fn class(dir: &Path, origin: &Origin) -> Result<Vec<Submission>, LoadError> 
         .collect();
     folders.sort();
     if folders.is_empty() {
-        return Err(LoadError::Empty(dir.to_path_buf()));
+        return Err(FolderError::Empty(dir.to_path_buf()));
     }
     Ok(folders
         .into_iter()
@@ -74,14 +74,14 @@ pub fn submission(dir: &Path, name: String, origin: Origin) -> Submission {
                 language,
                 text,
             }),
-            Err(error) => unread.push(Unread {
+            Err(error) => unread.push(Uncompared {
                 path,
                 why: Why::Source(error),
             }),
         }
     }
     if more > 0 {
-        unread.push(Unread {
+        unread.push(Uncompared {
             path: String::new(),
             why: Why::TooMany(more),
         });

@@ -92,7 +92,7 @@ pub struct File {
 
 /// A source file that was not compared, or files left out.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Unread {
+pub struct Uncompared {
     /// Its path in the submission (empty for [`Why::TooMany`]).
     pub path: String,
     /// Why.
@@ -120,7 +120,7 @@ pub struct Submission {
     /// Its source files, in path order.
     pub files: Vec<File>,
     /// What was not compared, and why.
-    pub unread: Vec<Unread>,
+    pub unread: Vec<Uncompared>,
 }
 
 /// The code every student was given, as the k-grams to leave out of every submission.

@@ -6,11 +6,11 @@
 use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 
-use super::fragments::{runs, Place};
+use super::fragments::{streaks, Place};
 use super::tokens::tokens;
 use super::winnow::{kgrams, winnow, Fingerprint};
 use super::{Base, Comparison, Fragment, Measure, Origin, Pair, Settings, Span, Submission};
-use super::{Unread, Why};
+use super::{Uncompared, Why};
 use crate::kit::style::Language;
 
 /// The most places of one fingerprint matched on each side of a pair: a line repeated a
@@ -130,7 +130,7 @@ fn fingerprint(
         let found = match tokens(&file.text, file.language) {
             Ok(found) => found,
             Err(error) => {
-                submission.unread.push(Unread {
+                submission.unread.push(Uncompared {
                     path: file.path.clone(),
                     why: Why::Tokens(error),
                 });
@@ -295,12 +295,12 @@ fn pair(
                 .flat_map(move |&l| rights.iter().map(move |&r| (l, r)))
         })
         .collect();
-    let mut fragments: Vec<Fragment> = runs(&matches)
+    let mut fragments: Vec<Fragment> = streaks(&matches)
         .into_iter()
-        .map(|run| Fragment {
-            left: span(&printed[left], run.left, run.length, settings.k),
-            right: span(&printed[right], run.right, run.length, settings.k),
-            tokens: tokens_in(&printed[left], run.left, run.length, settings.k),
+        .map(|streak| Fragment {
+            left: span(&printed[left], streak.left, streak.length, settings.k),
+            right: span(&printed[right], streak.right, streak.length, settings.k),
+            tokens: tokens_in(&printed[left], streak.left, streak.length, settings.k),
         })
         .collect();
     fragments.sort_by(|a, b| {

@@ -8,8 +8,8 @@ use std::time::{Duration, SystemTime};
 
 use serde::{Deserialize, Serialize};
 
-use super::fingerprint::Fingerprint;
 use super::record::VERSION;
+use super::stamp::Stamp;
 use crate::kit::roster::Member;
 
 /// A class graded, as the store keeps it.
@@ -68,7 +68,7 @@ pub struct Setup {
     /// The kit's folder, absolute.
     pub kit: PathBuf,
     /// The kit's files.
-    pub kit_files: Fingerprint,
+    pub kit_files: Stamp,
     /// The command for one student.
     pub command: String,
     /// The build command and its time limit.
@@ -102,7 +102,7 @@ impl Setup {
         Setup {
             submissions: submissions.into(),
             kit: "/kit".into(),
-            kit_files: Fingerprint {
+            kit_files: Stamp {
                 entries: 1,
                 bytes: 1,
                 digest: "kit".into(),

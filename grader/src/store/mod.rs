@@ -8,8 +8,8 @@
 //! `grade` does not know is refused with the versions named, never read nor written over.
 
 mod class;
-pub mod fingerprint;
 mod record;
+pub mod stamp;
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -21,8 +21,8 @@ use percent_encoding::{utf8_percent_encode, NON_ALPHANUMERIC};
 use serde::{Deserialize, Serialize};
 
 pub use class::{Class, Setup};
-pub use fingerprint::Fingerprint;
 pub use record::{Late, Record, Who, VERSION};
+pub use stamp::Stamp;
 
 /// The store's folder, in the report directory (or beside the gradebook).
 pub const FOLDER: &str = "records";
@@ -219,7 +219,7 @@ impl Store {
         &self,
         mut class: Class,
         restart: bool,
-        current: &BTreeMap<String, Fingerprint>,
+        current: &BTreeMap<String, Stamp>,
     ) -> Result<Begun, StoreError> {
         let found = match self.class()? {
             None => Err(Found::Nothing),
@@ -274,11 +274,7 @@ impl Store {
         // A file name holds 255 bytes: a longer name (ASCII, once encoded) keeps its start and a
         // hash of the whole.
         let name = match name.len() > 200 {
-            true => format!(
-                "{}-{:016x}",
-                &name[..180],
-                fingerprint::fnv(student.as_bytes())
-            ),
+            true => format!("{}-{:016x}", &name[..180], stamp::fnv(student.as_bytes())),
             false => name,
         };
         self.folder.join(format!("{name}.json"))
@@ -350,9 +346,9 @@ mod tests {
     use super::*;
     use crate::judge::fixtures::student;
 
-    /// A fingerprint told by `digest`.
-    fn print(digest: &str) -> Fingerprint {
-        Fingerprint {
+    /// A stamp told by `digest`.
+    fn print(digest: &str) -> Stamp {
+        Stamp {
             entries: 1,
             bytes: 1,
             digest: digest.into(),
@@ -365,7 +361,7 @@ mod tests {
     }
 
     /// Each student's submission now.
-    fn now(students: &[(&str, &str)]) -> BTreeMap<String, Fingerprint> {
+    fn now(students: &[(&str, &str)]) -> BTreeMap<String, Stamp> {
         students
             .iter()
             .map(|(name, digest)| (name.to_string(), print(digest)))

@@ -1,5 +1,5 @@
 //! One student's record in the class store: everything the kit knows of them, once. Their
-//! whole result, the fingerprint of the submission it was graded from, when and by which run,
+//! whole result, the stamp of the submission it was graded from, when and by which run,
 //! who the submission is and when it came in (with a roster, an export or a late policy), and
 //! the hand scores typed in the gallery. Every report, gradebook row, export and feedback file
 //! of the student is made from it.
@@ -8,7 +8,7 @@ use std::time::SystemTime;
 
 use serde::{Deserialize, Serialize};
 
-use super::fingerprint::Fingerprint;
+use super::stamp::Stamp;
 use crate::judge::result::hand::Marks;
 use crate::judge::result::StudentResult;
 use crate::kit::late::Lateness;
@@ -28,7 +28,7 @@ pub struct Record {
     /// The student: their submission folder's name (or `grade student`'s name).
     pub student: String,
     /// Their submission as it was graded (none for `grade student`, which grades a command).
-    pub submission: Option<Fingerprint>,
+    pub submission: Option<Stamp>,
     /// When they were graded.
     pub graded: SystemTime,
     /// The class run that graded them, by when it started (none for `grade student`).
@@ -48,7 +48,7 @@ impl Record {
     /// the submission `submission`.
     pub fn new(
         result: StudentResult,
-        submission: Option<Fingerprint>,
+        submission: Option<Stamp>,
         run: Option<SystemTime>,
         who: Option<Who>,
     ) -> Record {

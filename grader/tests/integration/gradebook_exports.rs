@@ -18,7 +18,7 @@ use connect_four_grader::kit::Rubric;
 use connect_four_grader::report::gradebook;
 
 use crate::support::{
-    column, grade, gradescope_export, rows, small_kit, with_late, Exported, QUICK_CASES,
+    column, grade, gradescope_download, rows, small_kit, with_late, Downloaded, QUICK_CASES,
 };
 
 /// The late policy of the test's rubric.
@@ -28,22 +28,22 @@ const LATE: &str = "due = \"2026-11-20T23:59:00-08:00\"\npenalty = 10\nper = \"d
 /// The export: ann on time (within the grace), bob a day and 3 hours late (2 days started),
 /// cy late by 2 days started but with a 48-hour extension in the roster.
 fn export(dir: &Path) {
-    gradescope_export(
+    gradescope_download(
         dir,
         &[
-            Exported {
+            Downloaded {
                 id: "submission_101",
                 fixture: "connect_four",
                 submitter: ["Ann Lee", "1001", "ann@x.edu"],
                 created_at: "2026-11-21 00:10:05.123456000 -08:00",
             },
-            Exported {
+            Downloaded {
                 id: "submission_102",
                 fixture: "connect_four",
                 submitter: ["=HYPERLINK(\"http://x\",\"ok\")", "1002", "bob@x.edu"],
                 created_at: "2026-11-22 03:00:59.5 -08:00",
             },
-            Exported {
+            Downloaded {
                 id: "submission_103",
                 fixture: "connect_four",
                 submitter: ["Cy", "1003", "cy@x.edu"],
@@ -87,7 +87,7 @@ fn cells(rows: &[Vec<String>], name: &str) -> Vec<String> {
 }
 
 #[test]
-fn a_gradescope_export_with_a_roster_and_a_late_policy_reaches_every_platform() {
+fn a_gradescope_download_with_a_roster_and_a_late_policy_reaches_every_platform() {
     let dir = tempfile::tempdir().unwrap();
     let work: PathBuf = dir.path().to_path_buf();
     small_kit(&work.join("kit"), &QUICK_CASES);
@@ -401,16 +401,16 @@ fn a_canvas_roster_as_downloaded_puts_everyone_in_every_export_and_no_grade_on_t
     let rubric_path = work.join("kit/rubric.toml");
     let rubric = fs::read_to_string(&rubric_path).unwrap();
     fs::write(&rubric_path, format!("missing = \"zero\"\n{rubric}")).unwrap();
-    gradescope_export(
+    gradescope_download(
         &work.join("export"),
         &[
-            Exported {
+            Downloaded {
                 id: "submission_201",
                 fixture: "connect_four",
                 submitter: ["Ann Lee", "000123", "ann@x.edu"],
                 created_at: "2026-11-20 10:00:00.0 -08:00",
             },
-            Exported {
+            Downloaded {
                 id: "submission_202",
                 fixture: "connect_four",
                 submitter: ["Zed", "", ""],
@@ -542,16 +542,16 @@ fn a_moodle_worksheet_as_downloaded_names_each_student_s_feedback_for_its_zip_up
         ("submission_102", ["Bob Ray", "1002", "bob@x.edu"]),
         ("submission_103", ["Cy Yu", "1003", "cy@x.edu"]),
     ];
-    let exported: Vec<Exported> = class
+    let exported: Vec<Downloaded> = class
         .iter()
-        .map(|(id, submitter)| Exported {
+        .map(|(id, submitter)| Downloaded {
             id,
             fixture: "connect_four",
             submitter: *submitter,
             created_at: "2026-11-20 10:00:00.0 -08:00",
         })
         .collect();
-    gradescope_export(&work.join("export"), &exported);
+    gradescope_download(&work.join("export"), &exported);
     fs::write(work.join("worksheet.csv"), MOODLE_WORKSHEET).unwrap();
     run(
         work,

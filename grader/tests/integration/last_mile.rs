@@ -19,7 +19,7 @@ use headless_chrome::{Browser, LaunchOptions, Tab};
 
 use crate::gallery::{chromium, type_into, wait_for, Served};
 use crate::support::{
-    column, grade, gradescope_export, rows, small_kit, with_late, Exported, QUICK_CASES,
+    column, grade, gradescope_download, rows, small_kit, with_late, Downloaded, QUICK_CASES,
 };
 
 /// The late policy of the test's rubric.
@@ -122,16 +122,16 @@ fn an_exported_class_is_graded_hand_scored_exported_and_given_its_feedback() {
     let work = dir.path();
     small_kit(&work.join("kit"), &QUICK_CASES);
     with_late(&work.join("kit"), LATE);
-    let exported: Vec<Exported> = CLASS
+    let exported: Vec<Downloaded> = CLASS
         .iter()
-        .map(|(id, name, sid, email, at)| Exported {
+        .map(|(id, name, sid, email, at)| Downloaded {
             id,
             fixture: "connect_four",
             submitter: [name, sid, email],
             created_at: at,
         })
         .collect();
-    gradescope_export(&work.join("export"), &exported);
+    gradescope_download(&work.join("export"), &exported);
     fs::write(
         work.join("roster.csv"),
         "folder,student_id,name,email,extension\n\

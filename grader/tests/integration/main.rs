@@ -24,7 +24,7 @@ mod grade_again;
 mod grade_kit;
 mod gradebook_exports;
 mod gradescope;
-mod gradescope_export;
+mod gradescope_download;
 mod handing_out;
 mod handout;
 mod hostile;

@@ -476,10 +476,10 @@ pub fn hand_to(user: Option<u32>, dir: &Path) {
     }
 }
 
-/// One submission of a Gradescope-style export: its submission id (its folder's name), the
+/// One submission of a Gradescope-style download: its submission id (its folder's name), the
 /// fixture student it runs (see [`python_submission`]), its submitter and when it came in (as
 /// Gradescope writes it: `2026-11-20 23:10:05.123456000 -08:00`).
-pub struct Exported<'a> {
+pub struct Downloaded<'a> {
     /// `submission_101`.
     pub id: &'a str,
     /// The fixture student.
@@ -508,7 +508,7 @@ fn yaml_quoted(text: &str) -> String {
 /// Makes `dir` a Gradescope "Export Submissions" folder, unzipped: a folder per submission
 /// (each a [`python_submission`]) and `submission_metadata.yml`, with Gradescope's
 /// Ruby-symbol keys and keys `grade` leaves alone.
-pub fn gradescope_export(dir: &Path, submissions: &[Exported]) {
+pub fn gradescope_download(dir: &Path, submissions: &[Downloaded]) {
     let mut yaml = String::new();
     for submission in submissions {
         python_submission(&dir.join(submission.id), submission.fixture);

@@ -21,9 +21,9 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use connect_four_grader::judge::result::window::{
-    Cell, Check, Measured, Observation, Status, Step, WindowResult,
+    Cell, Check, Measured, Observation, Step, StepResult, WindowResult,
 };
-use connect_four_grader::judge::window::{store_reference, Settings, WindowRun};
+use connect_four_grader::judge::window::{store_reference, WindowPlan, WindowRun};
 use connect_four_grader::judge::{BuildCommand, Job, Student};
 use connect_four_grader::process::display::Display;
 use connect_four_grader::process::sandbox::{Prepared, Sandbox};
@@ -85,7 +85,7 @@ fn observe_in(
             logs: None,
             name: "window-build",
         }),
-        settings: Settings {
+        settings: WindowPlan {
             board: (4, 5),
             depth: 1,
             search_depth,
@@ -133,7 +133,7 @@ fn redraw(observation: &Observation) -> (Option<Duration>, bool, &[Cell]) {
 }
 
 /// Each step's status, in order.
-fn statuses(observation: &Observation) -> Vec<(Step, Status)> {
+fn statuses(observation: &Observation) -> Vec<(Step, StepResult)> {
     observation
         .checks
         .iter()
@@ -166,13 +166,13 @@ fn every_step_passes(observation: &Observation) {
     assert_eq!(
         statuses(observation),
         [
-            (Step::Dialog, Status::Pass),
-            (Step::Grid, Status::Pass),
-            (Step::Drop, Status::Pass),
-            (Step::FullColumn, Status::Pass),
-            (Step::GameOver, Status::Pass),
-            (Step::Redraw, Status::Pass),
-            (Step::OwnWindow, Status::Pass),
+            (Step::Dialog, StepResult::Pass),
+            (Step::Grid, StepResult::Pass),
+            (Step::Drop, StepResult::Pass),
+            (Step::FullColumn, StepResult::Pass),
+            (Step::GameOver, StepResult::Pass),
+            (Step::Redraw, StepResult::Pass),
+            (Step::OwnWindow, StepResult::Pass),
         ],
         "{observation:#?}"
     );
@@ -206,11 +206,15 @@ fn a_window_of_the_student_s_own_passes_every_step() {
 /// Every step but the redraw passes, and the redraw fails.
 fn redraw_alone_fails(observation: &Observation) {
     screenshots_exist(observation);
-    let failed: Vec<(Step, Status)> = statuses(observation)
+    let failed: Vec<(Step, StepResult)> = statuses(observation)
         .into_iter()
-        .filter(|&(_, status)| status != Status::Pass)
+        .filter(|&(_, status)| status != StepResult::Pass)
         .collect();
-    assert_eq!(failed, [(Step::Redraw, Status::Fail)], "{observation:#?}");
+    assert_eq!(
+        failed,
+        [(Step::Redraw, StepResult::Fail)],
+        "{observation:#?}"
+    );
 }
 
 #[test]
@@ -313,13 +317,13 @@ fn the_supplied_window_is_found_and_flagged() {
     assert_eq!(
         statuses(&observation),
         [
-            (Step::Dialog, Status::Pass),
-            (Step::Grid, Status::Pass),
-            (Step::Drop, Status::Pass),
-            (Step::FullColumn, Status::Pass),
-            (Step::GameOver, Status::Pass),
-            (Step::Redraw, Status::Pass),
-            (Step::OwnWindow, Status::Fail),
+            (Step::Dialog, StepResult::Pass),
+            (Step::Grid, StepResult::Pass),
+            (Step::Drop, StepResult::Pass),
+            (Step::FullColumn, StepResult::Pass),
+            (Step::GameOver, StepResult::Pass),
+            (Step::Redraw, StepResult::Pass),
+            (Step::OwnWindow, StepResult::Fail),
         ],
         "{observation:#?}"
     );

@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use clap::{Args, Subcommand};
 use connect_four_grader::commands;
-use connect_four_grader::judge::matchup::{Settings, Spec};
+use connect_four_grader::judge::matchup::{Conditions, Spec};
 use connect_four_grader::process::Limits;
 use connect_four_grader::report::export::MoodleBy;
 use connect_four_supplied::limits::{parse_size, parse_threads};
@@ -42,7 +42,7 @@ pub enum CourseError {
 
 /// The course's subcommands, listed after `student` and `class`.
 #[derive(Subcommand, Debug)]
-pub enum Course {
+pub enum CourseCommand {
     /// Write every case's .solution file from the reference
     Generate(KitArgs),
     /// Check that every stored .solution file is what the reference says now
@@ -290,13 +290,13 @@ pub struct MatchArgs {
     time_limit: u64,
 }
 
-impl Course {
+impl CourseCommand {
     /// How an error of this subcommand starts: `grade match: ...`, else `grade: ...`.
     pub fn name(&self) -> &'static str {
         match self {
-            Course::Match(_) => "grade match",
-            Course::Export(_) => "grade export",
-            Course::Similar(_) => "grade similar",
+            CourseCommand::Match(_) => "grade match",
+            CourseCommand::Export(_) => "grade export",
+            CourseCommand::Similar(_) => "grade similar",
             _ => "grade",
         }
     }
@@ -304,17 +304,19 @@ impl Course {
     /// Runs the subcommand.
     pub fn run(self) -> Result<(), CourseError> {
         match self {
-            Course::Generate(args) => Ok(commands::solutions::run(args.kit.as_deref(), false)?),
-            Course::Check(args) => Ok(commands::solutions::run(args.kit.as_deref(), true)?),
-            Course::Pack(args) => Ok(commands::pack::run(
+            CourseCommand::Generate(args) => {
+                Ok(commands::solutions::run(args.kit.as_deref(), false)?)
+            }
+            CourseCommand::Check(args) => Ok(commands::solutions::run(args.kit.as_deref(), true)?),
+            CourseCommand::Pack(args) => Ok(commands::pack::run(
                 args.kit.kit.as_deref(),
                 args.grade.as_deref(),
                 &args.out,
                 args.allow_uncommitted,
             )?),
-            Course::Handout(args) => Ok(commands::handout::run(&args.file)?),
-            Course::Match(args) => {
-                let settings = Settings {
+            CourseCommand::Handout(args) => Ok(commands::handout::run(&args.file)?),
+            CourseCommand::Match(args) => {
+                let settings = Conditions {
                     rows: args.rows,
                     cols: args.cols,
                     games: args.games,
@@ -325,7 +327,7 @@ impl Course {
                 };
                 Ok(commands::matchup::run(&[args.a, args.b], &settings)?)
             }
-            Course::Export(args) => commands::export::run(&commands::export::ExportRun {
+            CourseCommand::Export(args) => commands::export::run(&commands::export::ExportRun {
                 class: args.class,
                 canvas: args.canvas,
                 moodle: args.moodle,
@@ -342,15 +344,17 @@ impl Course {
                 canvas_id: args.canvas_id,
             })
             .map_err(CourseError::Export),
-            Course::Similar(args) => Ok(commands::similar::run(&commands::similar::SimilarRun {
-                submissions: args.submissions,
-                base: args.base,
-                no_base: args.no_base,
-                archive: args.archive,
-                report: args.report,
-                csv: args.csv,
-                kit: args.kit.kit,
-            })?),
+            CourseCommand::Similar(args) => {
+                Ok(commands::similar::run(&commands::similar::SimilarRun {
+                    submissions: args.submissions,
+                    base: args.base,
+                    no_base: args.no_base,
+                    archive: args.archive,
+                    report: args.report,
+                    csv: args.csv,
+                    kit: args.kit.kit,
+                })?)
+            }
         }
     }
 }

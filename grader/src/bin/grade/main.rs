@@ -96,7 +96,7 @@ enum Mode {
     Feedback(FeedbackArgs),
     #[cfg(not(feature = "students-kit"))]
     #[command(flatten)]
-    Course(course::Course),
+    Course(course::CourseCommand),
 }
 
 /// Examples after `grade student --help`.

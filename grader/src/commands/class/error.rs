@@ -11,12 +11,12 @@ use super::ClassRun;
 use crate::commands::files::{OpenKitError, WriteError};
 use crate::judge::class::{Outcome, SubmissionsError};
 use crate::judge::Student;
-use crate::kit::gradescope_export::FindError;
+use crate::kit::gradescope_download::FindError;
 use crate::kit::roster::RosterError;
 use crate::report::class::Standing;
 use crate::report::inert;
 use crate::report::numbers::students;
-use crate::similarity::load::LoadError;
+use crate::similarity::load::FolderError;
 use crate::store::StoreError;
 
 /// Why `grade class` failed.
@@ -46,7 +46,7 @@ pub enum ClassError {
     Publish(#[from] PublishError),
     /// The submissions could not be compared with each other.
     #[error(transparent)]
-    Similar(#[from] LoadError),
+    Similar(#[from] FolderError),
     /// Some students were not graded: their sandbox could not be set up (each, and why), of
     /// `of` students.
     #[error(

@@ -6,7 +6,7 @@
 //! `--not-counted` it grades again only those students ([`again`]). With a roster, a Gradescope
 //! export or a late policy, each record says who the submission is, when it came and how late
 //! ([`super::who`]). DIR may be Gradescope's export as downloaded: its `.zip`, extracted for
-//! the run, or the folder unzipped ([`gradescope_export::open`]).
+//! the run, or the folder unzipped ([`gradescope_download::open`]).
 //!
 //! Nothing graded is lost: a panic while grading one student fails them alone, and one while
 //! writing a student's files costs those files alone (both named at the end); Ctrl-C or
@@ -31,7 +31,7 @@ use super::similar;
 use super::who::Joining;
 use crate::judge::class::submissions;
 use crate::judge::stop::Stop;
-use crate::kit::gradescope_export::{self, Submissions};
+use crate::kit::gradescope_download::{self, Submissions};
 use crate::kit::Kit;
 use crate::report::{class, similarity, terminal};
 use crate::store::{Class, Store};
@@ -85,7 +85,7 @@ impl ClassRun {
 pub fn run(run: &ClassRun) -> Result<(), ClassError> {
     // Kept to the end of the run: an archive's extraction is removed with it. Its errors may
     // name students' files.
-    let found = gradescope_export::open(&run.submissions).map_err(ClassError::Export)?;
+    let found = gradescope_download::open(&run.submissions).map_err(ClassError::Export)?;
     setup::refuse_reports_inside(run, &found.dir)?;
     let (kit, dir) = run.grading.kit()?;
     setup::own_build_directories();

@@ -1,7 +1,7 @@
 //! What a class run settles before grading: the students' builds kept apart, the report
 //! directory checked to be outside the class folder, what the store records of the run (the
 //! submissions, the kit and the settings its results depend on, each submission's
-//! fingerprint), what the store held for it, said, and the students to grade: those not
+//! stamp), what the store held for it, said, and the students to grade: those not
 //! carried on, or those to grade again.
 
 use std::env;
@@ -14,9 +14,9 @@ use crate::commands::again::{self, AgainError};
 use crate::commands::files::parent;
 use crate::judge::Student;
 use crate::kit::Kit;
-use crate::store::fingerprint;
+use crate::store::stamp;
 use crate::store::{Class, Store};
-use crate::store::{Fingerprint, Found, Setup, StartOver};
+use crate::store::{Found, Setup, Stamp, StartOver};
 
 /// Leaves `CARGO_TARGET_DIR` out of the students' builds, saying so: a build directory every
 /// student's build could write would let one student's build overwrite another's program or
@@ -84,7 +84,7 @@ pub(super) fn setup(run: &ClassRun, kit: &Kit, dir: &Path) -> Setup {
     Setup {
         submissions: absolute(&run.submissions),
         kit: absolute(dir),
-        kit_files: fingerprint::of(dir, &[]),
+        kit_files: stamp::of(dir, &[]),
 
         command: run.command.clone(),
         build: grading.build.clone(),
@@ -109,11 +109,11 @@ pub(super) fn setup(run: &ClassRun, kit: &Kit, dir: &Path) -> Setup {
     }
 }
 
-/// The fingerprint of `student`'s submission as it is now, its build's output left out.
-pub(super) fn submission(student: &Student) -> Fingerprint {
+/// The stamp of `student`'s submission as it is now, its build's output left out.
+pub(super) fn submission(student: &Student) -> Stamp {
     match &student.dir {
-        Some(dir) => fingerprint::of(dir, &["target"]),
-        None => fingerprint::of(Path::new("."), &["target"]),
+        Some(dir) => stamp::of(dir, &["target"]),
+        None => stamp::of(Path::new("."), &["target"]),
     }
 }
 

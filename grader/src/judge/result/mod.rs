@@ -20,13 +20,13 @@ pub mod window;
 
 use crate::kit::case::Case;
 use crate::kit::style::Language;
-use crate::kit::supplied::Comparison;
+use crate::kit::supplied::SuppliedCopy;
 use crate::kit::tree::Listing;
 use crate::kit::Rubric;
 use crate::process::Failure;
 use build::Build;
 use confinement::Confinement;
-use speedup::{Outcome, Speedup, SpeedupFault};
+use speedup::{Speedup, SpeedupFault, SpeedupOutcome};
 use style::Style;
 use window::WindowResult;
 
@@ -326,15 +326,15 @@ impl CaseResult {
             kinds.push(FaultKind::Measured);
         }
         match self.speedup.as_ref().map(|s| &s.outcome) {
-            Some(Outcome::Failed(SpeedupFault::Program { failure, .. })) => {
+            Some(SpeedupOutcome::Failed(SpeedupFault::Program { failure, .. })) => {
                 kinds.push(FaultKind::of(failure))
             }
-            Some(Outcome::Failed(SpeedupFault::Script(_))) => {}
-            Some(Outcome::Failed(_)) => kinds.push(FaultKind::WrongAnswer),
-            Some(Outcome::Judged(_, judged)) if judged.credit < 1.0 => {
+            Some(SpeedupOutcome::Failed(SpeedupFault::Script(_))) => {}
+            Some(SpeedupOutcome::Failed(_)) => kinds.push(FaultKind::WrongAnswer),
+            Some(SpeedupOutcome::Judged(_, judged)) if judged.credit < 1.0 => {
                 kinds.push(FaultKind::Measured)
             }
-            Some(Outcome::Refused(..)) => kinds.push(FaultKind::Measured),
+            Some(SpeedupOutcome::Refused(..)) => kinds.push(FaultKind::Measured),
             _ => {}
         }
         kinds.sort();
@@ -393,7 +393,7 @@ pub struct StudentResult {
     pub build: Option<Build>,
     /// The submission's copy of the supplied crate compared with the course's (not scored);
     /// `None` when it has none or the course's copy was not found.
-    pub supplied: Option<Comparison>,
+    pub supplied: Option<SuppliedCopy>,
     /// The submission's special entries (links, FIFOs, sockets, devices), never read, listed
     /// for the graders (not scored).
     pub special: Listing,

@@ -291,7 +291,7 @@ pub enum Refusal {
 
 /// What became of the plain position.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub enum Outcome {
+pub enum SpeedupOutcome {
     /// Fewer CPUs than the speed-up's threads: not timed, not counted.
     TooFewCpus,
     /// A measurement failed: no credit.
@@ -304,12 +304,14 @@ pub enum Outcome {
     Judged(Measurement, Judged),
 }
 
-impl Outcome {
+impl SpeedupOutcome {
     /// The rounds measured, if any.
     pub fn measurement(&self) -> Option<&Measurement> {
         match self {
-            Outcome::Busy(m, _) | Outcome::Refused(m, _) | Outcome::Judged(m, _) => Some(m),
-            Outcome::TooFewCpus | Outcome::Failed(_) => None,
+            SpeedupOutcome::Busy(m, _)
+            | SpeedupOutcome::Refused(m, _)
+            | SpeedupOutcome::Judged(m, _) => Some(m),
+            SpeedupOutcome::TooFewCpus | SpeedupOutcome::Failed(_) => None,
         }
     }
 }
@@ -369,13 +371,13 @@ pub enum Cause {
     Noise(f64, f64),
 }
 
-impl Outcome {
+impl SpeedupOutcome {
     /// The cause that made the rounds other than a pool's on CPUs of its own, if one did
     /// (work that grew named before noise: it explains it).
     pub fn cause(&self) -> Option<Cause> {
         match self {
-            Outcome::Busy(_, Busy::Unsettled(..) | Busy::Ceiling(_)) => Some(Cause::Machine),
-            Outcome::Judged(_, judged) => match (judged.grew, judged.unsettled) {
+            SpeedupOutcome::Busy(_, Busy::Unsettled(..) | Busy::Ceiling(_)) => Some(Cause::Machine),
+            SpeedupOutcome::Judged(_, judged) => match (judged.grew, judged.unsettled) {
                 (Some(grew), _) => Some(Cause::WorkGrew(grew)),
                 (None, Some((least, most))) => Some(Cause::Noise(least, most)),
                 (None, None) => None,
@@ -431,7 +433,7 @@ pub struct Speedup {
     #[serde(default)]
     pub scaling: Vec<Scale>,
     /// The plain position, and what it earned.
-    pub outcome: Outcome,
+    pub outcome: SpeedupOutcome,
     /// The uneven position, when the case has one and the program searched on several threads.
     pub uneven: Option<Uneven>,
     /// How the program used its threads.
@@ -443,13 +445,13 @@ impl Speedup {
     /// few CPUs, the rounds unsettled), so that it is not counted either way.
     pub fn credit(&self) -> Option<f64> {
         match &self.outcome {
-            Outcome::TooFewCpus | Outcome::Busy(..) => None,
-            Outcome::Failed(SpeedupFault::Program {
+            SpeedupOutcome::TooFewCpus | SpeedupOutcome::Busy(..) => None,
+            SpeedupOutcome::Failed(SpeedupFault::Program {
                 failure: Failure::Starved { .. },
                 ..
             }) => None,
-            Outcome::Failed(_) | Outcome::Refused(..) => Some(0.0),
-            Outcome::Judged(_, judged) => Some(judged.credit),
+            SpeedupOutcome::Failed(_) | SpeedupOutcome::Refused(..) => Some(0.0),
+            SpeedupOutcome::Judged(_, judged) => Some(judged.credit),
         }
     }
 }

@@ -1,5 +1,5 @@
 //! What the window observer saw of one student's window, typed until a reporter renders it:
-//! for each [`Step`] of the observation its [`Status`], the values it measured and the
+//! for each [`Step`] of the observation its [`StepResult`], the values it measured and the
 //! screenshots it took (PNG files, kept for the graders' gallery), or why the student has no
 //! window to observe at all ([`Unobserved`]).
 
@@ -78,7 +78,7 @@ pub enum Step {
 
 /// How a step came out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum Status {
+pub enum StepResult {
     /// What the assignment asks for was seen.
     Pass,
     /// Something else was seen.
@@ -93,7 +93,7 @@ pub struct Check {
     /// The step.
     pub step: Step,
     /// How it came out.
-    pub status: Status,
+    pub status: StepResult,
     /// What it measured.
     pub measured: Measured,
     /// Its screenshots, in the order taken.

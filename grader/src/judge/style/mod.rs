@@ -32,7 +32,7 @@ pub struct StyleCheck {
 /// The style facts of the job's student, whose submission is `dir`, by `settings`; `unconfined`
 /// says why their sandbox could not be set up, when it could not (no lint is then run).
 pub(crate) fn gather(
-    settings: &settings::Style,
+    settings: &settings::StyleRules,
     check: &StyleCheck,
     job: &Job,
     dir: &Path,
@@ -110,7 +110,7 @@ fn read(
 /// Runs `lint` as the build runs and counts its output's lines.
 fn run_lint(
     lint: &Lint,
-    settings: &settings::Style,
+    settings: &settings::StyleRules,
     check: &StyleCheck,
     job: &Job,
     unconfined: Option<&str>,

@@ -25,10 +25,10 @@ fn gather_files(files: &[(&str, &str)], lints: Vec<Lint>) -> (Style, tempfile::T
         student: &student,
         sandbox: None,
     };
-    let settings = settings::Style {
+    let settings = settings::StyleRules {
         longest: 2,
         lints,
-        ..settings::Style::default()
+        ..settings::StyleRules::default()
     };
     let check = StyleCheck {
         logs: Some(dir.path().join("reports")),
@@ -148,9 +148,9 @@ fn without_a_sandbox_no_lint_runs_and_says_why() {
         student: &student,
         sandbox: None,
     };
-    let settings = settings::Style {
+    let settings = settings::StyleRules {
         lints: vec![lint("flake8", Language::Python, "touch ran")],
-        ..settings::Style::default()
+        ..settings::StyleRules::default()
     };
     let style = gather(
         &settings,

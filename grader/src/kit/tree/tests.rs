@@ -24,8 +24,8 @@ fn submission() -> (tempfile::TempDir, PathBuf, PathBuf) {
     (work, root, secret)
 }
 
-fn link(target: &str, within: bool) -> Kind {
-    Kind::Link(Link {
+fn link(target: &str, within: bool) -> EntryKind {
+    EntryKind::Link(Link {
         target: target.into(),
         within,
     })
@@ -67,18 +67,18 @@ fn a_fifo_a_socket_and_a_device_are_not_opened() {
     // A FIFO opened for reading would block until a writer came: it is not even opened.
     assert_eq!(
         read(&root, "pipe", 10),
-        Err(ReadError::NotAFile(Kind::Fifo))
+        Err(ReadError::NotAFile(EntryKind::Fifo))
     );
     assert_eq!(
         read(&root, "socket", 10),
-        Err(ReadError::NotAFile(Kind::Socket))
+        Err(ReadError::NotAFile(EntryKind::Socket))
     );
     // Making a device takes root's rights; the system's are devices all the same.
     assert_eq!(
         read(Path::new("/dev"), "zero", 10),
-        Err(ReadError::NotAFile(Kind::Device))
+        Err(ReadError::NotAFile(EntryKind::Device))
     );
-    assert_eq!(kind(Path::new("/dev"), "null"), Ok(Kind::Device));
+    assert_eq!(kind(Path::new("/dev"), "null"), Ok(EntryKind::Device));
 }
 
 #[test]
@@ -104,14 +104,14 @@ fn a_link_along_the_path_is_not_followed() {
     assert!(matches!(
         read(&root, "source/main.rs", 100),
         Err(ReadError::Through(Entry {
-            kind: Kind::Link(Link { within: true, .. }),
+            kind: EntryKind::Link(Link { within: true, .. }),
             ..
         }))
     ));
     assert!(matches!(
         read(&root, "src/main.rs/x", 100),
         Err(ReadError::Through(Entry {
-            kind: Kind::File,
+            kind: EntryKind::File,
             ..
         }))
     ));
@@ -149,7 +149,7 @@ fn a_walk_lists_every_entry_without_entering_links_or_skipped_folders() {
     fs::create_dir_all(root.join("target/debug")).unwrap();
     symlink("/dev/zero", root.join("target/debug/zero")).unwrap();
     let listing = walk(&root, "", &|path, _| path == "target").unwrap();
-    let found: Vec<(&str, &Kind)> = listing
+    let found: Vec<(&str, &EntryKind)> = listing
         .entries
         .iter()
         .map(|e| (e.path.as_str(), &e.kind))
@@ -162,8 +162,8 @@ fn a_walk_lists_every_entry_without_entering_links_or_skipped_folders() {
             ("secret", &secret_link),
             ("src/lib.rs", &link("main.rs", true)),
             ("src/loop", &link(".", true)),
-            ("src/main.rs", &Kind::File),
-            ("src/pipe", &Kind::Fifo),
+            ("src/main.rs", &EntryKind::File),
+            ("src/pipe", &EntryKind::Fifo),
         ]
     );
     assert_eq!(listing.stopped, None);
@@ -181,7 +181,7 @@ fn a_walk_stops_at_its_deepest_folder() {
     fs::write(root.join(&deep).join("x"), "").unwrap();
     let listing = walk(&root, "", &|_, _| false).unwrap();
     let too_deep = vec!["d"; MAX_DEPTH + 1].join("/");
-    assert_eq!(listing.stopped, Some(Stopped::TooDeep(too_deep)));
+    assert_eq!(listing.stopped, Some(Cutoff::TooDeep(too_deep)));
     assert!(listing.entries.iter().all(|e| !e.path.starts_with("d/")));
 }
 

@@ -16,7 +16,7 @@
 //!   1024, `cpuset.cpus` and `cpuset.mems`.
 //!
 //! What is in force is told by [`JobCgroup::controls`] ([`Controls`], plain data with a typed
-//! [`Reason`] for what is not); only "no cgroup at all could be made" is an error
+//! [`Shortfall`] for what is not); only "no cgroup at all could be made" is an error
 //! ([`CgroupError`]). A child joins between fork and exec ([`JobCgroup::join`]: one `write` of
 //! `0` to each pre-opened `cgroup.procs`). At the end [`JobCgroup::kill_all`] kills whatever is
 //! in the cgroup (a fork loop cannot escape it), and dropping the [`JobCgroup`] removes its
@@ -128,7 +128,7 @@ impl fmt::Display for Errno {
 
 /// Why a control is not (fully) in force.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Reason {
+pub enum Shortfall {
     /// No hierarchy has the controller: v1, none is mounted with it; v2, the root's
     /// `cgroup.controllers` lacks it (the kernel has no such controller, or it is in use by v1).
     Absent { controller: Controller },
@@ -168,27 +168,27 @@ pub enum Reason {
     NoCpus,
 }
 
-impl fmt::Display for Reason {
+impl fmt::Display for Shortfall {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Reason::Absent { controller } => write!(
+            Shortfall::Absent { controller } => write!(
                 f,
                 "no cgroup hierarchy has the {controller} controller on this system"
             ),
-            Reason::NotDelegated { controller, cgroup } => write!(
+            Shortfall::NotDelegated { controller, cgroup } => write!(
                 f,
                 "the {controller} controller is not delegated to the grader's cgroup {}; run \
                  grade as root, or under `systemd-run --user --scope -p Delegate=yes grade ...`",
                 cgroup.display()
             ),
-            Reason::InternalProcesses { controller, cgroup } => write!(
+            Shortfall::InternalProcesses { controller, cgroup } => write!(
                 f,
                 "the {controller} controller cannot be enabled below {}, which has processes \
                  other than the grader's; run grade as root, or in a scope of its own: \
                  `systemd-run --user --scope -p Delegate=yes grade ...`",
                 cgroup.display()
             ),
-            Reason::Setup {
+            Shortfall::Setup {
                 controller,
                 path,
                 errno,
@@ -197,14 +197,14 @@ impl fmt::Display for Reason {
                 "the job's {controller} cgroup could not be set up: {}: {errno}",
                 path.display()
             ),
-            Reason::Refused { path, value, errno } => {
+            Shortfall::Refused { path, value, errno } => {
                 write!(f, "writing {value:?} to {} failed: {errno}", path.display())
             }
-            Reason::SwapNotLimited => f.write_str(
+            Shortfall::SwapNotLimited => f.write_str(
                 "swap is on and the kernel does not account it per cgroup, so swap extends the \
                  memory budget",
             ),
-            Reason::NoCpus => f.write_str("the budget's list of CPUs is empty"),
+            Shortfall::NoCpus => f.write_str("the budget's list of CPUs is empty"),
         }
     }
 }
@@ -215,9 +215,9 @@ pub enum Control {
     /// Fully in force.
     InForce,
     /// In force in part; the reason says what is missing.
-    Partly(Reason),
+    Partly(Shortfall),
     /// Not in force; the reason says why.
-    Unavailable(Reason),
+    Unavailable(Shortfall),
     /// Not asked for by the [`Budget`].
     #[default]
     NotRequested,
@@ -723,11 +723,11 @@ fn create_v1(
         wanted.push(Controller::Cpuset);
     }
     // Each controller's directory (an index into job.dirs), or why it has none.
-    let mut found: Vec<(Controller, Result<usize, Reason>)> = Vec::new();
+    let mut found: Vec<(Controller, Result<usize, Shortfall>)> = Vec::new();
     let mut hierarchies: Vec<(Place, Vec<Controller>)> = Vec::new();
     for controller in wanted {
         match place_v1(mounts, members, controller.name()) {
-            None => found.push((controller, Err(Reason::Absent { controller }))),
+            None => found.push((controller, Err(Shortfall::Absent { controller }))),
             Some(place) => match hierarchies.iter_mut().find(|(p, _)| p.id == place.id) {
                 Some((_, controllers)) => controllers.push(controller),
                 None => hierarchies.push((place, vec![controller])),
@@ -759,7 +759,7 @@ fn create_v1(
                 controller,
                 match &made {
                     Ok(index) => Ok(*index),
-                    Err((path, error)) => Err(Reason::Setup {
+                    Err((path, error)) => Err(Shortfall::Setup {
                         controller,
                         path: path.clone(),
                         errno: Errno::of(error),
@@ -774,11 +774,11 @@ fn create_v1(
     if job.dirs.is_empty() {
         return Err(CgroupError::NothingCreated { attempts });
     }
-    let dir_of = |controller: Controller| -> Result<PathBuf, Reason> {
+    let dir_of = |controller: Controller| -> Result<PathBuf, Shortfall> {
         match found.iter().find(|(c, _)| *c == controller) {
             Some((_, Ok(index))) => Ok(job.dirs[*index].path.clone()),
             Some((_, Err(reason))) => Err(reason.clone()),
-            None => Err(Reason::Absent { controller }),
+            None => Err(Shortfall::Absent { controller }),
         }
     };
     if let Ok(dir) = dir_of(Controller::Memory) {
@@ -839,16 +839,16 @@ fn create_v2(name: &str, budget: &Budget, place: &Place) -> Result<JobCgroup, Cg
     if matches!(cpus, Some(Ok(_))) {
         wanted.push(Controller::Cpuset);
     }
-    let mut enabled: Vec<(Controller, Result<(), Reason>)> = Vec::new();
+    let mut enabled: Vec<(Controller, Result<(), Shortfall>)> = Vec::new();
     for controller in wanted {
         let result = if !available.contains(controller.name()) {
             Err(if own_layout {
-                Reason::NotDelegated {
+                Shortfall::NotDelegated {
                     controller,
                     cgroup: chain[0].clone(),
                 }
             } else {
-                Reason::Absent { controller }
+                Shortfall::Absent { controller }
             })
         } else {
             chain
@@ -880,11 +880,11 @@ fn create_v2(name: &str, budget: &Budget, place: &Place) -> Result<JobCgroup, Cg
             attempts: vec![(leaf.join("cgroup.procs"), error)],
         });
     }
-    let state = |controller: Controller| -> Result<(), Reason> {
+    let state = |controller: Controller| -> Result<(), Shortfall> {
         enabled
             .iter()
             .find(|(c, _)| *c == controller)
-            .map_or(Err(Reason::Absent { controller }), |(_, r)| r.clone())
+            .map_or(Err(Shortfall::Absent { controller }), |(_, r)| r.clone())
     };
 
     if state(Controller::Memory).is_ok() {
@@ -943,22 +943,22 @@ fn settle(place: &Place) -> (PathBuf, String) {
 }
 
 /// Enables `controller` for the children of `cgroup` (v2), unless it already is.
-fn enable(cgroup: &Path, controller: Controller) -> Result<(), Reason> {
+fn enable(cgroup: &Path, controller: Controller) -> Result<(), Shortfall> {
     let file = cgroup.join("cgroup.subtree_control");
     if words(&file).contains(controller.name()) {
         return Ok(());
     }
     let value = format!("+{}", controller.name());
     write_value(&file, &value).map_err(|error| match error.raw_os_error() {
-        Some(libc::EBUSY) => Reason::InternalProcesses {
+        Some(libc::EBUSY) => Shortfall::InternalProcesses {
             controller,
             cgroup: cgroup.to_path_buf(),
         },
-        Some(libc::ENOENT) => Reason::NotDelegated {
+        Some(libc::ENOENT) => Shortfall::NotDelegated {
             controller,
             cgroup: cgroup.to_path_buf(),
         },
-        _ => Reason::Refused {
+        _ => Shortfall::Refused {
             path: file,
             value,
             errno: Errno::of(&error),
@@ -983,17 +983,17 @@ fn fill_cpuset(parent: &Path, dir: &Path, cpus: Option<&str>) -> Result<(), (Pat
 }
 
 /// The CPU list asked for, as the kernel reads it (`0,2,3`), or why it cannot be used.
-fn asked_cpus(budget: &Budget) -> Option<Result<String, Reason>> {
+fn asked_cpus(budget: &Budget) -> Option<Result<String, Shortfall>> {
     let cpus = budget.cpus.as_ref()?;
     if cpus.is_empty() {
-        return Some(Err(Reason::NoCpus));
+        return Some(Err(Shortfall::NoCpus));
     }
     let list: Vec<String> = cpus.iter().map(usize::to_string).collect();
     Some(Ok(list.join(",")))
 }
 
 /// A numeric limit (`pids.max`): not requested, unavailable, or written.
-fn limit(value: Option<u64>, dir: &Result<PathBuf, Reason>, file: &str) -> Control {
+fn limit(value: Option<u64>, dir: &Result<PathBuf, Shortfall>, file: &str) -> Control {
     match (value, dir) {
         (None, _) => Control::NotRequested,
         (Some(_), Err(reason)) => Control::Unavailable(reason.clone()),
@@ -1006,8 +1006,8 @@ fn limit(value: Option<u64>, dir: &Result<PathBuf, Reason>, file: &str) -> Contr
 fn controls(
     version: Version,
     budget: &Budget,
-    cpus: Option<Result<String, Reason>>,
-    dir: impl Fn(Controller) -> Result<PathBuf, Reason>,
+    cpus: Option<Result<String, Shortfall>>,
+    dir: impl Fn(Controller) -> Result<PathBuf, Shortfall>,
 ) -> Controls {
     let (cpu_file, share) = match version {
         Version::V1 => ("cpu.shares", CPU_SHARES),
@@ -1032,7 +1032,7 @@ fn controls(
 
 /// The memory budget of `bytes` in `dir`: the limit, then swap's (v1 memory and swap together,
 /// which may never be below the plain limit, so written after it; v2 no swap at all).
-fn memory_limit(version: Version, bytes: Option<u64>, dir: &Result<PathBuf, Reason>) -> Control {
+fn memory_limit(version: Version, bytes: Option<u64>, dir: &Result<PathBuf, Shortfall>) -> Control {
     let both = bytes.unwrap_or_default().to_string();
     let (file, swap_file, swap) = match version {
         Version::V1 => (
@@ -1045,8 +1045,8 @@ fn memory_limit(version: Version, bytes: Option<u64>, dir: &Result<PathBuf, Reas
     match (limit(bytes, dir, file), dir) {
         (Control::InForce, Ok(dir)) => match set(dir, swap_file, swap) {
             Ok(()) => Control::InForce,
-            Err(Reason::Refused { errno, .. }) if errno.0 == libc::ENOENT => {
-                swap_gap(Reason::SwapNotLimited)
+            Err(Shortfall::Refused { errno, .. }) if errno.0 == libc::ENOENT => {
+                swap_gap(Shortfall::SwapNotLimited)
             }
             Err(reason) => swap_gap(reason),
         },
@@ -1055,7 +1055,7 @@ fn memory_limit(version: Version, bytes: Option<u64>, dir: &Result<PathBuf, Reas
 }
 
 /// The control a single write gives.
-fn status(result: Result<(), Reason>) -> Control {
+fn status(result: Result<(), Shortfall>) -> Control {
     match result {
         Ok(()) => Control::InForce,
         Err(reason) => Control::Unavailable(reason),
@@ -1063,7 +1063,7 @@ fn status(result: Result<(), Reason>) -> Control {
 }
 
 /// The memory budget when swap cannot be limited: fully in force if no swap is on.
-fn swap_gap(reason: Reason) -> Control {
+fn swap_gap(reason: Shortfall) -> Control {
     let swap_on = fs::read_to_string("/proc/swaps").map_or(true, |s| s.lines().count() > 1);
     if swap_on {
         Control::Partly(reason)
@@ -1073,9 +1073,9 @@ fn swap_gap(reason: Reason) -> Control {
 }
 
 /// Writes `value` to control file `file` of `dir`, as a typed refusal on failure.
-fn set(dir: &Path, file: &str, value: &str) -> Result<(), Reason> {
+fn set(dir: &Path, file: &str, value: &str) -> Result<(), Shortfall> {
     let path = dir.join(file);
-    write_value(&path, value).map_err(|error| Reason::Refused {
+    write_value(&path, value).map_err(|error| Shortfall::Refused {
         errno: Errno::of(&error),
         path,
         value: value.to_owned(),
@@ -1577,12 +1577,12 @@ mod tests {
     #[test]
     fn controls_round_trip_and_explain() {
         let controls = Controls {
-            memory: Control::Partly(Reason::SwapNotLimited),
-            processes: Control::Unavailable(Reason::InternalProcesses {
+            memory: Control::Partly(Shortfall::SwapNotLimited),
+            processes: Control::Unavailable(Shortfall::InternalProcesses {
                 controller: Controller::Pids,
                 cgroup: "/sys/fs/cgroup/a".into(),
             }),
-            cpu: Control::Unavailable(Reason::Refused {
+            cpu: Control::Unavailable(Shortfall::Refused {
                 path: "/x/cpu.weight".into(),
                 value: "100".into(),
                 errno: Errno(libc::EACCES),
@@ -1769,7 +1769,7 @@ mod tests {
                 } else {
                     assert_eq!(
                         control,
-                        &Control::Unavailable(Reason::Absent { controller })
+                        &Control::Unavailable(Shortfall::Absent { controller })
                     );
                 }
             }
@@ -1934,7 +1934,10 @@ mod tests {
             cpus: Some(vec![]),
         };
         let cgroup = JobCgroup::create(&unique("no-cpus"), &budget).expect("a job cgroup");
-        assert_eq!(cgroup.controls().cpus, Control::Unavailable(Reason::NoCpus));
+        assert_eq!(
+            cgroup.controls().cpus,
+            Control::Unavailable(Shortfall::NoCpus)
+        );
         assert_eq!(cgroup.controls().memory, Control::NotRequested);
         assert_eq!(cgroup.controls().cpu, Control::InForce);
     }

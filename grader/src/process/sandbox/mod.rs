@@ -58,7 +58,7 @@ pub use toolchain::Toolchain;
 
 use cgroup::{Control, JobCgroup};
 use namespaces::JobNamespaces;
-use survivors::Job;
+use survivors::Marker;
 
 /// The first uid (and gid) of the jobs' users: job `n` runs as `BASE_UID + n`. No passwd entry
 /// is needed (root can switch to any number); none of these uids may own anything else.
@@ -711,10 +711,10 @@ impl Prepared {
     }
 
     /// How the job's processes are recognised, if they can be.
-    fn job(&self) -> Option<Job> {
+    fn job(&self) -> Option<Marker> {
         match &self.0.identity {
-            Identity::Switch(user) => Some(Job::Uid(user.uid)),
-            Identity::Namespace { inode, .. } => Some(Job::UserNamespace {
+            Identity::Switch(user) => Some(Marker::Uid(user.uid)),
+            Identity::Namespace { inode, .. } => Some(Marker::UserNamespace {
                 inode: *inode,
                 init: self.0.init.as_ref().map_or(0, |init| init.pid),
             }),

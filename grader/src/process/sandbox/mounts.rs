@@ -114,7 +114,7 @@ pub(super) enum Inside {
 
 /// Which step of [`build`] failed, and the system's error.
 #[derive(Clone, Copy, Debug)]
-pub(super) struct Failure {
+pub(super) struct FailedStep {
     /// The entry (counting from 1), or 0 for the steps around them.
     pub entry: u16,
     pub errno: i32,
@@ -252,8 +252,8 @@ fn normal(path: &Path) -> bool {
 /// # Safety
 /// Only in the namespaces helper, a child just forked, after `unshare(CLONE_NEWNS)`: it makes
 /// system calls only, on memory that existed before the fork.
-pub(super) unsafe fn build(plan: &Plan, fds: &mut [i32]) -> Result<Built, Failure> {
-    let fail = |entry: usize| Failure {
+pub(super) unsafe fn build(plan: &Plan, fds: &mut [i32]) -> Result<Built, FailedStep> {
+    let fail = |entry: usize| FailedStep {
         entry: u16::try_from(entry).unwrap_or(u16::MAX),
         errno: *libc::__errno_location(),
     };
@@ -296,7 +296,7 @@ pub(super) unsafe fn build(plan: &Plan, fds: &mut [i32]) -> Result<Built, Failur
     let mut buffer = [0u8; 4096];
     for (i, entry) in plan.entries.iter().enumerate() {
         let Some(target) = staged(&mut buffer, entry.path()) else {
-            return Err(Failure {
+            return Err(FailedStep {
                 entry: u16::try_from(i + 1).unwrap_or(u16::MAX),
                 errno: libc::ENAMETOOLONG,
             });

@@ -54,7 +54,7 @@ pub fn become_subreaper() -> io::Result<()> {
 
 /// How a job's processes are recognised.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Job {
+pub(super) enum Marker {
     /// Every process with this uid (real, effective, saved or filesystem).
     Uid(u32),
     /// Every process in the user namespace with this inode but the job's init (`init`, or 0),
@@ -73,7 +73,7 @@ struct Member {
 /// some are still running after `deadline`. Reaps the job's zombies that are the grader's
 /// children: call it only once the children the grader started for the job have been waited
 /// for (else their exit status could be taken from under the code waiting for them).
-pub(super) fn sweep(job: Job, deadline: Duration) -> Result<usize, Survivors> {
+pub(super) fn sweep(job: Marker, deadline: Duration) -> Result<usize, Survivors> {
     let start = Instant::now();
     // SAFETY: getpid cannot fail.
     let grader = unsafe { libc::getpid() };
@@ -104,8 +104,8 @@ pub(super) fn sweep(job: Job, deadline: Duration) -> Result<usize, Survivors> {
             continue;
         }
         match job {
-            Job::Uid(uid) => kill_all_of(uid),
-            Job::UserNamespace { inode, .. } => {
+            Marker::Uid(uid) => kill_all_of(uid),
+            Marker::UserNamespace { inode, .. } => {
                 for &pid in &live {
                     kill_in_namespace(pid, inode);
                 }
@@ -118,10 +118,10 @@ pub(super) fn sweep(job: Job, deadline: Duration) -> Result<usize, Survivors> {
 /// Sends `SIGKILL` once to every live process of `job`, reaping none: safe while the grader
 /// still waits for its own children in the job (their ids stay theirs until it has), as when a
 /// class run is stopped from another thread. The sweep after the job's command makes sure.
-pub(super) fn kill_once(job: Job) {
+pub(super) fn kill_once(job: Marker) {
     match job {
-        Job::Uid(uid) => kill_all_of(uid),
-        Job::UserNamespace { inode, .. } => {
+        Marker::Uid(uid) => kill_all_of(uid),
+        Marker::UserNamespace { inode, .. } => {
             for member in members(job).iter().filter(|m| !m.zombie) {
                 kill_in_namespace(member.pid, inode);
             }
@@ -131,7 +131,7 @@ pub(super) fn kill_once(job: Job) {
 
 /// The live processes of `job`.
 #[cfg(test)]
-pub(super) fn live(job: Job) -> Vec<i32> {
+pub(super) fn live(job: Marker) -> Vec<i32> {
     members(job)
         .into_iter()
         .filter(|m| !m.zombie)
@@ -140,7 +140,7 @@ pub(super) fn live(job: Job) -> Vec<i32> {
 }
 
 /// The live processes and zombies of `job` in `/proc`.
-fn members(job: Job) -> Vec<Member> {
+fn members(job: Marker) -> Vec<Member> {
     let Ok(entries) = fs::read_dir("/proc") else {
         return Vec::new();
     };
@@ -160,17 +160,17 @@ fn members(job: Job) -> Vec<Member> {
 }
 
 /// Whether process `pid` is one of `job`'s (false once it is gone).
-pub(super) fn belongs(job: Job, pid: i32) -> bool {
+pub(super) fn belongs(job: Marker, pid: i32) -> bool {
     fs::read_to_string(format!("/proc/{pid}/status"))
         .is_ok_and(|status| belongs_by(job, pid, &status))
 }
 
 /// Whether process `pid`, whose `/proc/PID/status` is `status`, is one of `job`'s.
-fn belongs_by(job: Job, pid: i32, status: &str) -> bool {
+fn belongs_by(job: Marker, pid: i32, status: &str) -> bool {
     match job {
-        Job::Uid(uid) => status_field(status, "Uid:")
+        Marker::Uid(uid) => status_field(status, "Uid:")
             .is_some_and(|ids| ids.split_whitespace().any(|u| u.parse::<u32>() == Ok(uid))),
-        Job::UserNamespace { inode, init } => pid != init && namespace(pid) == Some(inode),
+        Marker::UserNamespace { inode, init } => pid != init && namespace(pid) == Some(inode),
     }
 }
 

@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 
 use tempfile::TempDir;
 
-use super::survivors::{self, Job};
+use super::survivors::{self, Marker};
 use super::*;
 
 /// The first uid the tests use (each test adds its own offset).
@@ -822,7 +822,7 @@ fn as_an_unprivileged_grader() {
         }
     }
     let job = prepared.job().unwrap();
-    assert!(matches!(job, Job::UserNamespace { .. }));
+    assert!(matches!(job, Marker::UserNamespace { .. }));
 
     let answer = fixture.kit("case.solution");
     let stolen = run(

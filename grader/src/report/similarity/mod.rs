@@ -12,7 +12,7 @@ use super::inert;
 use crate::kit::sources::{SourceError, MAX_FILES};
 use crate::kit::style::Language;
 use crate::kit::tree::ReadError;
-use crate::similarity::{Comparison, Origin, Pair, Span, Submission, Unread, Why};
+use crate::similarity::{Comparison, Origin, Pair, Span, Submission, Uncompared, Why};
 
 /// The folder of the pages in a report directory, and the CSV beside it.
 pub const FOLDER: &str = "similarity";
@@ -212,7 +212,7 @@ pub fn unread_lines(comparison: &Comparison) -> Vec<String> {
 }
 
 /// Which file of `submission` was not compared, and why.
-fn unread_line(submission: &Submission, unread: &Unread) -> String {
+fn unread_line(submission: &Submission, unread: &Uncompared) -> String {
     let path = inert::line(&unread.path);
     let whose = inert::line(&who(submission));
     match &unread.why {
@@ -372,7 +372,7 @@ pub(crate) mod tests {
             Origin::Class,
             vec![file("game.py", &format!("import sys\n\n{shared}"))],
         );
-        ann.unread.push(Unread {
+        ann.unread.push(Uncompared {
             path: "notes.py".into(),
             why: Why::Source(SourceError::NotText),
         });

@@ -1,4 +1,4 @@
-//! Fingerprints of folders, which the class store keeps of the kit and of each student's
+//! Stamps of folders, which the class store keeps of the kit and of each student's
 //! submission, so that a run carrying on an earlier one can tell what changed since: every
 //! file's path, kind, size and modification time (not its contents, which would cost a read of
 //! every submission), hashed with 64-bit FNV-1a, a hash that never changes between builds of
@@ -12,11 +12,11 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-/// What a folder held, in brief: equal fingerprints, the same files as far as their sizes and
+/// What a folder held, in brief: equal stamps, the same files as far as their sizes and
 /// times tell.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Fingerprint {
+pub struct Stamp {
     /// How many files, folders and links (the folder itself left out).
     pub entries: u64,
     /// Their sizes, added up.
@@ -25,8 +25,8 @@ pub struct Fingerprint {
     pub digest: String,
 }
 
-/// The fingerprint of `dir`, its top-level entries named in `skip` left out.
-pub fn of(dir: &Path, skip: &[&str]) -> Fingerprint {
+/// The stamp of `dir`, its top-level entries named in `skip` left out.
+pub fn of(dir: &Path, skip: &[&str]) -> Stamp {
     let mut hash = Fnv::default();
     let (mut entries, mut bytes) = (0, 0);
     // Folders still to read, each as a path below `dir`; read in order, depth first.
@@ -72,7 +72,7 @@ pub fn of(dir: &Path, skip: &[&str]) -> Fingerprint {
         }
         folders.extend(below.into_iter().rev());
     }
-    Fingerprint {
+    Stamp {
         entries,
         bytes,
         digest: format!("{:016x}", hash.0),
@@ -154,7 +154,7 @@ mod tests {
         assert_eq!(
             of(root, &["target"]),
             first,
-            "the same files, the same fingerprint"
+            "the same files, the same stamp"
         );
         // The build's output is left out.
         fs::write(root.join("target/debug/program"), "binary").unwrap();

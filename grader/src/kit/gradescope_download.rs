@@ -18,31 +18,31 @@ use super::archive::{self, ArchiveError, Extracted};
 use super::late::Moment;
 use super::roster::Member;
 
-/// The metadata file's name, in the export's folder.
+/// The metadata file's name, in the download's folder.
 pub const METADATA: &str = "submission_metadata.yml";
 
-/// How many levels of lone folders below the folder given an export folder is looked for.
+/// How many levels of lone folders below the folder given a download folder is looked for.
 const DEPTH: usize = 3;
 
-/// One submission of the export.
+/// One submission of the download.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct Exported {
+pub struct Downloaded {
     /// Who submitted it (several for a group).
     pub submitters: Vec<Member>,
     /// When it was submitted, if the metadata says.
     pub created_at: Option<Moment>,
 }
 
-/// The export's metadata: each submission by its id, the name of its folder.
+/// The download's metadata: each submission by its id, the name of its folder.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Metadata {
     /// The submissions.
-    pub submissions: BTreeMap<String, Exported>,
+    pub submissions: BTreeMap<String, Downloaded>,
 }
 
-/// Why the export's metadata cannot be used.
+/// Why the download's metadata cannot be used.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum ExportError {
+pub enum MetadataError {
     /// It cannot be read.
     #[error("{}: cannot read: {}", .0.display(), .1)]
     Unreadable(PathBuf, String),
@@ -64,11 +64,11 @@ pub enum ExportError {
 pub struct Submissions {
     /// The folder of one folder per submission.
     pub dir: PathBuf,
-    /// The export's metadata, when it is one.
+    /// The download's metadata, when it is one.
     pub metadata: Option<Metadata>,
     /// The `.zip` given, extracted for as long as this lives.
     pub archive: Option<Extracted>,
-    /// Where the export was found in what was given, when below it: its path there, and how
+    /// Where the download was found in what was given, when below it: its path there, and how
     /// many folders the folder given (or the archive) holds beside the one it is in, not graded.
     pub inside: Option<(PathBuf, usize)>,
 }
@@ -79,15 +79,15 @@ pub enum FindError {
     /// The `.zip` cannot be extracted.
     #[error(transparent)]
     Archive(ArchiveError),
-    /// The `.zip` holds no export.
+    /// The `.zip` holds no download.
     #[error(
         "{}: no Gradescope export in it (no {METADATA}): give grade Gradescope's \
          \"Export Submissions\" .zip as downloaded, or unzip it and give the folder",
         .0.display(),
         METADATA = METADATA
     )]
-    NoExport(PathBuf),
-    /// More than one export folder in the folder given (or the archive): it, and each found.
+    NoDownload(PathBuf),
+    /// More than one download folder in the folder given (or the archive): it, and each found.
     #[error(
         "{}: {} Gradescope exports in it: {}; give grade the one to grade",
         .0.display(),
@@ -95,27 +95,27 @@ pub enum FindError {
         shown_all(.1)
     )]
     Several(PathBuf, Vec<PathBuf>),
-    /// A folder named as an export has no metadata.
+    /// A folder named as a download has no metadata.
     #[error(
         "{}: a Gradescope export without its {METADATA}: download the export again",
         .0.display(),
         METADATA = METADATA
     )]
     NoMetadata(PathBuf),
-    /// The export's metadata cannot be used.
+    /// The download's metadata cannot be used.
     #[error(transparent)]
-    Metadata(ExportError),
+    Metadata(MetadataError),
 }
 
-/// The exports found, for [`FindError::Several`]: `a and b`.
+/// The downloads found, for [`FindError::Several`]: `a and b`.
 fn shown_all(found: &[PathBuf]) -> String {
     let found: Vec<String> = found.iter().map(|p| p.display().to_string()).collect();
     found.join(" and ")
 }
 
-/// The submissions of `given`: a Gradescope export's `.zip` (extracted), a folder holding
+/// The submissions of `given`: a Gradescope download's `.zip` (extracted), a folder holding
 /// [`METADATA`], a folder with one `assignment_<id>_export` folder in it or in a lone folder
-/// up to [`DEPTH`] levels below (which is then graded; see [`exports_below`]), or else a folder of plain submissions, taken as it is.
+/// up to [`DEPTH`] levels below (which is then graded; see [`downloads_below`]), or else a folder of plain submissions, taken as it is.
 pub fn open(given: &Path) -> Result<Submissions, FindError> {
     let archive = match given.is_file() {
         true => Some(archive::extract(given).map_err(FindError::Archive)?),
@@ -130,7 +130,7 @@ pub fn open(given: &Path) -> Result<Submissions, FindError> {
         true => root.clone(),
         false => {
             let mut found = Vec::new();
-            exports_below(&root, DEPTH, &mut found);
+            downloads_below(&root, DEPTH, &mut found);
             match found.len() {
                 0 => root.clone(),
                 1 => found.remove(0),
@@ -144,7 +144,7 @@ pub fn open(given: &Path) -> Result<Submissions, FindError> {
     let metadata = load(&dir).map_err(FindError::Metadata)?;
     match metadata {
         None if dir != root => return Err(FindError::NoMetadata(shown(&dir))),
-        None if archive.is_some() => return Err(FindError::NoExport(given.to_path_buf())),
+        None if archive.is_some() => return Err(FindError::NoDownload(given.to_path_buf())),
         _ => {}
     }
     let inside = dir
@@ -166,15 +166,15 @@ pub fn open(given: &Path) -> Result<Submissions, FindError> {
     })
 }
 
-/// Adds to `found` the folders named as an export in `dir`, in name order; when there are none,
+/// Adds to `found` the folders named as a download in `dir`, in name order; when there are none,
 /// follows lone entries down to `depth` levels: while a folder holds nothing but one folder
-/// (an unzip's `-d` folder, say), that folder is the export if named as one, else is looked in.
+/// (an unzip's `-d` folder, say), that folder is the download if named as one, else is looked in.
 /// Nothing else is gone into: a class's folders are its students', and a student's folder named
-/// as an export, or holding one, must never be taken for the class. A link is not followed, and
+/// as a download, or holding one, must never be taken for the class. A link is not followed, and
 /// `__MACOSX` (the resource forks a Mac adds to a zip it makes) and hidden entries
 /// (`.DS_Store`) are passed over.
-fn exports_below(dir: &Path, depth: usize, found: &mut Vec<PathBuf>) {
-    found.extend(subfolders(dir).into_iter().filter(|f| is_export(f)));
+fn downloads_below(dir: &Path, depth: usize, found: &mut Vec<PathBuf>) {
+    found.extend(subfolders(dir).into_iter().filter(|f| is_download(f)));
     let mut dir = dir.to_path_buf();
     for _ in 0..depth {
         if !found.is_empty() {
@@ -183,7 +183,7 @@ fn exports_below(dir: &Path, depth: usize, found: &mut Vec<PathBuf>) {
         let Some(only) = lone_folder(&dir) else {
             return;
         };
-        match is_export(&only) {
+        match is_download(&only) {
             true => found.push(only),
             false => dir = only,
         }
@@ -201,7 +201,7 @@ fn lone_folder(dir: &Path) -> Option<PathBuf> {
     (folder && entries.next().is_none()).then(|| only.path())
 }
 
-/// Whether an entry is passed over in looking for an export: `__MACOSX`, or hidden.
+/// Whether an entry is passed over in looking for a download: `__MACOSX`, or hidden.
 fn passed_over(path: &Path) -> bool {
     path.file_name()
         .and_then(|name| name.to_str())
@@ -221,10 +221,10 @@ fn subfolders(dir: &Path) -> Vec<PathBuf> {
     folders
 }
 
-/// Whether `folder` is named as Gradescope names an export's: `assignment_<digits>_export`. Below
-/// the folder given only such a folder is taken for an export, never any folder holding
+/// Whether `folder` is named as Gradescope names a download's: `assignment_<digits>_export`. Below
+/// the folder given only such a folder is taken for a download, never any folder holding
 /// [`METADATA`]: a student's own folder may hold a file of that name.
-fn is_export(folder: &Path) -> bool {
+fn is_download(folder: &Path) -> bool {
     folder
         .file_name()
         .and_then(|name| name.to_str())
@@ -241,14 +241,14 @@ pub struct Unmatched {
     pub not_listed: Vec<String>,
 }
 
-/// The metadata of the export in `dir`, if `dir` is one (it holds [`METADATA`]).
-fn load(dir: &Path) -> Result<Option<Metadata>, ExportError> {
+/// The metadata of the download in `dir`, if `dir` is one (it holds [`METADATA`]).
+fn load(dir: &Path) -> Result<Option<Metadata>, MetadataError> {
     let path = dir.join(METADATA);
     if !path.is_file() {
         return Ok(None);
     }
     let text = std::fs::read_to_string(&path)
-        .map_err(|e| ExportError::Unreadable(path.clone(), e.to_string()))?;
+        .map_err(|e| MetadataError::Unreadable(path.clone(), e.to_string()))?;
     parse(&path, &text).map(Some)
 }
 
@@ -287,10 +287,10 @@ fn scalar(value: Option<&Yaml>) -> String {
 }
 
 /// Reads `text`, the metadata at `path`.
-pub fn parse(path: &Path, text: &str) -> Result<Metadata, ExportError> {
-    let not = |why: String| ExportError::NotMetadata(path.to_path_buf(), why);
+pub fn parse(path: &Path, text: &str) -> Result<Metadata, MetadataError> {
+    let not = |why: String| MetadataError::NotMetadata(path.to_path_buf(), why);
     let documents = YamlLoader::load_from_str(text)
-        .map_err(|e| ExportError::NotYaml(path.to_path_buf(), e.to_string()))?;
+        .map_err(|e| MetadataError::NotYaml(path.to_path_buf(), e.to_string()))?;
     let Some(top) = documents.first() else {
         return Ok(Metadata::default());
     };
@@ -329,7 +329,7 @@ pub fn parse(path: &Path, text: &str) -> Result<Metadata, ExportError> {
         };
         metadata.submissions.insert(
             id,
-            Exported {
+            Downloaded {
                 submitters,
                 created_at,
             },
@@ -416,8 +416,8 @@ submission_102:
         assert_eq!(parse(Path::new("m.yml"), "").unwrap(), Metadata::default());
     }
 
-    /// Makes `dir` an export of two submissions, as Gradescope lays it out.
-    fn make_export(dir: &Path) {
+    /// Makes `dir` a download of two submissions, as Gradescope lays it out.
+    fn make_download(dir: &Path) {
         for id in ["submission_101", "submission_102"] {
             fs::create_dir_all(dir.join(id)).unwrap();
         }
@@ -425,11 +425,11 @@ submission_102:
     }
 
     #[test]
-    fn the_export_is_found_in_the_folder_given_or_in_lone_folders_up_to_three_levels_below() {
+    fn the_download_is_found_in_the_folder_given_or_in_lone_folders_up_to_three_levels_below() {
         let work = tempfile::tempdir().unwrap();
         const EXPORT_NAME: &str = "assignment_7654321_export";
         let export = work.path().join("a/b/export").join(EXPORT_NAME);
-        make_export(&export);
+        make_download(&export);
         fs::write(work.path().join("a/.DS_Store"), "").unwrap();
         fs::create_dir_all(work.path().join("a/b/export/__MACOSX")).unwrap();
         for (given, inside) in [
@@ -454,7 +454,7 @@ submission_102:
         // Four levels down is too far: `work` is taken as a class of plain folders.
         let found = open(work.path()).unwrap();
         assert_eq!((found.dir.as_path(), found.metadata), (work.path(), None));
-        // Beside another folder, the export is found only in the folder given, and the other
+        // Beside another folder, the download is found only in the folder given, and the other
         // folder is counted.
         fs::create_dir_all(work.path().join("a/b/export/kit")).unwrap();
         let found = open(&work.path().join("a/b/export")).unwrap();
@@ -468,12 +468,12 @@ submission_102:
     fn a_class_of_plain_folders_is_taken_as_it_is_whatever_a_student_s_folder_holds() {
         let class = tempfile::tempdir().unwrap();
         fs::create_dir_all(class.path().join("ann")).unwrap();
-        // A student's own metadata file, an export in a student's folder, and a link to an
-        // export elsewhere, are not the class's.
+        // A student's own metadata file, a download in a student's folder, and a link to a
+        // download elsewhere, are not the class's.
         fs::write(class.path().join("ann").join(METADATA), METADATA_TEXT).unwrap();
-        make_export(&class.path().join("bob/assignment_1_export"));
+        make_download(&class.path().join("bob/assignment_1_export"));
         let elsewhere = tempfile::tempdir().unwrap();
-        make_export(&elsewhere.path().join("assignment_1_export"));
+        make_download(&elsewhere.path().join("assignment_1_export"));
         std::os::unix::fs::symlink(
             elsewhere.path().join("assignment_1_export"),
             class.path().join("assignment_2_export"),
@@ -482,19 +482,19 @@ submission_102:
         let found = open(class.path()).unwrap();
         assert_eq!(found.dir, class.path());
         assert_eq!((found.metadata, found.inside), (None, None));
-        // Nor is a class of one student whose folder holds files beside an export.
+        // Nor is a class of one student whose folder holds files beside a download.
         let alone = tempfile::tempdir().unwrap();
-        make_export(&alone.path().join("cy/assignment_1_export"));
+        make_download(&alone.path().join("cy/assignment_1_export"));
         fs::write(alone.path().join("cy/main.py"), "print()\n").unwrap();
         let found = open(alone.path()).unwrap();
         assert_eq!((found.dir.as_path(), found.metadata), (alone.path(), None));
     }
 
     #[test]
-    fn two_exports_or_an_export_without_metadata_are_refused_naming_them() {
+    fn two_downloads_or_a_download_without_metadata_are_refused_naming_them() {
         let work = tempfile::tempdir().unwrap();
-        make_export(&work.path().join("assignment_1_export"));
-        make_export(&work.path().join("assignment_2_export"));
+        make_download(&work.path().join("assignment_1_export"));
+        make_download(&work.path().join("assignment_2_export"));
         let error = open(work.path()).unwrap_err().to_string();
         let shown = work.path().display();
         assert_eq!(
@@ -555,7 +555,7 @@ submission_102:
 
         zipped(&zip, &[("ann/main.py", "print()\n")]);
         let error = open(&zip).unwrap_err();
-        assert!(matches!(error, FindError::NoExport(_)), "{error:?}");
+        assert!(matches!(error, FindError::NoDownload(_)), "{error:?}");
         zipped(
             &zip,
             &[
@@ -582,7 +582,7 @@ submission_102:
     }
 
     #[test]
-    fn a_folder_without_metadata_is_no_export() {
+    fn a_folder_without_metadata_is_no_download() {
         let dir = tempfile::tempdir().unwrap();
         assert_eq!(load(dir.path()).unwrap(), None);
         std::fs::write(dir.path().join(METADATA), METADATA_TEXT).unwrap();
