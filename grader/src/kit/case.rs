@@ -195,7 +195,7 @@ impl Case {
 
 /// What is wrong with a case file's fields ([`CaseError::Invalid`]).
 #[derive(Debug, thiserror::Error)]
-pub enum Invalid {
+pub enum Flaw {
     /// The board's size.
     #[error("rows and cols must be {MIN_SIZE} to {MAX_SIZE}")]
     Size,
@@ -272,7 +272,7 @@ pub enum CaseError {
         /// The case file.
         path: PathBuf,
         /// What is wrong.
-        why: Invalid,
+        why: Flaw,
     },
     /// A line of a case file's script is wrong.
     #[error("{}:{line}: {why}", .path.display())]
@@ -376,7 +376,7 @@ pub fn parse(text: &str, path: &Path, name: String) -> Result<Case, CaseError> {
         path: path.to_path_buf(),
         source,
     })?;
-    let fail = |why: Invalid| {
+    let fail = |why: Flaw| {
         Err(CaseError::Invalid {
             path: path.to_path_buf(),
             why,
@@ -390,15 +390,15 @@ pub fn parse(text: &str, path: &Path, name: String) -> Result<Case, CaseError> {
         })
     };
     if !(MIN_SIZE..=MAX_SIZE).contains(&spec.rows) || !(MIN_SIZE..=MAX_SIZE).contains(&spec.cols) {
-        return fail(Invalid::Size);
+        return fail(Flaw::Size);
     }
     let connect = spec.connect.unwrap_or(CONNECT);
     let most = max_connect(spec.rows, spec.cols);
     if !(MIN_CONNECT..=most).contains(&connect) {
-        return fail(Invalid::Connect(most));
+        return fail(Flaw::Connect(most));
     }
     if !(spec.points >= 0.0 && spec.time_limit > 0.0 && spec.time_limit.is_finite()) {
-        return fail(Invalid::PointsOrTime);
+        return fail(Flaw::PointsOrTime);
     }
     if let Some(word) = spec
         .check
@@ -406,7 +406,7 @@ pub fn parse(text: &str, path: &Path, name: String) -> Result<Case, CaseError> {
         .flatten()
         .find(|w| !COMMAND_WORDS.contains(&w.as_str()))
     {
-        return fail(Invalid::Check(word.clone()));
+        return fail(Flaw::Check(word.clone()));
     }
     let (kind, threads) = match (spec.threads, spec.speedup) {
         (Threads::One(n), Some(speedup))
@@ -418,12 +418,12 @@ pub fn parse(text: &str, path: &Path, name: String) -> Result<Case, CaseError> {
         {
             (Kind::Timing(speedup), n)
         }
-        (_, Some(_)) => return fail(Invalid::Speedup),
+        (_, Some(_)) => return fail(Flaw::Speedup),
         (Threads::One(n), None) if n >= 1 => (Kind::Compare, n),
         (Threads::Many(list), None) if list.len() >= 2 && !list.contains(&0) => {
             (Kind::Consistency(list.clone()), list[0])
         }
-        _ => return fail(Invalid::Threads),
+        _ => return fail(Flaw::Threads),
     };
     // The script's first line is the line after the one holding `script = """`.
     let first_line = text
@@ -485,10 +485,10 @@ pub fn parse(text: &str, path: &Path, name: String) -> Result<Case, CaseError> {
         });
     }
     if !silent.is_empty() {
-        return fail(Invalid::Unanswered);
+        return fail(Flaw::Unanswered);
     }
     if steps.is_empty() {
-        return fail(Invalid::NoCommands);
+        return fail(Flaw::NoCommands);
     }
     Ok(Case {
         name,

@@ -19,7 +19,7 @@ use super::KitArgs;
 
 /// Why a course subcommand failed: each subcommand's own error.
 #[derive(Debug, thiserror::Error)]
-pub enum CourseError {
+pub enum CourseCommandError {
     /// `generate` or `check`.
     #[error(transparent)]
     Solutions(#[from] commands::solutions::SolutionsError),
@@ -32,8 +32,8 @@ pub enum CourseError {
     /// `match`.
     #[error(transparent)]
     Match(#[from] commands::matchup::MatchupError),
-    /// `export` (its error is not yet a `std::error::Error`).
-    #[error("{0}")]
+    /// `export`.
+    #[error(transparent)]
     Export(commands::export::ExportError),
     /// `similar`.
     #[error(transparent)]
@@ -302,7 +302,7 @@ impl CourseCommand {
     }
 
     /// Runs the subcommand.
-    pub fn run(self) -> Result<(), CourseError> {
+    pub fn run(self) -> Result<(), CourseCommandError> {
         match self {
             CourseCommand::Generate(args) => {
                 Ok(commands::solutions::run(args.kit.as_deref(), false)?)
@@ -343,7 +343,7 @@ impl CourseCommand {
                 title: args.title,
                 canvas_id: args.canvas_id,
             })
-            .map_err(CourseError::Export),
+            .map_err(CourseCommandError::Export),
             CourseCommand::Similar(args) => {
                 Ok(commands::similar::run(&commands::similar::SimilarRun {
                     submissions: args.submissions,

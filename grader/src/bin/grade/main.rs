@@ -452,20 +452,20 @@ enum GradeError {
     /// `grade student`.
     #[error(transparent)]
     Student(#[from] commands::student::StudentError),
-    /// `grade class` (its error is not yet a `std::error::Error`).
-    #[error("{0}")]
+    /// `grade class`.
+    #[error(transparent)]
     Class(commands::class::ClassError),
     /// `grade gallery`.
     #[error(transparent)]
     Gallery(#[from] commands::gallery::GalleryError),
-    /// `grade feedback` (its error is not yet a `std::error::Error`).
+    /// `grade feedback`.
     #[cfg(not(feature = "students-kit"))]
-    #[error("{0}")]
+    #[error(transparent)]
     Feedback(commands::feedback::FeedbackError),
     /// The course's subcommands (boxed: their errors are large).
     #[cfg(not(feature = "students-kit"))]
     #[error(transparent)]
-    Course(Box<course::CourseError>),
+    Course(Box<course::CourseCommandError>),
 }
 
 impl GradeError {
