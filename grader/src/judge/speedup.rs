@@ -820,14 +820,41 @@ mod tests {
         let [one, many, together] = reference;
         // The reference's rounds jumped about, yet every credit the medians allow is full.
         assert_eq!(credit(rounds(&one, &many, &together)), Some(1.0));
-        // One worker: a median speed-up of 1.11x, whose range reaches 1.25x, is unsettled
-        // after 7 rounds (it was given 0.45 of 10 points by a rule without ranges)...
+        // One worker's rounds, had its threads been at work side by side as often as the
+        // speed-ups say: a median of 1.11x, whose range reaches 1.25x, is unsettled after 7
+        // rounds (it was given 0.45 of 10 points by a rule without ranges)...
         let [one, many, together] = one_worker;
         assert_eq!(credit(rounds(&one, &many, &together)), None);
         // ... and earns nothing once three times as many rounds like them narrow the ranges.
         let more = |times: [u64; 7]| [times, times, times].concat();
         let (one, many, together) = (more(one), more(many), more(together));
         assert_eq!(credit(rounds(&one, &many, &together)), Some(0.0));
+    }
+
+    #[test]
+    fn threads_never_at_work_side_by_side_gain_nothing_however_noisy_the_machine() {
+        // One worker as it really ran those rounds, on a machine that kept it waiting half
+        // the time: its one thread was ready all along, so never more than one was at work.
+        let [_, [one, many, _]] = NOISY;
+        let alone = |span: u64| Work {
+            wall: Duration::from_millis(2 * span),
+            ready: Duration::from_millis(2 * span),
+            ..search(span, span)
+        };
+        let m = Measurement {
+            depth: 8,
+            one: one.map(alone).to_vec(),
+            many: many.map(alone).to_vec(),
+            ceilings: vec![1.8; 7],
+        };
+        assert!(m.speedups().iter().all(|&s| s <= 1.0), "{:?}", m.speedups());
+        for more_rounds in [true, false] {
+            let outcome = judge(m.clone(), 2, &rule(), Design::OneWorker, more_rounds);
+            let SpeedupOutcome::Judged(_, judged) = &outcome else {
+                panic!("settled: {outcome:?}");
+            };
+            assert_eq!((judged.credit, judged.unsettled), (0.0, None));
+        }
     }
 
     /// Rounds of the pool recorded on a 16-CPU Xeon (the issue's): its workers' boards lay

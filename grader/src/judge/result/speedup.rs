@@ -42,6 +42,13 @@ impl Work {
         self.ready.as_secs_f64() / self.wall.as_secs_f64().max(1e-9)
     }
 
+    /// How many threads ran side by side over the span, on average: its CPU time over its
+    /// span (1 for one thread at work, at least 1 since a span is never more than the CPU
+    /// time). Waiting for a CPU stretches neither.
+    pub fn parallelism(&self) -> f64 {
+        self.cpu.as_secs_f64() / self.span.as_secs_f64().max(1e-9)
+    }
+
     /// The share of the threads' ready time that they waited for a CPU.
     pub fn waited(&self) -> f64 {
         let ready = self.ready.as_secs_f64();
@@ -76,10 +83,18 @@ impl Measurement {
         }
     }
 
-    /// Each round's speed-up: the one-thread search's span over the many-thread search's.
+    /// Each round's speed-up: the one-thread search's span over the many-thread search's, but
+    /// never more than the many-thread search's [`Work::parallelism`]: threads that did not
+    /// run side by side did not share the search, so a speed-up beyond theirs is the CPU time
+    /// of one search jumping from the next (one worker, or workers taking turns, on a loaded
+    /// machine), not a gain.
     pub fn speedups(&self) -> Vec<f64> {
         let span = |w: &Work| w.span;
         ratios(&self.one, &self.many, span)
+            .into_iter()
+            .zip(&self.many)
+            .map(|(speedup, many)| speedup.min(many.parallelism()))
+            .collect()
     }
 
     /// Each round's speed-up by the clock on the wall, for information: a busy machine
@@ -510,6 +525,16 @@ mod tests {
         };
         assert!(!unaccounted.accounted());
         assert!((work(500, 900, 480).at_once() - 1.8).abs() < 1e-9);
+        assert!((work(500, 900, 480).parallelism() - 1.875).abs() < 1e-9);
+        // A round whose 2-thread search ran less CPU time than the one-thread span: the
+        // speed-up is what its threads side by side could give, not the lost work's.
+        let less = Measurement {
+            one: vec![work(400, 400, 400)],
+            many: vec![work(260, 300, 250)],
+            ceilings: vec![1.9],
+            depth: 8,
+        };
+        assert!((less.speedup() - 1.2).abs() < 1e-9);
     }
 
     /// The chance that the median of a uniform sample of `n` falls outside `median_range`,
