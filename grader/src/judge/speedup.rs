@@ -282,19 +282,10 @@ impl Bench<'_> {
             // Whether the work grew: by the rounds' medians where there are rounds (one search
             // may take 40% longer than the next on a shared host), else by the design's
             // searches; the design is named whatever the rounds' outcome.
-            let one_cpu: Vec<f64> = measured.map_or_else(Vec::new, |m| {
-                m.one.iter().map(|w| w.cpu.as_secs_f64()).collect()
-            });
-            let (grew, baseline) = match measured {
-                Some(m) => (median(&m.growths()), median(&one_cpu)),
-                None => (growth, cpu_time(&alone.threads)),
-            };
+            let grew = measured.map_or(growth, |m| median(&m.growths()));
             if grew >= WORK_GREW {
                 if let Some(&cpu) = self.allowed.first() {
-                    let on_one_cpu = self
-                        .on_one_cpu(depth, &alone.answer, baseline, cpu)
-                        .ok()
-                        .flatten();
+                    let on_one_cpu = self.on_one_cpu(depth, &alone.answer, cpu).ok().flatten();
                     *design = classify(&watched(on_one_cpu));
                 }
             }
@@ -331,24 +322,29 @@ impl Bench<'_> {
     }
 
     /// The search at `depth` by a program on the speed-up's threads, all of them on `cpu`
-    /// (where they cannot slow each other down through a lock or a cache line): the CPU time
-    /// of its second search (the first may warm a runtime up) over `baseline`, the one-thread
-    /// search's, a JVM's compilers left out. `None` if the thread could not be pinned there.
+    /// (where they cannot slow each other down through a lock or a cache line), against the
+    /// same search by the program on one thread there, just before: the CPU time of the
+    /// first over the second's, each its program's second search (the first may warm a
+    /// runtime up), a JVM's compilers left out. Side by side, so that the machine's speed,
+    /// which drifts by a third over a class run on a shared host, is the same for both.
+    /// `None` if the thread could not be pinned there.
     fn on_one_cpu(
         &self,
         depth: u32,
         answer: &str,
-        baseline: f64,
         cpu: usize,
     ) -> Result<Option<f64>, SpeedupFault> {
         let Ok(_pinned) = pin(&[cpu]) else {
             return Ok(None);
         };
-        let threads = self.plan.threads;
-        let mut program = self.set_up(threads, &[], &mut Vec::new())?;
-        self.agreeing(&mut program, depth, threads, answer)?;
-        let searched = self.agreeing(&mut program, depth, threads, answer)?;
-        Ok(Some(cpu_time(&searched.threads) / baseline.max(1e-9)))
+        let (one, many) = (self.case.threads, self.plan.threads);
+        let mut alone = self.set_up(one, &[], &mut Vec::new())?;
+        let mut program = self.set_up(many, &[], &mut Vec::new())?;
+        self.agreeing(&mut alone, depth, one, answer)?;
+        self.agreeing(&mut program, depth, many, answer)?;
+        let baseline = cpu_time(&self.agreeing(&mut alone, depth, one, answer)?.threads);
+        let searched = cpu_time(&self.agreeing(&mut program, depth, many, answer)?.threads);
+        Ok(Some(searched / baseline.max(1e-9)))
     }
 
     /// The uneven position: a program on the speed-up's threads set up there, searching

@@ -145,18 +145,21 @@ pub struct ThreadWatch {
 impl ThreadWatch {
     /// Watches the threads of the program led by `leader` (a process group's leader, which
     /// must stay unreaped while the watch runs) and, when `sandbox` can tell its processes
-    /// apart, of every other process in it, looking at once and then every [`LOOK`].
+    /// apart, of every other process in it, looking at once and then every [`LOOK`]. The
+    /// first look is taken before it returns, in the calling thread: on a busy machine a new
+    /// thread may wait for a CPU while the command it watches runs, and what the threads did
+    /// before its first look would be lost.
     pub fn start(leader: i32, sandbox: Option<Prepared>) -> ThreadWatch {
         let (stop, stopped) = bounded::<()>(0);
+        let mut scope = Scope {
+            leader,
+            sandbox,
+            known: HashMap::new(),
+        };
+        let mut sightings = Sightings::default();
+        let started = Instant::now();
+        sightings.look(scope.threads(), true);
         let thread = thread::spawn(move || {
-            let mut scope = Scope {
-                leader,
-                sandbox,
-                known: HashMap::new(),
-            };
-            let mut sightings = Sightings::default();
-            let started = Instant::now();
-            sightings.look(scope.threads(), true);
             loop {
                 let go_on = matches!(stopped.recv_timeout(LOOK), Err(RecvTimeoutError::Timeout));
                 sightings.look(scope.threads(), false);
