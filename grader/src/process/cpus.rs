@@ -8,6 +8,8 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use procfs::process::MountInfo;
+use procfs::{FromBufRead, ProcessCGroups};
 use serde::{Deserialize, Serialize};
 
 use super::topology::simulated_cpus;
@@ -96,50 +98,39 @@ fn quota(cgroup: &str, mounts: &str, read: impl Fn(&Path) -> Option<String>) -> 
 }
 
 /// For each hierarchy that can limit CPU time, this process's cgroup folder and the folder the
-/// hierarchy is mounted at.
+/// hierarchy is mounted at (the first mount of it in `/proc/self/mountinfo`).
 fn cgroup_dirs(cgroup: &str, mounts: &str) -> Vec<(Hierarchy, PathBuf, PathBuf)> {
+    let mounts: Vec<MountInfo> = mounts
+        .lines()
+        .filter_map(|line| MountInfo::from_line(line).ok())
+        .collect();
+    let memberships = ProcessCGroups::from_buf_read(cgroup.as_bytes()).map_or(Vec::new(), |c| c.0);
     let mut dirs = Vec::new();
-    for line in cgroup.lines() {
-        let mut fields = line.splitn(3, ':');
-        let (Some(_), Some(controllers), Some(path)) =
-            (fields.next(), fields.next(), fields.next())
-        else {
-            continue;
-        };
-        let hierarchy = if controllers.is_empty() {
+    for membership in memberships {
+        let hierarchy = if membership.controllers.is_empty() {
             Hierarchy::Unified
-        } else if controllers.split(',').any(|c| c == "cpu") {
+        } else if membership.controllers.iter().any(|c| c == "cpu") {
             Hierarchy::Cpu
         } else {
             continue;
         };
-        if let Some((root, point)) = mount(mounts, hierarchy) {
-            // The path is relative to the hierarchy's root; a mount of a part shows that part.
-            let inside = Path::new(path)
-                .strip_prefix(&root)
-                .unwrap_or(Path::new(path));
-            let relative = inside.strip_prefix("/").unwrap_or(inside);
-            dirs.push((hierarchy, point.join(relative), point));
-        }
+        let Some(mount) = mounts.iter().find(|m| match hierarchy {
+            Hierarchy::Unified => m.fs_type == "cgroup2",
+            Hierarchy::Cpu => m.fs_type == "cgroup" && m.super_options.contains_key("cpu"),
+        }) else {
+            continue;
+        };
+        // The path is relative to the hierarchy's root; a mount of a part shows that part.
+        let path = Path::new(&membership.pathname);
+        let inside = path.strip_prefix(&mount.root).unwrap_or(path);
+        let relative = inside.strip_prefix("/").unwrap_or(inside);
+        dirs.push((
+            hierarchy,
+            mount.mount_point.join(relative),
+            mount.mount_point.clone(),
+        ));
     }
     dirs
-}
-
-/// Where `hierarchy` is mounted, from `/proc/self/mountinfo`: the part of it mounted (its root)
-/// and the mount point.
-fn mount(mounts: &str, hierarchy: Hierarchy) -> Option<(PathBuf, PathBuf)> {
-    mounts.lines().find_map(|line| {
-        let (before, after) = line.split_once(" - ")?;
-        let fields: Vec<&str> = before.split_whitespace().collect();
-        let after: Vec<&str> = after.split_whitespace().collect();
-        let wanted = match (hierarchy, after.first()?) {
-            (Hierarchy::Unified, &"cgroup2") => true,
-            (Hierarchy::Cpu, &"cgroup") => after.get(2)?.split(',').any(|o| o == "cpu"),
-            _ => false,
-        };
-        let (root, point) = (fields.get(3)?, fields.get(4)?);
-        wanted.then(|| (PathBuf::from(root), PathBuf::from(point)))
-    })
 }
 
 /// cgroup v2's `cpu.max` (`QUOTA PERIOD`, or `max PERIOD`) in CPUs, if it sets a quota.

@@ -75,6 +75,8 @@ impl Drop for Group {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use procfs::process::Stat;
+    use procfs::FromRead;
     use std::fs;
     use std::thread;
     use std::time::{Duration, Instant};
@@ -98,11 +100,10 @@ mod tests {
         drop(group);
         let escaped = fs::read_to_string(&pids).unwrap();
         thread::sleep(Duration::from_millis(100));
-        let stat = fs::read_to_string(format!("/proc/{}/stat", escaped.trim())).unwrap_or_default();
-        let state = stat
-            .rsplit(") ")
-            .next()
-            .and_then(|rest| rest.chars().next());
-        assert!(matches!(state, None | Some('Z')), "killed: {stat}");
+        let stat = Stat::from_file(format!("/proc/{}/stat", escaped.trim()));
+        assert!(
+            stat.as_ref().map_or(true, |stat| stat.state == 'Z'),
+            "killed: {stat:?}"
+        );
     }
 }

@@ -136,6 +136,8 @@ pub fn run(
 mod tests {
     use super::*;
     use crate::process::served;
+    use procfs::process::Stat;
+    use procfs::FromRead;
 
     /// Runs `command` in a fresh directory, its log there; returns how it ended, the log's
     /// text and the directory.
@@ -184,14 +186,10 @@ mod tests {
         assert_eq!(pids.lines().count(), 2, "{pids}");
         for pid in pids.lines() {
             // Gone, or a zombie (state Z) that its new parent has not reaped yet.
-            let stat = fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-            let state = stat
-                .rsplit(") ")
-                .next()
-                .and_then(|rest| rest.chars().next());
+            let stat = Stat::from_file(format!("/proc/{pid}/stat"));
             assert!(
-                matches!(state, None | Some('Z')),
-                "every sleep was killed: {stat}"
+                stat.as_ref().map_or(true, |stat| stat.state == 'Z'),
+                "every sleep was killed: {stat:?}"
             );
         }
     }

@@ -8,7 +8,9 @@ use std::fs;
 use std::os::unix::process::ExitStatusExt;
 use std::path::PathBuf;
 use std::process::ExitStatus;
-use std::str::SplitWhitespace;
+
+use procfs::process::Stat;
+use procfs::FromRead;
 
 use super::sandbox::Prepared;
 
@@ -48,19 +50,12 @@ pub(crate) fn processes_of(sandbox: Option<&Prepared>) -> Vec<Process> {
 
 /// Process `pid`, if it is there.
 fn process(pid: i32) -> Option<Process> {
-    let stat = fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    // `PID (COMMAND) STATE PPID PGRP ...`
-    let mut fields = stat_fields(&stat)?.skip(1);
-    let parent = fields.next()?.parse().ok()?;
-    let group = fields.next()?.parse().ok()?;
-    Some(Process { pid, parent, group })
-}
-
-/// The fields of a `/proc/.../stat` line after its command, from the state (the third field)
-/// on. The command may hold spaces and parentheses, so it ends at the last `)`.
-pub(crate) fn stat_fields(stat: &str) -> Option<SplitWhitespace<'_>> {
-    stat.rsplit_once(')')
-        .map(|(_, rest)| rest.split_whitespace())
+    let stat = Stat::from_file(format!("/proc/{pid}/stat")).ok()?;
+    Some(Process {
+        pid,
+        parent: stat.ppid,
+        group: stat.pgrp,
+    })
 }
 
 /// The program led by `leader` (its process group's id): the leader, the members of its group,

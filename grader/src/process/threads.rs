@@ -14,7 +14,10 @@ use std::time::{Duration, Instant};
 
 use crossbeam::channel::{bounded, RecvTimeoutError, Sender};
 
-use super::procfs::{family, processes_of, stat_fields};
+use procfs::process::{Schedstat, Stat};
+use procfs::FromRead;
+
+use super::procfs::{family, processes_of};
 use super::sandbox::Prepared;
 
 /// How often the watch looks: a thread that ends loses at most this much of its account.
@@ -256,21 +259,22 @@ pub fn is_jit_compiler(tid: i32) -> bool {
     })
 }
 
-/// The clock of thread `tid` of process `pid`: from `schedstat` where the kernel has it, else
-/// the CPU time of `stat` in clock ticks, with the waiting unknown.
+/// The clock of thread `tid` of process `pid`: from `schedstat` where the kernel has it (time
+/// run, time waited on a run queue, time slices), else the CPU time of `stat` in clock ticks,
+/// with the waiting unknown.
 pub fn clock_of(pid: i32, tid: i32) -> Option<Clock> {
     let dir = format!("/proc/{pid}/task/{tid}");
-    if let Some(clock) = fs::read_to_string(format!("{dir}/schedstat"))
-        .ok()
-        .and_then(|text| schedstat(&text))
-    {
-        return Some(clock);
+    if let Ok(schedstat) = Schedstat::from_file(format!("{dir}/schedstat")) {
+        return Some(Clock {
+            ran: Duration::from_nanos(schedstat.sum_exec_runtime),
+            waited: Some(Duration::from_nanos(schedstat.run_delay)),
+            slices: Some(schedstat.pcount),
+        });
     }
-    // SAFETY: sysconf has no memory effects.
-    let ticks = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as f64;
-    let stat = fs::read_to_string(format!("{dir}/stat")).ok()?;
+    let stat = Stat::from_file(format!("{dir}/stat")).ok()?;
+    let ticks = (stat.utime + stat.stime) as f64 / procfs::ticks_per_second().max(1) as f64;
     Some(Clock {
-        ran: Duration::from_secs_f64(cpu_ticks(&stat)? as f64 / ticks),
+        ran: Duration::from_secs_f64(ticks),
         waited: None,
         slices: None,
     })
@@ -283,45 +287,11 @@ pub fn own_clock() -> Option<Clock> {
     clock_of(pid, tid)
 }
 
-/// A `schedstat` line: nanoseconds run, nanoseconds waited on a run queue, time slices.
-fn schedstat(text: &str) -> Option<Clock> {
-    let mut fields = text.split_whitespace();
-    let ran: u64 = fields.next()?.parse().ok()?;
-    let waited: u64 = fields.next()?.parse().ok()?;
-    Some(Clock {
-        ran: Duration::from_nanos(ran),
-        waited: Some(Duration::from_nanos(waited)),
-        slices: fields.next().and_then(|f| f.parse().ok()),
-    })
-}
-
-/// The user and system CPU time in a `stat` line, in clock ticks.
-fn cpu_ticks(stat: &str) -> Option<u64> {
-    // `PID (COMMAND) STATE ...`: utime and stime are the 14th and 15th fields, the 12th and
-    // 13th from the state.
-    let mut fields = stat_fields(stat)?.skip(11);
-    let user: u64 = fields.next()?.parse().ok()?;
-    let system: u64 = fields.next()?.parse().ok()?;
-    Some(user + system)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use std::os::unix::process::CommandExt;
     use std::process::{Command, Stdio};
-
-    #[test]
-    fn cpu_time_is_read_after_the_command() {
-        let stat = "42 (a (b) c) R 1 42 42 0 -1 4194304 0 0 0 0 150 25 0 0 20 0 3 0 1";
-        assert_eq!(cpu_ticks(stat), Some(175));
-        assert_eq!(cpu_ticks("garbage"), None);
-        let clock = schedstat("2000000 500000 12\n").unwrap();
-        assert_eq!(clock.ran, Duration::from_millis(2));
-        assert_eq!(clock.ready(), Duration::from_micros(2500));
-        assert_eq!(clock.slices, Some(12));
-        assert_eq!(schedstat("garbage"), None);
-    }
 
     #[test]
     fn a_busy_thread_is_seen_with_its_cpu_time() {
