@@ -35,6 +35,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use procfs::process::MountInfo;
+use procfs::{FromBufRead, FromRead, ProcessCGroup, ProcessCGroups};
 use serde::{Deserialize, Serialize};
 
 /// The folder under the cgroup2 mount that holds every job's cgroup when the grader is root
@@ -368,8 +370,8 @@ impl JobCgroup {
         }
         let mountinfo = read_proc("/proc/self/mountinfo")?;
         let cgroup = read_proc("/proc/self/cgroup")?;
-        let mounts = parse_mountinfo(&mountinfo);
-        let members = parse_cgroup(&cgroup);
+        let mounts = cgroup_mounts(&mountinfo);
+        let members = memberships(&cgroup);
         let v2 = place_v2(&mounts, &members);
         let v2_count = v2.as_ref().map(|p| {
             let available = words(&p.mount_point.join("cgroup.controllers"));
@@ -511,13 +513,13 @@ impl JobCgroup {
 
     /// Whether process `pid` is in the job's cgroup (or below it), as `/proc/PID/cgroup` says.
     pub fn contains(&self, pid: i32) -> bool {
-        let Ok(text) = fs::read_to_string(format!("/proc/{pid}/cgroup")) else {
+        let Ok(memberships) = ProcessCGroups::from_file(format!("/proc/{pid}/cgroup")) else {
             return false;
         };
-        parse_cgroup(&text).iter().any(|m| {
+        memberships.0.iter().any(|m| {
             self.dirs
                 .iter()
-                .any(|d| d.id == m.id && within(&m.path, &d.proc_path))
+                .any(|d| d.id == m.hierarchy && within(&m.pathname, &d.proc_path))
         })
     }
 
@@ -708,8 +710,8 @@ fn choose(v2: Option<usize>, v1: usize, v1_freezer: bool) -> Option<Version> {
 fn create_v1(
     name: &str,
     budget: &Budget,
-    mounts: &[Mount],
-    members: &[Membership],
+    mounts: &[MountInfo],
+    members: &[ProcessCGroup],
 ) -> Result<JobCgroup, CgroupError> {
     let mut job = JobCgroup::empty(Version::V1);
     let cpus = asked_cpus(budget);
@@ -740,7 +742,7 @@ fn create_v1(
         let made = make_job_dir(&path)
             .map_err(|e| (path.clone(), e))
             .and_then(|()| {
-                if place.options.iter().any(|o| o == "cpuset") {
+                if place.cpuset {
                     // v1 refuses tasks in a cpuset with no CPUs or memory nodes.
                     let asked = cpus.as_ref().and_then(|c| c.as_ref().ok());
                     fill_cpuset(&place.dir, &path, asked.map(String::as_str)).inspect_err(|_| {
@@ -1236,59 +1238,20 @@ fn within(path: &str, base: &str) -> bool {
             .is_some_and(|rest| rest.starts_with('/'))
 }
 
-/// A cgroup filesystem mounted (a line of `/proc/self/mountinfo`).
-#[derive(Clone, Debug, PartialEq, Eq)]
-struct Mount {
-    /// The cgroup at the mount's root, as `/proc/PID/cgroup` paths go (`/` usually).
-    root: String,
-    /// Where it is mounted.
-    point: PathBuf,
-    /// v1 with its super options (the controllers among them), or v2.
-    kind: MountKind,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-enum MountKind {
-    V1 { options: Vec<String> },
-    V2,
-}
-
-/// A line of `/proc/PID/cgroup`: `id:controllers:path`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-struct Membership {
-    id: u32,
-    controllers: Vec<String>,
-    path: String,
-}
-
-/// The cgroup mounts of a `/proc/PID/mountinfo`.
-fn parse_mountinfo(text: &str) -> Vec<Mount> {
-    text.lines().filter_map(parse_mount).collect()
-}
-
-fn parse_mount(line: &str) -> Option<Mount> {
-    // `id parent major:minor root point options [optional...] - fstype source super-options`;
-    // spaces within fields are escaped (`\040`), so " - " only separates.
-    let (left, right) = line.split_once(" - ")?;
-    let mut left = left.split(' ');
-    let root = left.nth(3)?;
-    let point = left.next()?;
-    let mut right = right.split(' ');
-    let fstype = right.next()?;
-    let _source = right.next()?;
-    let options = right.next().unwrap_or("");
-    let kind = match fstype {
-        "cgroup2" => MountKind::V2,
-        "cgroup" => MountKind::V1 {
-            options: options.split(',').map(str::to_owned).collect(),
-        },
-        _ => return None,
-    };
-    Some(Mount {
-        root: String::from_utf8_lossy(&unescape(root)).into_owned(),
-        point: PathBuf::from(OsString::from_vec(unescape(point))),
-        kind,
-    })
+/// The cgroup filesystems (v1 and v2) of a `/proc/PID/mountinfo`, their root (the cgroup at
+/// the mount's root, as `/proc/PID/cgroup` paths go) and mount point unescaped: the crate leaves
+/// them as mountinfo writes them.
+fn cgroup_mounts(text: &str) -> Vec<MountInfo> {
+    text.lines()
+        .filter_map(|line| MountInfo::from_line(line).ok())
+        .filter(|m| m.fs_type == "cgroup" || m.fs_type == "cgroup2")
+        .map(|mut m| {
+            m.root = String::from_utf8_lossy(&unescape(&m.root)).into_owned();
+            let point = unescape(&m.mount_point.to_string_lossy());
+            m.mount_point = PathBuf::from(OsString::from_vec(point));
+            m
+        })
+        .collect()
 }
 
 /// Undoes mountinfo's octal escapes (`\040` for a space, `\134` for a backslash).
@@ -1315,26 +1278,9 @@ fn unescape(field: &str) -> Vec<u8> {
     out
 }
 
-/// The lines of a `/proc/PID/cgroup`.
-fn parse_cgroup(text: &str) -> Vec<Membership> {
-    text.lines()
-        .filter_map(|line| {
-            let mut parts = line.splitn(3, ':');
-            let id = parts.next()?.parse().ok()?;
-            let controllers = parts
-                .next()?
-                .split(',')
-                .filter(|c| !c.is_empty())
-                .map(str::to_owned)
-                .collect();
-            let path = parts.next()?.to_owned();
-            Some(Membership {
-                id,
-                controllers,
-                path,
-            })
-        })
-        .collect()
+/// The lines of a `/proc/PID/cgroup` (none if it cannot be parsed).
+fn memberships(text: &str) -> Vec<ProcessCGroup> {
+    ProcessCGroups::from_buf_read(text.as_bytes()).map_or(Vec::new(), |c| c.0)
 }
 
 /// Where the grader is in one hierarchy.
@@ -1350,51 +1296,52 @@ struct Place {
     mount_point: PathBuf,
     /// The mount's root cgroup as `/proc/PID/cgroup` paths go.
     mount_path: String,
-    /// v1: the hierarchy's super options (its controllers among them).
-    options: Vec<String>,
+    /// v1: whether the hierarchy has the cpuset controller.
+    cpuset: bool,
 }
 
 /// The grader's place in the v1 hierarchy that has `controller`.
-fn place_v1(mounts: &[Mount], members: &[Membership], controller: &str) -> Option<Place> {
+fn place_v1(mounts: &[MountInfo], members: &[ProcessCGroup], controller: &str) -> Option<Place> {
     let member = members
         .iter()
-        .find(|m| m.id != 0 && m.controllers.iter().any(|c| c == controller))?;
-    let candidates = mounts.iter().filter(
-        |m| matches!(&m.kind, MountKind::V1 { options } if options.iter().any(|o| o == controller)),
-    );
+        .find(|m| m.hierarchy != 0 && m.controllers.iter().any(|c| c == controller))?;
+    let candidates = mounts
+        .iter()
+        .filter(|m| m.fs_type == "cgroup" && m.super_options.contains_key(controller));
     place_in(candidates, member)
 }
 
 /// The grader's place in the v2 hierarchy.
-fn place_v2(mounts: &[Mount], members: &[Membership]) -> Option<Place> {
+fn place_v2(mounts: &[MountInfo], members: &[ProcessCGroup]) -> Option<Place> {
     let member = members
         .iter()
-        .find(|m| m.id == 0 && m.controllers.is_empty())?;
-    let candidates = mounts.iter().filter(|m| m.kind == MountKind::V2);
+        .find(|m| m.hierarchy == 0 && m.controllers.is_empty())?;
+    let candidates = mounts.iter().filter(|m| m.fs_type == "cgroup2");
     place_in(candidates, member)
 }
 
 /// The grader's place among the mounts of one hierarchy: the one whose root holds its cgroup
 /// (the widest such, usually `/`), else the first (a cgroup namespace's view).
 fn place_in<'a>(
-    candidates: impl Iterator<Item = &'a Mount> + Clone,
-    member: &Membership,
+    candidates: impl Iterator<Item = &'a MountInfo> + Clone,
+    member: &ProcessCGroup,
 ) -> Option<Place> {
+    let path = &member.pathname;
     let mount = candidates
         .clone()
-        .filter(|m| within(&member.path, &m.root))
+        .filter(|m| within(path, &m.root))
         .min_by_key(|m| m.root.len())
         .or_else(|| candidates.clone().next())?;
-    let relative = if within(&member.path, &mount.root) && mount.root != "/" {
-        &member.path[mount.root.len()..]
+    let relative = if within(path, &mount.root) && mount.root != "/" {
+        &path[mount.root.len()..]
     } else {
-        member.path.as_str()
+        path.as_str()
     };
     let relative = relative.trim_start_matches('/');
     let dir = if relative.is_empty() {
-        mount.point.clone()
+        mount.mount_point.clone()
     } else {
-        mount.point.join(relative)
+        mount.mount_point.join(relative)
     };
     let mount_path = if mount.root.starts_with("/..") {
         "/".to_owned()
@@ -1402,15 +1349,12 @@ fn place_in<'a>(
         mount.root.clone()
     };
     Some(Place {
-        id: member.id,
+        id: member.hierarchy,
         dir,
-        path: member.path.clone(),
-        mount_point: mount.point.clone(),
+        path: path.clone(),
+        mount_point: mount.mount_point.clone(),
         mount_path,
-        options: match &mount.kind {
-            MountKind::V1 { options } => options.clone(),
-            MountKind::V2 => Vec::new(),
-        },
+        cpuset: mount.fs_type == "cgroup" && mount.super_options.contains_key("cpuset"),
     })
 }
 
@@ -1454,32 +1398,10 @@ mod tests {
     const V2_CGROUP: &str = "0::/user.slice/user-1000.slice/session-2.scope\n";
 
     #[test]
-    fn parses_v1_mountinfo_and_cgroup() {
-        let mounts = parse_mountinfo(V1_MOUNTINFO);
-        assert_eq!(mounts.len(), 7, "{mounts:?}");
-        assert_eq!(
-            mounts[0],
-            Mount {
-                root: "/".into(),
-                point: "/sys/fs/cgroup/cpu,cpuacct".into(),
-                kind: MountKind::V1 {
-                    options: vec!["rw".into(), "cpu".into(), "cpuacct".into()]
-                },
-            }
-        );
-        assert_eq!(mounts[6].kind, MountKind::V2);
-        let members = parse_cgroup(V1_CGROUP);
-        assert_eq!(members.len(), 7);
-        assert_eq!(
-            members[5],
-            Membership {
-                id: 2,
-                controllers: vec!["cpu".into(), "cpuacct".into()],
-                path: "/".into()
-            }
-        );
-        assert_eq!(members[6].controllers, Vec::<String>::new());
-
+    fn finds_the_graders_places_on_a_v1_machine() {
+        let mounts = cgroup_mounts(V1_MOUNTINFO);
+        assert_eq!(mounts.len(), 7, "the cgroup mounts alone: {mounts:?}");
+        let members = memberships(V1_CGROUP);
         let memory = place_v1(&mounts, &members, "memory").unwrap();
         assert_eq!(memory.id, 4);
         assert_eq!(
@@ -1494,6 +1416,7 @@ mod tests {
         let cpu = place_v1(&mounts, &members, "cpu").unwrap();
         assert_eq!(cpu.dir, Path::new("/sys/fs/cgroup/cpu,cpuacct"));
         assert_eq!(join_path(&cpu.path, "job"), "/job");
+        assert!(!cpu.cpuset && place_v1(&mounts, &members, "cpuset").unwrap().cpuset);
         assert!(place_v1(&mounts, &members, "cpuacct").is_some());
         // name=systemd is no controller; "cpuacct" is not "cpu".
         assert!(place_v1(&mounts, &members, "systemd").is_none());
@@ -1505,25 +1428,9 @@ mod tests {
     }
 
     #[test]
-    fn parses_v2_mountinfo_and_cgroup() {
-        let mounts = parse_mountinfo(V2_MOUNTINFO);
-        assert_eq!(
-            mounts,
-            vec![Mount {
-                root: "/".into(),
-                point: "/sys/fs/cgroup".into(),
-                kind: MountKind::V2
-            }]
-        );
-        let members = parse_cgroup(V2_CGROUP);
-        assert_eq!(
-            members,
-            vec![Membership {
-                id: 0,
-                controllers: vec![],
-                path: "/user.slice/user-1000.slice/session-2.scope".into()
-            }]
-        );
+    fn finds_the_graders_place_on_a_v2_machine() {
+        let mounts = cgroup_mounts(V2_MOUNTINFO);
+        let members = memberships(V2_CGROUP);
         let place = place_v2(&mounts, &members).unwrap();
         assert_eq!(
             place.dir,
@@ -1541,10 +1448,10 @@ mod tests {
     #[test]
     fn maps_a_mount_whose_root_is_not_the_hierarchy_root() {
         // A container's cgroupfs bound from the host's `/docker/abc`.
-        let mounts = parse_mountinfo(
+        let mounts = cgroup_mounts(
             "60 50 0:32 /docker/abc /sys/fs/cgroup/memory ro - cgroup cgroup rw,memory",
         );
-        let members = parse_cgroup("4:memory:/docker/abc/inner\n");
+        let members = memberships("4:memory:/docker/abc/inner\n");
         let place = place_v1(&mounts, &members, "memory").unwrap();
         assert_eq!(place.dir, Path::new("/sys/fs/cgroup/memory/inner"));
         assert_eq!(place.path, "/docker/abc/inner");
@@ -1554,10 +1461,11 @@ mod tests {
 
     #[test]
     fn unescapes_mount_points() {
-        let mounts = parse_mountinfo(
+        let mounts = cgroup_mounts(
             "70 31 0:50 / /mnt/a\\040b\\134c rw - cgroup2 cgroup2 rw\nnot a mountinfo line",
         );
-        assert_eq!(mounts[0].point, Path::new("/mnt/a b\\c"));
+        assert_eq!(mounts.len(), 1);
+        assert_eq!(mounts[0].mount_point, Path::new("/mnt/a b\\c"));
         assert_eq!(unescape("\\04"), b"\\04");
     }
 
@@ -1658,12 +1566,8 @@ mod tests {
 
     /// Whether process `pid` exists and is not a zombie.
     fn alive(pid: i32) -> bool {
-        fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
-            let state = stat
-                .rsplit_once(") ")
-                .and_then(|(_, rest)| rest.chars().next());
-            !matches!(state, Some('Z' | 'X') | None)
-        })
+        procfs::process::Stat::from_file(format!("/proc/{pid}/stat"))
+            .is_ok_and(|stat| !matches!(stat.state, 'Z' | 'X'))
     }
 
     #[test]
@@ -1744,8 +1648,8 @@ mod tests {
     fn a_v2_leaf_tracks_kills_and_is_removed() {
         // This machine's cgroup2 (hybrid: `unified`, no controllers) or a v2 machine's.
         require_root();
-        let mounts = parse_mountinfo(&fs::read_to_string("/proc/self/mountinfo").unwrap());
-        let members = parse_cgroup(&fs::read_to_string("/proc/self/cgroup").unwrap());
+        let mounts = cgroup_mounts(&fs::read_to_string("/proc/self/mountinfo").unwrap());
+        let members = memberships(&fs::read_to_string("/proc/self/cgroup").unwrap());
         let place = place_v2(&mounts, &members).expect("a cgroup2 mount");
         let available = words(&place.mount_point.join("cgroup.controllers"));
         for way in ["kill", "freeze"] {
@@ -1884,7 +1788,7 @@ mod tests {
             path: path.into(),
             mount_point: PathBuf::from("/sys/fs/cgroup"),
             mount_path: "/".into(),
-            options: Vec::new(),
+            cpuset: false,
         };
         let scope = dir.path().join("grade.scope");
         fs::create_dir(&scope).unwrap();

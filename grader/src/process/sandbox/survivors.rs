@@ -20,6 +20,8 @@ use std::os::unix::fs::MetadataExt;
 use std::thread;
 use std::time::{Duration, Instant};
 
+use procfs::process::Status;
+use procfs::FromRead;
 use serde::{Deserialize, Serialize};
 
 /// How long a sweep goes on before what is left is reported.
@@ -147,13 +149,11 @@ fn members(job: Marker) -> Vec<Member> {
     entries
         .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<i32>().ok())
         .filter_map(|pid| {
-            let status = fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+            let status = status(pid)?;
             belongs_by(job, pid, &status).then(|| Member {
                 pid,
-                parent: status_field(&status, "PPid:")
-                    .and_then(|p| p.parse().ok())
-                    .unwrap_or(0),
-                zombie: matches!(status_field(&status, "State:"), Some(s) if s.starts_with('Z') || s.starts_with('X')),
+                parent: status.ppid,
+                zombie: status.state.starts_with('Z') || status.state.starts_with('X'),
             })
         })
         .collect()
@@ -161,25 +161,20 @@ fn members(job: Marker) -> Vec<Member> {
 
 /// Whether process `pid` is one of `job`'s (false once it is gone).
 pub(super) fn belongs(job: Marker, pid: i32) -> bool {
-    fs::read_to_string(format!("/proc/{pid}/status"))
-        .is_ok_and(|status| belongs_by(job, pid, &status))
+    status(pid).is_some_and(|status| belongs_by(job, pid, &status))
+}
+
+/// Process `pid`'s `/proc/PID/status`, if it is there.
+fn status(pid: i32) -> Option<Status> {
+    Status::from_file(format!("/proc/{pid}/status")).ok()
 }
 
 /// Whether process `pid`, whose `/proc/PID/status` is `status`, is one of `job`'s.
-fn belongs_by(job: Marker, pid: i32, status: &str) -> bool {
+fn belongs_by(job: Marker, pid: i32, status: &Status) -> bool {
     match job {
-        Marker::Uid(uid) => status_field(status, "Uid:")
-            .is_some_and(|ids| ids.split_whitespace().any(|u| u.parse::<u32>() == Ok(uid))),
+        Marker::Uid(uid) => [status.ruid, status.euid, status.suid, status.fuid].contains(&uid),
         Marker::UserNamespace { inode, init } => pid != init && namespace(pid) == Some(inode),
     }
-}
-
-/// The value of the line of `status` that starts with `name`.
-fn status_field<'a>(status: &'a str, name: &str) -> Option<&'a str> {
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix(name))
-        .map(str::trim)
 }
 
 /// The inode of the user namespace of `pid`, if it can be read.

@@ -103,19 +103,16 @@ fn text(bytes: &[u8]) -> String {
 
 /// The live (not zombie) processes whose real uid is `uid`.
 fn processes_of(uid: u32) -> usize {
-    fs::read_dir("/proc")
-        .unwrap()
-        .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<i32>().ok())
-        .filter(|pid| {
-            let Ok(status) = fs::read_to_string(format!("/proc/{pid}/status")) else {
-                return false;
-            };
-            let field = |name: &str| status.lines().find_map(|l| l.strip_prefix(name));
-            let zombie = field("State:").is_some_and(|s| s.trim().starts_with('Z'));
-            let real = field("Uid:").and_then(|u| u.split_whitespace().next()?.parse().ok());
-            !zombie && real == Some(uid)
-        })
+    all_statuses()
+        .filter(|status| !status.state.starts_with('Z') && status.ruid == uid)
         .count()
+}
+
+/// The `/proc/PID/status` of every process.
+fn all_statuses() -> impl Iterator<Item = procfs::process::Status> {
+    procfs::process::all_processes()
+        .unwrap()
+        .filter_map(|process| process.ok()?.status().ok())
 }
 
 #[test]
@@ -537,17 +534,10 @@ fn kill_now_kills_a_running_job_and_leaves_its_child_to_be_waited_for() {
 /// `/proc` numbers its processes from 1): the one whose `NSpid` line ends with it, below the
 /// grader's namespace.
 fn seen_from_outside(inside: i32) -> i32 {
-    fs::read_dir("/proc")
-        .unwrap()
-        .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<i32>().ok())
-        .find(|pid| {
-            let status = fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
-            let ids: Vec<&str> = status
-                .lines()
-                .find_map(|l| l.strip_prefix("NSpid:"))
-                .map(|l| l.split_whitespace().collect())
-                .unwrap_or_default();
-            ids.len() > 1 && ids.last() == Some(&inside.to_string().as_str())
+    all_statuses()
+        .find_map(|status| {
+            let ids = status.nspid?;
+            (ids.len() > 1 && ids.last() == Some(&inside)).then_some(status.pid)
         })
         .expect("the job's process is seen from outside")
 }
@@ -580,8 +570,9 @@ fn a_double_forked_daemon_is_gone_after_kill_survivors() {
         thread::sleep(Duration::from_millis(10));
     };
     let alive = |pid: i32| {
-        fs::read_to_string(format!("/proc/{pid}/stat"))
-            .is_ok_and(|s| !s.rsplit(')').next().unwrap_or("").trim().starts_with('Z'))
+        procfs::process::Process::new(pid)
+            .and_then(|process| process.stat())
+            .is_ok_and(|stat| stat.state != 'Z')
     };
     assert!(alive(pid), "the daemon outlived its program");
     let killed = prepared.kill_survivors().unwrap();
