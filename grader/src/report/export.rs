@@ -423,19 +423,10 @@ mod tests {
     use crate::judge::fixtures;
     use crate::judge::result::hand::{CategoryMarks, Marks};
     use crate::kit::late::Lateness;
+    use crate::kit::roster::member;
     use crate::kit::submitted::{Source, Submitted};
     use crate::store::Who;
     use std::collections::BTreeMap;
-
-    /// A student with no login.
-    fn member(sid: &str, name: &str, email: &str) -> Member {
-        Member {
-            student_id: sid.into(),
-            name: name.into(),
-            email: email.into(),
-            login: String::new(),
-        }
-    }
 
     /// A class's records and the roster's students who submitted nothing.
     struct Class {
