@@ -340,15 +340,7 @@ fn by_student(dir: &Path, whose: &[Whose]) -> Result<usize, FeedbackError> {
 mod tests {
     use super::*;
     use crate::judge::fixtures::{hand_rubric, student};
-
-    fn member(sid: &str, name: &str, email: &str) -> Member {
-        Member {
-            student_id: sid.into(),
-            name: name.into(),
-            email: email.into(),
-            login: String::new(),
-        }
-    }
+    use crate::kit::roster::member;
 
     fn graded(folder: &'static str, members: Vec<Member>) -> (&'static str, Vec<Member>) {
         (folder, members)

@@ -124,6 +124,7 @@ fn last_lines(text: &str, count: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::judge::fixtures;
     use crate::judge::result::NotRun;
     use std::fs;
 
@@ -137,12 +138,7 @@ mod tests {
             logs: keep.then(|| dir.path().join("logs")),
             name: "build",
         };
-        let student = Student {
-            name: "ann lee".into(),
-            command: String::new(),
-            dir: Some(dir.path().to_path_buf()),
-            limits: Default::default(),
-        };
+        let student = fixtures::student_in("ann lee", dir.path());
         let job = Job {
             student: &student,
             sandbox: None,

@@ -22,6 +22,14 @@ pub(crate) fn students(names: &[&str]) -> Vec<super::Student> {
         .collect()
 }
 
+/// A student named `name` whose submission is the folder `dir` (no command).
+pub(crate) fn student_in(name: &str, dir: &std::path::Path) -> super::Student {
+    super::Student {
+        dir: Some(dir.to_path_buf()),
+        ..students(&[name]).remove(0)
+    }
+}
+
 /// A case `name` of the Threading category, requiring `requires`, loaded from a case file
 /// written for it (so that it is checked as the kit checks one).
 pub(crate) fn case(name: &str, requires: &[&str]) -> Case {

@@ -5,12 +5,11 @@
 //! (`grade generate`, `grade check`), on or off, so that turning one on needs nothing more.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde::Deserialize;
 
-use super::case::CaseError;
-use super::case::{self, Case};
+use super::case::{self, Case, CaseError};
 use super::rubric::{Category, Invalid};
 
 /// The folder below the kit that holds each extension's cases.
@@ -59,15 +58,13 @@ impl Extension {
         }
     }
 
-    /// Its cases' folder in the kit at `kit`.
-    pub fn cases_dir(&self, kit: &Path) -> PathBuf {
-        kit.join(EXTENSIONS).join(&self.folder)
-    }
-
     /// Its cases, named below `extensions/` (`connect_m/wins_9x9`): each must score its
     /// category.
     pub fn load_cases(&self, kit: &Path) -> Result<Vec<Case>, CaseError> {
-        let cases = case::load_all_below(&self.cases_dir(kit), &kit.join(EXTENSIONS))?;
+        let cases = case::load_all_below(
+            &kit.join(EXTENSIONS).join(&self.folder),
+            &kit.join(EXTENSIONS),
+        )?;
         if let Some(stray) = cases.iter().find(|c| c.category != self.name) {
             return Err(CaseError::NotTheExtensions {
                 path: stray.path.clone(),

@@ -7,9 +7,9 @@ use std::path::PathBuf;
 
 use super::case::Case;
 use super::solution::{Answer, Solution};
-use connect_four::{best_columns, error_chain, Algorithm, Game, GameConfig};
+use connect_four::{best_columns, error_chain, Algorithm, Game, GameConfig, GameError};
 use connect_four_supplied::protocol::{execute, Command, Response};
-use connect_four_supplied::{Analyze, History, Playable};
+use connect_four_supplied::{Analyze, History, MoveError, Playable};
 
 /// A response as the solution stores it: framed, without the final empty line.
 fn response_text(response: &Response) -> String {
@@ -17,7 +17,7 @@ fn response_text(response: &Response) -> String {
 }
 
 /// Why the reference cannot answer a case: the case file and line, and why.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, thiserror::Error)]
 #[error("{}:{line}: {why}", .path.display())]
 pub struct ReferenceError {
     /// The case file.
@@ -25,7 +25,29 @@ pub struct ReferenceError {
     /// Its line (0 for the case as a whole).
     pub line: usize,
     /// Why.
-    pub why: String,
+    pub why: Unanswerable,
+}
+
+/// Why the reference cannot answer a case at a line.
+#[derive(Debug, thiserror::Error)]
+pub enum Unanswerable {
+    /// The case's game cannot be set up (its whole chain of causes, as one line).
+    #[error("{}", error_chain(.0))]
+    Setup(GameError),
+    /// A command's answer would depend on an earlier random choice.
+    #[error("`{command}` depends on the random choice at {since}: put `new red` or `new black` before it")]
+    Random {
+        /// The command, as written.
+        command: String,
+        /// Where the random choice was made.
+        since: String,
+    },
+    /// The reference refused to search or to play.
+    #[error("{0}")]
+    Move(MoveError),
+    /// A timing case's set-up leaves a random choice in play.
+    #[error("a timing case's set-up must end in a known position")]
+    TimingUnknown,
 }
 
 /// Computes `case`'s answers with the reference. Fails, naming the line, when a command's answer
@@ -43,12 +65,12 @@ pub fn solve(case: &Case) -> Result<Solution, ReferenceError> {
         seed: Some(0),
         connect: case.connect,
     };
-    let fail = |line: usize, why: String| ReferenceError {
+    let fail = |line: usize, why: Unanswerable| ReferenceError {
         path: case.path.clone(),
         line,
         why,
     };
-    let mut game = Game::new(&config, None).map_err(|e| fail(0, error_chain(&e)))?;
+    let mut game = Game::new(&config, None).map_err(|e| fail(0, Unanswerable::Setup(e)))?;
     let mut history = History::new();
     let mut random_since: Option<String> = Some("the program's start".into());
     let mut answer = Vec::new();
@@ -67,22 +89,21 @@ pub fn solve(case: &Case) -> Result<Solution, ReferenceError> {
             _ if random_since.is_some() => {
                 return Err(fail(
                     step.line,
-                    format!(
-                        "`{}` depends on the random choice at {}: put `new red` or `new black` before it",
-                        step.text,
-                        random_since.unwrap_or_default()
-                    ),
+                    Unanswerable::Random {
+                        command: step.text.clone(),
+                        since: random_since.unwrap_or_default(),
+                    },
                 ))
             }
             Ok(Command::Genmove) if !game.is_over() => {
                 let scores = game
                     .scores(game.depth())
-                    .map_err(|e| fail(step.line, e.to_string()))?;
+                    .map_err(|e| fail(step.line, Unanswerable::Move(e)))?;
                 let best = best_columns(&scores);
                 if let [only] = best[..] {
                     history
                         .play(&mut game, only)
-                        .map_err(|e| fail(step.line, e.to_string()))?;
+                        .map_err(|e| fail(step.line, Unanswerable::Move(e)))?;
                 } else {
                     random_since = Some(format!("line {} (columns tie)", step.line));
                 }
@@ -97,10 +118,7 @@ pub fn solve(case: &Case) -> Result<Solution, ReferenceError> {
         });
     }
     if case.is_timing() && random_since.is_some() {
-        return Err(fail(
-            0,
-            "a timing case's set-up must end in a known position".into(),
-        ));
+        return Err(fail(0, Unanswerable::TimingUnknown));
     }
     Ok(Solution { answer })
 }

@@ -520,21 +520,24 @@ pub fn assign(roster: Option<&Roster>, submissions: &[(&str, &[Member])]) -> Ass
     }
 }
 
+/// A student with no login: the fixture the roster's, the export's and the feedback's tests
+/// share.
+#[cfg(test)]
+pub(crate) fn member(sid: &str, name: &str, email: &str) -> Member {
+    Member {
+        student_id: sid.into(),
+        name: name.into(),
+        email: email.into(),
+        login: String::new(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn parse(text: &str) -> Result<Roster, RosterError> {
         Roster::parse(Path::new("roster.csv"), text)
-    }
-
-    fn member(sid: &str, name: &str, email: &str) -> Member {
-        Member {
-            student_id: sid.into(),
-            name: name.into(),
-            email: email.into(),
-            login: String::new(),
-        }
     }
 
     #[test]

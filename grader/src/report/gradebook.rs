@@ -32,7 +32,7 @@ use super::workers::design_word;
 use crate::judge::result::hand::Marks;
 use crate::judge::result::CategoryScore;
 use crate::kit::roster::Member;
-use crate::kit::rubric::{Missing, Part};
+use crate::kit::rubric::Missing;
 use crate::kit::Rubric;
 use crate::store::{Late, Record, Who};
 
@@ -108,11 +108,6 @@ where
     String::from_utf8(writer.into_inner().expect(IN_MEMORY)).expect("CSV of text is text")
 }
 
-/// A part's column header: `GUI (15)`.
-fn part_header(part: &Part) -> String {
-    format!("{} ({})", part.name, points(part.points))
-}
-
 /// What the hand scores put in one student's row.
 pub struct HandCells {
     /// Each hand-graded part's points, in rubric order; blank until each of its items is scored.
@@ -159,7 +154,7 @@ pub fn header(rubric: &Rubric, timed: &[String]) -> Vec<String> {
     let mut header = vec!["student".to_string()];
     for category in &rubric.categories {
         for part in category.parts() {
-            header.push(part_header(&part));
+            header.push(format!("{} ({})", part.name, points(part.points)));
             if part.automatic && timed.contains(&category.name) {
                 header.push(format!("{}{NOT_COUNTED}", category.name));
             }

@@ -116,39 +116,44 @@ impl FromStr for NotCountedAs {
     }
 }
 
+/// A test of Gradescope's worth no points, shown to the student: `name`, passed or failed,
+/// with `output`.
+fn unscored(name: &str, passed: bool, output: String) -> Value {
+    json!({
+        "name": name,
+        "score": 0.0,
+        "max_score": 0.0,
+        "status": if passed { "passed" } else { "failed" },
+        "output": output,
+        "visibility": "visible",
+    })
+}
+
 /// The `results.json` document for `result`, a speed-up the machine could not judge shown as
 /// `not_counted` says.
 pub fn results(rubric: &Rubric, result: &StudentResult, not_counted: NotCountedAs) -> Value {
-    let build = result.build.as_ref().map(|build| {
-        json!({
-            "name": "Build",
-            "score": 0.0,
-            "max_score": 0.0,
-            "status": if build.succeeded() { "passed" } else { "failed" },
-            "output": building::build(build),
-            "visibility": "visible",
-        })
-    });
+    let build = result
+        .build
+        .as_ref()
+        .map(|build| unscored("Build", build.succeeded(), building::build(build)));
     let supplied = result.supplied.as_ref().map(|comparison| {
-        json!({
-            "name": "Supplied crate (not scored)",
-            "score": 0.0,
-            "max_score": 0.0,
-            "status": if comparison.changed() { "failed" } else { "passed" },
-            "output": comparison::supplied(comparison),
-            "visibility": "visible",
-        })
+        unscored(
+            "Supplied crate (not scored)",
+            !comparison.changed(),
+            comparison::supplied(comparison),
+        )
     });
     // Failed when anything but a link that stays inside the submission is there.
     let special = special::any(&result.special).then(|| {
-        json!({
-            "name": "Special files (not scored)",
-            "score": 0.0,
-            "max_score": 0.0,
-            "status": if special::harmless(&result.special) { "passed" } else { "failed" },
-            "output": format!("{}\n{}", special::WHY, special::lines(&result.special).join("\n")),
-            "visibility": "visible",
-        })
+        unscored(
+            "Special files (not scored)",
+            special::harmless(&result.special),
+            format!(
+                "{}\n{}",
+                special::WHY,
+                special::lines(&result.special).join("\n")
+            ),
+        )
     });
     // Passed when the student's code ran in a sandbox and nothing of it outlived grading; which
     // protections this system allowed is the output's to say (not the student's doing).
@@ -156,14 +161,11 @@ pub fn results(rubric: &Rubric, result: &StudentResult, not_counted: NotCountedA
         Confinement::On { swept, .. } => swept.is_ok(),
         Confinement::Off | Confinement::Failed(_) => false,
     };
-    let sandbox = json!({
-        "name": "Sandbox (not scored)",
-        "score": 0.0,
-        "max_score": 0.0,
-        "status": if safe { "passed" } else { "failed" },
-        "output": isolation::confinement(&result.confinement),
-        "visibility": "visible",
-    });
+    let sandbox = unscored(
+        "Sandbox (not scored)",
+        safe,
+        isolation::confinement(&result.confinement),
+    );
     // The window's observation, for the GUI's hand grading: failed when a step was not seen
     // (the supplied window included) or nothing could be observed.
     let window = result.window.as_ref().map(|observed| {
@@ -174,38 +176,27 @@ pub fn results(rubric: &Rubric, result: &StudentResult, not_counted: NotCountedA
                 .all(|check| check.status != StepResult::Fail),
             WindowResult::Unobserved(_) => false,
         };
-        json!({
-            "name": "GUI (graded by hand): the window observed",
-            "score": 0.0,
-            "max_score": 0.0,
-            "status": if seen { "passed" } else { "failed" },
-            "output": window::lines(observed).join("\n"),
-            "visibility": "visible",
-        })
+        unscored(
+            "GUI (graded by hand): the window observed",
+            seen,
+            window::lines(observed).join("\n"),
+        )
     });
     // The thread design seen by the speed-up case, for the pool's hand grading: failed unless
     // it was a pool.
     let design = result.speedup().and_then(|speedup| {
-        let note = workers::design_note(speedup)?;
-        let pool = speedup.design.is_pool();
-        Some(json!({
-            "name": "Threading (graded by hand): the thread design seen",
-            "score": 0.0,
-            "max_score": 0.0,
-            "status": if pool { "passed" } else { "failed" },
-            "output": note,
-            "visibility": "visible",
-        }))
+        Some(unscored(
+            "Threading (graded by hand): the thread design seen",
+            speedup.design.is_pool(),
+            workers::design_note(speedup)?,
+        ))
     });
     let facts = result.style.as_ref().map(|facts| {
-        json!({
-            "name": "Programming style: facts (not scored)",
-            "score": 0.0,
-            "max_score": 0.0,
-            "status": if style::clean(facts) { "passed" } else { "failed" },
-            "output": style::text(facts, result),
-            "visibility": "visible",
-        })
+        unscored(
+            "Programming style: facts (not scored)",
+            style::clean(facts),
+            style::text(facts, result),
+        )
     });
     let cases = result.cases.iter().map(|case| {
         let detail = terminal::case(case);

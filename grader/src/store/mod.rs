@@ -42,12 +42,13 @@ pub enum StoreError {
         source: std::io::Error,
     },
     /// A file of the store is not one this `grade` wrote.
-    #[error("{}: not a record of grade's: {why}", path.display())]
+    #[error("{}: not a record of grade's: {source}", path.display())]
     Malformed {
         /// The file.
         path: PathBuf,
-        /// The parser's words.
-        why: String,
+        /// The parser's (or the writer's) error.
+        #[source]
+        source: serde_json::Error,
     },
     /// A file of the store was written by a `grade` of another version.
     #[error(
@@ -293,9 +294,9 @@ fn read<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<Option<T>, StoreErr
             })
         }
     };
-    let malformed = |e: serde_json::Error| StoreError::Malformed {
+    let malformed = |source| StoreError::Malformed {
         path: path.into(),
-        why: e.to_string(),
+        source,
     };
     let versioned: Versioned = serde_json::from_str(&text).map_err(malformed)?;
     if versioned.version != VERSION {
@@ -327,9 +328,9 @@ fn write<T: Serialize>(path: &Path, value: &T) -> Result<(), StoreError> {
     };
     let folder = path.parent().unwrap_or(Path::new("."));
     fs::create_dir_all(folder).map_err(io)?;
-    let json = serde_json::to_string_pretty(value).map_err(|e| StoreError::Malformed {
+    let json = serde_json::to_string_pretty(value).map_err(|source| StoreError::Malformed {
         path: path.into(),
-        why: e.to_string(),
+        source,
     })?;
     let mut file = tempfile::NamedTempFile::new_in(folder).map_err(io)?;
     file.write_all(json.as_bytes())

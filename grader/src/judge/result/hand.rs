@@ -28,11 +28,13 @@ pub struct CategoryMarks {
 }
 
 /// Why marks were refused.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum MarkError {
     /// No category of this name has a checklist graded by hand.
+    #[error("no category {0:?} is graded by hand")]
     UnknownCategory(String),
     /// The category's checklist has this many items, the marks another number.
+    #[error("{category}: {got} scores for a checklist of {expected} items")]
     ItemCount {
         /// The category.
         category: String,
@@ -42,6 +44,7 @@ pub enum MarkError {
         got: usize,
     },
     /// An item's score is not a number from 0 to its points.
+    #[error("{category}, item {item}: {score} is not a score from 0 to {points}")]
     OutOfRange {
         /// The category.
         category: String,
@@ -53,38 +56,8 @@ pub enum MarkError {
         points: f64,
     },
     /// The comment is longer than [`COMMENT_MAX`] characters.
+    #[error("{0}: the comment is longer than {COMMENT_MAX} characters")]
     LongComment(String),
-}
-
-impl std::fmt::Display for MarkError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            MarkError::UnknownCategory(name) => {
-                write!(f, "no category {name:?} is graded by hand")
-            }
-            MarkError::ItemCount {
-                category,
-                expected,
-                got,
-            } => write!(
-                f,
-                "{category}: {got} scores for a checklist of {expected} items"
-            ),
-            MarkError::OutOfRange {
-                category,
-                item,
-                score,
-                points,
-            } => write!(
-                f,
-                "{category}, item {item}: {score} is not a score from 0 to {points}"
-            ),
-            MarkError::LongComment(category) => write!(
-                f,
-                "{category}: the comment is longer than {COMMENT_MAX} characters"
-            ),
-        }
-    }
 }
 
 impl CategoryMarks {

@@ -4,7 +4,7 @@
 use std::fs;
 
 use super::*;
-use crate::judge::job::Student;
+use crate::judge::fixtures;
 use crate::judge::result::style::HeaderItem;
 
 /// Gathers the facts of a submission of `files` (path, text) with `lints`.
@@ -15,12 +15,7 @@ fn gather_files(files: &[(&str, &str)], lints: Vec<Lint>) -> (Style, tempfile::T
         fs::create_dir_all(path.parent().unwrap()).unwrap();
         fs::write(path, text).unwrap();
     }
-    let student = Student {
-        name: "ann lee".into(),
-        command: String::new(),
-        dir: Some(dir.path().to_path_buf()),
-        limits: Default::default(),
-    };
+    let student = fixtures::student_in("ann lee", dir.path());
     let job = Job {
         student: &student,
         sandbox: None,
@@ -138,12 +133,7 @@ fn each_lint_of_the_submission_s_languages_counts_its_distinct_lines() {
 fn without_a_sandbox_no_lint_runs_and_says_why() {
     let dir = tempfile::tempdir().unwrap();
     fs::write(dir.path().join("game.py"), "import sys\n").unwrap();
-    let student = Student {
-        name: "bo".into(),
-        command: String::new(),
-        dir: Some(dir.path().to_path_buf()),
-        limits: Default::default(),
-    };
+    let student = fixtures::student_in("bo", dir.path());
     let job = Job {
         student: &student,
         sandbox: None,
