@@ -23,8 +23,8 @@ use super::design::{classify, idle, watched, with_uneven, Watched};
 use super::job::Job;
 use super::result::design::{Design, Unseen};
 use super::result::speedup::{
-    median, Busy, Judged, Measurement, Refusal, Scale, Speedup, SpeedupFault, SpeedupOutcome,
-    Split, Uneven, Work, WAITED, WORK_GREW,
+    capped, median, Busy, Judged, Measurement, Refusal, Scale, Speedup, SpeedupFault,
+    SpeedupOutcome, Split, Uneven, Work, WAITED, WORK_GREW,
 };
 use super::result::{Exchange, Expect};
 use super::scaling::{counts, view};
@@ -77,6 +77,7 @@ pub(crate) fn measure(
         plan,
         allowed: &allowed,
         topology: &topology,
+        given: chosen.as_ref().map_or(allowed.len(), |c| c.cpus.len()),
     };
     let outcome = bench
         .plain(cpus, rule, &mut design, &mut failed, &mut scaling)
@@ -189,6 +190,8 @@ struct Bench<'a> {
     /// The CPUs the grader may use, and their layout.
     allowed: &'a [usize],
     topology: &'a Topology,
+    /// How many CPUs the programs are given: those chosen, else all allowed.
+    given: usize,
 }
 
 /// A search's answer and what its threads did.
@@ -247,7 +250,7 @@ impl Bench<'_> {
             return Ok(SpeedupOutcome::TooFewCpus);
         }
         let calibration = Calibration::new();
-        let mut measurement = Measurement::new(depth);
+        let mut measurement = Measurement::new(depth, cpus.usable().min(self.given as f64));
         loop {
             self.round(
                 &mut one,
@@ -295,8 +298,9 @@ impl Bench<'_> {
 
     /// The scaling view's figures on `n` threads, pinned to `n` CPUs chosen as the speed-up's
     /// were: [`SCALE_ROUNDS`] rounds of a program on `n` threads searching at the depth of
-    /// `m`, and of the calibration on `n`, against `m`'s one-thread spans. `None` if they could
-    /// not be chosen or pinned, or a search failed (the view stops there: it earns nothing).
+    /// `m`, and of the calibration on `n`, against `m`'s one-thread spans, each round's speed-up
+    /// [`capped`]. `None` if they could not be chosen or pinned, or a search failed (the view
+    /// stops there: it earns nothing).
     fn scale(
         &self,
         m: &Measurement,
@@ -307,16 +311,16 @@ impl Bench<'_> {
         let (chosen, _held) = hold(self.allowed, self.topology, n)?;
         let _pinned = pin(&chosen.cpus).ok()?;
         let mut many = self.set_up(n, &[], &mut Vec::new()).ok()?;
-        let (mut spans, mut ceilings) = (Vec::new(), Vec::new());
+        let one = m.spans().0;
+        let (mut speedups, mut ceilings) = (Vec::new(), Vec::new());
         for _ in 0..SCALE_ROUNDS {
-            let more = self.agreeing(&mut many, m.depth, n, answer).ok()?;
-            spans.push(more.work.span.as_secs_f64());
+            let more = self.agreeing(&mut many, m.depth, n, answer).ok()?.work;
+            speedups.push(capped(one / more.span.as_secs_f64().max(1e-9), &more));
             ceilings.push(calibration.ceiling(n).unwrap_or(n as f64));
         }
-        let one: Vec<f64> = m.one.iter().map(|w| w.span.as_secs_f64()).collect();
         Some(Scale {
             threads: n,
-            speedup: median(&one) / median(&spans).max(1e-9),
+            speedup: median(&speedups),
             ceiling: median(&ceilings),
         })
     }
@@ -561,6 +565,7 @@ mod tests {
                 .map(|(&t, &cpu)| search(t, work(cpu)))
                 .collect(),
             ceilings,
+            cpus: Some(2.0),
         }
     }
 
@@ -735,6 +740,7 @@ mod tests {
             one: vec![stretched(one, one); rounds],
             many: vec![stretched(many, one + 20); rounds],
             ceilings: vec![1.95; rounds],
+            cpus: Some(2.0),
         }
     }
 
@@ -758,6 +764,7 @@ mod tests {
             one: vec![search(1000, 2000); 7],
             many: vec![search(1000, 1000); 7],
             ceilings: vec![1.9; 7],
+            cpus: Some(2.0),
         };
         assert!(matches!(
             judge(m.clone(), 2, &rule(), POOL, true),
@@ -842,6 +849,7 @@ mod tests {
             one: one.map(alone).to_vec(),
             many: many.map(alone).to_vec(),
             ceilings: vec![1.8; 7],
+            cpus: Some(2.0),
         };
         assert!(m.speedups().iter().all(|&s| s <= 1.0), "{:?}", m.speedups());
         for more_rounds in [true, false] {
@@ -908,11 +916,11 @@ mod tests {
         let (least, most) = judged.unsettled.expect("named unsettled");
         assert!(least < judged.credit && judged.credit <= most, "{judged:?}");
         assert!(matches!(outcome.cause(), Some(Cause::Noise(..))));
-        // The same rounds with the threads kept waiting half their time: the machine's doing,
-        // which another run can change.
+        // The same rounds with the threads kept waiting half their time, the wall-clock times
+        // doubled: the machine's doing, which another run can change.
         let mut waited = jumpy;
         for w in &mut waited.many {
-            w.ready = w.cpu * 2;
+            (w.ready, w.wall) = (w.cpu * 2, w.wall * 2);
         }
         let outcome = judge(waited, 2, &rule(), POOL, false);
         assert!(

@@ -17,8 +17,8 @@ pub fn cause_note(speedup: &Speedup) -> Option<String> {
     Some(match speedup.outcome.cause()? {
         Cause::Machine => match &speedup.outcome {
             SpeedupOutcome::Busy(..) if waited > 0.0 && m.rounds() > 0 => format!(
-                "Cause: the machine could not give the threads the CPU (on {many} threads they \
-                 waited for one {waited}% of the time they were ready to run). Another run on \
+                "Cause: the machine could not give the threads the CPU (on {many} threads it \
+                 kept them waiting for one {waited}% of the time they were ready to run). Another run on \
                  idle CPUs can change this: grade again (`--jobs 1`, nothing else running)."
             ),
             _ => "Cause: the machine could not run the threads at once. Another run on idle \
@@ -46,8 +46,8 @@ pub fn cause_note(speedup: &Speedup) -> Option<String> {
             )
         }
         Cause::Noise(least, most) => format!(
-            "Cause: noisy rounds, not the machine (the threads waited for a CPU {waited}% of \
-             the time they were ready to run): after {} rounds the medians decided; the rounds \
+            "Cause: noisy rounds, not the machine (it kept the threads waiting for a CPU \
+             {waited}% of the time they were ready to run): after {} rounds the medians decided; the rounds \
              allowed anything from {}% to {}% credit, and grading again would not narrow that \
              much.",
             m.rounds(),
@@ -181,6 +181,7 @@ mod tests {
                     one: vec![one; 21],
                     many: vec![many; 21],
                     ceilings: vec![1.92; 21],
+                    cpus: Some(2.0),
                 },
                 Judged {
                     speedup: 1.0,

@@ -399,6 +399,7 @@ mod tests {
             one: vec![search(350, 360, 1); 3],
             many: vec![search(200, 205, 2); 3],
             ceilings: vec![1.94; 3],
+            cpus: Some(2.0),
         }
     }
 

@@ -49,10 +49,15 @@ impl Work {
         self.cpu.as_secs_f64() / self.span.as_secs_f64().max(1e-9)
     }
 
-    /// The share of the threads' ready time that they waited for a CPU.
-    pub fn waited(&self) -> f64 {
-        let ready = self.ready.as_secs_f64();
-        (ready - self.cpu.as_secs_f64()).max(0.0) / ready.max(1e-9)
+    /// The share of the threads' ready time that the machine kept them waiting for a CPU:
+    /// their waiting, but no more than the CPU time that the `cpus` they could use had to
+    /// spare over the wall-clock time. More threads at work than those CPUs wait for each
+    /// other, the program's own doing (a JVM's collector beside the workers). With `cpus`
+    /// unknown, all their waiting.
+    pub fn waited(&self, cpus: Option<f64>) -> f64 {
+        let (ready, cpu) = (self.ready.as_secs_f64(), self.cpu.as_secs_f64());
+        let spare = cpus.map_or(f64::INFINITY, |c| c * self.wall.as_secs_f64() - cpu);
+        (ready - cpu).min(spare).max(0.0) / ready.max(1e-9)
     }
 }
 
@@ -70,30 +75,32 @@ pub struct Measurement {
     /// Each round's ceiling: the most the speed-up's threads can give on this machine, from the
     /// grader's own work run on one thread and then on that many at once ([`Work::span`]s).
     pub ceilings: Vec<f64>,
+    /// How many CPUs the program's threads could use at once (those chosen for it, no more
+    /// than the quota); unknown in records made before it was kept.
+    #[serde(default)]
+    pub cpus: Option<f64>,
 }
 
 impl Measurement {
-    /// No rounds yet, at `depth`.
-    pub fn new(depth: u32) -> Self {
+    /// No rounds yet, at `depth`, on `cpus` CPUs.
+    pub fn new(depth: u32, cpus: f64) -> Self {
         Measurement {
             depth,
             one: Vec::new(),
             many: Vec::new(),
             ceilings: Vec::new(),
+            cpus: Some(cpus),
         }
     }
 
-    /// Each round's speed-up: the one-thread search's span over the many-thread search's, but
-    /// never more than the many-thread search's [`Work::parallelism`]: threads that did not
-    /// run side by side did not share the search, so a speed-up beyond theirs is the CPU time
-    /// of one search jumping from the next (one worker, or workers taking turns, on a loaded
-    /// machine), not a gain.
+    /// Each round's speed-up: the one-thread search's span over the many-thread search's,
+    /// [`capped`].
     pub fn speedups(&self) -> Vec<f64> {
         let span = |w: &Work| w.span;
         ratios(&self.one, &self.many, span)
             .into_iter()
             .zip(&self.many)
-            .map(|(speedup, many)| speedup.min(many.parallelism()))
+            .map(|(speedup, many)| capped(speedup, many))
             .collect()
     }
 
@@ -143,10 +150,10 @@ impl Measurement {
         ratios(&self.many, &self.one, cpu)
     }
 
-    /// The share of their ready time that the threads of the searches on more threads waited
-    /// for a CPU (the median of the rounds'): how much the machine kept them from running.
+    /// The share of their ready time that the machine kept the threads of the searches on
+    /// more threads waiting for a CPU (the median of the rounds' [`Work::waited`]).
     pub fn waited(&self) -> f64 {
-        medians(&self.many, Work::waited)
+        medians(&self.many, |w| w.waited(self.cpus))
     }
 
     /// The searches' spans in seconds, on one thread and on the speed-up's threads (the
@@ -180,6 +187,14 @@ impl Measurement {
     pub fn accounted(&self) -> bool {
         self.one.iter().chain(&self.many).all(|w| w.accounted)
     }
+}
+
+/// A `speedup` measured against the search `many`, never more than its [`Work::parallelism`]:
+/// threads that did not run side by side did not share the search, so a speed-up beyond
+/// theirs is the CPU time of one search jumping from the next (one worker, or workers taking
+/// turns, on a loaded machine), not a gain.
+pub fn capped(speedup: f64, many: &Work) -> f64 {
+    speedup.min(many.parallelism())
 }
 
 /// Each of `times`' value (by `of`) over the same round's in `over`.
@@ -426,7 +441,8 @@ pub struct Uneven {
 pub struct Scale {
     /// The threads the program was given.
     pub threads: usize,
-    /// The one-thread search's span over this many threads' (the median of the rounds').
+    /// The one-thread search's span over this many threads' (the median of the rounds',
+    /// each [`capped`]).
     pub speedup: f64,
     /// The grader's own work on this many threads at once against one (the median).
     pub ceiling: f64,
@@ -489,6 +505,27 @@ mod tests {
     }
 
     #[test]
+    fn only_the_machine_s_share_of_the_waiting_is_counted() {
+        let waiting = |wall: u64, cpu: u64, ready: u64| Work {
+            ready: Duration::from_millis(ready),
+            ..work(wall, cpu, wall)
+        };
+        let cases = [
+            // Three threads of the program's ready all along on its two CPUs, both kept
+            // busy: they waited for each other, not for the machine.
+            (waiting(1000, 2000, 3000), 0.0, 1.0 / 3.0),
+            // Two threads, one CPU of the two taken by another program all along.
+            (waiting(1000, 1000, 2000), 0.5, 0.5),
+            // Three threads, half a CPU taken: the machine's share is that half.
+            (waiting(1000, 1500, 3000), 1.0 / 6.0, 0.5),
+        ];
+        for (w, machine, all) in cases {
+            assert!((w.waited(Some(2.0)) - machine).abs() < 1e-9, "{w:?}");
+            assert!((w.waited(None) - all).abs() < 1e-9, "{w:?}");
+        }
+    }
+
+    #[test]
     fn each_rounds_spans_make_the_speedup_whatever_the_wall_clock_says() {
         // The machine was busy in the last rounds: the wall clock doubled, the spans held.
         let m = Measurement {
@@ -504,6 +541,7 @@ mod tests {
                 work(460, 420, 220),
             ],
             ceilings: vec![1.9, 1.8, 1.85],
+            cpus: Some(2.0),
         };
         assert!((m.speedup() - 400.0 / 215.0).abs() < 1e-9);
         assert!((m.ceiling() - 1.85).abs() < 1e-9);
@@ -532,6 +570,7 @@ mod tests {
             one: vec![work(400, 400, 400)],
             many: vec![work(260, 300, 250)],
             ceilings: vec![1.9],
+            cpus: Some(2.0),
             depth: 8,
         };
         assert!((less.speedup() - 1.2).abs() < 1e-9);
