@@ -334,12 +334,15 @@ fn uneven_note(uneven: &Uneven, speedup: &Speedup) -> String {
     )
 }
 
-/// The gradebook's words for the speed-up: `1.89x of 1.93x`, `failed`, `no baseline`,
-/// `busy-waiting`, `ignores THREADS`, `not judged: 1 CPU`, or `machine busy` (the reports say to grade again).
+/// The gradebook's words for the speed-up: `1.89x of 1.93x` (`, work grew 1.90x` where it
+/// did: not the machine), `failed`, `no baseline`, `busy-waiting`, `ignores THREADS`,
+/// `not judged: 1 CPU`, or `machine busy` (the reports say to grade again).
 pub fn speedup_word(speedup: &Speedup) -> String {
     match &speedup.outcome {
         SpeedupOutcome::Judged(_, judged) => {
-            format!("{:.2}x of {:.2}x", judged.speedup, judged.ceiling)
+            let grew = judged.grew.map(|g| format!(", work grew {g:.2}x"));
+            let (gained, ceiling) = (judged.speedup, judged.ceiling);
+            format!("{gained:.2}x of {ceiling:.2}x{}", grew.unwrap_or_default())
         }
         SpeedupOutcome::Failed(_) => "failed".into(),
         SpeedupOutcome::Refused(_, Refusal::NoBaseline(_)) => "no baseline".into(),
@@ -433,8 +436,16 @@ mod tests {
             ]
         );
         assert_eq!(
-            speedup_word(&speedup(SpeedupOutcome::Judged(measured(), judged))),
+            speedup_word(&speedup(SpeedupOutcome::Judged(measured(), judged.clone()))),
             "1.75x of 1.94x"
+        );
+        let grew = Judged {
+            grew: Some(1.9),
+            ..judged
+        };
+        assert_eq!(
+            speedup_word(&speedup(SpeedupOutcome::Judged(measured(), grew))),
+            "1.75x of 1.94x, work grew 1.90x"
         );
     }
 
