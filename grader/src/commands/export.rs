@@ -16,7 +16,7 @@ use crate::kit::roster::{Roster, RosterError};
 use crate::kit::rubric::RubricError;
 use crate::kit::{Kit, LoadError, Rubric};
 use crate::report::export::{self, Column, Graded, Layout, LeftOut, MoodleBy};
-use crate::report::inert;
+use crate::report::inert::{self, names};
 use crate::report::numbers::{points as points_word, students};
 use crate::store::{Store, StoreError};
 
@@ -247,12 +247,6 @@ fn left_out_line(left: &LeftOut, platform: &str) -> String {
             inert::line(key)
         ),
     }
-}
-
-/// Names made inert and joined by commas, for a message.
-fn names(list: &[String]) -> String {
-    let inert: Vec<String> = list.iter().map(|name| inert::line(name)).collect();
-    inert.join(", ")
 }
 
 #[cfg(test)]

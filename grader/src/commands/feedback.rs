@@ -142,19 +142,17 @@ impl Written {
         if self.unfinished.is_empty() {
             return said;
         }
-        let names: Vec<String> = self.unfinished.iter().map(|n| inert::line(n)).collect();
+        let names = inert::names(&self.unfinished);
         let _ = match all {
             true => write!(
                 said,
-                " ({} marked \"{}\": {})",
-                students(names.len()),
+                " ({} marked \"{}\": {names})",
+                students(self.unfinished.len()),
                 feedback::NOT_FINISHED,
-                names.join(", ")
             ),
             false => write!(
                 said,
-                "; hand grading not finished, no feedback yet: {} (--all writes theirs too)",
-                names.join(", ")
+                "; hand grading not finished, no feedback yet: {names} (--all writes theirs too)",
             ),
         };
         said

@@ -382,13 +382,9 @@ fn most_failed(standings: &[&Standing]) -> String {
     out
 }
 
-/// `names` as the summary lists them (made inert): `ann, bob`.
-fn names<'a>(standings: impl IntoIterator<Item = &'a &'a Standing>) -> String {
-    let names: Vec<String> = standings
-        .into_iter()
-        .map(|s| inert::line(&s.student))
-        .collect();
-    names.join(", ")
+/// The students of `standings` as the summary lists them (made inert): `ann, bob`.
+fn names(standings: &[&Standing]) -> String {
+    inert::names(standings.iter().map(|s| &s.student))
 }
 
 /// The paragraph on the students to grade again, whose speed-up the machine could not judge:

@@ -8,12 +8,13 @@ use std::env;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
-use super::error::{names, ClassError};
+use super::error::ClassError;
 use super::ClassRun;
 use crate::commands::again::{self, AgainError};
 use crate::commands::files::parent;
 use crate::judge::Student;
 use crate::kit::Kit;
+use crate::report::inert::names;
 use crate::store::stamp;
 use crate::store::{Class, Store};
 use crate::store::{Found, Setup, Stamp, StartOver};
