@@ -340,19 +340,8 @@ mod tests {
     use crate::judge::fixtures::{self, hand_rubric, hostile_student};
     use crate::judge::result::hand::CategoryMarks;
     use crate::kit::style::Language;
+    use crate::report::gui_marks;
     use crate::report::inert::assert_inert;
-
-    fn marks(items: &[Option<f64>], comment: &str) -> Marks {
-        let mut marks = Marks::new();
-        marks.insert(
-            "GUI".into(),
-            CategoryMarks {
-                items: items.to_vec(),
-                comment: comment.into(),
-            },
-        );
-        marks
-    }
 
     fn ann() -> StudentResult {
         let case = crate::judge::result::CaseResult {
@@ -381,7 +370,7 @@ mod tests {
 
     #[test]
     fn feedback_with_every_item_scored_gives_the_scores_comment_and_totals() {
-        let given = marks(
+        let given = gui_marks(
             &[Some(3.0), Some(1.5)],
             "A clear grid.\nThe dialog <b>works</b>.",
         );
@@ -448,7 +437,7 @@ mod tests {
 
     #[test]
     fn an_adjustment_is_shown_and_counted_in_the_total() {
-        let given = marks(&[Some(3.0), Some(2.0)], "");
+        let given = gui_marks(&[Some(3.0), Some(2.0)], "");
         let late = Adjustment {
             what: "Late 1 day | 10% off".into(),
             points: -0.6,
@@ -476,7 +465,7 @@ mod tests {
             from_files,
         };
         let late = Adjustment::late(&penalty("1 day 3 h", 2.0, false), &rubric);
-        let given = marks(&[Some(3.0), Some(2.0)], "");
+        let given = gui_marks(&[Some(3.0), Some(2.0)], "");
         let text = markdown(&rubric, &ann(), Some(&given), &[late]);
         let expected = format!(
             "The assignment was due 2026-11-20T23:59:00-08:00 (or later, with an extension of \
@@ -508,7 +497,7 @@ mod tests {
         let rubric = hand_rubric();
         for build_failed in [false, true] {
             let result = hostile_student(build_failed);
-            let given = marks(
+            let given = gui_marks(
                 &[Some(1.0), None],
                 "<script>alert(1)</script>\n\n[x](javascript:alert(1)) <https://evil.example> \
                  ![i](https://evil.example/i.png) <b onclick=alert(1)>b</b>",

@@ -454,7 +454,6 @@ pub fn student_page(
 mod tests {
     use super::*;
     use crate::judge::fixtures;
-    use crate::judge::result::hand::CategoryMarks;
 
     #[test]
     fn a_link_is_percent_encoded() {
@@ -527,14 +526,7 @@ mod tests {
     #[test]
     fn saved_scores_fill_the_boxes() {
         let result = fixtures::student("ann", Vec::new(), 1);
-        let mut marks = Marks::new();
-        marks.insert(
-            "GUI".into(),
-            CategoryMarks {
-                items: vec![Some(2.5), Some(2.0)],
-                comment: "Nice </textarea> grid".into(),
-            },
-        );
+        let marks = crate::report::gui_marks(&[Some(2.5), Some(2.0)], "Nice </textarea> grid");
         let page = student_page(
             &fixtures::hand_rubric(),
             &result,

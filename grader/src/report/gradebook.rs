@@ -424,7 +424,6 @@ pub fn parse(text: &str) -> Result<Vec<Vec<String>>, GradebookError> {
 mod tests {
     use super::*;
     use crate::judge::fixtures;
-    use crate::judge::result::hand::CategoryMarks;
     use crate::judge::result::{CaseResult, StudentResult};
     use crate::kit::late::Lateness;
     use crate::kit::submitted::{Source, Submitted};
@@ -432,15 +431,7 @@ mod tests {
 
     /// Marks of `items` for GUI, with a comment that needs quoting.
     fn scores(items: &[Option<f64>]) -> Marks {
-        let mut marks = Marks::new();
-        marks.insert(
-            "GUI".into(),
-            CategoryMarks {
-                items: items.to_vec(),
-                comment: "Nice, \"tidy\"\ngrid".into(),
-            },
-        );
-        marks
+        crate::report::gui_marks(items, "Nice, \"tidy\"\ngrid")
     }
 
     /// Records of `results`, each with `marks`.
