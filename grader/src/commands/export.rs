@@ -291,7 +291,7 @@ mod tests {
             allow_missing: true,
             ..ExportRun::default()
         };
-        let refused = run_export(&run);
+        let refused = super::run(&run);
         assert!(
             matches!(
                 refused,
@@ -306,20 +306,15 @@ mod tests {
         assert!(said.contains("--partial to export it out of 90"), "{said}");
         assert!(!canvas.exists(), "nothing written when refused");
         run.partial = true;
-        run_export(&run).unwrap();
+        super::run(&run).unwrap();
         let text = fs::read_to_string(&canvas).unwrap();
         assert!(text.contains("Points Possible,,,,,90\n"), "{text}");
         // Graded in full, the assignment's points whatever --partial says.
         run.class = gradebook(dir.path(), [false, false]);
-        run_export(&run).unwrap();
+        super::run(&run).unwrap();
         let text = fs::read_to_string(&canvas).unwrap();
         assert!(text.contains("Points Possible,,,,,100\n"), "{text}");
         run.class = gradebook(dir.path(), [true, false]);
-        assert!(matches!(run_export(&run), Err(ExportError::Mixed(1, 2))));
-    }
-
-    /// [`run`], under a name the test's `run` does not hide.
-    fn run_export(run: &ExportRun) -> Result<(), ExportError> {
-        super::run(run)
+        assert!(matches!(super::run(&run), Err(ExportError::Mixed(1, 2))));
     }
 }
