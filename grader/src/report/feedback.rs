@@ -19,7 +19,6 @@ use super::inert;
 use super::markdown;
 use super::numbers::points;
 use super::timing::case_not_counted;
-use crate::judge::file_stem;
 use crate::judge::result::hand::{self, Marks};
 use crate::judge::result::StudentResult;
 use crate::kit::late::{LatePolicy, Per};
@@ -29,11 +28,6 @@ use crate::store::{Late, Who};
 
 /// The folder of the feedback files in the report directory.
 pub const FOLDER: &str = "feedback";
-
-/// A student's feedback page in [`FOLDER`]; the Markdown is beside it, `.md`.
-pub fn page_name(student: &str) -> String {
-    format!("{}.html", file_stem(student))
-}
 
 /// The name of the page a student gets from Moodle's feedback zip.
 pub const MOODLE_FILE: &str = "feedback.html";

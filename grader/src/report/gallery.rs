@@ -20,7 +20,7 @@ use maud::{html, Markup, PreEscaped, DOCTYPE};
 use percent_encoding::{utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
 
 use super::building::build_word;
-use super::feedback::{page_name as feedback_page, FOLDER as FEEDBACK_FOLDER};
+use super::feedback::FOLDER as FEEDBACK_FOLDER;
 use super::inert;
 use super::numbers::points;
 use super::style;
@@ -62,7 +62,8 @@ fn key(student: &str) -> String {
     href(student)
 }
 
-/// A student's page, in [`FOLDER`].
+/// A student's page: their gallery page in [`FOLDER`], and their feedback page (the Markdown
+/// beside it, `.md`) in the feedback's folder.
 pub fn page_name(student: &str) -> String {
     format!("{}.html", file_stem(student))
 }
@@ -163,7 +164,7 @@ pub fn class_row(
             td class="scored" { (scored) " of " (items) }
             td class="feedback" {
                 @if feedback {
-                    a href=(href(&format!("{FEEDBACK_FOLDER}/{}", feedback_page(&result.student)))) {
+                    a href=(href(&format!("{FEEDBACK_FOLDER}/{}", page_name(&result.student)))) {
                         "feedback"
                     }
                 }
