@@ -276,10 +276,6 @@ mod tests {
         path
     }
 
-    fn kit() -> PathBuf {
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../grading")
-    }
-
     #[test]
     fn a_class_graded_without_its_timing_cases_is_exported_only_when_told_out_of_what_was_graded() {
         let dir = tempfile::tempdir().unwrap();
@@ -287,7 +283,7 @@ mod tests {
         let mut run = ExportRun {
             class: gradebook(dir.path(), [true, true]),
             canvas: Some(canvas.clone()),
-            kit: Some(kit()),
+            kit: Some(Path::new(env!("CARGO_MANIFEST_DIR")).join("../grading")),
             allow_missing: true,
             ..ExportRun::default()
         };

@@ -779,11 +779,7 @@ mod tests {
     #[test]
     fn an_export_s_submissions_without_folders_and_folders_not_listed_are_named_inert() {
         assert_eq!(unmatched_section(&Unmatched::default()), "");
-        let member = |name: &str, sid: &str| Member {
-            student_id: sid.into(),
-            name: name.into(),
-            ..Member::default()
-        };
+        let member = |name: &str, sid: &str| crate::kit::roster::member(sid, name, "");
         let export = Unmatched {
             no_folder: vec![
                 (

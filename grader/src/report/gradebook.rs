@@ -426,6 +426,7 @@ mod tests {
     use crate::judge::fixtures;
     use crate::judge::result::{CaseResult, StudentResult};
     use crate::kit::late::Lateness;
+    use crate::kit::roster::member;
     use crate::kit::submitted::{Source, Submitted};
     use std::collections::BTreeMap;
 
@@ -643,12 +644,7 @@ mod tests {
             fixtures::student("=bob", vec![fixtures::case_result("a", "AI", 1.0)], 1),
             fixtures::student("cy", vec![fixtures::case_result("a", "AI", 1.0)], 1),
         ];
-        let member = |id: &str, name: &str| Member {
-            student_id: id.into(),
-            name: name.into(),
-            email: format!("{id}@x.edu"),
-            login: String::new(),
-        };
+        let member = |id: &str, name: &str| member(id, name, &format!("{id}@x.edu"));
         let at = Moment::parse("2026-11-21T10:00:00-08:00").unwrap();
         let mut who = BTreeMap::new();
         who.insert(
