@@ -16,7 +16,7 @@ use crate::kit::roster::{Roster, RosterError};
 use crate::kit::rubric::RubricError;
 use crate::kit::{Kit, LoadError, Rubric};
 use crate::report::export::{self, Column, Graded, Layout, LeftOut, MoodleBy};
-use crate::report::inert;
+use crate::report::inert::{self, names};
 use crate::report::numbers::{points as points_word, students};
 use crate::store::{Store, StoreError};
 
@@ -249,12 +249,6 @@ fn left_out_line(left: &LeftOut, platform: &str) -> String {
     }
 }
 
-/// Names made inert and joined by commas, for a message.
-fn names(list: &[String]) -> String {
-    let inert: Vec<String> = list.iter().map(|name| inert::line(name)).collect();
-    inert.join(", ")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -282,10 +276,6 @@ mod tests {
         path
     }
 
-    fn kit() -> PathBuf {
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../grading")
-    }
-
     #[test]
     fn a_class_graded_without_its_timing_cases_is_exported_only_when_told_out_of_what_was_graded() {
         let dir = tempfile::tempdir().unwrap();
@@ -293,11 +283,11 @@ mod tests {
         let mut run = ExportRun {
             class: gradebook(dir.path(), [true, true]),
             canvas: Some(canvas.clone()),
-            kit: Some(kit()),
+            kit: Some(Path::new(env!("CARGO_MANIFEST_DIR")).join("../grading")),
             allow_missing: true,
             ..ExportRun::default()
         };
-        let refused = run_export(&run);
+        let refused = super::run(&run);
         assert!(
             matches!(
                 refused,
@@ -312,20 +302,15 @@ mod tests {
         assert!(said.contains("--partial to export it out of 90"), "{said}");
         assert!(!canvas.exists(), "nothing written when refused");
         run.partial = true;
-        run_export(&run).unwrap();
+        super::run(&run).unwrap();
         let text = fs::read_to_string(&canvas).unwrap();
         assert!(text.contains("Points Possible,,,,,90\n"), "{text}");
         // Graded in full, the assignment's points whatever --partial says.
         run.class = gradebook(dir.path(), [false, false]);
-        run_export(&run).unwrap();
+        super::run(&run).unwrap();
         let text = fs::read_to_string(&canvas).unwrap();
         assert!(text.contains("Points Possible,,,,,100\n"), "{text}");
         run.class = gradebook(dir.path(), [true, false]);
-        assert!(matches!(run_export(&run), Err(ExportError::Mixed(1, 2))));
-    }
-
-    /// [`run`], under a name the test's `run` does not hide.
-    fn run_export(run: &ExportRun) -> Result<(), ExportError> {
-        super::run(run)
+        assert!(matches!(super::run(&run), Err(ExportError::Mixed(1, 2))));
     }
 }

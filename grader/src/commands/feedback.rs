@@ -23,7 +23,7 @@ use std::path::{Path, PathBuf};
 use zip::write::SimpleFileOptions;
 use zip::{CompressionMethod, ZipWriter};
 
-use super::files::{find_kit, replace, replace_bytes, FindKitError, WriteError};
+use super::files::{find_kit, replace, FindKitError, WriteError};
 use super::publish::{self, feedback_page as page, PublishError};
 use crate::judge::file_stem;
 use crate::kit::roster::{Member, Roster, RosterError};
@@ -142,19 +142,17 @@ impl Written {
         if self.unfinished.is_empty() {
             return said;
         }
-        let names: Vec<String> = self.unfinished.iter().map(|n| inert::line(n)).collect();
+        let names = inert::names(&self.unfinished);
         let _ = match all {
             true => write!(
                 said,
-                " ({} marked \"{}\": {})",
-                students(names.len()),
+                " ({} marked \"{}\": {names})",
+                students(self.unfinished.len()),
                 feedback::NOT_FINISHED,
-                names.join(", ")
             ),
             false => write!(
                 said,
-                "; hand grading not finished, no feedback yet: {} (--all writes theirs too)",
-                names.join(", ")
+                "; hand grading not finished, no feedback yet: {names} (--all writes theirs too)",
             ),
         };
         said
@@ -291,7 +289,7 @@ fn moodle_zip(dir: &Path, whose: &[Whose], worksheet: &Roster) -> Result<Zipped,
         }
     }
     let bytes = zip.finish().map_err(failed)?.into_inner();
-    replace_bytes(&path, &bytes)?;
+    replace(&path, &bytes)?;
     Ok(zipped)
 }
 
@@ -332,7 +330,7 @@ fn by_student(dir: &Path, whose: &[Whose]) -> Result<usize, FeedbackError> {
             ]);
         }
     }
-    replace(&out.join(INDEX), &gradebook::write_rows(&index))?;
+    replace(&out.join(INDEX), gradebook::write_rows(&index))?;
     Ok(index.len() - 1)
 }
 
@@ -341,10 +339,6 @@ mod tests {
     use super::*;
     use crate::judge::fixtures::{hand_rubric, student};
     use crate::kit::roster::member;
-
-    fn graded(folder: &'static str, members: Vec<Member>) -> (&'static str, Vec<Member>) {
-        (folder, members)
-    }
 
     /// `class` as [`Whose`], the first `written` of them.
     fn whose(class: &[(&'static str, Vec<Member>)], written: usize) -> Vec<Whose<'static>> {
@@ -360,12 +354,12 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let member = |sid: &str, name: &str| member(sid, name, &format!("{sid}@x.edu"));
         let class = [
-            graded(
+            (
                 "submission_1",
                 vec![member("000123", "Zoë Müller"), member("000124", "=Bo")],
             ),
-            graded("submission_2", vec![member("000125", "Cy")]),
-            graded("submission_3", vec![member("000126", "Dee")]),
+            ("submission_2", vec![member("000125", "Cy")]),
+            ("submission_3", vec![member("000126", "Dee")]),
         ];
         for folder in ["submission_1", "submission_2"] {
             replace(&page(dir.path(), folder), folder).unwrap();
@@ -393,15 +387,15 @@ mod tests {
     fn the_moodle_zip_names_each_student_s_page_by_their_participant_id_and_leaves_out_the_rest() {
         let dir = tempfile::tempdir().unwrap();
         let class = [
-            graded(
+            (
                 "submission_1",
                 vec![
                     member("1001", "~Ann_Lee/", "ann@x.edu"),
                     member("", "Bo Ray", "BO@x.edu"),
                 ],
             ),
-            graded("submission_2", vec![member("1003", "Cy", "cy@x.edu")]),
-            graded("submission_3", vec![member("1004", "Dee", "dee@x.edu")]),
+            ("submission_2", vec![member("1003", "Cy", "cy@x.edu")]),
+            ("submission_3", vec![member("1004", "Dee", "dee@x.edu")]),
         ];
         for folder in ["submission_1", "submission_2", "submission_3"] {
             replace(&page(dir.path(), folder), folder).unwrap();

@@ -240,13 +240,8 @@ pub fn find_kit(given: Option<&Path>) -> Result<PathBuf, FindKitError> {
         .ok_or(FindKitError::NotFound)
 }
 
-/// Writes `text` to `path`, creating its directory.
-pub(crate) fn write(path: &Path, text: &str) -> Result<(), WriteError> {
-    write_bytes(path, text.as_bytes())
-}
-
-/// [`write`] for any bytes.
-fn write_bytes(path: &Path, bytes: &[u8]) -> Result<(), WriteError> {
+/// Writes `bytes` (a text, a zip) to `path`, creating its directory.
+pub(crate) fn write(path: &Path, bytes: impl AsRef<[u8]>) -> Result<(), WriteError> {
     if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
         fs::create_dir_all(parent).map_err(|source| WriteError::Folder {
             dir: parent.to_path_buf(),
@@ -259,19 +254,15 @@ fn write_bytes(path: &Path, bytes: &[u8]) -> Result<(), WriteError> {
     })
 }
 
-/// Replaces `path` with `text` at once: written beside it and synced to disk, then renamed
-/// over it, so that a reader (or a crash, even of the machine) never sees half of it.
-pub(crate) fn replace(path: &Path, text: &str) -> Result<(), WriteError> {
-    replace_bytes(path, text.as_bytes())
-}
-
-/// [`replace`] for any bytes (a zip).
-pub(crate) fn replace_bytes(path: &Path, bytes: &[u8]) -> Result<(), WriteError> {
+/// Replaces `path` with `bytes` (a text, a zip) at once: written beside it and synced to
+/// disk, then renamed over it, so that a reader (or a crash, even of the machine) never sees
+/// half of it.
+pub(crate) fn replace(path: &Path, bytes: impl AsRef<[u8]>) -> Result<(), WriteError> {
     let name = path
         .file_name()
         .map_or_else(|| "file".into(), |name| name.to_string_lossy().into_owned());
     let temporary = parent(path).join(format!(".{name}.{}.tmp", std::process::id()));
-    write_bytes(&temporary, bytes)?;
+    write(&temporary, bytes)?;
     let synced = fs::File::open(&temporary).and_then(|file| file.sync_all());
     synced
         .and_then(|()| fs::rename(&temporary, path))

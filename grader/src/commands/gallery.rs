@@ -119,26 +119,41 @@ pub fn save_marks(
     Ok(
         match republished(dir, rubric, class.as_ref(), &records, csv) {
             Ok(()) => Saved::Republished { done },
-            Err(why) => Saved::Kept(why),
+            Err(why) => Saved::Kept(why.to_string()),
         },
     )
 }
 
-/// [`republish`], its failure in words: why the files were not written, or whose the grader
-/// failed to make.
+/// Why the class's files were not all written again after a save ([`republished`]).
+#[derive(Debug, thiserror::Error)]
+enum RepublishError {
+    /// They could not be written.
+    #[error(transparent)]
+    Publish(#[from] PublishError),
+    /// The grader failed (it panicked) while making a student's.
+    #[error("the grader failed while writing the files of {student:?}: {why}")]
+    Unreported {
+        /// The first student whose files were not made.
+        student: String,
+        /// The panic's message.
+        why: String,
+    },
+}
+
+/// [`republish`], a student whose files the grader failed to make an error too.
 fn republished(
     dir: &Path,
     rubric: &Rubric,
     class: Option<&Class>,
     records: &[Record],
     csv: Option<&Path>,
-) -> Result<(), String> {
-    let unreported = republish(dir, rubric, class, records, csv).map_err(|why| why.to_string())?;
-    match unreported.first() {
+) -> Result<(), RepublishError> {
+    match republish(dir, rubric, class, records, csv)?
+        .into_iter()
+        .next()
+    {
         None => Ok(()),
-        Some((student, why)) => Err(format!(
-            "the grader failed while writing the files of {student:?}: {why}"
-        )),
+        Some((student, why)) => Err(RepublishError::Unreported { student, why }),
     }
 }
 
@@ -375,7 +390,8 @@ impl Gallery {
         let written = write_all(&self.root, &self.rubric, &records, false)
             .map_err(|why| failed(why.to_string()))?;
         let csv = self.csv.as_deref();
-        republished(&self.root, &self.rubric, class.as_ref(), &records, csv).map_err(failed)?;
+        republished(&self.root, &self.rubric, class.as_ref(), &records, csv)
+            .map_err(|why| failed(why.to_string()))?;
         let said = written.said(false);
         eprintln!("grade gallery: {said}");
         Ok(Reply::text(200, said))

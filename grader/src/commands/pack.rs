@@ -7,7 +7,6 @@
 //! tree's, chosen as `make_zip.sh` chooses them ([`source`]); changes not committed are refused
 //! unless allowed, so that the kit is what the repository holds.
 
-use std::fmt::Write;
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
@@ -118,11 +117,10 @@ pub enum PackError {
 
 /// The changes not committed, one an indented line each after the message's colon.
 fn changes_listed(changes: &[String]) -> String {
-    let mut listed = String::new();
-    for change in changes {
-        let _ = write!(listed, "\n  {change}");
-    }
-    listed
+    changes
+        .iter()
+        .map(|change| format!("\n  {change}"))
+        .collect()
 }
 
 /// A [`PackError::Copy`] of `path`.

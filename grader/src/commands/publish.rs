@@ -70,7 +70,7 @@ pub(crate) fn done(rubric: &Rubric, record: &Record) -> bool {
 /// Where `student`'s feedback page is in the report directory `dir` (the Markdown beside it).
 pub fn feedback_page(dir: &Path, student: &str) -> PathBuf {
     dir.join(feedback_report::FOLDER)
-        .join(feedback_report::page_name(student))
+        .join(gallery::page_name(student))
 }
 
 /// Writes `record`'s feedback files into the report directory `dir`, and returns the page.
@@ -84,7 +84,7 @@ pub(crate) fn feedback(
     let text = feedback_report::markdown(rubric, result, record.marks(), &adjustments);
     let page = feedback_page(dir, &result.student);
     replace(&page.with_extension("md"), &text)?;
-    replace(&page, &feedback_report::html(rubric, result, &text))?;
+    replace(&page, feedback_report::html(rubric, result, &text))?;
     Ok(page)
 }
 
@@ -101,7 +101,7 @@ impl Publication<'_> {
         }
         let result = &record.result;
         let markdown_path = dir.join(format!("{}.md", file_stem(&result.student)));
-        write(&markdown_path, &markdown::student(self.rubric, result))?;
+        write(&markdown_path, markdown::student(self.rubric, result))?;
         self.page(record)?;
         if done(self.rubric, record) {
             feedback(dir, self.rubric, record)?;
@@ -118,12 +118,6 @@ impl Publication<'_> {
         let html = gallery::student_page(self.rubric, &record.result, record.marks(), dir);
         write(&page, &html)?;
         Ok(Some(page))
-    }
-
-    /// [`Publication::student`], a panic caught and returned as its message.
-    pub(crate) fn student_caught(&self, record: &Record) -> Result<Result<(), WriteError>, String> {
-        panic::catch_unwind(AssertUnwindSafe(|| self.student(record)))
-            .map_err(|payload| panic_message(payload.as_ref()))
     }
 
     /// Writes the class's files from `records` (the class's, in its order): each student's
@@ -169,7 +163,7 @@ impl Publication<'_> {
             let missing = class.and_then(|c| c.missing.as_deref());
             replace(
                 path,
-                &gradebook::table(self.rubric, self.timed, rows, missing),
+                gradebook::table(self.rubric, self.timed, rows, missing),
             )?;
         }
         if let Some(dir) = self.reports {
@@ -178,7 +172,7 @@ impl Publication<'_> {
             }
             replace(
                 &dir.join(CLASS_PAGE),
-                &gallery::class_page_of(self.rubric, &class_rows),
+                gallery::class_page_of(self.rubric, &class_rows),
             )?;
         }
         if let Some(summary) = summary {
@@ -186,7 +180,7 @@ impl Publication<'_> {
                 students: published.standings.clone(),
             };
             let json = serde_json::to_string_pretty(&standings)?;
-            replace(&summary.join(STANDINGS), &format!("{json}\n"))?;
+            replace(&summary.join(STANDINGS), format!("{json}\n"))?;
         }
         Ok(published)
     }

@@ -63,7 +63,7 @@ pub fn run(run: &SimilarRun) -> Result<(), SimilarError> {
     let comparison = compared(&run.submissions, archive, &base)?;
     print!("{}", similarity::terminal(&comparison));
     if let Some(path) = &run.csv {
-        replace(path, &csv_text(&comparison))?;
+        replace(path, csv_text(&comparison))?;
         eprintln!("grade: wrote {}", path.display());
     }
     if let Some(reports) = &run.report {
@@ -142,13 +142,13 @@ fn csv_text(comparison: &Comparison) -> String {
 /// Writes the comparison into the report directory `reports`: the CSV of every pair, the
 /// index page and a page per pair for the first [`page::PAGES`], in `similarity/`.
 pub fn write(reports: &Path, comparison: &Comparison) -> Result<(), WriteError> {
-    replace(&reports.join(similarity::CSV), &csv_text(comparison))?;
+    replace(&reports.join(similarity::CSV), csv_text(comparison))?;
     let folder = reports.join(similarity::FOLDER);
-    write_file(&folder.join("index.html"), &page::index(comparison))?;
+    write_file(&folder.join("index.html"), page::index(comparison))?;
     for (rank, pair) in comparison.pairs.iter().take(page::PAGES).enumerate() {
         write_file(
             &folder.join(page::pair_name(rank)),
-            &page::pair(comparison, pair, rank),
+            page::pair(comparison, pair, rank),
         )?;
     }
     eprintln!(

@@ -100,13 +100,12 @@ fn git(dir: &Path, args: &[&str]) -> std::io::Result<Output> {
 /// `git ARGS PATHSPECS` run in `dir`, its standard output if it succeeded.
 fn checked(dir: &Path, args: &[&str], pathspecs: &[String]) -> Result<Vec<u8>, ManifestError> {
     let shown = format!("git {} {}", args.join(" "), pathspecs.join(" "));
-    let out = Command::new("git")
-        .arg("-C")
-        .arg(dir)
-        .args(args)
-        .args(pathspecs)
-        .output()
-        .map_err(|e| ManifestError::Git(shown.clone(), e.to_string()))?;
+    let all: Vec<&str> = args
+        .iter()
+        .copied()
+        .chain(pathspecs.iter().map(String::as_str))
+        .collect();
+    let out = git(dir, &all).map_err(|e| ManifestError::Git(shown.clone(), e.to_string()))?;
     match out.status.success() {
         true => Ok(out.stdout),
         false => Err(ManifestError::Git(shown, first_line(&out.stderr))),

@@ -119,7 +119,7 @@ pub fn run(run: &StudentRun) -> Result<(), StudentError> {
     }
     if let Some(path) = &run.gradescope {
         let json = gradescope::results(&kit.rubric, &result, run.not_counted);
-        write(path, &format!("{json:#}\n"))?;
+        write(path, format!("{json:#}\n"))?;
     }
     match result.ungraded() {
         Some(why) => Err(StudentError::NotGraded {

@@ -18,7 +18,7 @@ use crate::kit::roster::{assign, Member, Roster, RosterError};
 use crate::kit::submitted::{self, Source, Submitted};
 use crate::kit::Rubric;
 use crate::report::class::unmatched;
-use crate::report::inert;
+use crate::report::inert::{self, names};
 use crate::report::numbers;
 use crate::store::{Late, Who};
 
@@ -258,10 +258,4 @@ fn folders_word(count: usize) -> String {
         1 => "1 folder".into(),
         _ => format!("{count} folders"),
     }
-}
-
-/// Folder names made inert and joined by commas, for a message.
-fn names(folders: &[String]) -> String {
-    let inert: Vec<String> = folders.iter().map(|name| inert::line(name)).collect();
-    inert.join(", ")
 }

@@ -382,13 +382,9 @@ fn most_failed(standings: &[&Standing]) -> String {
     out
 }
 
-/// `names` as the summary lists them (made inert): `ann, bob`.
-fn names<'a>(standings: impl IntoIterator<Item = &'a &'a Standing>) -> String {
-    let names: Vec<String> = standings
-        .into_iter()
-        .map(|s| inert::line(&s.student))
-        .collect();
-    names.join(", ")
+/// The students of `standings` as the summary lists them (made inert): `ann, bob`.
+fn names(standings: &[&Standing]) -> String {
+    inert::names(standings.iter().map(|s| &s.student))
 }
 
 /// The paragraph on the students to grade again, whose speed-up the machine could not judge:
@@ -783,11 +779,7 @@ mod tests {
     #[test]
     fn an_export_s_submissions_without_folders_and_folders_not_listed_are_named_inert() {
         assert_eq!(unmatched_section(&Unmatched::default()), "");
-        let member = |name: &str, sid: &str| Member {
-            student_id: sid.into(),
-            name: name.into(),
-            ..Member::default()
-        };
+        let member = |name: &str, sid: &str| crate::kit::roster::member(sid, name, "");
         let export = Unmatched {
             no_folder: vec![
                 (

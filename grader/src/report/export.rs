@@ -421,7 +421,6 @@ pub fn gradescope(rubric: &Rubric, graded: &[Graded]) -> Layout {
 mod tests {
     use super::*;
     use crate::judge::fixtures;
-    use crate::judge::result::hand::{CategoryMarks, Marks};
     use crate::kit::late::Lateness;
     use crate::kit::roster::member;
     use crate::kit::submitted::{Source, Submitted};
@@ -477,13 +476,9 @@ mod tests {
                 late: late(0, 0, 0.0),
             },
         );
-        let mut marks = Marks::new();
-        marks.insert(
-            "GUI".into(),
-            CategoryMarks {
-                items: vec![Some(3.0), Some(1.5)],
-                comment: "Tidy grid,\nbut =SUM(A1) no dialog".into(),
-            },
+        let marks = crate::report::gui_marks(
+            &[Some(3.0), Some(1.5)],
+            "Tidy grid,\nbut =SUM(A1) no dialog",
         );
         let records = students
             .into_iter()

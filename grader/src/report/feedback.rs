@@ -19,7 +19,6 @@ use super::inert;
 use super::markdown;
 use super::numbers::points;
 use super::timing::case_not_counted;
-use crate::judge::file_stem;
 use crate::judge::result::hand::{self, Marks};
 use crate::judge::result::StudentResult;
 use crate::kit::late::{LatePolicy, Per};
@@ -29,11 +28,6 @@ use crate::store::{Late, Who};
 
 /// The folder of the feedback files in the report directory.
 pub const FOLDER: &str = "feedback";
-
-/// A student's feedback page in [`FOLDER`]; the Markdown is beside it, `.md`.
-pub fn page_name(student: &str) -> String {
-    format!("{}.html", file_stem(student))
-}
 
 /// The name of the page a student gets from Moodle's feedback zip.
 pub const MOODLE_FILE: &str = "feedback.html";
@@ -340,19 +334,8 @@ mod tests {
     use crate::judge::fixtures::{self, hand_rubric, hostile_student};
     use crate::judge::result::hand::CategoryMarks;
     use crate::kit::style::Language;
+    use crate::report::gui_marks;
     use crate::report::inert::assert_inert;
-
-    fn marks(items: &[Option<f64>], comment: &str) -> Marks {
-        let mut marks = Marks::new();
-        marks.insert(
-            "GUI".into(),
-            CategoryMarks {
-                items: items.to_vec(),
-                comment: comment.into(),
-            },
-        );
-        marks
-    }
 
     fn ann() -> StudentResult {
         let case = crate::judge::result::CaseResult {
@@ -381,7 +364,7 @@ mod tests {
 
     #[test]
     fn feedback_with_every_item_scored_gives_the_scores_comment_and_totals() {
-        let given = marks(
+        let given = gui_marks(
             &[Some(3.0), Some(1.5)],
             "A clear grid.\nThe dialog <b>works</b>.",
         );
@@ -400,15 +383,11 @@ mod tests {
         insta::assert_snapshot!(text);
     }
 
-    /// The course's own rubric, as `grade` loads it.
-    fn course_rubric() -> Rubric {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../grading/rubric.toml");
-        Rubric::load(&path).unwrap()
-    }
-
     #[test]
     fn each_student_reads_the_checklist_in_the_words_of_their_language() {
-        let rubric = course_rubric();
+        // The course's own rubric, as `grade` loads it.
+        let course = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../grading");
+        let rubric = Rubric::load(&course.join("rubric.toml")).unwrap();
         let mut given = Marks::new();
         for category in rubric.categories.iter().filter(|c| !c.manual.is_empty()) {
             let items = category.checklist().iter().map(|(p, _)| Some(*p)).collect();
@@ -448,7 +427,7 @@ mod tests {
 
     #[test]
     fn an_adjustment_is_shown_and_counted_in_the_total() {
-        let given = marks(&[Some(3.0), Some(2.0)], "");
+        let given = gui_marks(&[Some(3.0), Some(2.0)], "");
         let late = Adjustment {
             what: "Late 1 day | 10% off".into(),
             points: -0.6,
@@ -476,7 +455,7 @@ mod tests {
             from_files,
         };
         let late = Adjustment::late(&penalty("1 day 3 h", 2.0, false), &rubric);
-        let given = marks(&[Some(3.0), Some(2.0)], "");
+        let given = gui_marks(&[Some(3.0), Some(2.0)], "");
         let text = markdown(&rubric, &ann(), Some(&given), &[late]);
         let expected = format!(
             "The assignment was due 2026-11-20T23:59:00-08:00 (or later, with an extension of \
@@ -508,7 +487,7 @@ mod tests {
         let rubric = hand_rubric();
         for build_failed in [false, true] {
             let result = hostile_student(build_failed);
-            let given = marks(
+            let given = gui_marks(
                 &[Some(1.0), None],
                 "<script>alert(1)</script>\n\n[x](javascript:alert(1)) <https://evil.example> \
                  ![i](https://evil.example/i.png) <b onclick=alert(1)>b</b>",

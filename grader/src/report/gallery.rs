@@ -20,7 +20,7 @@ use maud::{html, Markup, PreEscaped, DOCTYPE};
 use percent_encoding::{utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
 
 use super::building::build_word;
-use super::feedback::{page_name as feedback_page, FOLDER as FEEDBACK_FOLDER};
+use super::feedback::FOLDER as FEEDBACK_FOLDER;
 use super::inert;
 use super::numbers::points;
 use super::style;
@@ -62,7 +62,8 @@ fn key(student: &str) -> String {
     href(student)
 }
 
-/// A student's page, in [`FOLDER`].
+/// A student's page: their gallery page in [`FOLDER`], and their feedback page (the Markdown
+/// beside it, `.md`) in the feedback's folder.
 pub fn page_name(student: &str) -> String {
     format!("{}.html", file_stem(student))
 }
@@ -163,7 +164,7 @@ pub fn class_row(
             td class="scored" { (scored) " of " (items) }
             td class="feedback" {
                 @if feedback {
-                    a href=(href(&format!("{FEEDBACK_FOLDER}/{}", feedback_page(&result.student)))) {
+                    a href=(href(&format!("{FEEDBACK_FOLDER}/{}", page_name(&result.student)))) {
                         "feedback"
                     }
                 }
@@ -454,7 +455,6 @@ pub fn student_page(
 mod tests {
     use super::*;
     use crate::judge::fixtures;
-    use crate::judge::result::hand::CategoryMarks;
 
     #[test]
     fn a_link_is_percent_encoded() {
@@ -527,14 +527,7 @@ mod tests {
     #[test]
     fn saved_scores_fill_the_boxes() {
         let result = fixtures::student("ann", Vec::new(), 1);
-        let mut marks = Marks::new();
-        marks.insert(
-            "GUI".into(),
-            CategoryMarks {
-                items: vec![Some(2.5), Some(2.0)],
-                comment: "Nice </textarea> grid".into(),
-            },
-        );
+        let marks = crate::report::gui_marks(&[Some(2.5), Some(2.0)], "Nice </textarea> grid");
         let page = student_page(
             &fixtures::hand_rubric(),
             &result,

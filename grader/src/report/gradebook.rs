@@ -375,10 +375,20 @@ pub fn joined_header(rubric: &Rubric, timed: &[String]) -> Vec<String> {
     header
 }
 
-/// Why a gradebook could not be read.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct GradebookError(pub String);
+/// Why a gradebook could not be read ([`parse`]).
+#[derive(Debug, thiserror::Error)]
+pub enum GradebookError {
+    /// A row is not CSV.
+    #[error("the gradebook is not CSV: {0}")]
+    NotCsv(#[from] csv::Error),
+    /// The row starting on `line` opens a quoted field that is never closed: the gradebook
+    /// was cut short or mangled.
+    #[error("the row on line {line} opens a quoted field that is never closed")]
+    Unclosed {
+        /// The row's first line.
+        line: u64,
+    },
+}
 
 /// A gradebook's rows as cells, header first: the CSV that [`csv`] writes (and a
 /// spreadsheet's, quoted the same way) read back, its first cells read back to the students'
@@ -392,8 +402,7 @@ pub fn parse(text: &str) -> Result<Vec<Vec<String>>, GradebookError> {
         .from_reader(ended.as_bytes());
     let (mut rows, mut line) = (Vec::new(), 0);
     for record in reader.records() {
-        let record =
-            record.map_err(|e| GradebookError(format!("the gradebook is not CSV: {e}")))?;
+        let record = record?;
         line = record.position().map_or(line, |p| p.line());
         let cells = record
             .iter()
@@ -407,9 +416,7 @@ pub fn parse(text: &str) -> Result<Vec<Vec<String>>, GradebookError> {
     }
     match rows.pop() {
         Some(end) if end == [END] => Ok(rows),
-        _ => Err(GradebookError(format!(
-            "the row on line {line} opens a quoted field that is never closed"
-        ))),
+        _ => Err(GradebookError::Unclosed { line }),
     }
 }
 
@@ -417,23 +424,15 @@ pub fn parse(text: &str) -> Result<Vec<Vec<String>>, GradebookError> {
 mod tests {
     use super::*;
     use crate::judge::fixtures;
-    use crate::judge::result::hand::CategoryMarks;
     use crate::judge::result::{CaseResult, StudentResult};
     use crate::kit::late::Lateness;
+    use crate::kit::roster::member;
     use crate::kit::submitted::{Source, Submitted};
     use std::collections::BTreeMap;
 
     /// Marks of `items` for GUI, with a comment that needs quoting.
     fn scores(items: &[Option<f64>]) -> Marks {
-        let mut marks = Marks::new();
-        marks.insert(
-            "GUI".into(),
-            CategoryMarks {
-                items: items.to_vec(),
-                comment: "Nice, \"tidy\"\ngrid".into(),
-            },
-        );
-        marks
+        crate::report::gui_marks(items, "Nice, \"tidy\"\ngrid")
     }
 
     /// Records of `results`, each with `marks`.
@@ -467,11 +466,14 @@ mod tests {
 
     #[test]
     fn a_quoted_field_left_open_is_refused() {
+        let open = parse("a,b\nc,\"open\nto the end\n").unwrap_err();
+        assert!(
+            matches!(open, GradebookError::Unclosed { line: 2 }),
+            "{open:?}"
+        );
         assert_eq!(
-            parse("a,b\nc,\"open\nto the end\n"),
-            Err(GradebookError(
-                "the row on line 2 opens a quoted field that is never closed".into()
-            ))
+            open.to_string(),
+            "the row on line 2 opens a quoted field that is never closed"
         );
         assert!(parse("\"open").is_err());
         assert!(parse("\"closed\"").is_ok());
@@ -642,12 +644,7 @@ mod tests {
             fixtures::student("=bob", vec![fixtures::case_result("a", "AI", 1.0)], 1),
             fixtures::student("cy", vec![fixtures::case_result("a", "AI", 1.0)], 1),
         ];
-        let member = |id: &str, name: &str| Member {
-            student_id: id.into(),
-            name: name.into(),
-            email: format!("{id}@x.edu"),
-            login: String::new(),
-        };
+        let member = |id: &str, name: &str| member(id, name, &format!("{id}@x.edu"));
         let at = Moment::parse("2026-11-21T10:00:00-08:00").unwrap();
         let mut who = BTreeMap::new();
         who.insert(

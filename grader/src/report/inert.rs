@@ -92,6 +92,13 @@ pub fn line(text: &str) -> String {
     inert(text, Context::Line)
 }
 
+/// `names` (students', folders') each made inert as [`line`] makes it, joined by commas, for a
+/// message: `ann, bob`.
+pub fn names<S: AsRef<str>>(names: impl IntoIterator<Item = S>) -> String {
+    let inert: Vec<String> = names.into_iter().map(|name| line(name.as_ref())).collect();
+    inert.join(", ")
+}
+
 /// The characters a spreadsheet reads a formula from when a cell starts with one, and the
 /// quote that says a cell is text; a cell starting with any of them gets a `'` first.
 const FORMULA: [char; 5] = ['=', '+', '-', '@', '\''];

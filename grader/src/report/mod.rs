@@ -41,3 +41,14 @@ pub mod timing;
 pub mod verdict;
 pub mod window;
 pub mod workers;
+
+/// Hand scores of `items` with `comment` in the `GUI` category of the tests' rubric
+/// ([`crate::judge::fixtures::hand_rubric`]), as the reports' tests give them.
+#[cfg(test)]
+pub(crate) fn gui_marks(items: &[Option<f64>], comment: &str) -> crate::judge::result::hand::Marks {
+    let marks = crate::judge::result::hand::CategoryMarks {
+        items: items.to_vec(),
+        comment: comment.into(),
+    };
+    [("GUI".to_string(), marks)].into()
+}

@@ -7,8 +7,7 @@
 //! the same command carries it on ([`Store::begin`]). A record or class of a version this
 //! `grade` does not know is refused with the versions named, never read nor written over.
 
-mod class;
-mod record;
+mod format;
 pub mod stamp;
 
 use std::collections::BTreeMap;
@@ -20,8 +19,7 @@ use std::time::SystemTime;
 use percent_encoding::{utf8_percent_encode, NON_ALPHANUMERIC};
 use serde::{Deserialize, Serialize};
 
-pub use class::{Class, Setup};
-pub use record::{Late, Record, Who, VERSION};
+pub use format::{Class, Late, Record, Setup, Who, VERSION};
 pub use stamp::Stamp;
 
 /// The store's folder, in the report directory (or beside the gradebook).

@@ -14,7 +14,7 @@ use crate::judge::Student;
 use crate::kit::gradescope_download::FindError;
 use crate::kit::roster::RosterError;
 use crate::report::class::Standing;
-use crate::report::inert;
+use crate::report::inert::{self, names};
 use crate::report::numbers::students;
 use crate::similarity::load::FolderError;
 use crate::store::StoreError;
@@ -238,12 +238,6 @@ fn lines(pairs: &[(String, String)]) -> String {
         .map(|(name, why)| format!("{}: {}", inert::line(name), inert::line(why)))
         .collect();
     lines.join("\n  ")
-}
-
-/// Students' folder names, made inert and joined by commas, for a message.
-pub(super) fn names(students: &[String]) -> String {
-    let inert: Vec<String> = students.iter().map(|name| inert::line(name)).collect();
-    inert.join(", ")
 }
 
 #[cfg(test)]

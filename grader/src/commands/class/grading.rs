@@ -3,13 +3,14 @@
 //! then their reports, a panic while writing those costing them alone.
 
 use std::collections::BTreeMap;
+use std::panic::{self, AssertUnwindSafe};
 use std::path::Path;
 use std::sync::{Mutex, PoisonError};
 
 use super::{setup, ClassError, ClassRun};
 use crate::commands::files::{become_subreaper, parent};
 use crate::commands::publish::{Publication, Unreported};
-use crate::judge::class::{grade_all, Event, Outcome};
+use crate::judge::class::{grade_all, panic_message, Event, Outcome};
 use crate::judge::result::StudentResult;
 use crate::judge::stop::Stop;
 use crate::judge::Student;
@@ -41,9 +42,9 @@ impl Keeper<'_> {
             self.who.get(&student.name).cloned(),
         );
         let record = self.store.put_graded(record)?;
-        match self.publication.student_caught(&record) {
+        match panic::catch_unwind(AssertUnwindSafe(|| self.publication.student(&record))) {
             Ok(written) => written?,
-            Err(why) => self.lost(&student.name, &why),
+            Err(payload) => self.lost(&student.name, &panic_message(payload.as_ref())),
         }
         Ok(())
     }

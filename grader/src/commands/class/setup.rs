@@ -8,12 +8,13 @@ use std::env;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
-use super::error::{names, ClassError};
+use super::error::ClassError;
 use super::ClassRun;
 use crate::commands::again::{self, AgainError};
 use crate::commands::files::parent;
 use crate::judge::Student;
 use crate::kit::Kit;
+use crate::report::inert::names;
 use crate::store::stamp;
 use crate::store::{Class, Store};
 use crate::store::{Found, Setup, Stamp, StartOver};
@@ -111,10 +112,10 @@ pub(super) fn setup(run: &ClassRun, kit: &Kit, dir: &Path) -> Setup {
 
 /// The stamp of `student`'s submission as it is now, its build's output left out.
 pub(super) fn submission(student: &Student) -> Stamp {
-    match &student.dir {
-        Some(dir) => stamp::of(dir, &["target"]),
-        None => stamp::of(Path::new("."), &["target"]),
-    }
+    stamp::of(
+        student.dir.as_deref().unwrap_or(Path::new(".")),
+        &["target"],
+    )
 }
 
 /// Says on standard error what the store holds for this run: an earlier run carried on (with
