@@ -436,7 +436,7 @@ mod tests {
             ]
         );
         assert_eq!(
-            speedup_word(&speedup(SpeedupOutcome::Judged(measured(), judged.clone()))),
+            speedup_word(&speedup(SpeedupOutcome::Judged(measured(), judged))),
             "1.75x of 1.94x"
         );
         let grew = Judged {
