@@ -172,6 +172,7 @@ fn every_thread_design_gets_its_credit_and_its_name_idle_and_under_load() {
     assert_eq!(EXPECTED.map(|e| e.0), DESIGNS);
     for (loaded, jobs) in [(false, "1"), (true, "2")] {
         let csv = work.path().join(format!("loaded-{loaded}.csv"));
+        let reports = work.path().join(format!("reports-{loaded}"));
         let _load = loaded.then(Load::start);
         let output = grade()
             .arg("class")
@@ -180,6 +181,8 @@ fn every_thread_design_gets_its_credit_and_its_name_idle_and_under_load() {
             .arg(&kit)
             .arg("--csv")
             .arg(&csv)
+            .arg("--report")
+            .arg(&reports)
             .output()
             .unwrap();
         let printed = String::from_utf8_lossy(&output.stdout);
@@ -198,11 +201,16 @@ fn every_thread_design_gets_its_credit_and_its_name_idle_and_under_load() {
             match word {
                 Said::Word(word) => assert_eq!(row[speedup], word, "{said}"),
                 Said::Measured => assert!(measured, "{said}"),
+                Said::Grew if loaded => assert!(measured, "{said}"),
                 Said::Grew => {
+                    assert!(row[speedup].contains("work grew"), "{said}");
+                    let report = fs::read_to_string(reports.join(name).join("report.md"));
+                    let report = report.unwrap_or_default();
                     assert!(
-                        measured && (loaded || row[speedup].contains("work grew")),
-                        "{said}"
-                    )
+                        report.contains("Cause: work grew, not the machine"),
+                        "{report}"
+                    );
+                    assert!(report.contains("Where to look: a lock held"), "{report}");
                 }
                 Said::MeasuredOrBusy => {
                     assert!(measured || row[speedup] == "machine busy", "{said}")
