@@ -113,13 +113,16 @@ impl Status {
 }
 
 /// Why a protection is not (fully) in force.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
 pub enum Reason {
     /// The grader is not root, so it cannot switch to an unprivileged user.
+    #[error("the grader does not run as root, so student code runs as the grader's user")]
     NotRoot,
     /// The kernel has no Landlock, or it is disabled at boot.
+    #[error("the kernel has no Landlock (or it is disabled)")]
     NoLandlock,
     /// The kernel's Landlock is older than what a part of the protection needs.
+    #[error("the kernel's Landlock is version {kernel}; {missing} needs version {needed}")]
     LandlockAbi {
         /// The kernel's Landlock ABI version.
         kernel: i32,
@@ -130,28 +133,49 @@ pub enum Reason {
         missing: crate::process::stored::StaticStr,
     },
     /// The job's namespaces could not be made (user namespaces disabled, or not permitted).
+    #[error("no namespaces for the job: {0}")]
     Namespaces(String),
     /// Processes cannot be told apart by user or namespace: neither a dedicated user (root) nor a
     /// user namespace of the job's own is available.
+    #[error(
+        "student processes cannot be told apart from the grader's: no dedicated user and no \
+         user namespace"
+    )]
     NoJobIdentity,
     /// The job's user namespace could not be kept from making nested ones, in which a process
     /// could hide from the search for survivors.
+    #[error("nested user namespaces, where a process could hide, cannot be refused: {0}")]
     NestedNamespaces(String),
     /// The job's own file tree could not be made (no mount namespace: not permitted, as in a
     /// container without `CAP_SYS_ADMIN`; or a path could not be bound into it).
+    #[error(
+        "{0}; a named socket, FIFO or device elsewhere that the job's user may open stays \
+         reachable"
+    )]
     NoOwnTree(String),
     /// The job has its own PID namespace but not a fresh `/proc` to see it through: the
     /// machine's processes stay visible there.
+    #[error(
+        "no fresh /proc ({0}): the machine's other processes and their command lines stay \
+         visible"
+    )]
     NoFreshProc(String),
     /// Results written by an older grader, which did not have this protection.
+    #[error("not recorded by the grader that wrote these results")]
     NotKnown,
     /// The job's control group could not be made, or lacks this controller.
+    #[error("no control group for it: {0}")]
     Cgroup(String),
     /// The job's disk could not be made or layered over its writable folders (no file tree of
     /// its own; overlays in a user namespace need Linux 5.11): the job writes in place, each
     /// file bounded by the file size limit, their number not.
+    #[error(
+        "no disk of its own ({0}): the job writes into the submission and its scratch folder, \
+         each file bounded, their sum not"
+    )]
     NoDisk(String),
     /// The kernel is too old for this (`RLIMIT_NPROC` per user namespace needs Linux 5.14).
+    #[error("the kernel is {release}; this needs Linux {needed}")]
     OldKernel {
         /// The kernel's release.
         release: String,
@@ -159,54 +183,6 @@ pub enum Reason {
         #[serde(deserialize_with = "crate::process::stored::interned")]
         needed: crate::process::stored::StaticStr,
     },
-}
-
-impl fmt::Display for Reason {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Reason::NotRoot => f.write_str(
-                "the grader does not run as root, so student code runs as the grader's user",
-            ),
-            Reason::NoLandlock => f.write_str("the kernel has no Landlock (or it is disabled)"),
-            Reason::LandlockAbi {
-                kernel,
-                needed,
-                missing,
-            } => write!(
-                f,
-                "the kernel's Landlock is version {kernel}; {missing} needs version {needed}"
-            ),
-            Reason::Namespaces(why) => write!(f, "no namespaces for the job: {why}"),
-            Reason::NoJobIdentity => f.write_str(
-                "student processes cannot be told apart from the grader's: \
-                 no dedicated user and no user namespace",
-            ),
-            Reason::NestedNamespaces(why) => write!(
-                f,
-                "nested user namespaces, where a process could hide, cannot be refused: {why}"
-            ),
-            Reason::NoOwnTree(why) => write!(
-                f,
-                "{why}; a named socket, FIFO or device elsewhere that the job's user may open \
-                 stays reachable"
-            ),
-            Reason::NoFreshProc(why) => write!(
-                f,
-                "no fresh /proc ({why}): the machine's other processes and their command lines \
-                 stay visible"
-            ),
-            Reason::NotKnown => f.write_str("not recorded by the grader that wrote these results"),
-            Reason::Cgroup(why) => write!(f, "no control group for it: {why}"),
-            Reason::NoDisk(why) => write!(
-                f,
-                "no disk of its own ({why}): the job writes into the submission and its scratch \
-                 folder, each file bounded, their sum not"
-            ),
-            Reason::OldKernel { release, needed } => {
-                write!(f, "the kernel is {release}; this needs Linux {needed}")
-            }
-        }
-    }
 }
 
 /// What a prepared sandbox has in force: a status for each [`Protection`].
