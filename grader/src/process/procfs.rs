@@ -27,13 +27,11 @@ pub(crate) struct Process {
 
 /// Every process on the machine, from `/proc` (none where there is no `/proc`).
 pub(crate) fn processes() -> Vec<Process> {
-    let Ok(entries) = fs::read_dir("/proc") else {
-        return Vec::new();
-    };
-    entries
+    procfs::process::all_processes()
+        .into_iter()
         .flatten()
-        .filter_map(|entry| entry.file_name().to_str()?.parse::<i32>().ok())
-        .filter_map(process)
+        .flatten()
+        .filter_map(|p| process(p.pid))
         .collect()
 }
 

@@ -235,15 +235,12 @@ impl Scope {
 
 /// Every thread of process `pid`, with its clock.
 fn process_threads(pid: i32) -> Vec<(i32, Clock)> {
-    let Ok(tasks) = fs::read_dir(format!("/proc/{pid}/task")) else {
-        return Vec::new();
-    };
-    tasks
+    procfs::process::Process::new(pid)
+        .and_then(|p| p.tasks())
+        .into_iter()
         .flatten()
-        .filter_map(|task| {
-            let id: i32 = task.file_name().to_str()?.parse().ok()?;
-            Some((id, clock_of(pid, id)?))
-        })
+        .flatten()
+        .filter_map(|task| Some((task.tid, clock_of(pid, task.tid)?)))
         .collect()
 }
 
