@@ -78,21 +78,23 @@ impl Fixture {
     fn kit(&self, name: &str) -> PathBuf {
         self.kit.path().join(name)
     }
-}
 
-/// Runs `sh -c SCRIPT` in the submission under `prepared`.
-fn run(prepared: &Prepared, dir: &Path, script: &str) -> Output {
-    let mut command = Command::new("/bin/sh");
-    command.arg("-c").arg(script).current_dir(dir);
-    prepared.apply(&mut command);
-    command.output().expect("the sandboxed shell starts")
+    /// Runs `sh -c SCRIPT` in the submission under `prepared`.
+    fn run(&self, prepared: &Prepared, script: &str) -> Output {
+        let mut command = Command::new("/bin/sh");
+        command
+            .arg("-c")
+            .arg(script)
+            .current_dir(self.submission.path());
+        prepared.apply(&mut command);
+        command.output().expect("the sandboxed shell starts")
+    }
 }
 
 /// Runs `sh -c SCRIPT` outside the sandbox: what the same script does there, so a test can fail.
 fn unsandboxed(script: &str) -> Output {
     Command::new("/bin/sh")
-        .arg("-c")
-        .arg(script)
+        .args(["-c", script])
         .output()
         .unwrap()
 }
@@ -137,8 +139,8 @@ fn every_command_gets_a_home_of_its_own() {
     let fixture = Fixture::new();
     let prepared = fixture.sandbox(1).prepare().unwrap();
     let script = "echo \"$HOME $TMPDIR\" && touch \"$HOME/marker\" && ls \"$HOME\"";
-    let first = run(&prepared, fixture.submission.path(), script);
-    let second = run(&prepared, fixture.submission.path(), script);
+    let first = fixture.run(&prepared, script);
+    let second = fixture.run(&prepared, script);
     assert!(first.status.success(), "{}", text(&first.stderr));
     assert!(second.status.success(), "{}", text(&second.stderr));
     let (first, second) = (text(&first.stdout), text(&second.stdout));
@@ -159,11 +161,7 @@ fn the_kit_cannot_be_read_but_the_submission_and_scratch_can() {
     let fixture = Fixture::new();
     let prepared = fixture.sandbox(1).prepare().unwrap();
     let answer = fixture.kit("case.solution");
-    let stolen = run(
-        &prepared,
-        fixture.submission.path(),
-        &format!("cat {}", answer.display()),
-    );
+    let stolen = fixture.run(&prepared, &format!("cat {}", answer.display()));
     assert!(
         !stolen.status.success(),
         "read the kit: {}",
@@ -175,11 +173,7 @@ fn the_kit_cannot_be_read_but_the_submission_and_scratch_can() {
         refused.contains("Permission denied") || refused.contains("No such file"),
         "{refused}"
     );
-    let listed = run(
-        &prepared,
-        fixture.submission.path(),
-        &format!("ls {}", fixture.kit.path().display()),
-    );
+    let listed = fixture.run(&prepared, &format!("ls {}", fixture.kit.path().display()));
     assert!(
         !listed.status.success(),
         "listed the kit: {}",
@@ -189,9 +183,8 @@ fn the_kit_cannot_be_read_but_the_submission_and_scratch_can() {
     let plain = Command::new("cat").arg(&answer).output().unwrap();
     assert_eq!(text(&plain.stdout), "= 3\n");
 
-    let own = run(
+    let own = fixture.run(
         &prepared,
-        fixture.submission.path(),
         "cat main.py && echo written > out.txt && mkdir -p build/x && \
          tmp=$(mktemp) && echo t > \"$tmp\" && cat \"$tmp\" && echo \"$tmp\"",
     );
@@ -207,11 +200,7 @@ fn the_kit_cannot_be_read_but_the_submission_and_scratch_can() {
         "written\n"
     );
     // Nor can it write outside what it was given.
-    let outside = run(
-        &prepared,
-        fixture.submission.path(),
-        "echo x > /tmp/escaped-$$",
-    );
+    let outside = fixture.run(&prepared, "echo x > /tmp/escaped-$$");
     assert!(!outside.status.success());
 }
 
@@ -221,26 +210,17 @@ fn a_binary_outside_the_allowed_set_cannot_be_run() {
     let prepared = fixture.sandbox(2).prepare().unwrap();
     let reference = fixture.kit("reference");
     assert!(Command::new(&reference).status().unwrap().success());
-    let ran = run(
-        &prepared,
-        fixture.submission.path(),
-        &format!("{} && echo ran", reference.display()),
-    );
+    let ran = fixture.run(&prepared, &format!("{} && echo ran", reference.display()));
     assert!(!ran.status.success(), "{}", text(&ran.stdout));
     assert!(!text(&ran.stdout).contains("ran"));
     // Copying it into the submission first is refused too (it cannot be read).
-    let copied = run(
+    let copied = fixture.run(
         &prepared,
-        fixture.submission.path(),
         &format!("cp {} ./ref && ./ref && echo ran", reference.display()),
     );
     assert!(!copied.status.success(), "{}", text(&copied.stdout));
     // A program of the system's runs.
-    let system = run(
-        &prepared,
-        fixture.submission.path(),
-        "/bin/true && echo ran",
-    );
+    let system = fixture.run(&prepared, "/bin/true && echo ran");
     assert_eq!(text(&system.stdout), "ran\n", "{}", text(&system.stderr));
 }
 
@@ -270,7 +250,7 @@ fn no_connection_to_a_listener_on_loopback() {
 
     let prepared = fixture.sandbox(3).prepare().unwrap();
     let start = Instant::now();
-    let tried = run(&prepared, fixture.submission.path(), &connect_script(port));
+    let tried = fixture.run(&prepared, &connect_script(port));
     let out = text(&tried.stdout);
     assert!(out.starts_with("refused"), "{out} {}", text(&tried.stderr));
     assert!(start.elapsed() < Duration::from_secs(10));
@@ -372,7 +352,7 @@ fn no_named_socket_or_fifo_outside_the_sandbox_can_be_reached() {
 
     let prepared = fixture.sandbox(9).prepare().unwrap();
     assert_eq!(prepared.protections().tree, Status::InForce);
-    let tried = run(&prepared, fixture.submission.path(), &outside.script());
+    let tried = fixture.run(&prepared, &outside.script());
     let out = text(&tried.stdout);
     assert_eq!(
         out.matches("refused").count(),
@@ -390,7 +370,7 @@ fn a_socket_the_grader_admits_is_the_only_one_reached() {
     let fixture = Fixture::new();
     let prepared = fixture.sandbox(10).prepare().unwrap();
     prepared.admit(&admitted.socket).unwrap();
-    let tried = run(&prepared, fixture.submission.path(), &admitted.script());
+    let tried = fixture.run(&prepared, &admitted.script());
     let out = text(&tried.stdout);
     assert!(
         out.starts_with("connected\n"),
@@ -398,7 +378,7 @@ fn a_socket_the_grader_admits_is_the_only_one_reached() {
         text(&tried.stderr)
     );
     assert!(admitted.reached());
-    let tried = run(&prepared, fixture.submission.path(), &other.script());
+    let tried = fixture.run(&prepared, &other.script());
     assert!(
         text(&tried.stdout).starts_with("refused"),
         "{}",
@@ -418,7 +398,7 @@ fn student_code_starts_with_a_short_environment_and_no_inherited_descriptor() {
     assert!(leaked > 2);
     let script = format!("[ -e /proc/$$/fd/{leaked} ] && echo open || echo closed; env");
     let plain = unsandboxed(&script);
-    let sandboxed = run(&prepared, fixture.submission.path(), &script);
+    let sandboxed = fixture.run(&prepared, &script);
     // SAFETY: closes the descriptor dup made.
     unsafe { libc::close(leaked) };
     // Outside the sandbox the descriptor and cargo's variables reach the shell: the test can
@@ -549,9 +529,8 @@ fn a_double_forked_daemon_is_gone_after_kill_survivors() {
     assert_eq!(prepared.protections().survivors, Status::InForce);
     let marker = fixture.submission.path().join("daemon.pid");
     // The daemon: a new session, standard streams closed, its parent gone.
-    let left = run(
+    let left = fixture.run(
         &prepared,
-        fixture.submission.path(),
         "setsid sh -c 'sleep 300 & echo $! > daemon.pid' </dev/null >/dev/null 2>&1 & wait",
     );
     assert!(left.status.success(), "{}", text(&left.stderr));
@@ -594,7 +573,7 @@ fn as_root_the_program_runs_as_the_jobs_user_without_groups() {
     let user = User::for_job(TEST_UID, 6);
     let prepared = fixture.sandbox(6).prepare().unwrap();
     assert_eq!(prepared.user(), Some(user));
-    let id = run(&prepared, fixture.submission.path(), "id -u; id -g; id -G");
+    let id = fixture.run(&prepared, "id -u; id -g; id -G");
     let out = text(&id.stdout);
     let expected = format!("{}\n{}\n{}\n", user.uid, user.gid, user.gid);
     assert_eq!(out, expected, "{}", text(&id.stderr));
@@ -609,14 +588,11 @@ fn as_root_the_program_runs_as_the_jobs_user_without_groups() {
 fn an_honest_program_has_what_it_needs() {
     let fixture = Fixture::new();
     let prepared = fixture.sandbox(7).processes(256).prepare().unwrap();
-    let shell = run(&prepared, fixture.submission.path(), "echo ok; ls; pwd");
+    let shell = fixture.run(&prepared, "echo ok; ls; pwd");
     assert!(shell.status.success(), "{}", text(&shell.stderr));
     assert!(text(&shell.stdout).starts_with("ok\nmain.py\n"));
     if Path::new("/usr/bin/python3").exists() {
-        let python = run(
-            &prepared,
-            fixture.submission.path(),
-            "/usr/bin/python3 -c 'print(1)' && /usr/bin/python3 main.py && \
+        let python = fixture.run(&prepared, "/usr/bin/python3 -c 'print(1)' && /usr/bin/python3 main.py && \
              /usr/bin/python3 -c 'import tempfile, threading; tempfile.TemporaryFile().write(b\"x\"); \
              t = threading.Thread(target=print, args=(2,)); t.start(); t.join()'",
         );
@@ -628,7 +604,7 @@ fn an_honest_program_has_what_it_needs() {
         );
     }
     if Path::new("/usr/lib/jvm").exists() && Path::new("/usr/bin/java").exists() {
-        let java = run(&prepared, fixture.submission.path(), "java -version 2>&1");
+        let java = fixture.run(&prepared, "java -version 2>&1");
         let out = text(&java.stdout);
         assert!(java.status.success(), "{out}");
         assert!(out.contains("version"), "{out}");
@@ -713,18 +689,13 @@ fn writes_go_to_a_disk_of_its_own(fixture: &Fixture, job: u32) {
     };
     let submission = fixture.submission.path();
     let scratch = listing(fixture.scratch.path());
-    let wrote = run(
+    let wrote = fixture.run(
         &prepared,
-        submission,
         "echo built > out.txt && mkdir -p target/x && echo h > \"$HOME/h\" && \
          echo t > \"$(mktemp)\" && rm main.py && echo done",
     );
     assert_eq!(text(&wrote.stdout), "done\n", "{}", text(&wrote.stderr));
-    let later = run(
-        &prepared,
-        submission,
-        "cat out.txt; ls main.py || echo gone",
-    );
+    let later = fixture.run(&prepared, "cat out.txt; ls main.py || echo gone");
     assert_eq!(
         text(&later.stdout),
         "built\ngone\n",
@@ -732,11 +703,7 @@ fn writes_go_to_a_disk_of_its_own(fixture: &Fixture, job: u32) {
         text(&later.stderr)
     );
     assert!(!prepared.disk_full());
-    let filled = run(
-        &prepared,
-        submission,
-        "dd if=/dev/zero of=big bs=1M count=8",
-    );
+    let filled = fixture.run(&prepared, "dd if=/dev/zero of=big bs=1M count=8");
     assert!(!filled.status.success());
     assert!(
         text(&filled.stderr).contains("No space left"),
@@ -745,9 +712,8 @@ fn writes_go_to_a_disk_of_its_own(fixture: &Fixture, job: u32) {
     );
     assert!(prepared.disk_full());
     // Nor can it write into the scratch folder beside its homes.
-    let beside = run(
+    let beside = fixture.run(
         &prepared,
-        submission,
         &format!("echo x > {}/x", fixture.scratch.path().display()),
     );
     assert!(!beside.status.success());
@@ -816,32 +782,27 @@ fn as_an_unprivileged_grader() {
     assert!(matches!(job, Marker::UserNamespace { .. }));
 
     let answer = fixture.kit("case.solution");
-    let stolen = run(
+    let stolen = fixture.run(
         &prepared,
-        fixture.submission.path(),
         &format!("cat {}; echo mine > own.txt; cat own.txt", answer.display()),
     );
     assert_eq!(text(&stolen.stdout), "mine\n", "{}", text(&stolen.stderr));
 
     // The grader cannot be signalled from the sandbox although it is the same uid.
     let grader = std::process::id();
-    let signal = run(
-        &prepared,
-        fixture.submission.path(),
-        &format!("kill -0 {grader} && echo reached"),
-    );
+    let signal = fixture.run(&prepared, &format!("kill -0 {grader} && echo reached"));
     assert!(!text(&signal.stdout).contains("reached"));
 
     if Path::new("/usr/bin/python3").exists() {
         // A socket of the grader's own uid, as a TA's tmux or ssh-agent is.
         let outside = Outside::new();
-        let tried = run(&prepared, fixture.submission.path(), &outside.script());
+        let tried = fixture.run(&prepared, &outside.script());
         assert_eq!(text(&tried.stdout).matches("refused").count(), 2);
         assert!(!outside.reached());
 
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         let port = listener.local_addr().unwrap().port();
-        let tried = run(&prepared, fixture.submission.path(), &connect_script(port));
+        let tried = fixture.run(&prepared, &connect_script(port));
         assert!(
             text(&tried.stdout).starts_with("refused"),
             "{}",
@@ -849,11 +810,7 @@ fn as_an_unprivileged_grader() {
         );
 
         // A fork loop: the limit counts the job's namespace only, not the grader's processes.
-        let forked = run(
-            &prepared,
-            fixture.submission.path(),
-            &format!("/usr/bin/python3 -c '{FORKS}'"),
-        );
+        let forked = fixture.run(&prepared, &format!("/usr/bin/python3 -c '{FORKS}'"));
         let forked: usize = text(&forked.stdout).trim().parse().unwrap();
         assert!(
             (45..=49).contains(&forked),
@@ -864,14 +821,13 @@ fn as_an_unprivileged_grader() {
         assert_eq!(prepared.kill_survivors().unwrap(), left);
         assert!(survivors::live(job).is_empty());
         // Reaped, they no longer count against the limit: the job can fork again.
-        let again = run(&prepared, fixture.submission.path(), "sh -c 'echo again'");
+        let again = fixture.run(&prepared, "sh -c 'echo again'");
         assert_eq!(text(&again.stdout), "again\n", "{}", text(&again.stderr));
     }
 
     // A daemon, also in a nested user namespace if it could make one.
-    let left = run(
+    let left = fixture.run(
         &prepared,
-        fixture.submission.path(),
         "unshare -U true && echo nested; \
          setsid sh -c 'sleep 300 & echo $! > daemon.pid' </dev/null >/dev/null 2>&1 & wait",
     );
@@ -994,10 +950,8 @@ fn nothing_outside_the_job_is_seen_and_nothing_it_leaves_reaches_the_next_job() 
     let prepared = fixture.sandbox(9).prepare().unwrap();
     assert_eq!(prepared.protections().sight, Status::InForce);
     assert_eq!(prepared.protections().objects, Status::InForce);
-    let dir = fixture.submission.path();
-    let seen = run(
+    let seen = fixture.run(
         &prepared,
-        dir,
         "cat /proc/[0-9]*/cmdline | tr '\\0' ' '; echo; ls /proc | grep -c '^[0-9]'",
     );
     let out = text(&seen.stdout);
@@ -1005,7 +959,7 @@ fn nothing_outside_the_job_is_seen_and_nothing_it_leaves_reaches_the_next_job() 
     let count: usize = out.lines().last().unwrap().trim().parse().unwrap();
     assert!(count <= 6, "{count} processes seen: {out}");
     assert_eq!(
-        text(&run(&prepared, dir, "readlink /proc/self").stdout)
+        text(&fixture.run(&prepared, "readlink /proc/self").stdout)
             .trim()
             .parse::<i32>()
             .map(|p| p > 0),
@@ -1015,9 +969,8 @@ fn nothing_outside_the_job_is_seen_and_nothing_it_leaves_reaches_the_next_job() 
     secret.wait().unwrap();
 
     // A System V segment and a message queue made in the job are in its namespace alone.
-    let made = run(
+    let made = fixture.run(
         &prepared,
-        dir,
         "ipcmk -M 1048576 && ipcmk -Q && ipcs -m | grep -c 0x",
     );
     assert!(
@@ -1032,27 +985,24 @@ fn nothing_outside_the_job_is_seen_and_nothing_it_leaves_reaches_the_next_job() 
         text(&outside.stdout)
     );
     // POSIX shared memory works in the job's own /dev/shm, of a bounded size.
-    let shm = run(
-        &prepared,
-        dir,
-        "/usr/bin/python3 -c 'import multiprocessing as m; l = m.Lock(); l.acquire(); print(\"locked\")' \
+    let shm = fixture.run(&prepared, "/usr/bin/python3 -c 'import multiprocessing as m; l = m.Lock(); l.acquire(); print(\"locked\")' \
          && df -k /dev/shm | tail -1",
     );
     let out = text(&shm.stdout);
     assert!(out.starts_with("locked\n"), "{out}{}", text(&shm.stderr));
     assert!(out.contains(" 262144 "), "a 256 MiB /dev/shm: {out}");
     if root() {
-        let added = run(&prepared, dir, &key_script("add"));
+        let added = fixture.run(&prepared, &key_script("add"));
         assert_eq!(text(&added.stdout), "key True\n", "{}", text(&added.stderr));
     }
     drop(prepared);
 
     // The next job under the same uid finds neither.
     let next = fixture.sandbox(9).prepare().unwrap();
-    let left = run(&next, dir, "ipcs -m -q | grep -c 0x");
+    let left = fixture.run(&next, "ipcs -m -q | grep -c 0x");
     assert_eq!(text(&left.stdout), "0\n", "{}", text(&left.stderr));
     if root() {
-        let found = run(&next, dir, &key_script("find"));
+        let found = fixture.run(&next, &key_script("find"));
         assert_eq!(
             text(&found.stdout),
             "key False\n",
@@ -1085,11 +1035,7 @@ fn the_jobs_processes_share_one_memory_limit_that_counts_shared_mappings() {
                   m.write(b'x' * (40 << 20))\n\
                   time.sleep(1)\n\
                   print('survived', flush=True)\n";
-    let ran = run(
-        &prepared,
-        fixture.submission.path(),
-        &format!("/usr/bin/python3 -c \"{script}\""),
-    );
+    let ran = fixture.run(&prepared, &format!("/usr/bin/python3 -c \"{script}\""));
     assert!(
         text(&ran.stdout).matches("survived").count() < 2,
         "{}",
@@ -1097,7 +1043,7 @@ fn the_jobs_processes_share_one_memory_limit_that_counts_shared_mappings() {
     );
     assert!(prepared.memory_exceeded());
     prepared.watch_memory();
-    let small = run(&prepared, fixture.submission.path(), "echo fine");
+    let small = fixture.run(&prepared, "echo fine");
     assert_eq!(text(&small.stdout), "fine\n");
     assert!(!prepared.memory_exceeded());
 }
