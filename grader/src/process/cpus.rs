@@ -6,13 +6,12 @@
 //! no quota.
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use procfs::process::MountInfo;
-use procfs::{FromBufRead, ProcessCGroups};
 use serde::{Deserialize, Serialize};
 
-use super::topology::simulated_cpus;
+use super::sandbox::cgroup::{cgroup_mounts, memberships, place};
+use super::topology::{affinity, simulated_cpus};
 
 /// What limits the CPUs a program may use.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -43,7 +42,7 @@ impl Cpus {
         let mounts = fs::read_to_string("/proc/self/mountinfo").unwrap_or_default();
         Cpus {
             online,
-            affinity: affinity().unwrap_or(online),
+            affinity: Some(affinity().len()).filter(|&n| n > 0).unwrap_or(online),
             quota: quota(&cgroup, &mounts, |path| fs::read_to_string(path).ok()),
         }
     }
@@ -55,38 +54,24 @@ impl Cpus {
     }
 }
 
-/// How many CPUs this process's affinity mask allows, if the kernel says.
-fn affinity() -> Option<usize> {
-    // SAFETY: a zeroed cpu_set_t is valid, and sched_getaffinity writes at most its size.
-    unsafe {
-        let mut set: libc::cpu_set_t = std::mem::zeroed();
-        if libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set) != 0 {
-            return None;
-        }
-        usize::try_from(libc::CPU_COUNT(&set))
-            .ok()
-            .filter(|&n| n > 0)
-    }
-}
-
-/// A cgroup hierarchy that can limit CPU time.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Hierarchy {
-    /// cgroup v2: `cpu.max`.
-    Unified,
-    /// cgroup v1's `cpu` controller: `cpu.cfs_quota_us` and `cpu.cfs_period_us`.
-    Cpu,
-}
-
 /// The tightest CPU quota, in CPUs, over this process's cgroups and those above them, given
-/// `/proc/self/cgroup`, `/proc/self/mountinfo` and a way to read a file.
+/// `/proc/self/cgroup`, `/proc/self/mountinfo` and a way to read a file: v2 `cpu.max`, v1
+/// `cpu.cfs_quota_us` over `cpu.cfs_period_us` where the `cpu` controller is mounted.
 fn quota(cgroup: &str, mounts: &str, read: impl Fn(&Path) -> Option<String>) -> Option<f64> {
+    let (mounts, members) = (cgroup_mounts(mounts), memberships(cgroup));
     let mut tightest: Option<f64> = None;
-    for (hierarchy, dir, top) in cgroup_dirs(cgroup, mounts) {
-        for dir in dir.ancestors().take_while(|d| d.starts_with(&top)) {
-            let found = match hierarchy {
-                Hierarchy::Unified => read(&dir.join("cpu.max")).and_then(|t| cpu_max(&t)),
-                Hierarchy::Cpu => read(&dir.join("cpu.cfs_quota_us"))
+    for controller in [None, Some("cpu")] {
+        let Some(place) = place(&mounts, &members, controller) else {
+            continue;
+        };
+        for dir in place
+            .dir
+            .ancestors()
+            .take_while(|d| d.starts_with(&place.mount_point))
+        {
+            let found = match controller {
+                None => read(&dir.join("cpu.max")).and_then(|t| cpu_max(&t)),
+                Some(_) => read(&dir.join("cpu.cfs_quota_us"))
                     .and_then(|q| cfs_quota(&q, &read(&dir.join("cpu.cfs_period_us"))?)),
             };
             if let Some(cpus) = found {
@@ -95,42 +80,6 @@ fn quota(cgroup: &str, mounts: &str, read: impl Fn(&Path) -> Option<String>) -> 
         }
     }
     tightest
-}
-
-/// For each hierarchy that can limit CPU time, this process's cgroup folder and the folder the
-/// hierarchy is mounted at (the first mount of it in `/proc/self/mountinfo`).
-fn cgroup_dirs(cgroup: &str, mounts: &str) -> Vec<(Hierarchy, PathBuf, PathBuf)> {
-    let mounts: Vec<MountInfo> = mounts
-        .lines()
-        .filter_map(|line| MountInfo::from_line(line).ok())
-        .collect();
-    let memberships = ProcessCGroups::from_buf_read(cgroup.as_bytes()).map_or(Vec::new(), |c| c.0);
-    let mut dirs = Vec::new();
-    for membership in memberships {
-        let hierarchy = if membership.controllers.is_empty() {
-            Hierarchy::Unified
-        } else if membership.controllers.iter().any(|c| c == "cpu") {
-            Hierarchy::Cpu
-        } else {
-            continue;
-        };
-        let Some(mount) = mounts.iter().find(|m| match hierarchy {
-            Hierarchy::Unified => m.fs_type == "cgroup2",
-            Hierarchy::Cpu => m.fs_type == "cgroup" && m.super_options.contains_key("cpu"),
-        }) else {
-            continue;
-        };
-        // The path is relative to the hierarchy's root; a mount of a part shows that part.
-        let path = Path::new(&membership.pathname);
-        let inside = path.strip_prefix(&mount.root).unwrap_or(path);
-        let relative = inside.strip_prefix("/").unwrap_or(inside);
-        dirs.push((
-            hierarchy,
-            mount.mount_point.join(relative),
-            mount.mount_point.clone(),
-        ));
-    }
-    dirs
 }
 
 /// cgroup v2's `cpu.max` (`QUOTA PERIOD`, or `max PERIOD`) in CPUs, if it sets a quota.
@@ -152,6 +101,7 @@ fn cfs_quota(quota: &str, period: &str) -> Option<f64> {
 mod tests {
     use super::*;
     use std::collections::HashMap;
+    use std::path::PathBuf;
 
     const MOUNTS: &str = "\
         29 23 0:26 / /sys/fs/cgroup rw,nosuid - cgroup2 cgroup2 rw,nsdelegate\n\

@@ -329,7 +329,7 @@ pub fn onto(cpus: &[usize], real: &[usize]) -> Vec<usize> {
 }
 
 /// The CPUs the calling thread's affinity allows, in order; empty if the kernel does not say.
-fn affinity() -> Vec<usize> {
+pub(super) fn affinity() -> Vec<usize> {
     // SAFETY: a zeroed cpu_set_t is valid, and sched_getaffinity writes at most its size.
     unsafe {
         let mut set: libc::cpu_set_t = std::mem::zeroed();

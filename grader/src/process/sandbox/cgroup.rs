@@ -27,7 +27,7 @@ use std::ffi::OsString;
 use std::fmt;
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};
-use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::os::fd::{AsRawFd, OwnedFd};
 use std::os::unix::ffi::OsStringExt;
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
@@ -38,6 +38,8 @@ use std::time::{Duration, Instant};
 use procfs::process::MountInfo;
 use procfs::{FromBufRead, FromRead, ProcessCGroup, ProcessCGroups};
 use serde::{Deserialize, Serialize};
+
+use super::survivors::kill_checked;
 
 /// The folder under the cgroup2 mount that holds every job's cgroup when the grader is root
 /// (v2). Shared by all graders on the machine, so never removed.
@@ -112,7 +114,8 @@ impl fmt::Display for Controller {
 }
 
 /// An error number of a system call, kept as plain data (shown as the system's message).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
+#[error("{}", io::Error::from_raw_os_error(*.0))]
 pub struct Errno(pub i32);
 
 impl Errno {
@@ -122,20 +125,20 @@ impl Errno {
     }
 }
 
-impl fmt::Display for Errno {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", io::Error::from_raw_os_error(self.0))
-    }
-}
-
 /// Why a control is not (fully) in force.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
 pub enum Shortfall {
     /// No hierarchy has the controller: v1, none is mounted with it; v2, the root's
     /// `cgroup.controllers` lacks it (the kernel has no such controller, or it is in use by v1).
+    #[error("no cgroup hierarchy has the {controller} controller on this system")]
     Absent { controller: Controller },
     /// v2: the controller is not delegated to the grader's cgroup (absent from its
     /// `cgroup.controllers`, or enabling it was refused as not available).
+    #[error(
+        "the {controller} controller is not delegated to the grader's cgroup {}; run grade as \
+         root, or under `systemd-run --user --scope -p Delegate=yes grade ...`",
+        .cgroup.display()
+    )]
     NotDelegated {
         controller: Controller,
         /// The cgroup it was missing in.
@@ -143,12 +146,19 @@ pub enum Shortfall {
     },
     /// v2: the controller cannot be enabled for the jobs because their parent cgroup has
     /// processes of its own (the "no internal processes" rule): the grader runs in it.
+    #[error(
+        "the {controller} controller cannot be enabled below {}, which has processes other \
+         than the grader's; run grade as root, or in a scope of its own: \
+         `systemd-run --user --scope -p Delegate=yes grade ...`",
+        .cgroup.display()
+    )]
     InternalProcesses {
         controller: Controller,
         /// The parent cgroup.
         cgroup: PathBuf,
     },
     /// The job's cgroup in the controller's hierarchy could not be made or prepared.
+    #[error("the job's {controller} cgroup could not be set up: {}: {errno}", .path.display())]
     Setup {
         controller: Controller,
         /// The file or directory that failed.
@@ -156,6 +166,7 @@ pub enum Shortfall {
         errno: Errno,
     },
     /// The kernel refused a value written to a control file.
+    #[error("writing {value:?} to {} failed: {errno}", .path.display())]
     Refused {
         /// The file.
         path: PathBuf,
@@ -165,50 +176,14 @@ pub enum Shortfall {
     },
     /// Swap is on and cannot be limited (no `memory.swap.max`, no `memory.memsw.*`: swap
     /// accounting is off), so swapped-out pages extend the memory budget.
+    #[error(
+        "swap is on and the kernel does not account it per cgroup, so swap extends the memory \
+         budget"
+    )]
     SwapNotLimited,
     /// The budget asked for an empty list of CPUs.
+    #[error("the budget's list of CPUs is empty")]
     NoCpus,
-}
-
-impl fmt::Display for Shortfall {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Shortfall::Absent { controller } => write!(
-                f,
-                "no cgroup hierarchy has the {controller} controller on this system"
-            ),
-            Shortfall::NotDelegated { controller, cgroup } => write!(
-                f,
-                "the {controller} controller is not delegated to the grader's cgroup {}; run \
-                 grade as root, or under `systemd-run --user --scope -p Delegate=yes grade ...`",
-                cgroup.display()
-            ),
-            Shortfall::InternalProcesses { controller, cgroup } => write!(
-                f,
-                "the {controller} controller cannot be enabled below {}, which has processes \
-                 other than the grader's; run grade as root, or in a scope of its own: \
-                 `systemd-run --user --scope -p Delegate=yes grade ...`",
-                cgroup.display()
-            ),
-            Shortfall::Setup {
-                controller,
-                path,
-                errno,
-            } => write!(
-                f,
-                "the job's {controller} cgroup could not be set up: {}: {errno}",
-                path.display()
-            ),
-            Shortfall::Refused { path, value, errno } => {
-                write!(f, "writing {value:?} to {} failed: {errno}", path.display())
-            }
-            Shortfall::SwapNotLimited => f.write_str(
-                "swap is on and the kernel does not account it per cgroup, so swap extends the \
-                 memory budget",
-            ),
-            Shortfall::NoCpus => f.write_str("the budget's list of CPUs is empty"),
-        }
-    }
 }
 
 /// Whether one control is in force for a job.
@@ -372,7 +347,7 @@ impl JobCgroup {
         let cgroup = read_proc("/proc/self/cgroup")?;
         let mounts = cgroup_mounts(&mountinfo);
         let members = memberships(&cgroup);
-        let v2 = place_v2(&mounts, &members);
+        let v2 = place(&mounts, &members, None);
         let v2_count = v2.as_ref().map(|p| {
             let available = words(&p.mount_point.join("cgroup.controllers"));
             WANTED
@@ -382,12 +357,14 @@ impl JobCgroup {
         });
         let v1_count = WANTED
             .iter()
-            .filter(|c| place_v1(&mounts, &members, c.name()).is_some())
+            .filter(|c| place(&mounts, &members, Some(c.name())).is_some())
             .count();
-        let v1_freezer = place_v1(&mounts, &members, Controller::Freezer.name()).is_some();
+        let v1_freezer = place(&mounts, &members, Some(Controller::Freezer.name())).is_some();
         match (choose(v2_count, v1_count, v1_freezer), v2) {
-            (Some(Version::V2), Some(place)) => create_v2(name, budget, &place),
-            (Some(Version::V1), _) => create_v1(name, budget, &mounts, &members),
+            (Some(Version::V2), Some(place)) => {
+                create_in(name, budget, &mounts, &members, Some(place))
+            }
+            (Some(Version::V1), _) => create_in(name, budget, &mounts, &members, None),
             _ => Err(CgroupError::NoHierarchy),
         }
     }
@@ -582,34 +559,11 @@ impl JobCgroup {
     fn signal_each(&self, killed: &mut BTreeSet<i32>) {
         for pid in self.processes() {
             killed.insert(pid);
-            // SAFETY: pidfd_open with integer arguments.
-            let raw = unsafe { libc::syscall(libc::SYS_pidfd_open, pid, 0) };
-            let failure = io::Error::last_os_error();
-            let fd = match i32::try_from(raw) {
-                Ok(fd) if fd >= 0 => fd,
-                _ => {
-                    // Gone (ESRCH), or no pidfd (Linux < 5.3, out of descriptors): a plain
-                    // kill, checked just before.
-                    if failure.raw_os_error() != Some(libc::ESRCH) && self.contains(pid) {
-                        // SAFETY: kill with integer arguments.
-                        unsafe { libc::kill(pid, libc::SIGKILL) };
-                    }
-                    continue;
-                }
-            };
-            // SAFETY: pidfd_open returned a new descriptor that nothing else owns.
-            let fd = unsafe { OwnedFd::from_raw_fd(fd) };
-            if self.contains(pid) {
-                // SAFETY: pidfd_send_signal on a pidfd we own, no siginfo.
-                unsafe {
-                    libc::syscall(
-                        libc::SYS_pidfd_send_signal,
-                        fd.as_raw_fd(),
-                        libc::SIGKILL,
-                        std::ptr::null::<libc::siginfo_t>(),
-                        0,
-                    )
-                };
+            let checked = kill_checked(pid, |pid| self.contains(pid));
+            // No pidfd (Linux < 5.3, out of descriptors): a plain kill, checked just before.
+            if checked.is_err_and(|e| e.raw_os_error() != Some(libc::ESRCH)) && self.contains(pid) {
+                // SAFETY: kill with integer arguments.
+                unsafe { libc::kill(pid, libc::SIGKILL) };
             }
         }
     }
@@ -636,23 +590,6 @@ impl JobCgroup {
                 };
                 plain.saturating_add(memsw)
             }
-        }
-    }
-
-    /// An empty job (nothing made yet): what `create` fills in, and what its `Drop` removes if
-    /// `create` gives up half-way.
-    fn empty(version: Version) -> JobCgroup {
-        JobCgroup {
-            version,
-            dirs: Vec::new(),
-            procs: Vec::new(),
-            controls: Controls::default(),
-            memory: None,
-            limit: None,
-            stop: Stop::Signals,
-            peak: None,
-            oom_base: AtomicU64::new(0),
-            hits_base: AtomicU64::new(0),
         }
     }
 
@@ -706,15 +643,19 @@ fn choose(v2: Option<usize>, v1: usize, v1_freezer: bool) -> Option<Version> {
     }
 }
 
-/// v1: a directory per hierarchy, each configured for its controllers.
-fn create_v1(
+/// Makes the job's cgroup: v1, a directory per hierarchy (`v2` is `None`); v2, a single leaf
+/// under [`TOP`] as root, else under the grader's own (delegated) cgroup at `v2`. Then sets it
+/// up by `budget`. The versions differ only in their files: those of the other (v2's
+/// `memory.oom.group` and `memory.peak`, v1's memsw counters) are looked for and quietly missed.
+fn create_in(
     name: &str,
     budget: &Budget,
     mounts: &[MountInfo],
     members: &[ProcessCGroup],
+    v2: Option<Place>,
 ) -> Result<JobCgroup, CgroupError> {
-    let mut job = JobCgroup::empty(Version::V1);
     let cpus = asked_cpus(budget);
+    // The freezer is v1's alone: v2 has none to enable (it freezes with `cgroup.freeze`).
     let mut wanted = vec![
         Controller::Memory,
         Controller::Pids,
@@ -726,36 +667,97 @@ fn create_v1(
     }
     // Each controller's directory (an index into job.dirs), or why it has none.
     let mut found: Vec<(Controller, Result<usize, Shortfall>)> = Vec::new();
+    // Where to make a directory, and the controllers it serves.
     let mut hierarchies: Vec<(Place, Vec<Controller>)> = Vec::new();
-    for controller in wanted {
-        match place_v1(mounts, members, controller.name()) {
-            None => found.push((controller, Err(Shortfall::Absent { controller }))),
-            Some(place) => match hierarchies.iter_mut().find(|(p, _)| p.id == place.id) {
-                Some((_, controllers)) => controllers.push(controller),
-                None => hierarchies.push((place, vec![controller])),
-            },
+    // v2, not root: the grader's own cgroup, where a refusal means it is not delegated.
+    let mut own = None;
+    let version = match v2 {
+        None => {
+            for controller in wanted {
+                match place(mounts, members, Some(controller.name())) {
+                    None => found.push((controller, Err(Shortfall::Absent { controller }))),
+                    Some(place) => match hierarchies.iter_mut().find(|(p, _)| p.id == place.id) {
+                        Some((_, controllers)) => controllers.push(controller),
+                        None => hierarchies.push((place, vec![controller])),
+                    },
+                }
+            }
+            Version::V1
         }
-    }
+        Some(place) => {
+            // The jobs' parent, and the cgroups (from the top) whose subtree_control must
+            // enable a controller for the jobs to have it.
+            let (parent, chain) = match v2_parent(&place)? {
+                Some(top) => (top.clone(), vec![place.mount_point.clone(), top.dir]),
+                None => {
+                    let (dir, path) = settle(&place);
+                    own = Some(dir.clone());
+                    let chain = vec![dir.clone()];
+                    (Place { dir, path, ..place }, chain)
+                }
+            };
+            let available = words(&chain[0].join("cgroup.controllers"));
+            let mut enabled = Vec::new();
+            for controller in wanted {
+                let result = match &own {
+                    _ if available.contains(controller.name()) => chain
+                        .iter()
+                        .try_for_each(|cgroup| enable(cgroup, controller)),
+                    Some(cgroup) => Err(Shortfall::NotDelegated {
+                        controller,
+                        cgroup: cgroup.clone(),
+                    }),
+                    None => Err(Shortfall::Absent { controller }),
+                };
+                match result {
+                    Ok(()) => enabled.push(controller),
+                    Err(reason) => found.push((controller, Err(reason))),
+                }
+            }
+            hierarchies.push((parent, enabled));
+            Version::V2
+        }
+    };
+    // Nothing made yet: what its `Drop` removes if this gives up half-way.
+    let mut job = JobCgroup {
+        version,
+        dirs: Vec::new(),
+        procs: Vec::new(),
+        controls: Controls::default(),
+        memory: None,
+        limit: None,
+        stop: Stop::Signals,
+        peak: None,
+        oom_base: AtomicU64::new(0),
+        hits_base: AtomicU64::new(0),
+    };
     let mut attempts = Vec::new();
     for (place, controllers) in hierarchies {
         let path = place.dir.join(name);
-        let made = make_job_dir(&path)
-            .map_err(|e| (path.clone(), e))
-            .and_then(|()| {
-                if place.cpuset {
-                    // v1 refuses tasks in a cpuset with no CPUs or memory nodes.
-                    let asked = cpus.as_ref().and_then(|c| c.as_ref().ok());
-                    fill_cpuset(&place.dir, &path, asked.map(String::as_str)).inspect_err(|_| {
-                        remove_dir(&path);
-                    })
-                } else {
-                    Ok(())
-                }
-            })
-            .and_then(|()| {
-                job.adopt(path.clone(), place.id, join_path(&place.path, name))
-                    .map_err(|e| (path.join("cgroup.procs"), e))
-            });
+        let made = match make_job_dir(&path) {
+            Err(source) if own.is_some() && denied(&source) => {
+                return Err(CgroupError::NotDelegated {
+                    cgroup: place.dir,
+                    source,
+                })
+            }
+            made => made.map_err(|e| (path.clone(), e)),
+        }
+        .and_then(|()| {
+            if place.cpuset {
+                // v1 refuses tasks in a cpuset with no CPUs or memory nodes.
+                let asked = cpus.as_ref().and_then(|c| c.as_ref().ok());
+                fill_cpuset(&place.dir, &path, asked.map(String::as_str)).inspect_err(|_| {
+                    remove_dir(&path);
+                })
+            } else {
+                Ok(())
+            }
+        })
+        .and_then(|()| {
+            job.adopt(path.clone(), place.id, join_path(&place.path, name))
+                .map_err(|e| (path.join("cgroup.procs"), e))
+        });
         for &controller in &controllers {
             found.push((
                 controller,
@@ -776,145 +778,75 @@ fn create_v1(
     if job.dirs.is_empty() {
         return Err(CgroupError::NothingCreated { attempts });
     }
+    let dirs: Vec<PathBuf> = job.dirs.iter().map(|d| d.path.clone()).collect();
     let dir_of = |controller: Controller| -> Result<PathBuf, Shortfall> {
         match found.iter().find(|(c, _)| *c == controller) {
-            Some((_, Ok(index))) => Ok(job.dirs[*index].path.clone()),
+            Some((_, Ok(index))) => Ok(dirs[*index].clone()),
             Some((_, Err(reason))) => Err(reason.clone()),
             None => Err(Shortfall::Absent { controller }),
         }
     };
     if let Ok(dir) = dir_of(Controller::Memory) {
+        // An OOM kills the whole job, not one process that a fork loop replaces.
+        let _ = set(&dir, "memory.oom.group", "1");
+        job.peak = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(dir.join("memory.peak"))
+            .or_else(|_| File::open(dir.join("memory.peak")))
+            .ok();
         job.memory = Some(Memory {
             memsw: dir.join("memory.memsw.failcnt").exists(),
             dir,
         });
     }
-    if let Ok(dir) = dir_of(Controller::Freezer) {
-        job.stop = Stop::FreezeV1(dir);
-    }
-    job.controls = controls(Version::V1, budget, cpus, dir_of);
+    let first = &dirs[0];
+    job.stop = if let Ok(dir) = dir_of(Controller::Freezer) {
+        Stop::FreezeV1(dir)
+    } else if first.join("cgroup.kill").exists() {
+        Stop::Kill(first.join("cgroup.kill"))
+    } else if first.join("cgroup.freeze").exists() {
+        Stop::FreezeV2(first.clone())
+    } else {
+        Stop::Signals
+    };
+    job.controls = controls(version, budget, cpus, dir_of);
     if matches!(job.controls.memory, Control::InForce | Control::Partly(_)) {
         job.limit = budget.memory_bytes;
     }
     Ok(job)
 }
 
-/// v2: a single leaf, under [`TOP`] as root, else under the grader's own (delegated) cgroup.
-fn create_v2(name: &str, budget: &Budget, place: &Place) -> Result<JobCgroup, CgroupError> {
-    let mut job = JobCgroup::empty(Version::V2);
-    let cpus = asked_cpus(budget);
+/// v2 as root: the shared folder [`TOP`] for the jobs, made if need be; `None` where it cannot
+/// be used (a user namespace's root, a read-only cgroupfs): the grader's own cgroup then.
+fn v2_parent(place: &Place) -> Result<Option<Place>, CgroupError> {
     // SAFETY: geteuid cannot fail.
-    let root = unsafe { libc::geteuid() } == 0;
-    // The jobs' parent, its path in /proc, and the cgroups (from the top) whose
-    // subtree_control must enable a controller for the jobs to have it.
-    let mut layout = None;
-    if root {
-        let top = place.mount_point.join(TOP);
-        match fs::create_dir(&top) {
-            Ok(()) => {}
-            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
-            // Root of a user namespace, or a read-only cgroupfs: try the grader's own cgroup.
-            Err(e)
-                if matches!(
-                    e.raw_os_error(),
-                    Some(libc::EACCES | libc::EPERM | libc::EROFS)
-                ) => {}
-            Err(e) => {
-                return Err(CgroupError::NothingCreated {
-                    attempts: vec![(top, e)],
-                })
-            }
-        }
-        if top.is_dir() && writable(&top) {
-            let top_path = join_path(&place.mount_path, TOP);
-            layout = Some((top.clone(), top_path, vec![place.mount_point.clone(), top]));
-        }
+    if unsafe { libc::geteuid() } != 0 {
+        return Ok(None);
     }
-    let own_layout = layout.is_none();
-    let (parent, parent_path, chain) = layout.unwrap_or_else(|| {
-        let (dir, path) = settle(place);
-        (dir.clone(), path, vec![dir])
-    });
-    let available = words(&chain[0].join("cgroup.controllers"));
-
-    let mut wanted = vec![Controller::Memory, Controller::Pids, Controller::Cpu];
-    if matches!(cpus, Some(Ok(_))) {
-        wanted.push(Controller::Cpuset);
-    }
-    let mut enabled: Vec<(Controller, Result<(), Shortfall>)> = Vec::new();
-    for controller in wanted {
-        let result = if !available.contains(controller.name()) {
-            Err(if own_layout {
-                Shortfall::NotDelegated {
-                    controller,
-                    cgroup: chain[0].clone(),
-                }
-            } else {
-                Shortfall::Absent { controller }
+    let top = place.mount_point.join(TOP);
+    match fs::create_dir(&top) {
+        Err(e) if e.kind() != io::ErrorKind::AlreadyExists && !denied(&e) => {
+            return Err(CgroupError::NothingCreated {
+                attempts: vec![(top, e)],
             })
-        } else {
-            chain
-                .iter()
-                .try_for_each(|cgroup| enable(cgroup, controller))
-        };
-        enabled.push((controller, result));
+        }
+        _ => {}
     }
+    Ok((top.is_dir() && writable(&top)).then(|| Place {
+        dir: top,
+        path: join_path(&place.mount_path, TOP),
+        ..place.clone()
+    }))
+}
 
-    let leaf = parent.join(name);
-    if let Err(error) = make_job_dir(&leaf) {
-        let denied = matches!(
-            error.raw_os_error(),
-            Some(libc::EACCES | libc::EPERM | libc::EROFS)
-        );
-        return Err(if own_layout && denied {
-            CgroupError::NotDelegated {
-                cgroup: parent,
-                source: error,
-            }
-        } else {
-            CgroupError::NothingCreated {
-                attempts: vec![(leaf, error)],
-            }
-        });
-    }
-    if let Err(error) = job.adopt(leaf.clone(), 0, join_path(&parent_path, name)) {
-        return Err(CgroupError::NothingCreated {
-            attempts: vec![(leaf.join("cgroup.procs"), error)],
-        });
-    }
-    let state = |controller: Controller| -> Result<(), Shortfall> {
-        enabled
-            .iter()
-            .find(|(c, _)| *c == controller)
-            .map_or(Err(Shortfall::Absent { controller }), |(_, r)| r.clone())
-    };
-
-    if state(Controller::Memory).is_ok() {
-        // An OOM kills the whole job, not one process that a fork loop replaces.
-        let _ = set(&leaf, "memory.oom.group", "1");
-        job.peak = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .open(leaf.join("memory.peak"))
-            .or_else(|_| File::open(leaf.join("memory.peak")))
-            .ok();
-        job.memory = Some(Memory {
-            dir: leaf.clone(),
-            memsw: false,
-        });
-    }
-    // The leaf, where the controller is enabled for it.
-    job.controls = controls(Version::V2, budget, cpus, |controller| {
-        state(controller).map(|()| leaf.clone())
-    });
-    job.stop = if leaf.join("cgroup.kill").exists() {
-        Stop::Kill(leaf.join("cgroup.kill"))
-    } else if leaf.join("cgroup.freeze").exists() {
-        Stop::FreezeV2(leaf)
-    } else {
-        Stop::Signals
-    };
-    Ok(job)
+/// Whether making a cgroup directory was refused for want of rights (not delegated, a user
+/// namespace's root, a read-only cgroupfs).
+fn denied(error: &io::Error) -> bool {
+    matches!(
+        error.raw_os_error(),
+        Some(libc::EACCES | libc::EPERM | libc::EROFS)
+    )
 }
 
 /// The grader's own cgroup (v2, not root), for its jobs to go in: a cgroup with processes in it
@@ -1241,7 +1173,7 @@ fn within(path: &str, base: &str) -> bool {
 /// The cgroup filesystems (v1 and v2) of a `/proc/PID/mountinfo`, their root (the cgroup at
 /// the mount's root, as `/proc/PID/cgroup` paths go) and mount point unescaped: the crate leaves
 /// them as mountinfo writes them.
-fn cgroup_mounts(text: &str) -> Vec<MountInfo> {
+pub(crate) fn cgroup_mounts(text: &str) -> Vec<MountInfo> {
     text.lines()
         .filter_map(|line| MountInfo::from_line(line).ok())
         .filter(|m| m.fs_type == "cgroup" || m.fs_type == "cgroup2")
@@ -1279,53 +1211,43 @@ fn unescape(field: &str) -> Vec<u8> {
 }
 
 /// The lines of a `/proc/PID/cgroup` (none if it cannot be parsed).
-fn memberships(text: &str) -> Vec<ProcessCGroup> {
+pub(crate) fn memberships(text: &str) -> Vec<ProcessCGroup> {
     ProcessCGroups::from_buf_read(text.as_bytes()).map_or(Vec::new(), |c| c.0)
 }
 
 /// Where the grader is in one hierarchy.
 #[derive(Clone, Debug, PartialEq, Eq)]
-struct Place {
+pub(crate) struct Place {
     /// The hierarchy's id in `/proc/PID/cgroup` (0 for v2).
     id: u32,
     /// The grader's cgroup directory.
-    dir: PathBuf,
+    pub(crate) dir: PathBuf,
     /// The grader's cgroup as `/proc/PID/cgroup` shows it.
     path: String,
     /// Where the hierarchy is mounted.
-    mount_point: PathBuf,
+    pub(crate) mount_point: PathBuf,
     /// The mount's root cgroup as `/proc/PID/cgroup` paths go.
     mount_path: String,
     /// v1: whether the hierarchy has the cpuset controller.
     cpuset: bool,
 }
 
-/// The grader's place in the v1 hierarchy that has `controller`.
-fn place_v1(mounts: &[MountInfo], members: &[ProcessCGroup], controller: &str) -> Option<Place> {
-    let member = members
-        .iter()
-        .find(|m| m.hierarchy != 0 && m.controllers.iter().any(|c| c == controller))?;
-    let candidates = mounts
-        .iter()
-        .filter(|m| m.fs_type == "cgroup" && m.super_options.contains_key(controller));
-    place_in(candidates, member)
-}
-
-/// The grader's place in the v2 hierarchy.
-fn place_v2(mounts: &[MountInfo], members: &[ProcessCGroup]) -> Option<Place> {
-    let member = members
-        .iter()
-        .find(|m| m.hierarchy == 0 && m.controllers.is_empty())?;
-    let candidates = mounts.iter().filter(|m| m.fs_type == "cgroup2");
-    place_in(candidates, member)
-}
-
-/// The grader's place among the mounts of one hierarchy: the one whose root holds its cgroup
-/// (the widest such, usually `/`), else the first (a cgroup namespace's view).
-fn place_in<'a>(
-    candidates: impl Iterator<Item = &'a MountInfo> + Clone,
-    member: &ProcessCGroup,
+/// The grader's place in the v1 hierarchy that has `controller`, or (`None`) in the v2 one:
+/// among the hierarchy's mounts, the one whose root holds its cgroup (the widest such, usually
+/// `/`), else the first (a cgroup namespace's view).
+pub(crate) fn place(
+    mounts: &[MountInfo],
+    members: &[ProcessCGroup],
+    controller: Option<&str>,
 ) -> Option<Place> {
+    let member = members.iter().find(|m| match controller {
+        Some(c) => m.hierarchy != 0 && m.controllers.iter().any(|name| name == c),
+        None => m.hierarchy == 0 && m.controllers.is_empty(),
+    })?;
+    let candidates = mounts.iter().filter(|m| match controller {
+        Some(c) => m.fs_type == "cgroup" && m.super_options.contains_key(c),
+        None => m.fs_type == "cgroup2",
+    });
     let path = &member.pathname;
     let mount = candidates
         .clone()
@@ -1402,7 +1324,7 @@ mod tests {
         let mounts = cgroup_mounts(V1_MOUNTINFO);
         assert_eq!(mounts.len(), 7, "the cgroup mounts alone: {mounts:?}");
         let members = memberships(V1_CGROUP);
-        let memory = place_v1(&mounts, &members, "memory").unwrap();
+        let memory = place(&mounts, &members, Some("memory")).unwrap();
         assert_eq!(memory.id, 4);
         assert_eq!(
             memory.dir,
@@ -1413,16 +1335,16 @@ mod tests {
             join_path(&memory.path, "job"),
             "/process_api/5717d04072e5adb6c699ed3c352d023f/job"
         );
-        let cpu = place_v1(&mounts, &members, "cpu").unwrap();
+        let cpu = place(&mounts, &members, Some("cpu")).unwrap();
         assert_eq!(cpu.dir, Path::new("/sys/fs/cgroup/cpu,cpuacct"));
         assert_eq!(join_path(&cpu.path, "job"), "/job");
-        assert!(!cpu.cpuset && place_v1(&mounts, &members, "cpuset").unwrap().cpuset);
-        assert!(place_v1(&mounts, &members, "cpuacct").is_some());
+        assert!(!cpu.cpuset && place(&mounts, &members, Some("cpuset")).unwrap().cpuset);
+        assert!(place(&mounts, &members, Some("cpuacct")).is_some());
         // name=systemd is no controller; "cpuacct" is not "cpu".
-        assert!(place_v1(&mounts, &members, "systemd").is_none());
-        assert!(place_v1(&mounts, &members, "blkio").is_none());
+        assert!(place(&mounts, &members, Some("systemd")).is_none());
+        assert!(place(&mounts, &members, Some("blkio")).is_none());
         // The empty cgroup2 of a hybrid machine.
-        let v2 = place_v2(&mounts, &members).unwrap();
+        let v2 = place(&mounts, &members, None).unwrap();
         assert_eq!(v2.dir, Path::new("/sys/fs/cgroup/unified"));
         assert_eq!(choose(Some(0), 3, true), Some(Version::V1));
     }
@@ -1431,14 +1353,14 @@ mod tests {
     fn finds_the_graders_place_on_a_v2_machine() {
         let mounts = cgroup_mounts(V2_MOUNTINFO);
         let members = memberships(V2_CGROUP);
-        let place = place_v2(&mounts, &members).unwrap();
+        let v2 = place(&mounts, &members, None).unwrap();
         assert_eq!(
-            place.dir,
+            v2.dir,
             Path::new("/sys/fs/cgroup/user.slice/user-1000.slice/session-2.scope")
         );
-        assert_eq!(place.mount_point, Path::new("/sys/fs/cgroup"));
-        assert_eq!(join_path(&place.mount_path, TOP), "/connect-four-grade");
-        assert!(place_v1(&mounts, &members, "memory").is_none());
+        assert_eq!(v2.mount_point, Path::new("/sys/fs/cgroup"));
+        assert_eq!(join_path(&v2.mount_path, TOP), "/connect-four-grade");
+        assert!(place(&mounts, &members, Some("memory")).is_none());
         assert_eq!(choose(Some(3), 0, false), Some(Version::V2));
         assert_eq!(choose(Some(0), 0, false), Some(Version::V2));
         assert_eq!(choose(None, 0, true), Some(Version::V1));
@@ -1452,7 +1374,7 @@ mod tests {
             "60 50 0:32 /docker/abc /sys/fs/cgroup/memory ro - cgroup cgroup rw,memory",
         );
         let members = memberships("4:memory:/docker/abc/inner\n");
-        let place = place_v1(&mounts, &members, "memory").unwrap();
+        let place = place(&mounts, &members, Some("memory")).unwrap();
         assert_eq!(place.dir, Path::new("/sys/fs/cgroup/memory/inner"));
         assert_eq!(place.path, "/docker/abc/inner");
         assert!(within("/docker/abc/inner/job", "/docker/abc/inner"));
@@ -1650,7 +1572,7 @@ mod tests {
         require_root();
         let mounts = cgroup_mounts(&fs::read_to_string("/proc/self/mountinfo").unwrap());
         let members = memberships(&fs::read_to_string("/proc/self/cgroup").unwrap());
-        let place = place_v2(&mounts, &members).expect("a cgroup2 mount");
+        let place = place(&mounts, &members, None).expect("a cgroup2 mount");
         let available = words(&place.mount_point.join("cgroup.controllers"));
         for way in ["kill", "freeze"] {
             let budget = Budget {
@@ -1658,8 +1580,14 @@ mod tests {
                 processes: None,
                 cpus: None,
             };
-            let mut cgroup =
-                create_v2(&unique(&format!("v2-{way}")), &budget, &place).expect("a v2 leaf");
+            let mut cgroup = create_in(
+                &unique(&format!("v2-{way}")),
+                &budget,
+                &mounts,
+                &members,
+                Some(place.clone()),
+            )
+            .expect("a v2 leaf");
             let leaf = cgroup.dirs[0].path.clone();
             let top = place.mount_point.join(TOP);
             assert_eq!(leaf.parent(), Some(top.as_path()));

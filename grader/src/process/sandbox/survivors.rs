@@ -16,6 +16,7 @@
 use std::collections::BTreeSet;
 use std::fs;
 use std::io;
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 use std::os::unix::fs::MetadataExt;
 use std::thread;
 use std::time::{Duration, Instant};
@@ -109,7 +110,7 @@ pub(super) fn sweep(job: Marker, deadline: Duration) -> Result<usize, Survivors>
             Marker::Uid(uid) => kill_all_of(uid),
             Marker::UserNamespace { inode, .. } => {
                 for &pid in &live {
-                    kill_in_namespace(pid, inode);
+                    let _ = kill_checked(pid, |pid| namespace(pid) == Some(inode));
                 }
             }
         }
@@ -125,7 +126,7 @@ pub(super) fn kill_once(job: Marker) {
         Marker::Uid(uid) => kill_all_of(uid),
         Marker::UserNamespace { inode, .. } => {
             for member in members(job).iter().filter(|m| !m.zombie) {
-                kill_in_namespace(member.pid, inode);
+                let _ = kill_checked(member.pid, |pid| namespace(pid) == Some(inode));
             }
         }
     }
@@ -143,11 +144,10 @@ pub(super) fn live(job: Marker) -> Vec<i32> {
 
 /// The live processes and zombies of `job` in `/proc`.
 fn members(job: Marker) -> Vec<Member> {
-    let Ok(entries) = fs::read_dir("/proc") else {
-        return Vec::new();
-    };
-    entries
-        .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<i32>().ok())
+    procfs::process::all_processes()
+        .into_iter()
+        .flatten()
+        .filter_map(|p| Some(p.ok()?.pid))
         .filter_map(|pid| {
             let status = status(pid)?;
             belongs_by(job, pid, &status).then(|| Member {
@@ -219,27 +219,29 @@ pub(super) fn as_user(uid: u32, gid: Option<u32>, action: fn()) {
     }
 }
 
-/// Sends `SIGKILL` to `pid` if it is still in the user namespace `inode`, through a pidfd so that
-/// a pid reused since it was found is never signalled.
-fn kill_in_namespace(pid: i32, inode: u64) {
-    // SAFETY: pidfd_open returns a new descriptor or -1.
-    let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, pid, 0) };
-    let Ok(fd) = i32::try_from(fd) else { return };
-    if fd < 0 {
-        return;
-    }
-    if namespace(pid) == Some(inode) {
-        // SAFETY: `fd` is the pidfd just opened; no siginfo.
+/// Sends `SIGKILL` to `pid` if `still` says, just before, that it is the process meant: through
+/// a pidfd, so that a pid reused since it was found is never signalled. The error of
+/// `pidfd_open` where there is no pidfd (gone, Linux < 5.3, out of descriptors).
+pub(super) fn kill_checked(pid: i32, still: impl Fn(i32) -> bool) -> io::Result<()> {
+    // SAFETY: pidfd_open with integer arguments.
+    let raw = unsafe { libc::syscall(libc::SYS_pidfd_open, pid, 0) };
+    let fd = match i32::try_from(raw) {
+        Ok(fd) if fd >= 0 => fd,
+        _ => return Err(io::Error::last_os_error()),
+    };
+    // SAFETY: pidfd_open returned a new descriptor that nothing else owns.
+    let fd = unsafe { OwnedFd::from_raw_fd(fd) };
+    if still(pid) {
+        // SAFETY: pidfd_send_signal on a pidfd we own, no siginfo.
         unsafe {
             libc::syscall(
                 libc::SYS_pidfd_send_signal,
-                fd,
+                fd.as_raw_fd(),
                 libc::SIGKILL,
                 std::ptr::null::<libc::siginfo_t>(),
                 0,
             )
         };
     }
-    // SAFETY: closes the pidfd opened above.
-    unsafe { libc::close(fd) };
+    Ok(())
 }
