@@ -10,6 +10,8 @@ use std::time::Duration;
 
 use serde::Deserialize;
 
+use super::TomlError;
+
 use connect_four_supplied::limits::{max_connect, CONNECT, MAX_SIZE, MIN_CONNECT, MIN_SIZE};
 use connect_four_supplied::protocol::{Command, ParseError, COMMAND_WORDS, OPTIONAL_WORDS};
 
@@ -248,24 +250,9 @@ pub enum InvalidLine {
 /// Why a case file, or the folder of them, cannot be loaded.
 #[derive(Debug, thiserror::Error)]
 pub enum CaseError {
-    /// A case file or folder cannot be read.
-    #[error("{}: cannot read: {source}", .path.display())]
-    Read {
-        /// The file or folder.
-        path: PathBuf,
-        /// Why.
-        #[source]
-        source: std::io::Error,
-    },
-    /// A case file is not the TOML of a case.
-    #[error("{}: {source}", .path.display())]
-    Parse {
-        /// The case file.
-        path: PathBuf,
-        /// Where and why.
-        #[source]
-        source: toml::de::Error,
-    },
+    /// A case file or folder cannot be read, or a case file is not the TOML of a case.
+    #[error(transparent)]
+    Toml(#[from] TomlError),
     /// A case file's field is wrong.
     #[error("{}: {why}", .path.display())]
     Invalid {
@@ -356,10 +343,7 @@ pub fn validate_requirements(cases: &[Case]) -> Result<(), CasesError> {
 
 /// Loads and checks one case file; `root` is the `cases/` directory its name is relative to.
 pub fn load(path: &Path, root: &Path) -> Result<Case, CaseError> {
-    let text = fs::read_to_string(path).map_err(|source| CaseError::Read {
-        path: path.to_path_buf(),
-        source,
-    })?;
+    let text = super::read_text(path)?;
     let name = path
         .strip_prefix(root)
         .unwrap_or(path)
@@ -372,10 +356,7 @@ pub fn load(path: &Path, root: &Path) -> Result<Case, CaseError> {
 /// Checks the text of a case file: `path` is where it is said to be (for messages, and beside
 /// which its solution is stored), `name` what reports call it.
 pub fn parse(text: &str, path: &Path, name: String) -> Result<Case, CaseError> {
-    let spec: CaseFile = toml::from_str(text).map_err(|source| CaseError::Parse {
-        path: path.to_path_buf(),
-        source,
-    })?;
+    let spec: CaseFile = super::parse_toml(path, text)?;
     let fail = |why: Flaw| {
         Err(CaseError::Invalid {
             path: path.to_path_buf(),
@@ -530,7 +511,7 @@ pub fn load_all_below(dir: &Path, root: &Path) -> Result<Vec<Case>, CaseError> {
 
 /// Adds the `*.toml` files below `dir` to `paths`.
 fn collect(dir: &Path, paths: &mut Vec<PathBuf>) -> Result<(), CaseError> {
-    let entries = fs::read_dir(dir).map_err(|source| CaseError::Read {
+    let entries = fs::read_dir(dir).map_err(|source| TomlError::Read {
         path: dir.to_path_buf(),
         source,
     })?;
@@ -556,14 +537,25 @@ mod tests {
         (dir, path)
     }
 
+    /// `body` written as `c.toml` in a folder of its own and loaded.
+    fn loaded(body: &str) -> Result<Case, CaseError> {
+        let (dir, path) = write_case(body);
+        load(&path, dir.path())
+    }
+
+    /// Why `body`, as `c.toml`, is refused.
+    fn refused(body: &str) -> String {
+        loaded(body).unwrap_err().to_string()
+    }
+
     const HEAD: &str = "category = \"AI\"\npoints = 1\nrows = 4\ncols = 5\ndepth = 2\nthreads = 1\ntime_limit = 2\n";
 
     #[test]
     fn a_case_loads_with_line_numbers_and_scored_commands() {
-        let (dir, path) = write_case(&format!(
+        let case = loaded(&format!(
             "{HEAD}check = [\"scores\"]\nscript = \"\"\"\nnew red\n# set up\nplay 2\nscores 3\n\"\"\"\n"
-        ));
-        let case = load(&path, dir.path()).unwrap();
+        ))
+        .unwrap();
         assert_eq!(case.name, "c");
         assert_eq!(case.arguments(1), "4 5 2 1 --protocol");
         let lines: Vec<_> = case.script.iter().map(|s| (s.line, s.scored)).collect();
@@ -572,39 +564,33 @@ mod tests {
 
     #[test]
     fn a_connect_m_case_passes_m_and_only_when_it_is_not_four() {
-        let (dir, path) = write_case(&format!("{HEAD}connect = 5\nscript = \"new red\"\n"));
-        let case = load(&path, dir.path()).unwrap();
+        let case = loaded(&format!("{HEAD}connect = 5\nscript = \"new red\"\n")).unwrap();
         assert_eq!(case.arguments(2), "4 5 2 2 --protocol --connect 5");
-        let (dir, path) = write_case(&format!("{HEAD}connect = 4\nscript = \"new red\"\n"));
-        assert_eq!(
-            load(&path, dir.path()).unwrap().arguments(1),
-            "4 5 2 1 --protocol"
-        );
+        let case = loaded(&format!("{HEAD}connect = 4\nscript = \"new red\"\n")).unwrap();
+        assert_eq!(case.arguments(1), "4 5 2 1 --protocol");
         for m in [1, 6] {
-            let (dir, path) = write_case(&format!("{HEAD}connect = {m}\nscript = \"new red\"\n"));
-            let error = load(&path, dir.path()).unwrap_err().to_string();
+            let error = refused(&format!("{HEAD}connect = {m}\nscript = \"new red\"\n"));
             assert!(error.contains("connect must be 2 to 5"), "{error}");
         }
     }
 
     #[test]
     fn tilde_lines_are_sent_before_the_next_command_and_only_blank_or_comments() {
-        let (dir, path) = write_case(&format!(
+        let case = loaded(&format!(
             "{HEAD}script = \"\"\"\nnew red\n~ # no answer\n~\nturn\n\"\"\"\n"
-        ));
-        let case = load(&path, dir.path()).unwrap();
+        ))
+        .unwrap();
         assert_eq!(case.script[1].before, ["# no answer", ""]);
         assert!(case.script[0].before.is_empty());
         for script in ["new red\n~ turn\nturn\n", "new red\n~ # last\n"] {
-            let (dir, path) = write_case(&format!("{HEAD}script = \"\"\"\n{script}\"\"\"\n"));
-            assert!(load(&path, dir.path()).is_err(), "{script}");
+            let body = format!("{HEAD}script = \"\"\"\n{script}\"\"\"\n");
+            assert!(loaded(&body).is_err(), "{script}");
         }
     }
 
     #[test]
     fn a_bad_command_is_reported_with_file_and_line() {
-        let (dir, path) = write_case(&format!("{HEAD}script = \"\"\"\nnew red\nplya 3\n\"\"\"\n"));
-        let error = load(&path, dir.path()).unwrap_err().to_string();
+        let error = refused(&format!("{HEAD}script = \"\"\"\nnew red\nplya 3\n\"\"\"\n"));
         assert!(
             error.contains("c.toml:10: `plya 3`: unknown command"),
             "{error}"
@@ -621,8 +607,7 @@ mod tests {
             format!("{HEAD}script = \"quit\\nnew\"\n"),
             format!("{HEAD}script = \"! new red\"\n"),
         ] {
-            let (dir, path) = write_case(&body);
-            let error = load(&path, dir.path()).unwrap_err().to_string();
+            let error = refused(&body);
             assert!(error.contains("c.toml"), "{error}");
         }
     }
@@ -630,8 +615,7 @@ mod tests {
     #[test]
     fn optional_commands_are_never_sent() {
         for (script, line) in [("new red\nplay 1\nundo\n", 11), ("new red\n! redo 2\n", 10)] {
-            let (dir, path) = write_case(&format!("{HEAD}script = \"\"\"\n{script}\"\"\"\n"));
-            let error = load(&path, dir.path()).unwrap_err().to_string();
+            let error = refused(&format!("{HEAD}script = \"\"\"\n{script}\"\"\"\n"));
             assert!(
                 error.contains(&format!("c.toml:{line}: "))
                     && error.contains("is optional for students and never graded"),

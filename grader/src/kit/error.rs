@@ -4,11 +4,13 @@ use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
+use serde::de::DeserializeOwned;
+
 use super::case::{CaseError, CasesError};
 use super::rubric::RubricError;
 use super::solution::SolutionError;
 
-/// Why one of the kit's TOML files cannot be read.
+/// Why one of the kit's TOML files (or a folder of them) cannot be read.
 #[derive(Debug, thiserror::Error)]
 pub enum TomlError {
     /// The file cannot be read.
@@ -65,17 +67,23 @@ pub enum LoadError {
     },
 }
 
-/// Reads a TOML file of the kit: its text (for line numbers) and its contents, errors naming it.
-pub(crate) fn read_toml<T: serde::de::DeserializeOwned>(
-    path: &Path,
-) -> Result<(String, T), TomlError> {
-    let text = fs::read_to_string(path).map_err(|source| TomlError::Read {
+/// Reads a file of the kit, an error naming it.
+pub(crate) fn read_text(path: &Path) -> Result<String, TomlError> {
+    fs::read_to_string(path).map_err(|source| TomlError::Read {
         path: path.to_path_buf(),
         source,
-    })?;
-    let value = toml::from_str(&text).map_err(|source| TomlError::Parse {
+    })
+}
+
+/// Parses `text`, the kit's TOML file at `path`, an error naming it.
+pub(crate) fn parse_toml<T: DeserializeOwned>(path: &Path, text: &str) -> Result<T, TomlError> {
+    toml::from_str(text).map_err(|source| TomlError::Parse {
         path: path.to_path_buf(),
         source,
-    })?;
-    Ok((text, value))
+    })
+}
+
+/// Reads a TOML file of the kit, errors naming it.
+pub(crate) fn read_toml<T: DeserializeOwned>(path: &Path) -> Result<T, TomlError> {
+    parse_toml(path, &read_text(path)?)
 }

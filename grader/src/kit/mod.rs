@@ -34,7 +34,7 @@ pub mod tree;
 use std::path::Path;
 
 pub use case::Case;
-pub(crate) use error::read_toml;
+pub(crate) use error::{parse_toml, read_text, read_toml};
 pub use error::{LoadError, TomlError};
 pub use rubric::Rubric;
 pub use solution::Solution;

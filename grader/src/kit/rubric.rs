@@ -288,7 +288,7 @@ pub enum Missing {
     Zero,
 }
 
-/// What is wrong with one of the rubric's tables ([`RubricError::Invalid`]).
+/// What is wrong with the rubric or one of its tables ([`RubricError::Invalid`]).
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum Invalid {
     /// An extension's folder is not one plain name, or its points not over 0 (its name).
@@ -343,6 +343,15 @@ pub enum Invalid {
     /// A held-out category the cases do not score, or with no questions.
     #[error("held_out: `{0}` must be a category the cases score, with questions")]
     HeldOutCategory(String),
+    /// It has no category.
+    #[error("no [[category]]")]
+    NoCategory,
+    /// A checklist item does not start with its points (the category, the item).
+    #[error("`{0}`: a checklist item starts with its points, `(3) ...`: {1:?}")]
+    ItemPoints(String, String),
+    /// A category's checklist has more points than the category (the category).
+    #[error("`{0}`: the checklist's points are more than the category's")]
+    ChecklistPoints(String),
 }
 
 /// Why the rubric cannot be loaded.
@@ -359,36 +368,6 @@ pub enum RubricError {
         /// What is wrong.
         why: Invalid,
     },
-    /// It has no category.
-    #[error("{}: no [[category]]", .path.display())]
-    NoCategory {
-        /// The rubric.
-        path: PathBuf,
-    },
-    /// A checklist item does not start with its points.
-    #[error(
-        "{}: `{category}`: a checklist item starts with its points, `(3) ...`: {item:?}",
-        .path.display()
-    )]
-    ItemPoints {
-        /// The rubric.
-        path: PathBuf,
-        /// The item's category.
-        category: String,
-        /// The item.
-        item: String,
-    },
-    /// A category's checklist has more points than the category.
-    #[error(
-        "{}: `{category}`: the checklist's points are more than the category's",
-        .path.display()
-    )]
-    ChecklistPoints {
-        /// The rubric.
-        path: PathBuf,
-        /// The category.
-        category: String,
-    },
 }
 
 impl Rubric {
@@ -403,7 +382,7 @@ impl Rubric {
             path: path.to_path_buf(),
             why,
         };
-        let (_, mut rubric): (_, Rubric) = super::read_toml(path)?;
+        let mut rubric: Rubric = super::read_toml(path)?;
         for extension in &rubric.extensions {
             extension.check(&rubric.categories).map_err(invalid)?;
         }
@@ -415,24 +394,16 @@ impl Rubric {
             .collect();
         rubric.categories.extend(turned_on);
         if rubric.categories.is_empty() {
-            return Err(RubricError::NoCategory {
-                path: path.to_path_buf(),
-            });
+            return Err(invalid(Invalid::NoCategory));
         }
         for category in &rubric.categories {
+            let name = || category.name.clone();
             if let Some(item) = category.manual.iter().find(|i| item_points(i).is_none()) {
-                return Err(RubricError::ItemPoints {
-                    path: path.to_path_buf(),
-                    category: category.name.clone(),
-                    item: item.clone(),
-                });
+                return Err(invalid(Invalid::ItemPoints(name(), item.clone())));
             }
             category.check_wording().map_err(invalid)?;
             if category.automatic_points() < -1e-9 {
-                return Err(RubricError::ChecklistPoints {
-                    path: path.to_path_buf(),
-                    category: category.name.clone(),
-                });
+                return Err(invalid(Invalid::ChecklistPoints(name())));
             }
         }
         rubric.speedup.check().map_err(invalid)?;
@@ -546,6 +517,22 @@ mod tests {
         toml::from_str(&format!("{text}{TEST_SPEEDUP}")).unwrap()
     }
 
+    /// A rubric's title and one category of 1 point, `AI`.
+    const ONE_AI: &str = "title = \"t\"\n[[category]]\nname = \"AI\"\npoints = 1\n";
+
+    /// `text` written as a `rubric.toml` of its own and loaded.
+    fn load(text: &str) -> Result<Rubric, RubricError> {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("rubric.toml");
+        std::fs::write(&path, text).unwrap();
+        Rubric::load(&path)
+    }
+
+    /// Why `text`, as a `rubric.toml`, is refused.
+    fn refused(text: &str) -> String {
+        load(text).unwrap_err().to_string()
+    }
+
     #[test]
     fn the_credit_grows_in_proportion_to_the_gain_between_the_thresholds() {
         let rule = rubric().speedup;
@@ -558,41 +545,28 @@ mod tests {
 
     #[test]
     fn a_rule_whose_thresholds_are_out_of_order_is_refused() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("rubric.toml");
-        let text = "title = \"t\"\n[[category]]\nname = \"AI\"\npoints = 1\n";
         let swapped = TEST_SPEEDUP.replace("no_gain = 0.2", "no_gain = 0.7");
-        std::fs::write(&path, format!("{text}{swapped}")).unwrap();
-        let error = Rubric::load(&path).unwrap_err().to_string();
+        let error = refused(&format!("{ONE_AI}{swapped}"));
         assert!(error.contains("no_gain < full_gain"), "{error}");
     }
 
     #[test]
     fn a_category_declares_its_evidence_and_an_unknown_one_is_refused() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("rubric.toml");
         let text = "title = \"t\"\n[[category]]\nname = \"Interface\"\npoints = 1\n";
-        std::fs::write(
-            &path,
-            format!("{text}evidence = \"window\"\n{TEST_SPEEDUP}"),
-        )
-        .unwrap();
-        let loaded = Rubric::load(&path).unwrap();
+        let loaded = load(&format!("{text}evidence = \"window\"\n{TEST_SPEEDUP}")).unwrap();
         assert_eq!(loaded.categories[0].evidence, Some(Evidence::Window));
-        std::fs::write(&path, format!("{text}evidence = \"gui\"\n{TEST_SPEEDUP}")).unwrap();
-        let error = Rubric::load(&path).unwrap_err().to_string();
+        let error = refused(&format!("{text}evidence = \"gui\"\n{TEST_SPEEDUP}"));
         assert!(error.contains("`window`, `style`, `threads`"), "{error}");
         assert!(rubric().categories.iter().all(|c| c.evidence.is_none()));
     }
 
     #[test]
     fn a_late_table_is_read_and_checked() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("rubric.toml");
-        let text = "title = \"t\"\n[[category]]\nname = \"AI\"\npoints = 1\n";
         let late = "[late]\ndue = \"2026-11-20T23:59:00-08:00\"\npenalty = 10\nper = \"day\"\n";
-        std::fs::write(&path, format!("{text}{TEST_SPEEDUP}{late}")).unwrap();
-        let read = Rubric::load(&path).unwrap().late.unwrap();
+        let read = load(&format!("{ONE_AI}{TEST_SPEEDUP}{late}"))
+            .unwrap()
+            .late
+            .unwrap();
         assert_eq!((read.cap, read.grace_minutes), (100.0, 0));
         for (bad, why) in [
             (late.replace("-08:00", ""), "offset"),
@@ -601,8 +575,7 @@ mod tests {
             (format!("{late}cap = -5\n"), "cap"),
             (format!("{late}grace = 5\n"), "grace"),
         ] {
-            std::fs::write(&path, format!("{text}{TEST_SPEEDUP}{bad}")).unwrap();
-            let error = Rubric::load(&path).unwrap_err().to_string();
+            let error = refused(&format!("{ONE_AI}{TEST_SPEEDUP}{bad}"));
             assert!(
                 error.contains(why) && error.contains("rubric.toml"),
                 "{error}"
@@ -647,31 +620,20 @@ mod tests {
 
     #[test]
     fn checklist_items_must_give_their_points() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("rubric.toml");
-        std::fs::write(
-            &path,
-            format!(
-                "title = \"t\"\n[[category]]\nname = \"GUI\"\npoints = 2\n\
-                 manual = [\"draws\"]\n{TEST_SPEEDUP}"
-            ),
-        )
-        .unwrap();
-        let error = Rubric::load(&path).unwrap_err().to_string();
+        let error = refused(&format!(
+            "title = \"t\"\n[[category]]\nname = \"GUI\"\npoints = 2\n\
+             manual = [\"draws\"]\n{TEST_SPEEDUP}"
+        ));
         assert!(error.contains("starts with its points"), "{error}");
     }
 
     #[test]
     fn a_checklist_item_is_worded_for_the_submission_s_language() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("rubric.toml");
         let write = |wording: &str| {
-            let text = format!(
+            load(&format!(
                 "title = \"t\"\n[[category]]\nname = \"Style\"\npoints = 3\n\
                  manual = [\"(1) Named {{x}}\", \"(2) {{lint}}; handled\"]\n{wording}{TEST_SPEEDUP}"
-            );
-            std::fs::write(&path, text).unwrap();
-            Rubric::load(&path)
+            ))
         };
         let tables = "[category.wording.lint]\nrust = \"cargo clippy clean\"\n\
                       java = \"javac -Xlint:all clean\"\nother = \"no warnings\"\n\
@@ -717,23 +679,17 @@ mod tests {
 
     #[test]
     fn an_extension_is_a_category_only_once_turned_on() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("rubric.toml");
-        let text =
-            format!("title = \"t\"\n[[category]]\nname = \"AI\"\npoints = 1\n{TEST_SPEEDUP}");
+        let text = format!("{ONE_AI}{TEST_SPEEDUP}");
         let extension =
             "[[extension]]\nname = \"Connect M\"\nfolder = \"connect_m\"\npoints = 10\n";
-        std::fs::write(&path, format!("{text}{extension}")).unwrap();
-        let off = Rubric::load(&path).unwrap();
+        let off = load(&format!("{text}{extension}")).unwrap();
         assert_eq!(off.categories.len(), 1);
         assert!(!off.extensions[0].on);
-        std::fs::write(&path, format!("{text}{extension}on = true\n")).unwrap();
-        let on = Rubric::load(&path).unwrap();
+        let on = load(&format!("{text}{extension}on = true\n")).unwrap();
         assert_eq!(on.categories[1].name, "Connect M");
         assert_eq!(on.categories[1].automatic_points(), 10.0);
         let clash = extension.replace("Connect M", "AI");
-        std::fs::write(&path, format!("{text}{clash}")).unwrap();
-        let error = Rubric::load(&path).unwrap_err().to_string();
+        let error = refused(&format!("{text}{clash}"));
         assert!(error.contains("already exists"), "{error}");
     }
 
@@ -741,14 +697,10 @@ mod tests {
     fn the_kit_gives_the_default_limits_and_refuses_a_zero() {
         let kit = Path::new(env!("CARGO_MANIFEST_DIR")).join("../grading/rubric.toml");
         assert_eq!(Rubric::load(&kit).unwrap().limits, Limits::default());
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("rubric.toml");
         let text =
             format!("title = \"t\"\n{TEST_SPEEDUP}[[category]]\nname = \"AI\"\npoints = 1\n");
-        std::fs::write(&path, &text).unwrap();
-        assert_eq!(Rubric::load(&path).unwrap().limits, Limits::default());
-        std::fs::write(&path, format!("{text}[limits]\ncpu_seconds = 0\n")).unwrap();
-        let error = Rubric::load(&path).unwrap_err().to_string();
+        assert_eq!(load(&text).unwrap().limits, Limits::default());
+        let error = refused(&format!("{text}[limits]\ncpu_seconds = 0\n"));
         assert!(
             error.ends_with("limits: cpu_seconds must be at least 1"),
             "{error}"

@@ -51,14 +51,8 @@ pub enum SolutionError {
         source: io::Error,
     },
     /// It is not the TOML of a solution.
-    #[error("{}: {source}", .path.display())]
-    Parse {
-        /// The solution file.
-        path: PathBuf,
-        /// Where and why.
-        #[source]
-        source: toml::de::Error,
-    },
+    #[error(transparent)]
+    Toml(#[from] super::TomlError),
     /// It answers another script than its case's.
     #[error("{}: does not match its case's script; run `grade generate`", .path.display())]
     Stale {
@@ -95,10 +89,7 @@ pub fn read(case: &Case) -> Result<Solution, SolutionError> {
         Ok(text) => text,
         Err(source) => return Err(SolutionError::Read { path, source }),
     };
-    let solution: Solution = match toml::from_str(&text) {
-        Ok(solution) => solution,
-        Err(source) => return Err(SolutionError::Parse { path, source }),
-    };
+    let solution: Solution = super::parse_toml(&path, &text)?;
     let matches = solution.answer.len() == case.script.len()
         && solution
             .answer

@@ -38,6 +38,6 @@ pub fn seed(dir: &Path) -> Result<Option<u64>, TomlError> {
     if !path.exists() {
         return Ok(None);
     }
-    let (_, secret): (_, Secret) = super::read_toml(&path)?;
+    let secret: Secret = super::read_toml(&path)?;
     Ok(Some(secret.seed))
 }
