@@ -31,6 +31,7 @@ use std::sync::OnceLock;
 use std::thread;
 use std::time::{Duration, Instant};
 
+use connect_four_grader::judge::speedup::NO_BASELINE;
 use connect_four_grader::kit::case::Kind;
 
 use crate::support::{
@@ -502,14 +503,16 @@ fn the_forger_searches_twice_on_one_thread_unless_another_copy_searches() {
     let alone = least(1, 1)[0];
     let together = least(1, 2);
     eprintln!("forger: {two} ticks on 2 threads, {alone} alone on 1, {together:?} together on 1");
+    // Told apart by the grader's own rule: alone it is no baseline; beside another copy it is
+    // one (two copies at once on CPUs that share a core each cost up to 1.35x seen here).
     let ratio = |ticks: u64| ticks as f64 / two as f64;
     assert!(
-        ratio(alone) > 1.6,
+        ratio(alone) > NO_BASELINE,
         "alone on 1 thread: {alone} against {two}"
     );
     for ticks in together {
         assert!(
-            ratio(ticks) < 1.35,
+            ratio(ticks) < NO_BASELINE,
             "together on 1 thread: {ticks} against {two}"
         );
     }
