@@ -204,7 +204,7 @@ fn every_thread_design_gets_its_credit_and_its_name_idle_and_under_load() {
                 Said::Grew if loaded => assert!(measured, "{said}"),
                 Said::Grew => {
                     assert!(row[speedup].contains("work grew"), "{said}");
-                    let report = fs::read_to_string(reports.join(name).join("report.md"));
+                    let report = fs::read_to_string(reports.join(format!("{name}.md")));
                     let report = report.unwrap_or_default();
                     assert!(
                         report.contains("Cause: work grew, not the machine"),
