@@ -25,6 +25,8 @@ use procfs::process::Status;
 use procfs::FromRead;
 use serde::{Deserialize, Serialize};
 
+use crate::process::procfs::pids;
+
 /// How long a sweep goes on before what is left is reported.
 pub const DEADLINE: Duration = Duration::from_secs(2);
 /// The pause between two passes of a sweep.
@@ -144,10 +146,8 @@ pub(super) fn live(job: Marker) -> Vec<i32> {
 
 /// The live processes and zombies of `job` in `/proc`.
 fn members(job: Marker) -> Vec<Member> {
-    procfs::process::all_processes()
+    pids()
         .into_iter()
-        .flatten()
-        .filter_map(|p| Some(p.ok()?.pid))
         .filter_map(|pid| {
             let status = status(pid)?;
             belongs_by(job, pid, &status).then(|| Member {
