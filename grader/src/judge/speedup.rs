@@ -241,12 +241,16 @@ impl Bench<'_> {
             on_one_cpu,
         };
         *design = classify(&watched(None));
+        // Where the work grew, the design is named from the same two searches again, side by
+        // side on one CPU: two searches of different programs, each once, differ by up to half
+        // on a shared host (a pool on one CPU was once seen at 1.52x).
+        let side_by_side = |grew: f64| {
+            let &cpu = self.allowed.first().filter(|_| grew >= WORK_GREW)?;
+            self.on_one_cpu(depth, &alone.answer, cpu).ok().flatten()
+        };
         let growth = second.work.cpu.as_secs_f64() / alone.work.cpu.as_secs_f64().max(1e-9);
         if cpus.usable() < threads as f64 {
-            // On one CPU the search itself says whether the work grew.
-            if growth >= WORK_GREW {
-                *design = classify(&watched(Some(growth)));
-            }
+            *design = classify(&watched(side_by_side(growth)));
             return Ok(SpeedupOutcome::TooFewCpus);
         }
         let calibration = Calibration::new();
@@ -286,12 +290,7 @@ impl Bench<'_> {
             // may take 40% longer than the next on a shared host), else by the design's
             // searches; the design is named whatever the rounds' outcome.
             let grew = measured.map_or(growth, |m| median(&m.growths()));
-            if grew >= WORK_GREW {
-                if let Some(&cpu) = self.allowed.first() {
-                    let on_one_cpu = self.on_one_cpu(depth, &alone.answer, cpu).ok().flatten();
-                    *design = classify(&watched(on_one_cpu));
-                }
-            }
+            *design = classify(&watched(side_by_side(grew)));
             return Ok(outcome);
         }
     }
