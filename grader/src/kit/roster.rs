@@ -43,7 +43,7 @@ enum Field {
 
 /// Each column a roster may have (its header in lower case) and what it holds: the kit's own
 /// (the first [`OWN`], those of the roster an instructor writes), then Gradescope's, Canvas's
-/// and Moodle's.
+/// and Moodle's, those from [`PLATFORM`] on found in a platform's roster alone.
 const FIELDS: [(&str, Field); 20] = [
     ("folder", Field::Folder),
     ("student_id", Field::StudentId),
@@ -52,12 +52,12 @@ const FIELDS: [(&str, Field); 20] = [
     ("login", Field::Login),
     ("extension", Field::Extension),
     ("submitted", Field::Submitted),
-    ("sid", Field::StudentId),
     ("first name", Field::First),
     ("last name", Field::Last),
     ("full name", Field::Name),
     ("role", Field::Role),
     ("student", Field::Name),
+    ("sid", Field::StudentId),
     ("sis user id", Field::StudentId),
     ("sis login id", Field::Login),
     ("id number", Field::StudentId),
@@ -67,23 +67,14 @@ const FIELDS: [(&str, Field); 20] = [
     ("identifier", Field::Participant),
 ];
 
-/// The headers only a platform's roster has (Moodle's `Username`, `Roles` and its grading
-/// worksheet's `Identifier` among them): with
-/// one, the columns the roster does not know are the platform's own and left alone; without,
-/// the roster is the instructor's, and a column it does not know is a mistake.
-const PLATFORM: [&str; 8] = [
-    "sid",
-    "sis user id",
-    "sis login id",
-    "id number",
-    "email address",
-    "username",
-    "roles",
-    "identifier",
-];
-
 /// How many of [`FIELDS`] are the kit's own columns.
 const OWN: usize = 7;
+
+/// Where in [`FIELDS`] the headers only a platform's roster has begin (Moodle's `Username`,
+/// `Roles` and its grading worksheet's `Identifier` among them): with one, the columns the
+/// roster does not know are the platform's own and left alone; without, the roster is the
+/// instructor's, and a column it does not know is a mistake.
+const PLATFORM: usize = 12;
 
 /// The kit's own columns, as its errors list them.
 fn columns() -> String {
@@ -338,7 +329,9 @@ impl Roster {
             .map_err(|e| RosterError::NotCsv(path(), line_of(&e), e.to_string()))?
             .clone();
         let lower: Vec<String> = header.iter().map(str::to_lowercase).collect();
-        let platform = lower.iter().any(|h| PLATFORM.contains(&h.as_str()));
+        let platform = lower
+            .iter()
+            .any(|h| FIELDS[PLATFORM..].iter().any(|(name, _)| name == h));
         let mut at: Vec<(Field, usize)> = Vec::new();
         for (index, column) in lower.iter().enumerate() {
             let field = FIELDS.iter().find(|(name, _)| name == column).map(|f| f.1);
@@ -386,27 +379,16 @@ impl Roster {
             if folder.is_empty() && !member.keyed() {
                 return Err(RosterError::Unnamed(path(), line));
             }
-            let extension = match field(Field::Extension) {
-                text if text.is_empty() => None,
-                text => Some(
-                    ExtraTime::parse(&text)
-                        .ok_or_else(|| RosterError::BadExtension(path(), line, text.clone()))?,
-                ),
-            };
-            let submitted = match field(Field::Submitted) {
-                text if text.is_empty() => None,
-                text => Some(
-                    Moment::parse(&text)
-                        .ok_or_else(|| RosterError::BadSubmitted(path(), line, text.clone()))?,
-                ),
-            };
-            let participant = match field(Field::Participant) {
-                text if text.is_empty() => None,
-                text => Some(
-                    participant_id(&text)
-                        .ok_or_else(|| RosterError::BadParticipant(path(), line, text.clone()))?,
-                ),
-            };
+            let given = |wanted: Field| Some(field(wanted)).filter(|text| !text.is_empty());
+            let extension = given(Field::Extension)
+                .map(|t| ExtraTime::parse(&t).ok_or(RosterError::BadExtension(path(), line, t)))
+                .transpose()?;
+            let submitted = given(Field::Submitted)
+                .map(|t| Moment::parse(&t).ok_or(RosterError::BadSubmitted(path(), line, t)))
+                .transpose()?;
+            let participant = given(Field::Participant)
+                .map(|t| participant_id(&t).ok_or(RosterError::BadParticipant(path(), line, t)))
+                .transpose()?;
             if let Some((first, key)) = rows
                 .iter()
                 .find_map(|r| Some((r.line, r.member.shared(&member)?.to_string())))
