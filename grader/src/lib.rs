@@ -21,6 +21,27 @@
 //!   `main.rs` calls; `publish` writes the files made of the store's records.
 //!
 //! Linux only: the process layer reads `/proc` and uses process groups and `setrlimit`.
+//!
+//! One submission, from `grade class` to its feedback file, read in this order (18 files, 6
+//! climbs back up a layer; a test keeps the list true):
+//! 1. `bin/grade/main.rs`: the arguments parsed into a `ClassRun`.
+//! 2. `commands/class/mod.rs`: the run: the kit, the class's folders, the store, then the files.
+//! 3. `kit/gradescope_download.rs`: the folder of submissions, or Gradescope's export of them.
+//! 4. `judge/class.rs`: one `Student` per folder, graded on the run's jobs, panics caught.
+//! 5. `judge/student.rs`: one student: sandbox, build, each case, style, window.
+//! 6. `judge/confinement.rs`: the student's sandbox asked for and said.
+//! 7. `process/sandbox/mod.rs`: the sandbox itself: user, cgroup, namespaces, Landlock.
+//! 8. `judge/build.rs`: the build, inside it.
+//! 9. `judge/compare.rs`: a case played and judged against its stored answers.
+//! 10. `judge/script.rs`: the case's script, line by line.
+//! 11. `process/program.rs`: the student's program, under limits.
+//! 12. `judge/result/mod.rs`: the typed result of it all.
+//! 13. `commands/class/grading.rs`: the student's end, told: their record kept, then reports.
+//! 14. `store/mod.rs`: the record put in the class store, synced.
+//! 15. `store/format.rs`: the record, as written.
+//! 16. `commands/publish.rs`: the files made of the records, feedback once hand grading is done.
+//! 17. `report/feedback.rs`: the feedback's words.
+//! 18. `commands/files.rs`: the file replaced whole.
 
 pub mod commands;
 pub mod judge;
@@ -29,3 +50,54 @@ pub mod process;
 pub mod report;
 pub mod similarity;
 pub mod store;
+
+#[cfg(test)]
+mod tests {
+    /// The layer of a file of the walk in this crate's header: its folder's place in the list of
+    /// layers, lowest first.
+    fn layer(path: &str) -> usize {
+        let layers = [
+            "process",
+            "kit",
+            "judge",
+            "similarity",
+            "store",
+            "report",
+            "commands",
+        ];
+        let folder = path.split('/').next().unwrap_or_default();
+        layers
+            .iter()
+            .position(|l| *l == folder)
+            .unwrap_or(layers.len())
+    }
+
+    #[test]
+    fn the_walk_of_one_submission_names_files_that_exist_in_at_most_20_and_10_climbs() {
+        let walk: Vec<&str> = include_str!("lib.rs")
+            .lines()
+            .filter_map(|line| {
+                line.strip_prefix("//! ")?
+                    .split_once(". `")?
+                    .1
+                    .split_once('`')
+            })
+            .map(|(path, _)| path)
+            .collect();
+        for path in &walk {
+            let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("src")
+                .join(path);
+            assert!(file.is_file(), "{path} is in the walk but not in src/");
+        }
+        let climbs = walk
+            .windows(2)
+            .filter(|w| layer(w[1]) > layer(w[0]))
+            .count();
+        assert_eq!(
+            (walk.len(), climbs),
+            (18, 6),
+            "the header's count: {walk:?}"
+        );
+    }
+}
