@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use super::files::{find_kit, FindKitError};
-use super::source::{self, Manifest, ManifestError, State};
+use super::source::{self, GitState, Manifest, ManifestError};
 use crate::kit::held_out::SECRET;
 use crate::kit::{Kit, LoadError};
 
@@ -198,13 +198,13 @@ fn uncommitted(
     let mut changes = Vec::new();
     for (folder, source) in sources {
         match source.map(|s| &s.state) {
-            Some(State::Uncommitted(lines)) => changes.extend(lines.iter().cloned()),
-            Some(State::Unchecked(why)) => eprintln!(
+            Some(GitState::Uncommitted(lines)) => changes.extend(lines.iter().cloned()),
+            Some(GitState::Unchecked(why)) => eprintln!(
                 "grade pack: no git checkout to check (git says: {why}): packing the files of \
                  {} as they are; nothing could be checked for changes not committed",
                 folder.display()
             ),
-            Some(State::Committed) | None => {}
+            Some(GitState::Committed) | None => {}
         }
     }
     if changes.is_empty() {

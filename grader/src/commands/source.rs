@@ -20,12 +20,12 @@ pub struct Manifest {
     /// Every file, relative to the folder, sorted.
     pub files: Vec<PathBuf>,
     /// Whether they are committed.
-    pub state: State,
+    pub state: GitState,
 }
 
 /// What git says of the files of a [`Manifest`].
 #[derive(Debug, PartialEq, Eq)]
-pub enum State {
+pub enum GitState {
     /// Each is as committed.
     Committed,
     /// These are not (lines of `git status --short`, paths from the repository's root).
@@ -86,8 +86,8 @@ pub fn files(dir: &Path, leave_out: &[&str]) -> Result<Manifest, ManifestError> 
     }
     let uncommitted = status_lines(&status);
     let state = match uncommitted.is_empty() {
-        true => State::Committed,
-        false => State::Uncommitted(uncommitted),
+        true => GitState::Committed,
+        false => GitState::Uncommitted(uncommitted),
     };
     Ok(Manifest { files, state })
 }
@@ -151,7 +151,7 @@ fn walked(dir: &Path, leave_out: &[&str], why: String) -> Result<Manifest, Manif
     files.sort();
     Ok(Manifest {
         files,
-        state: State::Unchecked(why),
+        state: GitState::Unchecked(why),
     })
 }
 
@@ -219,7 +219,7 @@ mod tests {
             source.files,
             [PathBuf::from("a.txt"), PathBuf::from("sub/b.txt")]
         );
-        assert!(matches!(source.state, State::Unchecked(_)), "{source:?}");
+        assert!(matches!(source.state, GitState::Unchecked(_)), "{source:?}");
     }
 
     #[test]
@@ -230,10 +230,13 @@ mod tests {
         run(dir.path(), &["add", "."]);
         run(dir.path(), &["commit", "-qm", "first"]);
         let source = files(dir.path(), &["left"]).unwrap();
-        assert_eq!(source.state, State::Committed);
+        assert_eq!(source.state, GitState::Committed);
         let ignored = files(&dir.path().join("target"), &[]).unwrap();
         assert_eq!(ignored.files, [PathBuf::from("d")]);
-        assert!(matches!(ignored.state, State::Unchecked(_)), "{ignored:?}");
+        assert!(
+            matches!(ignored.state, GitState::Unchecked(_)),
+            "{ignored:?}"
+        );
         assert_eq!(
             source.files,
             [".gitignore", "a.txt", "sub/b.txt"].map(PathBuf::from)
@@ -246,7 +249,7 @@ mod tests {
         assert_eq!(source.files, [PathBuf::from("b.txt")]);
         assert_eq!(
             source.state,
-            State::Uncommitted(vec![" M sub/b.txt".into()])
+            GitState::Uncommitted(vec![" M sub/b.txt".into()])
         );
         let source = files(dir.path(), &["left"]).unwrap();
         assert_eq!(
@@ -255,7 +258,7 @@ mod tests {
         );
         assert_eq!(
             source.state,
-            State::Uncommitted(vec![
+            GitState::Uncommitted(vec![
                 " D a.txt".into(),
                 " M sub/b.txt".into(),
                 "?? new.txt".into()

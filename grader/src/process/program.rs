@@ -115,7 +115,7 @@ pub enum Stream {
 }
 
 /// What the reading thread passes on.
-enum Event {
+enum FromReader {
     Line(String),
     Closed,
     Flood,
@@ -124,7 +124,7 @@ enum Event {
 /// A running student program.
 pub struct Program {
     stdin: Option<ChildStdin>,
-    events: Receiver<Event>,
+    events: Receiver<FromReader>,
     stderr: Arc<Mutex<Vec<u8>>>,
     /// How many of the two threads reading standard output and error are still reading.
     reading: Arc<AtomicUsize>,
@@ -267,16 +267,18 @@ impl Program {
                 continue;
             }
             match self.events.recv_timeout(left.min(POLL)) {
-                Ok(Event::Line(text)) if lines.is_empty() => {
+                Ok(FromReader::Line(text)) if lines.is_empty() => {
                     if !is_response_start(&text) {
                         return Err(Failure::Garbage(shorten(&text)));
                     }
                     lines.push(text);
                 }
-                Ok(Event::Line(text)) if text.is_empty() => return Ok((lines, started.elapsed())),
-                Ok(Event::Line(text)) => lines.push(text),
-                Ok(Event::Flood) => return Err(Failure::Flood),
-                Ok(Event::Closed) | Err(RecvTimeoutError::Disconnected) => {
+                Ok(FromReader::Line(text)) if text.is_empty() => {
+                    return Ok((lines, started.elapsed()))
+                }
+                Ok(FromReader::Line(text)) => lines.push(text),
+                Ok(FromReader::Flood) => return Err(Failure::Flood),
+                Ok(FromReader::Closed) | Err(RecvTimeoutError::Disconnected) => {
                     return Err(self.ended(Stream::Output))
                 }
                 Err(RecvTimeoutError::Timeout) => {
@@ -438,14 +440,14 @@ fn shorten(text: &str) -> String {
 
 /// Splits `output` into lines (without `\n` or a final `\r`) and passes each to `send` until the
 /// output ends, `send` refuses, or the output breaks a cap.
-fn read_lines(mut output: impl Read, send: impl Fn(Event) -> bool) {
+fn read_lines(mut output: impl Read, send: impl Fn(FromReader) -> bool) {
     let mut total = 0;
     let mut line = Vec::new();
     let mut buffer = [0u8; 8192];
     loop {
         let n = match output.read(&mut buffer) {
             Ok(0) | Err(_) => {
-                send(Event::Closed);
+                send(FromReader::Closed);
                 return;
             }
             Ok(n) => n,
@@ -456,7 +458,9 @@ fn read_lines(mut output: impl Read, send: impl Fn(Event) -> bool) {
                 if line.last() == Some(&b'\r') {
                     line.pop();
                 }
-                if !send(Event::Line(String::from_utf8_lossy(&line).into_owned())) {
+                if !send(FromReader::Line(
+                    String::from_utf8_lossy(&line).into_owned(),
+                )) {
                     return;
                 }
                 line.clear();
@@ -465,7 +469,7 @@ fn read_lines(mut output: impl Read, send: impl Fn(Event) -> bool) {
             }
         }
         if total > MAX_OUTPUT || line.len() > MAX_LINE {
-            send(Event::Flood);
+            send(FromReader::Flood);
             return;
         }
     }

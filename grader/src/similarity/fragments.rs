@@ -8,7 +8,7 @@ use std::collections::HashSet;
 /// A fingerprint where it is in its submission: the file (its index) and its place among that
 /// file's fingerprints, as winnowing kept them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Place {
+pub struct Position {
     /// The file's index in its submission.
     pub file: u32,
     /// The fingerprint's index among the file's.
@@ -20,9 +20,9 @@ pub struct Place {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Streak {
     /// Where it starts on the left.
-    pub left: Place,
+    pub left: Position,
     /// Where it starts on the right.
-    pub right: Place,
+    pub right: Position,
     /// Fingerprints in it, at least one.
     pub length: u32,
 }
@@ -30,9 +30,9 @@ pub struct Streak {
 /// The maximal runs of `matches` (pairs of places holding the same fingerprint): a match
 /// extends a run when the match before it, one fingerprint back on both sides in the same
 /// files, is also a match. Sorted by where they start on the left.
-pub fn streaks(matches: &[(Place, Place)]) -> Vec<Streak> {
-    let set: HashSet<(Place, Place)> = matches.iter().copied().collect();
-    let next = |place: Place, by: u32| Place {
+pub fn streaks(matches: &[(Position, Position)]) -> Vec<Streak> {
+    let set: HashSet<(Position, Position)> = matches.iter().copied().collect();
+    let next = |place: Position, by: u32| Position {
         ordinal: place.ordinal + by,
         ..place
     };
@@ -42,11 +42,11 @@ pub fn streaks(matches: &[(Place, Place)]) -> Vec<Streak> {
             left.ordinal == 0
                 || right.ordinal == 0
                 || !set.contains(&(
-                    Place {
+                    Position {
                         ordinal: left.ordinal - 1,
                         ..*left
                     },
-                    Place {
+                    Position {
                         ordinal: right.ordinal - 1,
                         ..*right
                     },
@@ -74,13 +74,13 @@ mod tests {
 
     use super::*;
 
-    fn place(file: u32, ordinal: u32) -> Place {
-        Place { file, ordinal }
+    fn place(file: u32, ordinal: u32) -> Position {
+        Position { file, ordinal }
     }
 
     /// Runs found the slow way: every match, followed as far as it goes, kept when no match
     /// before it on both sides would have started it.
-    fn simple_streaks(matches: &[(Place, Place)]) -> Vec<Streak> {
+    fn simple_streaks(matches: &[(Position, Position)]) -> Vec<Streak> {
         let mut found = Vec::new();
         for &(left, right) in matches {
             let before = matches.iter().any(|&(l, r)| {
@@ -141,7 +141,7 @@ mod tests {
             matches in proptest::collection::vec(
                 ((0u32..2, 0u32..12), (0u32..2, 0u32..12)), 0..40),
         ) {
-            let matches: Vec<(Place, Place)> = matches
+            let matches: Vec<(Position, Position)> = matches
                 .into_iter()
                 .map(|((lf, lo), (rf, ro))| (place(lf, lo), place(rf, ro)))
                 .collect();

@@ -6,7 +6,7 @@
 use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 
-use super::fragments::{streaks, Place};
+use super::fragments::{streaks, Position};
 use super::tokens::tokens;
 use super::winnow::{kgrams, winnow, Fingerprint};
 use super::{Base, Comparison, Fragment, Measure, Origin, Pair, Settings, Span, Submission};
@@ -34,7 +34,7 @@ struct Fingerprinted {
 }
 
 /// A submission's fingerprints by hash, each with its places (at most [`MAX_PLACES`]).
-type Held = HashMap<u64, Vec<Place>>;
+type Held = HashMap<u64, Vec<Position>>;
 
 impl Fingerprinted {
     /// Every fingerprint that touches no base and is not `common`, by hash, with its places.
@@ -47,7 +47,7 @@ impl Fingerprinted {
                 }
                 let places = found.entry(print.hash).or_default();
                 if places.len() < MAX_PLACES {
-                    places.push(Place {
+                    places.push(Position {
                         file: file as u32,
                         ordinal: ordinal as u32,
                     });
@@ -270,7 +270,7 @@ fn pair(
     // One side's fingerprints the other holds too: how many, and the share of its own code
     // they cover.
     let shared = |side: usize, mine: &Held, theirs: &Held| -> (usize, f64) {
-        let places: Vec<&Place> = mine
+        let places: Vec<&Position> = mine
             .iter()
             .filter(|(hash, _)| theirs.contains_key(hash))
             .flat_map(|(_, places)| places)
@@ -286,7 +286,7 @@ fn pair(
         all => shared as f64 / all as f64,
     };
     let (of_left, of_right) = (measures[left].fingerprints, measures[right].fingerprints);
-    let matches: Vec<(Place, Place)> = on_left
+    let matches: Vec<(Position, Position)> = on_left
         .iter()
         .filter_map(|(hash, places)| Some((places, on_right.get(hash)?)))
         .flat_map(|(lefts, rights)| {
@@ -323,7 +323,7 @@ fn pair(
 /// The tokens of `submission` in the k-grams of the fingerprints at `places`, each counted once.
 fn covered<'a>(
     submission: &Fingerprinted,
-    places: impl Iterator<Item = &'a Place>,
+    places: impl Iterator<Item = &'a Position>,
     k: usize,
 ) -> usize {
     let mut starts: Vec<(u32, usize)> = places
@@ -350,7 +350,7 @@ fn covered<'a>(
 }
 
 /// The first and last token of the run of `length` fingerprints from `start`.
-fn token_range(document: &Document, start: Place, length: u32, k: usize) -> (usize, usize) {
+fn token_range(document: &Document, start: Position, length: u32, k: usize) -> (usize, usize) {
     let prints = &document.fingerprints;
     let first = prints[start.ordinal as usize].0.start;
     let last = prints[(start.ordinal + length - 1) as usize].0.start + k - 1;
@@ -358,7 +358,7 @@ fn token_range(document: &Document, start: Place, length: u32, k: usize) -> (usi
 }
 
 /// The bytes of the run of `length` fingerprints from `start` in `submission`.
-fn span(submission: &Fingerprinted, start: Place, length: u32, k: usize) -> Span {
+fn span(submission: &Fingerprinted, start: Position, length: u32, k: usize) -> Span {
     let document = &submission.documents[start.file as usize];
     let (first, last) = token_range(document, start, length, k);
     Span {
@@ -368,7 +368,7 @@ fn span(submission: &Fingerprinted, start: Place, length: u32, k: usize) -> Span
 }
 
 /// The tokens in the run of `length` fingerprints from `start` in `submission`.
-fn tokens_in(submission: &Fingerprinted, start: Place, length: u32, k: usize) -> usize {
+fn tokens_in(submission: &Fingerprinted, start: Position, length: u32, k: usize) -> usize {
     let (first, last) = token_range(&submission.documents[start.file as usize], start, length, k);
     last - first + 1
 }

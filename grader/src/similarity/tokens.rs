@@ -45,13 +45,13 @@ pub fn tokens(text: &str, language: Language) -> Result<Vec<Token>, TokenError> 
     // Depth first, by the cursor (no recursion: a file can nest deeper than a stack).
     'walk: loop {
         let node = cursor.node();
-        let descend = match class(&node, &dead) {
-            Class::Skipped => false,
-            Class::Whole(name) => {
+        let descend = match gives(&node, &dead) {
+            Gives::Skipped => false,
+            Gives::Whole(name) => {
                 found.push(token(seed, name, &node));
                 false
             }
-            Class::Inner => node.child_count() > 0,
+            Gives::Inner => node.child_count() > 0,
         };
         if found.len() >= MAX_TOKENS {
             break;
@@ -70,29 +70,29 @@ pub fn tokens(text: &str, language: Language) -> Result<Vec<Token>, TokenError> 
 
 /// What a node gives: nothing (a comment, a node the parser made up), one token for the whole
 /// of it (a leaf, a name, a literal), or what its children give.
-enum Class<'a> {
+enum Gives<'a> {
     Skipped,
     Whole(&'a str),
     Inner,
 }
 
-/// What `node` gives (see [`Class`]).
-fn class<'a>(node: &Node<'a>, dead: &Dead) -> Class<'a> {
+/// What `node` gives (see [`Gives`]).
+fn gives<'a>(node: &Node<'a>, dead: &Dead) -> Gives<'a> {
     let kind = node.kind();
     if node.is_missing() || kind.contains("comment") || dead.holds(node) {
-        return Class::Skipped;
+        return Gives::Skipped;
     }
     if is_literal(kind) {
-        return Class::Whole("literal");
+        return Gives::Whole("literal");
     }
     if node.child_count() > 0 {
-        return Class::Inner;
+        return Gives::Inner;
     }
     match kind {
-        _ if !node.is_named() => Class::Whole(kind),
-        _ if kind.ends_with("identifier") => Class::Whole("name"),
-        _ if is_number(kind) => Class::Whole("literal"),
-        _ => Class::Whole(kind),
+        _ if !node.is_named() => Gives::Whole(kind),
+        _ if kind.ends_with("identifier") => Gives::Whole("name"),
+        _ if is_number(kind) => Gives::Whole("literal"),
+        _ => Gives::Whole(kind),
     }
 }
 

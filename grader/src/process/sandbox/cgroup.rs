@@ -290,7 +290,7 @@ struct JobDir {
 
 /// How [`JobCgroup::kill_all`] stops the job's processes before and while killing them.
 #[derive(Debug)]
-enum Stop {
+enum Halt {
     /// v2 `cgroup.kill` (Linux 5.14): the kernel kills every process at once.
     Kill(PathBuf),
     /// v2 `cgroup.freeze` (Linux 5.2), in this leaf.
@@ -322,7 +322,7 @@ pub struct JobCgroup {
     memory: Option<Memory>,
     /// v1: the memory budget, when it is in force, which a peak at it shows was reached.
     limit: Option<u64>,
-    stop: Stop,
+    stop: Halt,
     /// v2 `memory.peak`, kept open: writing to it (Linux 6.12) resets the peak this descriptor
     /// reads.
     peak: Option<File>,
@@ -517,12 +517,12 @@ impl JobCgroup {
             }
             killed.extend(left.iter().copied());
             match &self.stop {
-                Stop::Kill(file) => {
+                Halt::Kill(file) => {
                     if write_value(file, "1").is_err() {
                         self.signal_each(&mut killed);
                     }
                 }
-                Stop::FreezeV2(dir) => {
+                Halt::FreezeV2(dir) => {
                     let frozen = write_value(&dir.join("cgroup.freeze"), "1").is_ok();
                     if frozen {
                         wait_until(FREEZE_WAIT, || {
@@ -534,7 +534,7 @@ impl JobCgroup {
                         let _ = write_value(&dir.join("cgroup.freeze"), "0");
                     }
                 }
-                Stop::FreezeV1(dir) => {
+                Halt::FreezeV1(dir) => {
                     let state = dir.join("freezer.state");
                     let frozen = write_value(&state, "FROZEN").is_ok();
                     if frozen {
@@ -547,7 +547,7 @@ impl JobCgroup {
                         let _ = write_value(&state, "THAWED");
                     }
                 }
-                Stop::Signals => self.signal_each(&mut killed),
+                Halt::Signals => self.signal_each(&mut killed),
             }
             let round = ROUND_WAIT.min(deadline.saturating_duration_since(Instant::now()));
             wait_until(round, || self.processes().is_empty());
@@ -726,7 +726,7 @@ fn create_in(
         controls: Controls::default(),
         memory: None,
         limit: None,
-        stop: Stop::Signals,
+        stop: Halt::Signals,
         peak: None,
         oom_base: AtomicU64::new(0),
         hits_base: AtomicU64::new(0),
@@ -802,13 +802,13 @@ fn create_in(
     }
     let first = &dirs[0];
     job.stop = if let Ok(dir) = dir_of(Controller::Freezer) {
-        Stop::FreezeV1(dir)
+        Halt::FreezeV1(dir)
     } else if first.join("cgroup.kill").exists() {
-        Stop::Kill(first.join("cgroup.kill"))
+        Halt::Kill(first.join("cgroup.kill"))
     } else if first.join("cgroup.freeze").exists() {
-        Stop::FreezeV2(first.clone())
+        Halt::FreezeV2(first.clone())
     } else {
-        Stop::Signals
+        Halt::Signals
     };
     job.controls = controls(version, budget, cpus, dir_of);
     if matches!(job.controls.memory, Control::InForce | Control::Partly(_)) {
@@ -1536,7 +1536,7 @@ mod tests {
 
     /// Runs [`FORK_LOOP`] in a job whose `kill_all` stops it by `stop` (the job's own way when
     /// `None`), and checks that it stays within the limit and nothing of it survives.
-    fn kill_a_fork_loop(tag: &str, stop: Option<fn(&Path) -> Stop>) {
+    fn kill_a_fork_loop(tag: &str, stop: Option<fn(&Path) -> Halt>) {
         let mut cgroup = Arc::into_inner(job(tag, None)).expect("the only reference");
         if let Some(stop) = stop {
             cgroup.stop = stop(&cgroup.dirs[0].path);
@@ -1563,7 +1563,7 @@ mod tests {
 
     #[test]
     fn a_persistent_fork_loop_is_killed_by_signals_alone() {
-        kill_a_fork_loop("loop-signals", Some(|_| Stop::Signals));
+        kill_a_fork_loop("loop-signals", Some(|_| Halt::Signals));
     }
 
     #[test]
@@ -1606,9 +1606,9 @@ mod tests {
                 }
             }
             assert_eq!(cgroup.controls().processes, Control::NotRequested);
-            assert!(matches!(cgroup.stop, Stop::Kill(_)), "{:?}", cgroup.stop);
+            assert!(matches!(cgroup.stop, Halt::Kill(_)), "{:?}", cgroup.stop);
             if way == "freeze" {
-                cgroup.stop = Stop::FreezeV2(leaf.clone());
+                cgroup.stop = Halt::FreezeV2(leaf.clone());
             }
             let cgroup = Arc::new(cgroup);
             let mut child = spawn_in(

@@ -58,7 +58,7 @@ const DEV_LINKS: [(&str, &str); 4] = [
 
 /// One thing in the new root.
 #[derive(Debug)]
-enum Entry {
+enum RootEntry {
     /// The grader's `source` bound (recursively) at the same path; a folder or a file.
     Bind { path: CString, file: bool },
     /// A symbolic link with this text (the system's `/bin -> usr/bin`).
@@ -74,16 +74,16 @@ enum Entry {
     Homes { path: CString },
 }
 
-impl Entry {
+impl RootEntry {
     /// Where it is, in the new root.
     fn path(&self) -> &CString {
         match self {
-            Entry::Bind { path, .. }
-            | Entry::Link { path, .. }
-            | Entry::Private { path }
-            | Entry::Folder { path }
-            | Entry::Layer { path, .. }
-            | Entry::Homes { path } => path,
+            RootEntry::Bind { path, .. }
+            | RootEntry::Link { path, .. }
+            | RootEntry::Private { path }
+            | RootEntry::Folder { path }
+            | RootEntry::Layer { path, .. }
+            | RootEntry::Homes { path } => path,
         }
     }
 }
@@ -92,7 +92,7 @@ impl Entry {
 /// homes, then links; and the options of the job's disk, if it has one.
 #[derive(Debug)]
 pub(super) struct Plan {
-    entries: Vec<Entry>,
+    entries: Vec<RootEntry>,
     disk: Option<CString>,
 }
 
@@ -166,19 +166,19 @@ impl Plan {
         }
         let c = |path: &Path| CString::new(path.as_os_str().as_bytes()).ok();
         let mut number = 0;
-        let mut entries: Vec<Entry> = kept
+        let mut entries: Vec<RootEntry> = kept
             .iter()
             .filter_map(|(path, file)| {
                 let path_c = c(path)?;
                 Some(
                     if !file && disk.is_some() && layered.contains(path) && number < u8::MAX {
                         number += 1;
-                        Entry::Layer {
+                        RootEntry::Layer {
                             path: path_c,
                             number,
                         }
                     } else {
-                        Entry::Bind {
+                        RootEntry::Bind {
                             path: path_c,
                             file: *file,
                         }
@@ -189,22 +189,22 @@ impl Plan {
         entries.extend(
             private
                 .iter()
-                .filter_map(|path| Some(Entry::Private { path: c(path)? })),
+                .filter_map(|path| Some(RootEntry::Private { path: c(path)? })),
         );
         let homes = scratch.filter(|_| disk.is_some());
         entries.extend(homes.and_then(|folder| {
-            Some(Entry::Homes {
+            Some(RootEntry::Homes {
                 path: c(&folder.join(HOMES))?,
             })
         }));
-        entries.extend(c(Path::new("/tmp")).map(|path| Entry::Folder { path }));
+        entries.extend(c(Path::new("/tmp")).map(|path| RootEntry::Folder { path }));
         let dev_links = DEV_LINKS
             .iter()
             .map(|(path, text)| (PathBuf::from(path), PathBuf::from(text)));
         let x11 = scratch.map(|folder| (PathBuf::from(X11_PATH), folder.join(X11_LINK)));
         let links = links.into_iter().chain(dev_links).chain(x11);
         entries.extend(links.filter_map(|(path, text)| {
-            Some(Entry::Link {
+            Some(RootEntry::Link {
                 path: c(&path)?,
                 text: c(&text)?,
             })
@@ -224,8 +224,8 @@ impl Plan {
     pub fn inside(&self, disk: bool) -> impl Iterator<Item = (&OsStr, Inside)> {
         self.entries.iter().filter_map(move |entry| {
             let how = match entry {
-                Entry::Private { .. } => Inside::Private,
-                Entry::Layer { .. } | Entry::Homes { .. } if disk => Inside::Written,
+                RootEntry::Private { .. } => Inside::Private,
+                RootEntry::Layer { .. } | RootEntry::Homes { .. } if disk => Inside::Written,
                 _ => return None,
             };
             Some((OsStr::from_bytes(entry.path().as_bytes()), how))
@@ -271,7 +271,7 @@ pub(super) unsafe fn build(plan: &Plan, fds: &mut [i32]) -> Result<Built, Failed
     // The sources, opened before the stage covers `/tmp`, where a submission may be.
     for (i, entry) in plan.entries.iter().enumerate() {
         fds[i] = -1;
-        if let Entry::Bind { path, .. } | Entry::Layer { path, .. } = entry {
+        if let RootEntry::Bind { path, .. } | RootEntry::Layer { path, .. } = entry {
             fds[i] = libc::open(path.as_ptr(), libc::O_PATH | libc::O_CLOEXEC);
             if fds[i] < 0 {
                 return Err(fail(i + 1));
@@ -303,21 +303,21 @@ pub(super) unsafe fn build(plan: &Plan, fds: &mut [i32]) -> Result<Built, Failed
         };
         let mut source = [0u8; 32];
         let made = match entry {
-            Entry::Layer { number, .. } if disk => {
+            RootEntry::Layer { number, .. } if disk => {
                 let layered = make(target, false) && layer(target, fds[i], *number);
                 if !layered && built.disk == 0 {
                     built.disk = *libc::__errno_location();
                 }
                 layered || bind(target, fd_path(&mut source, fds[i]))
             }
-            Entry::Bind { .. } | Entry::Layer { .. } => {
-                let file = matches!(entry, Entry::Bind { file: true, .. });
+            RootEntry::Bind { .. } | RootEntry::Layer { .. } => {
+                let file = matches!(entry, RootEntry::Bind { file: true, .. });
                 make(target, file) && bind(target, fd_path(&mut source, fds[i]))
             }
-            Entry::Private { .. } => {
+            RootEntry::Private { .. } => {
                 make(target, false) && tmpfs(target.as_ptr().cast(), PRIVATE_OPTIONS.as_ptr())
             }
-            Entry::Homes { .. } if disk => {
+            RootEntry::Homes { .. } if disk => {
                 let mut homes = [0u8; 64];
                 let homes = disk_folder(&mut homes, HOMES.as_bytes(), 0);
                 make(target, false)
@@ -325,9 +325,9 @@ pub(super) unsafe fn build(plan: &Plan, fds: &mut [i32]) -> Result<Built, Failed
                     && libc::chmod(homes, 0o1777) == 0
                     && bind(target, homes)
             }
-            Entry::Homes { .. } => true,
-            Entry::Folder { .. } => make(target, false),
-            Entry::Link { text, .. } => {
+            RootEntry::Homes { .. } => true,
+            RootEntry::Folder { .. } => make(target, false),
+            RootEntry::Link { text, .. } => {
                 parents(target) && libc::symlink(text.as_ptr(), target.as_ptr().cast()) == 0
             }
         };
@@ -574,7 +574,7 @@ mod tests {
             .entries
             .iter()
             .find(|e| e.path().as_bytes() == b"/dev/null");
-        assert!(matches!(null, Some(Entry::Bind { file: true, .. })));
+        assert!(matches!(null, Some(RootEntry::Bind { file: true, .. })));
     }
 
     #[test]
@@ -606,7 +606,7 @@ mod tests {
         let without = Plan::new(&[], &[], &others, Some(&scratch), &[submission], None);
         assert!(without.entries.iter().all(|e| matches!(
             e,
-            Entry::Bind { .. } | Entry::Folder { .. } | Entry::Link { .. }
+            RootEntry::Bind { .. } | RootEntry::Folder { .. } | RootEntry::Link { .. }
         )));
     }
 

@@ -68,7 +68,7 @@ pub(super) enum Marker {
 }
 
 /// A process of the job found in `/proc`.
-struct Member {
+struct JobProcess {
     pid: i32,
     parent: i32,
     zombie: bool,
@@ -145,12 +145,12 @@ pub(super) fn live(job: Marker) -> Vec<i32> {
 }
 
 /// The live processes and zombies of `job` in `/proc`.
-fn members(job: Marker) -> Vec<Member> {
+fn members(job: Marker) -> Vec<JobProcess> {
     pids()
         .into_iter()
         .filter_map(|pid| {
             let status = status(pid)?;
-            belongs_by(job, pid, &status).then(|| Member {
+            belongs_by(job, pid, &status).then(|| JobProcess {
                 pid,
                 parent: status.ppid,
                 zombie: status.state.starts_with('Z') || status.state.starts_with('X'),
