@@ -101,7 +101,7 @@ impl ClassError {
 }
 
 /// The students of a run that were not graded, and why; the others are in the class's files.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, thiserror::Error)]
 pub struct Stopped {
     /// The signal that stopped the run, if one did.
     pub signal: Option<Signal>,
@@ -191,13 +191,11 @@ pub(super) fn stopped(
 ) -> Option<Stopped> {
     let mut stopped = Stopped {
         signal,
-        interrupted: Vec::new(),
-        not_started: Vec::new(),
-        failed: Vec::new(),
         unreported,
         graded,
         csv: run.csv.clone(),
         again: run.again(),
+        ..Stopped::default()
     };
     for (student, outcome) in students.iter().zip(outcomes) {
         let name = student.name.clone();
@@ -282,14 +280,8 @@ mod tests {
             .to_string()
             .ends_with("to grade again those not graded"));
         let unreported = ClassError::Stopped(Box::new(Stopped {
-            signal: None,
-            interrupted: Vec::new(),
-            not_started: Vec::new(),
-            failed: Vec::new(),
             unreported: vec![("ann".into(), "no page".into())],
-            graded: (5, 5),
-            csv: "gradebook.csv".into(),
-            again: false,
+            ..Stopped::default()
         }));
         assert_eq!(unreported.exit_status(), 1);
         assert!(
