@@ -16,12 +16,17 @@ pub fn rounded(value: f64) -> f64 {
     (value * 100.0).round() / 100.0 + 0.0
 }
 
+/// `count` things of `unit`, in words: `1 move`, `3 moves`.
+pub fn counted(count: usize, unit: &str) -> String {
+    match count {
+        1 => format!("1 {unit}"),
+        n => format!("{n} {unit}s"),
+    }
+}
+
 /// `count` students, in words: `1 student`, `3 students`.
 pub fn students(count: usize) -> String {
-    match count {
-        1 => "1 student".into(),
-        _ => format!("{count} students"),
-    }
+    counted(count, "student")
 }
 
 /// Points as reports print them: at most two decimals, no trailing zeros.
@@ -40,10 +45,7 @@ pub fn cpu_count(count: f64) -> String {
 
 /// `1 thread`, `2 threads`.
 pub fn threads(count: usize) -> String {
-    match count {
-        1 => "1 thread".into(),
-        n => format!("{n} threads"),
-    }
+    counted(count, "thread")
 }
 
 /// A share as a whole percentage.

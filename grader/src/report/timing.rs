@@ -302,10 +302,7 @@ fn uneven_note(uneven: &Uneven, speedup: &Speedup) -> String {
             "`scores {}` on {}: {} at work, the busiest ran {}% of the {:.2} s of CPU time",
             split.depth,
             threads(many),
-            match split.work.workers {
-                1 => "1 thread".to_string(),
-                n => format!("{n} threads"),
-            },
+            threads(split.work.workers),
             percent(split.work.busiest),
             split.work.cpu.as_secs_f64()
         ),

@@ -8,7 +8,7 @@ use std::path::Path;
 use super::building::build_headline;
 use super::failure::failure;
 use super::inert;
-use super::numbers::seconds;
+use super::numbers::{counted, seconds};
 use crate::judge::result::window::{
     Cell, Check, Measured, Observation, Step, StepResult, Trouble, Unobserved, WindowResult,
 };
@@ -216,10 +216,7 @@ fn measured_words(check: &Check, measured: &Measured, observation: &Observation)
                      did not draw {} again until the search ended ({reply}): the search seems \
                      to run on the GUI thread.",
                     observation.depth,
-                    match lost.len() {
-                        1 => "1 cell".to_string(),
-                        n => format!("{n} cells"),
-                    }
+                    counted(lost.len(), "cell")
                 ),
             }
         }
