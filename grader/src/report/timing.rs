@@ -10,7 +10,6 @@ use super::starved;
 use super::threading::cpus;
 use super::verdict::Finding;
 use super::workers::design_note;
-use crate::judge::result::design::{Design, Division};
 use crate::judge::result::speedup::{
     Busy, Measurement, Refusal, Speedup, SpeedupFault, SpeedupOutcome, Uneven, Work, CONFIDENCE,
 };
@@ -311,19 +310,12 @@ fn uneven_note(uneven: &Uneven, speedup: &Speedup) -> String {
             format!("not seen: {sent}: {why}")
         }
     };
-    let flag = match speedup.design {
-        Design::Pool {
-            division: Division::Fixed(_),
-            ..
-        }
-        | Design::PerSearch {
-            division: Division::Fixed(_),
-            ..
-        } => {
+    let flag = match speedup.design.fixed() {
+        true => {
             " FLAG for the hand grader: the columns are divided among the threads in advance \
                instead of handed out as they finish."
         }
-        _ => "",
+        false => "",
     };
     format!(
         "With columns {} full (not scored): {text}.{flag}",
@@ -354,6 +346,7 @@ pub fn speedup_word(speedup: &Speedup) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::judge::result::design::{Design, Division};
     use crate::judge::result::speedup::Judged;
     use crate::process::Cpus;
     use std::time::Duration;
