@@ -22,19 +22,17 @@ use crate::judge::result::{CaseResult, StudentResult};
 fn measurement(m: &Measurement, (one, many): (usize, usize)) -> String {
     let (one_span, many_span) = m.spans();
     let (one_wall, many_wall) = m.walls();
+    let (one, many) = (threads(one), threads(many));
     format!(
-        "`scores {}` in {} rounds: {one_span:.2} s on {}, {many_span:.2} s on {} (the medians of \
-         the spans, the searches' times with their waiting for a CPU taken out; by the wall \
-         clock {one_wall:.2} s and {many_wall:.2} s), {:.2} threads at work at once, {:.2}x the \
-         CPU time on {} that it took on {}; speed-up {:.2}x (the median of the rounds')",
+        "`scores {}` in {} rounds: {one_span:.2} s on {one}, {many_span:.2} s on {many} (the \
+         medians of the spans, the searches' times with their waiting for a CPU taken out; by the \
+         wall clock {one_wall:.2} s and {many_wall:.2} s), {:.2} threads at work at once, {:.2}x \
+         the CPU time on {one} that it took on {many}; speed-up {:.2}x (the median of the \
+         rounds')",
         m.depth,
         m.rounds(),
-        threads(one),
-        threads(many),
         m.at_once(),
         m.work_ratio(),
-        threads(one),
-        threads(many),
         m.speedup()
     )
 }
