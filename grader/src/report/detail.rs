@@ -52,14 +52,10 @@ pub(super) fn table(
                 .flatten()
                 .map_or("____ (by hand)".to_string(), points),
         };
-        let max = match partial {
-            true => format!(
-                "{} (of {})",
-                points(category.max),
-                points(category.possible)
-            ),
-            false => points(category.max),
-        };
+        let mut max = points(category.max);
+        if partial {
+            max = format!("{max} (of {})", points(category.possible));
+        }
         row(&mut out, &category.name, &score, &max);
     }
     let (earned, max) = result.total();
@@ -137,11 +133,9 @@ fn diff(expected: &[String], got: Option<&str>) -> String {
 /// One failed exchange's detail, indented: its line, what was sent and why it failed, then the
 /// expected and received answers side by side.
 fn exchange_detail(exchange: &Exchange, indent: &str) -> String {
-    let run = if exchange.run.is_empty() {
-        String::new()
-    } else {
-        format!(" [{}]", exchange.run)
-    };
+    let run = (!exchange.run.is_empty())
+        .then(|| format!(" [{}]", exchange.run))
+        .unwrap_or_default();
     let Some(why) = verdict::verdict(&exchange.verdict) else {
         return String::new();
     };
