@@ -48,6 +48,15 @@ pub fn threads(count: usize) -> String {
     counted(count, "thread")
 }
 
+/// Numbers as a sentence lists them: `1, 3 and 5`.
+pub fn spoken_list(numbers: &[usize]) -> String {
+    let words: Vec<String> = numbers.iter().map(usize::to_string).collect();
+    match words.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => words.join(""),
+    }
+}
+
 /// A share as a whole percentage.
 pub fn percent(share: f64) -> f64 {
     (share * 100.0).round() + 0.0

@@ -5,7 +5,7 @@
 //! them. The causes and the CPUs are worded beside it, in [`super::threading`].
 
 use super::failure::failure;
-use super::numbers::{cpu_count, percent, threads};
+use super::numbers::{cpu_count, percent, spoken_list, threads};
 use super::starved;
 use super::threading::cpus;
 use super::verdict::Finding;
@@ -58,15 +58,6 @@ fn rounds(m: &Measurement, (one, many): (usize, usize)) -> String {
         series(&m.many),
         ceilings.join(" ")
     )
-}
-
-/// `1, 3 and 5`.
-fn spoken_list(numbers: &[usize]) -> String {
-    let words: Vec<String> = numbers.iter().map(usize::to_string).collect();
-    match words.split_last() {
-        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
-        _ => words.join(""),
-    }
 }
 
 /// What a measurement that failed was doing, and why it failed.
