@@ -133,9 +133,10 @@ fn diff(expected: &[String], got: Option<&str>) -> String {
 /// One failed exchange's detail, indented: its line, what was sent and why it failed, then the
 /// expected and received answers side by side.
 fn exchange_detail(exchange: &Exchange, indent: &str) -> String {
-    let run = (!exchange.run.is_empty())
-        .then(|| format!(" [{}]", exchange.run))
-        .unwrap_or_default();
+    let run = match exchange.run.as_str() {
+        "" => String::new(),
+        run => format!(" [{run}]"),
+    };
     let Some(why) = verdict::verdict(&exchange.verdict) else {
         return String::new();
     };
