@@ -207,17 +207,14 @@ pub(super) fn case_detail(case: &CaseResult, indent: &str) -> String {
 /// The notes of every case (the speed-up measured, why credit was withheld), one per line,
 /// each after its case's name.
 pub(super) fn notes(result: &StudentResult) -> Vec<String> {
-    let mut notes = Vec::new();
-    for case in &result.cases {
+    let notes = result.cases.iter().flat_map(|case| {
         let speedup = case.speedup.iter().flat_map(timing::speedup_notes);
         let withheld = case.withheld.iter().map(verdict::withheld);
-        notes.extend(
-            speedup
-                .chain(withheld)
-                .map(|n| format!("{}: {n}", case.name)),
-        );
-    }
-    notes
+        speedup
+            .chain(withheld)
+            .map(move |n| format!("{}: {n}", case.name))
+    });
+    notes.collect()
 }
 
 #[cfg(test)]
