@@ -34,9 +34,7 @@ pub struct BuildCommand {
 }
 
 impl BuildCommand {
-    /// Builds the job's student: runs the command in their directory (else the current one),
-    /// `{dir}` replaced by its absolute path, in their sandbox with cargo and rustup pointed at
-    /// the grader's toolchain.
+    /// Builds the job's student: the command run as [`run_logged`] runs it, its log's tail kept.
     pub fn run(&self, job: &Job) -> Build {
         let started = Instant::now();
         let logs = self.logs.as_deref();

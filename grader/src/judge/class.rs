@@ -76,10 +76,9 @@ pub fn submissions(
     }
     dirs.into_iter()
         .map(|path| {
-            let path = match path.canonicalize() {
-                Ok(absolute) => absolute,
-                Err(source) => return Err(SubmissionsError::Canonical { path, source }),
-            };
+            let path = path
+                .canonicalize()
+                .map_err(|source| SubmissionsError::Canonical { path, source })?;
             Ok(Student {
                 name: path
                     .file_name()
@@ -205,14 +204,11 @@ fn each(
 
 /// A panic's message, from its payload.
 pub fn panic_message(payload: &(dyn Any + Send)) -> String {
-    match (
-        payload.downcast_ref::<&str>(),
-        payload.downcast_ref::<String>(),
-    ) {
-        (Some(text), _) => (*text).to_string(),
-        (_, Some(text)) => text.clone(),
-        _ => "a panic without a message".into(),
-    }
+    payload
+        .downcast_ref::<&str>()
+        .map(|text| (*text).to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic without a message".into())
 }
 
 #[cfg(test)]

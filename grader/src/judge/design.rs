@@ -246,6 +246,24 @@ mod tests {
         })
     }
 
+    /// The design of these searches, the second taking `wall`, with nothing ready between
+    /// commands and, searched on one CPU, `on_one_cpu` the work.
+    fn timed(
+        alone: &[ThreadUse],
+        first: &[ThreadUse],
+        second: &[ThreadUse],
+        wall: Duration,
+        on_one_cpu: Option<f64>,
+    ) -> Design {
+        classify(&Watched {
+            alone,
+            first,
+            second: (second, wall),
+            idle: &idle(&[]),
+            on_one_cpu,
+        })
+    }
+
     /// One thread searching alone.
     fn alone() -> Vec<ThreadUse> {
         seen(&[(1, 0), (5, 400)])
@@ -379,13 +397,7 @@ mod tests {
         // Both searched, one after the other: 390 ms of ready time in a 400 ms search.
         let first = seen(&[(10, 0), (11, 200), (12, 190)]);
         let second = seen(&[(10, 0), (11, 210), (12, 180)]);
-        let design = classify(&Watched {
-            alone: &alone(),
-            first: &first,
-            second: (&second, Duration::from_millis(400)),
-            idle: &idle(&[]),
-            on_one_cpu: None,
-        });
+        let design = timed(&alone(), &first, &second, Duration::from_millis(400), None);
         assert!(
             matches!(design, Design::TakingTurns { workers: 2, at_once } if at_once < 1.0),
             "{design:?}"
@@ -415,26 +427,14 @@ mod tests {
         let first = seen(&[(10, 0), (11, 500), (12, 90)]);
         let second = seen(&[(10, 0), (11, 510), (12, 85)]);
         let wall = Duration::from_millis(600);
-        let design = classify(&Watched {
-            alone: &alone(),
-            first: &first,
-            second: (&second, wall),
-            idle: &idle(&[]),
-            on_one_cpu: None,
-        });
+        let design = timed(&alone(), &first, &second, wall, None);
         assert!(
             matches!(design, Design::TakingTurns { workers: 2, at_once } if at_once < 1.0),
             "{design:?}"
         );
         // A runtime's helper doing as much on one thread as on several: one worker.
         let alone = seen(&[(1, 0), (5, 510), (6, 80)]);
-        let design = classify(&Watched {
-            alone: &alone,
-            first: &first,
-            second: (&second, wall),
-            idle: &idle(&[]),
-            on_one_cpu: None,
-        });
+        let design = timed(&alone, &first, &second, wall, None);
         assert_eq!(design, Design::OneWorker);
     }
 
@@ -461,17 +461,10 @@ mod tests {
     #[test]
     fn twice_the_work_on_one_cpu_is_work_beside_the_search() {
         // A burner started for every search beside the worker that searches.
+        let ms = Duration::from_millis;
         let first = seen(&[(10, 0), (11, 400), (20, 400)]);
         let second = seen(&[(10, 0), (11, 400), (21, 400)]);
-        let watched = |on_one_cpu| {
-            classify(&Watched {
-                alone: &alone(),
-                first: &first,
-                second: (&second, Duration::from_millis(400)),
-                idle: &idle(&[]),
-                on_one_cpu,
-            })
-        };
+        let watched = |on_one_cpu| timed(&alone(), &first, &second, ms(400), on_one_cpu);
         assert_eq!(
             watched(Some(1.98)),
             Design::Duplicated {

@@ -206,14 +206,12 @@ impl Tally {
 
     /// Both tallies together.
     fn plus(self, other: Tally) -> Tally {
+        let both = |a: [u32; 2], b: [u32; 2]| [a[0] + b[0], a[1] + b[1]];
         Tally {
             games: self.games + other.games,
-            wins: [self.wins[0] + other.wins[0], self.wins[1] + other.wins[1]],
+            wins: both(self.wins, other.wins),
             ties: self.ties + other.ties,
-            failures: [
-                self.failures[0] + other.failures[0],
-                self.failures[1] + other.failures[1],
-            ],
+            failures: both(self.failures, other.failures),
         }
     }
 

@@ -18,7 +18,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use super::inert;
-use super::numbers::{points, students};
+use super::numbers::{counted, points, students};
 use super::{building, timing};
 use crate::judge::result::{FaultKind, StudentResult};
 use crate::kit::gradescope_download::Unmatched;
@@ -504,10 +504,7 @@ pub fn unmatched(unmatched: &Unmatched) -> Vec<String> {
         lines.push(format!(
             "Gradescope's metadata lists {} with no folder in the export, not graded (download \
              the export again if one should be there): {}",
-            match listed.len() {
-                1 => "1 submission".into(),
-                n => format!("{n} submissions"),
-            },
+            counted(listed.len(), "submission"),
             listed.join("; ")
         ));
     }
@@ -520,10 +517,7 @@ pub fn unmatched(unmatched: &Unmatched) -> Vec<String> {
         lines.push(format!(
             "{} of the export {} not in Gradescope's metadata, graded without its names and \
              times: {}",
-            match folders.len() {
-                1 => "1 folder".into(),
-                n => format!("{n} folders"),
-            },
+            counted(folders.len(), "folder"),
             if folders.len() == 1 { "is" } else { "are" },
             folders.join(", ")
         ));

@@ -52,14 +52,10 @@ pub(super) fn table(
                 .flatten()
                 .map_or("____ (by hand)".to_string(), points),
         };
-        let max = match partial {
-            true => format!(
-                "{} (of {})",
-                points(category.max),
-                points(category.possible)
-            ),
-            false => points(category.max),
-        };
+        let mut max = points(category.max);
+        if partial {
+            max = format!("{max} (of {})", points(category.possible));
+        }
         row(&mut out, &category.name, &score, &max);
     }
     let (earned, max) = result.total();
@@ -137,10 +133,9 @@ fn diff(expected: &[String], got: Option<&str>) -> String {
 /// One failed exchange's detail, indented: its line, what was sent and why it failed, then the
 /// expected and received answers side by side.
 fn exchange_detail(exchange: &Exchange, indent: &str) -> String {
-    let run = if exchange.run.is_empty() {
-        String::new()
-    } else {
-        format!(" [{}]", exchange.run)
+    let run = match exchange.run.as_str() {
+        "" => String::new(),
+        run => format!(" [{run}]"),
     };
     let Some(why) = verdict::verdict(&exchange.verdict) else {
         return String::new();
@@ -212,17 +207,14 @@ pub(super) fn case_detail(case: &CaseResult, indent: &str) -> String {
 /// The notes of every case (the speed-up measured, why credit was withheld), one per line,
 /// each after its case's name.
 pub(super) fn notes(result: &StudentResult) -> Vec<String> {
-    let mut notes = Vec::new();
-    for case in &result.cases {
+    let notes = result.cases.iter().flat_map(|case| {
         let speedup = case.speedup.iter().flat_map(timing::speedup_notes);
         let withheld = case.withheld.iter().map(verdict::withheld);
-        notes.extend(
-            speedup
-                .chain(withheld)
-                .map(|n| format!("{}: {n}", case.name)),
-        );
-    }
-    notes
+        speedup
+            .chain(withheld)
+            .map(move |n| format!("{}: {n}", case.name))
+    });
+    notes.collect()
 }
 
 #[cfg(test)]

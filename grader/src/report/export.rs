@@ -164,7 +164,6 @@ pub fn graded(
     graded.extend(assigned.missing.into_iter().map(|member| Graded {
         members: vec![member],
         grade: missing_grade.clone(),
-        hand: vec![String::new(); parts],
         ..Graded::default()
     }));
     for row in graded.iter_mut().filter(|g| g.folder.is_empty()) {

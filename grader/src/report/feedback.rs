@@ -227,14 +227,11 @@ fn totals(
         (None, true) => Ok(earned),
     };
     let graded = rubric.categories.iter().filter(|c| !c.manual.is_empty());
-    let (mut by_hand, mut hand_max) = (Some(0.0), 0.0);
-    for category in graded {
-        let sum = marks
-            .and_then(|m| m.get(&category.name))
-            .and_then(|g| g.sum());
-        by_hand = by_hand.zip(sum).map(|(a, b)| a + b);
-        hand_max += category.manual_points();
-    }
+    let hand_max: f64 = graded.clone().map(|c| c.manual_points()).sum();
+    // Known once every category's is: a sum of options is none if any is none.
+    let by_hand: Option<f64> = graded
+        .map(|c| marks.and_then(|m| m.get(&c.name)).and_then(|g| g.sum()))
+        .sum();
     let mut out = String::from("\n## Total\n\n| Part | Points |\n| --- | --- |\n");
     let shown = match &automatic {
         Ok(earned) => format!("{} / {}", points(*earned), points(max)),

@@ -5,6 +5,7 @@ use std::fmt::Write;
 
 use super::failure;
 use super::inert;
+use super::numbers::counted;
 use crate::judge::matchup::{
     wilson, Conditions, Forfeit, GameRecord, MatchError, Scoreboard, Spec, NAMES,
 };
@@ -55,10 +56,7 @@ pub fn game(record: &GameRecord, specs: &[Spec; 2], games: u32) -> String {
         "game {}/{games}, {} first: ",
         record.number, NAMES[record.first]
     );
-    let moves = match record.moves {
-        1 => "1 move".to_string(),
-        n => format!("{n} moves"),
-    };
+    let moves = counted(record.moves, "move");
     match (record.winner, &record.forfeit) {
         (None, _) => format!("{head}a tie after {moves}"),
         (Some(winner), None) => format!("{head}{} won in {moves}", NAMES[winner]),

@@ -16,12 +16,17 @@ pub fn rounded(value: f64) -> f64 {
     (value * 100.0).round() / 100.0 + 0.0
 }
 
+/// `count` things of `unit`, in words: `1 move`, `3 moves`.
+pub fn counted(count: usize, unit: &str) -> String {
+    match count {
+        1 => format!("1 {unit}"),
+        n => format!("{n} {unit}s"),
+    }
+}
+
 /// `count` students, in words: `1 student`, `3 students`.
 pub fn students(count: usize) -> String {
-    match count {
-        1 => "1 student".into(),
-        _ => format!("{count} students"),
-    }
+    counted(count, "student")
 }
 
 /// Points as reports print them: at most two decimals, no trailing zeros.
@@ -40,9 +45,15 @@ pub fn cpu_count(count: f64) -> String {
 
 /// `1 thread`, `2 threads`.
 pub fn threads(count: usize) -> String {
-    match count {
-        1 => "1 thread".into(),
-        n => format!("{n} threads"),
+    counted(count, "thread")
+}
+
+/// Numbers as a sentence lists them: `1, 3 and 5`.
+pub fn spoken_list(numbers: &[usize]) -> String {
+    let words: Vec<String> = numbers.iter().map(usize::to_string).collect();
+    match words.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => words.join(""),
     }
 }
 

@@ -136,9 +136,8 @@ fn others(style: &Style, result: &StudentResult) -> Vec<String> {
         ));
     }
     out.extend(style.lints.iter().map(|l| format!("{}.", lint(l))));
-    for &unlinted in &style.unlinted {
-        out.push(format!("{}: no lint command is set.", language(unlinted)));
-    }
+    let unlinted = style.unlinted.iter();
+    out.extend(unlinted.map(|&l| format!("{}: no lint command is set.", language(l))));
     let longest = style.longest.iter().map(|f| {
         format!(
             "{} lines: {} ({}:{})",
@@ -154,9 +153,8 @@ fn others(style: &Style, result: &StudentResult) -> Vec<String> {
             longest.collect::<Vec<_>>().join("; ")
         ));
     }
-    for &unmeasured in &style.unmeasured {
-        out.push(format!("{}: functions not measured.", language(unmeasured)));
-    }
+    let unmeasured = style.unmeasured.iter();
+    out.extend(unmeasured.map(|&l| format!("{}: functions not measured.", language(l))));
     out.push(pool(result));
     out
 }

@@ -3,7 +3,7 @@
 //! grew, noise), what it means and what to do about it, what limits the CPUs the program could
 //! use, and the CPUs and cores the measurement ran on.
 
-use super::numbers::{cpu_count, percent};
+use super::numbers::{cpu_count, percent, spoken_list};
 use crate::judge::result::design::Design;
 use crate::judge::result::speedup::{Cause, Scale, Speedup, SpeedupOutcome};
 use crate::process::topology::Chosen;
@@ -76,11 +76,8 @@ pub fn cpus(cpus: &Cpus) -> String {
 
 /// `CPUs 0 and 1`, `CPU 3`.
 fn cpu_names(cpus: &[usize]) -> String {
-    let words: Vec<String> = cpus.iter().map(usize::to_string).collect();
-    match words.split_last() {
-        Some((last, rest)) if !rest.is_empty() => format!("CPUs {} and {last}", rest.join(", ")),
-        _ => format!("CPU {}", words.join("")),
-    }
+    let word = if cpus.len() > 1 { "CPUs" } else { "CPU" };
+    format!("{word} {}", spoken_list(cpus))
 }
 
 /// The line on the CPUs the measurement and the calibration ran on, and their cores; whether

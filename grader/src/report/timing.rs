@@ -5,12 +5,11 @@
 //! them. The causes and the CPUs are worded beside it, in [`super::threading`].
 
 use super::failure::failure;
-use super::numbers::{cpu_count, percent, threads};
+use super::numbers::{cpu_count, percent, spoken_list, threads};
 use super::starved;
 use super::threading::cpus;
 use super::verdict::Finding;
 use super::workers::design_note;
-use crate::judge::result::design::{Design, Division};
 use crate::judge::result::speedup::{
     Busy, Measurement, Refusal, Speedup, SpeedupFault, SpeedupOutcome, Uneven, Work, CONFIDENCE,
 };
@@ -23,19 +22,17 @@ use crate::judge::result::{CaseResult, StudentResult};
 fn measurement(m: &Measurement, (one, many): (usize, usize)) -> String {
     let (one_span, many_span) = m.spans();
     let (one_wall, many_wall) = m.walls();
+    let (one, many) = (threads(one), threads(many));
     format!(
-        "`scores {}` in {} rounds: {one_span:.2} s on {}, {many_span:.2} s on {} (the medians of \
-         the spans, the searches' times with their waiting for a CPU taken out; by the wall \
-         clock {one_wall:.2} s and {many_wall:.2} s), {:.2} threads at work at once, {:.2}x the \
-         CPU time on {} that it took on {}; speed-up {:.2}x (the median of the rounds')",
+        "`scores {}` in {} rounds: {one_span:.2} s on {one}, {many_span:.2} s on {many} (the \
+         medians of the spans, the searches' times with their waiting for a CPU taken out; by the \
+         wall clock {one_wall:.2} s and {many_wall:.2} s), {:.2} threads at work at once, {:.2}x \
+         the CPU time on {one} that it took on {many}; speed-up {:.2}x (the median of the \
+         rounds')",
         m.depth,
         m.rounds(),
-        threads(one),
-        threads(many),
         m.at_once(),
         m.work_ratio(),
-        threads(one),
-        threads(many),
         m.speedup()
     )
 }
@@ -61,15 +58,6 @@ fn rounds(m: &Measurement, (one, many): (usize, usize)) -> String {
         series(&m.many),
         ceilings.join(" ")
     )
-}
-
-/// `1, 3 and 5`.
-fn spoken_list(numbers: &[usize]) -> String {
-    let words: Vec<String> = numbers.iter().map(usize::to_string).collect();
-    match words.split_last() {
-        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
-        _ => words.join(""),
-    }
 }
 
 /// What a measurement that failed was doing, and why it failed.
@@ -302,10 +290,7 @@ fn uneven_note(uneven: &Uneven, speedup: &Speedup) -> String {
             "`scores {}` on {}: {} at work, the busiest ran {}% of the {:.2} s of CPU time",
             split.depth,
             threads(many),
-            match split.work.workers {
-                1 => "1 thread".to_string(),
-                n => format!("{n} threads"),
-            },
+            threads(split.work.workers),
             percent(split.work.busiest),
             split.work.cpu.as_secs_f64()
         ),
@@ -314,19 +299,12 @@ fn uneven_note(uneven: &Uneven, speedup: &Speedup) -> String {
             format!("not seen: {sent}: {why}")
         }
     };
-    let flag = match speedup.design {
-        Design::Pool {
-            division: Division::Fixed(_),
-            ..
-        }
-        | Design::PerSearch {
-            division: Division::Fixed(_),
-            ..
-        } => {
+    let flag = match speedup.design.fixed() {
+        true => {
             " FLAG for the hand grader: the columns are divided among the threads in advance \
                instead of handed out as they finish."
         }
-        _ => "",
+        false => "",
     };
     format!(
         "With columns {} full (not scored): {text}.{flag}",
@@ -357,6 +335,7 @@ pub fn speedup_word(speedup: &Speedup) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::judge::result::design::{Design, Division};
     use crate::judge::result::speedup::Judged;
     use crate::process::Cpus;
     use std::time::Duration;

@@ -8,7 +8,7 @@ use std::path::Path;
 use super::building::build_headline;
 use super::failure::failure;
 use super::inert;
-use super::numbers::seconds;
+use super::numbers::{counted, seconds};
 use crate::judge::result::window::{
     Cell, Check, Measured, Observation, Step, StepResult, Trouble, Unobserved, WindowResult,
 };
@@ -110,20 +110,16 @@ fn measured_words(check: &Check, measured: &Measured, observation: &Observation)
             title,
             geometry,
             holds_grid,
-        } => match holds_grid {
-            false => format!(
-                "started without --opponent, the program first showed {:?} ({}), too small \
-                 to be the board: a dialog.",
-                title,
+        } => {
+            let what = match holds_grid {
+                false => "too small to be the board: a dialog",
+                true => "big enough to hold the board: no dialog came first",
+            };
+            format!(
+                "started without --opponent, the program first showed {title:?} ({}), {what}.",
                 size(*geometry)
-            ),
-            true => format!(
-                "started without --opponent, the program first showed {:?} ({}), big enough \
-                 to hold the board: no dialog came first.",
-                title,
-                size(*geometry)
-            ),
-        },
+            )
+        }
         Measured::Grid {
             title,
             window,
@@ -216,10 +212,7 @@ fn measured_words(check: &Check, measured: &Measured, observation: &Observation)
                      did not draw {} again until the search ended ({reply}): the search seems \
                      to run on the GUI thread.",
                     observation.depth,
-                    match lost.len() {
-                        1 => "1 cell".to_string(),
-                        n => format!("{n} cells"),
-                    }
+                    counted(lost.len(), "cell")
                 ),
             }
         }
@@ -253,9 +246,7 @@ fn trouble_words(trouble: &Trouble) -> String {
             seconds(*limit)
         ),
         // The display's tools may quote what they read of the student's window.
-        Trouble::Display(why) => {
-            format!("the display failed: {}.", inert::line(&why.to_string()))
-        }
+        Trouble::Display(why) => format!("the display failed: {}.", inert::line(&why.to_string())),
         Trouble::Needs(step) => format!("not observed, as \"{}\" was not.", step_name(*step)),
         Trouble::Misplayed(number) => format!(
             "move {number} of the scripted game did not land where it should have, so the \
@@ -272,12 +263,10 @@ fn trouble_words(trouble: &Trouble) -> String {
 /// Why a window was not observed at all.
 fn unobserved(why: &Unobserved) -> String {
     match why {
-        Unobserved::NoWindow(build) => {
-            format!(
-                "No window: the window's build did not succeed. {}",
-                build_headline(build)
-            )
-        }
+        Unobserved::NoWindow(build) => format!(
+            "No window: the window's build did not succeed. {}",
+            build_headline(build)
+        ),
         Unobserved::NoDisplay(why) => format!("Not observed: {}.", inert::line(&why.to_string())),
         Unobserved::NoSandbox(why) => format!(
             "Not observed: the sandbox could not be set up, and no student code runs \

@@ -29,10 +29,7 @@ pub fn design(design: Design, threads: usize) -> Option<String> {
         Division::Unknown => String::new(),
     };
     Some(match design {
-        Design::Pool {
-            workers,
-            division: division @ Division::Fixed(_),
-        } => format!(
+        Design::Pool { workers, division } if design.fixed() => format!(
             "a pool with a fixed division of the columns: the same {workers} threads searched \
              both times, created once and reused{}",
             shared(division)
@@ -45,8 +42,8 @@ pub fn design(design: Design, threads: usize) -> Option<String> {
         Design::PerSearch {
             workers,
             new,
-            division: division @ Division::Fixed(_),
-        } => format!(
+            division,
+        } if design.fixed() => format!(
             "threads started for every search with a fixed division of the columns ({new} of \
              the {workers} that searched the second time were new){}: not a pool",
             shared(division)
@@ -98,13 +95,10 @@ pub fn design(design: Design, threads: usize) -> Option<String> {
 /// The gradebook's word for the thread design, or nothing when the program did not search on
 /// several threads.
 pub fn design_word(design: Design) -> &'static str {
-    let fixed = |division| matches!(division, Division::Fixed(_));
     match design {
-        Design::Pool { division, .. } if fixed(division) => "pool, fixed division",
+        Design::Pool { .. } if design.fixed() => "pool, fixed division",
         Design::Pool { .. } => "pool",
-        Design::PerSearch { division, .. } if fixed(division) => {
-            "threads per search, fixed division"
-        }
+        Design::PerSearch { .. } if design.fixed() => "threads per search, fixed division",
         Design::PerSearch { .. } => "pool per search",
         Design::IgnoresThreads { .. } => "thread per column",
         Design::BusyWaiting { .. } => "busy-waiting pool",

@@ -98,13 +98,17 @@ impl Design {
     /// wait for work and take the next column as they finish (or one whose division was not
     /// seen).
     pub fn is_pool(&self) -> bool {
-        matches!(
-            self,
-            Design::Pool {
-                division: Division::Shared(_) | Division::Unknown,
-                ..
+        matches!(self, Design::Pool { .. }) && !self.fixed()
+    }
+
+    /// Whether its threads had the columns divided among them in advance.
+    pub fn fixed(self) -> bool {
+        match self {
+            Design::Pool { division, .. } | Design::PerSearch { division, .. } => {
+                matches!(division, Division::Fixed(_))
             }
-        )
+            _ => false,
+        }
     }
 
     /// The same design, with the division seen at the uneven position (designs without one

@@ -421,22 +421,19 @@ impl StudentResult {
         let mut scores = Vec::new();
         for category in &rubric.categories {
             for part in category.parts() {
-                scores.push(if part.automatic {
-                    let (earned, max) =
-                        sum(self.cases.iter().filter(|c| c.category == category.name));
-                    CategoryScore {
-                        name: part.name,
-                        earned: Some(earned),
-                        max,
-                        possible: part.points,
+                let (earned, max) = match part.automatic {
+                    true => {
+                        let cases = self.cases.iter().filter(|c| c.category == category.name);
+                        let (earned, max) = sum(cases);
+                        (Some(earned), max)
                     }
-                } else {
-                    CategoryScore {
-                        name: part.name,
-                        earned: None,
-                        max: part.points,
-                        possible: part.points,
-                    }
+                    false => (None, part.points),
+                };
+                scores.push(CategoryScore {
+                    name: part.name,
+                    earned,
+                    max,
+                    possible: part.points,
                 });
             }
         }

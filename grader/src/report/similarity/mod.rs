@@ -9,6 +9,7 @@ use std::collections::HashMap;
 use std::fmt::Write;
 
 use super::inert;
+use super::numbers::counted;
 use crate::kit::sources::{SourceError, MAX_FILES};
 use crate::kit::style::Language;
 use crate::kit::tree::ReadError;
@@ -91,10 +92,7 @@ pub fn method(comparison: &Comparison) -> String {
             settings.given
         ),
     };
-    let common = match comparison.common {
-        1 => "1 fingerprint".to_string(),
-        n => format!("{n} fingerprints"),
-    };
+    let common = counted(comparison.common, "fingerprint");
     format!(
         "Winnowed fingerprints of syntax tokens (k-grams of {} tokens, windows of {}; names, \
          literals, comments, layout and statements that do nothing ignored); {base}; {common} held by more than {}% of the \
