@@ -10,6 +10,7 @@ use std::time::Duration;
 
 use crate::judge::window::{WindowPlan, WindowRun};
 use crate::judge::{BuildCommand, Options, Policy, StyleCheck};
+use crate::kit::case::Kind;
 use crate::kit::supplied::Course;
 use crate::kit::{Kit, LoadError};
 use crate::process::Limits;
@@ -82,7 +83,7 @@ pub struct Grading {
     pub build: Option<(String, Duration)>,
     /// Leave out the speed-up.
     pub skip_timing: bool,
-    /// Leave out the scaling view.
+    /// Leave out the scaling view: the kit's speed-up cases are loaded without it.
     pub no_scaling: bool,
     /// The longest one student's cases may take.
     pub student_deadline: Duration,
@@ -114,12 +115,17 @@ pub struct WindowAsk {
 }
 
 impl Grading {
-    /// The kit, found and loaded, with the course's copy of the supplied crate when it can be
-    /// used (said on standard error when it cannot: submissions' copies are then not compared),
-    /// and its directory.
+    /// The kit, found and loaded (its speed-up cases without the scaling view if asked), with
+    /// the course's copy of the supplied crate when it can be used (said on standard error when
+    /// it cannot: submissions' copies are then not compared), and its directory.
     pub fn kit(&self) -> Result<(Kit, PathBuf), OpenKitError> {
         let dir = find_kit(self.kit.as_deref())?;
         let mut kit = Kit::load(&dir)?;
+        for (case, _) in kit.cases.iter_mut().filter(|_| self.no_scaling) {
+            if let Kind::Timing(plan) = &mut case.kind {
+                plan.scaling = false;
+            }
+        }
         let course = self
             .supplied
             .clone()
@@ -158,7 +164,6 @@ impl Grading {
         };
         Options {
             skip_timing: self.skip_timing,
-            no_scaling: self.no_scaling,
             build: self.build.as_ref().map(|(template, timeout)| BuildCommand {
                 template: template.clone(),
                 timeout: *timeout,

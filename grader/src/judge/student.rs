@@ -32,8 +32,6 @@ pub struct Options {
     /// Leave out the speed-up cases (their points count neither way): for noisy machines and
     /// for tests that must not depend on timing.
     pub skip_timing: bool,
-    /// Leave out the scaling view beyond the speed-up's threads (`--no-scaling`).
-    pub no_scaling: bool,
     /// Build each submission first; a failed build loses every case.
     pub build: Option<BuildCommand>,
     /// The longest one student's cases may take: once it has passed, the cases not yet started
@@ -158,20 +156,7 @@ fn grade_until(
                 of,
                 name: &case.name,
             });
-            let result = match (&case.kind, options.no_scaling) {
-                (crate::kit::case::Kind::Timing(plan), true) => {
-                    let plan = crate::kit::case::SpeedupPlan {
-                        scaling: false,
-                        ..plan.clone()
-                    };
-                    let case = crate::kit::Case {
-                        kind: crate::kit::case::Kind::Timing(plan),
-                        ..case.clone()
-                    };
-                    run_case(&case, solution, &job, &kit.rubric)
-                }
-                _ => run_case(case, solution, &job, &kit.rubric),
-            };
+            let result = run_case(case, solution, &job, &kit.rubric);
             silent = if result.silent { silent + 1 } else { 0 };
             cases.push(result);
         }

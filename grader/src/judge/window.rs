@@ -162,7 +162,7 @@ struct Observer<'a> {
 }
 
 /// A running window: its program, its window and its geometry.
-struct Running {
+struct OpenWindow {
     program: Program,
     window: Window,
     geometry: Rect,
@@ -195,7 +195,7 @@ impl Observer<'_> {
 
     /// Starts the window with `arguments` and waits for its first window (the largest, once
     /// one has appeared).
-    fn start(&self, arguments: &str) -> Result<Running, Trouble> {
+    fn start(&self, arguments: &str) -> Result<OpenWindow, Trouble> {
         // The display's cookie, in the job's scratch folder when it has one.
         let authority = match self.job.sandbox.and_then(Prepared::scratch) {
             Some(scratch) => self.display.grant(scratch).map_err(Trouble::Display)?,
@@ -235,7 +235,7 @@ impl Observer<'_> {
                         }
                     }
                 }
-                return Ok(Running {
+                return Ok(OpenWindow {
                     program,
                     window: largest.0,
                     geometry: largest.1,
@@ -248,7 +248,7 @@ impl Observer<'_> {
     }
 
     /// Ends a window's program and waits (a little) for its windows to go.
-    fn stop(&self, running: Running) {
+    fn stop(&self, running: OpenWindow) {
         drop(running.program);
         let deadline = Instant::now() + Duration::from_secs(2);
         while self.display.windows().is_ok_and(|w| !w.is_empty()) && Instant::now() < deadline {
@@ -258,7 +258,7 @@ impl Observer<'_> {
 
     /// Screenshots into `name` until two taken [`SETTLE_GAP`] apart are the same and the
     /// window is drawn (not one colour); the last.
-    fn settled(&self, name: &str, running: &mut Running) -> Result<Image, Trouble> {
+    fn settled(&self, name: &str, running: &mut OpenWindow) -> Result<Image, Trouble> {
         let path = self.shot_path(name);
         let deadline = Instant::now() + SETTLE_LIMIT;
         let mut last = self.display.screenshot(&path).map_err(Trouble::Display)?;
@@ -335,7 +335,7 @@ impl Observer<'_> {
     }
 
     /// Clicks the top cell of `column` and screenshots the settled window as `name`.
-    fn click(&self, running: &mut Running, column: usize, name: &str) -> Result<Image, Trouble> {
+    fn click(&self, running: &mut OpenWindow, column: usize, name: &str) -> Result<Image, Trouble> {
         let (x, y) = self.nominal(running.geometry, (0, column)).centre();
         self.display.click(x, y).map_err(Trouble::Display)?;
         self.settled(name, running)
@@ -355,7 +355,7 @@ impl Observer<'_> {
     }
 
     /// [`Observer::two_players`] on the running window.
-    fn play(&self, running: &mut Running) -> (Vec<Check>, States) {
+    fn play(&self, running: &mut OpenWindow) -> (Vec<Check>, States) {
         let (rows, _) = self.settings.board;
         let title = self.display.title(running.window).unwrap_or_default();
         let window = running.geometry;
@@ -434,7 +434,13 @@ impl Observer<'_> {
     }
 
     /// A click on `column` that must change no grid cell of `before`.
-    fn refused(&self, running: &mut Running, step: Step, column: usize, before: &Image) -> Check {
+    fn refused(
+        &self,
+        running: &mut OpenWindow,
+        step: Step,
+        column: usize,
+        before: &Image,
+    ) -> Check {
         let name = match step {
             Step::FullColumn => "full-column",
             _ => "after-four",
@@ -531,7 +537,7 @@ impl Observer<'_> {
     }
 
     /// [`Observer::redraw`] on the running window.
-    fn watch_search(&self, running: &mut Running) -> Check {
+    fn watch_search(&self, running: &mut OpenWindow) -> Check {
         let rows = self.settings.board.0;
         let window = running.geometry;
         let mut shots = Vec::new();
@@ -639,7 +645,7 @@ impl Observer<'_> {
     fn wait_until(
         &self,
         name: &str,
-        running: &mut Running,
+        running: &mut OpenWindow,
         limit: Duration,
         done: impl Fn(&Image) -> bool,
     ) -> Result<Image, Trouble> {

@@ -162,7 +162,7 @@ pub struct Standings {
 
 /// One automatic category (or the automatic total), its points in the rubric, and the points
 /// of each student whose points there are known: earned and possible.
-struct Column {
+struct Scored {
     name: String,
     points: f64,
     scores: Vec<(f64, f64)>,
@@ -170,16 +170,16 @@ struct Column {
 
 /// The automatic categories, then the automatic total, each with every student's points where
 /// they are known.
-fn columns(rubric: &Rubric, standings: &[&Standing]) -> Vec<Column> {
+fn columns(rubric: &Rubric, standings: &[&Standing]) -> Vec<Scored> {
     let parts = rubric.categories.iter().flat_map(|c| c.parts());
-    let mut columns: Vec<Column> = parts
+    let mut columns: Vec<Scored> = parts
         .filter(|p| p.automatic)
         .map(|p| (p.name, p.points))
         .chain([(
             AUTOMATIC_TOTAL.to_string(),
             rubric.categories.iter().map(|c| c.automatic_points()).sum(),
         )])
-        .map(|(name, points)| Column {
+        .map(|(name, points)| Scored {
             name,
             points,
             scores: Vec::new(),
@@ -267,7 +267,7 @@ fn times(standings: &[Standing]) -> String {
 
 /// The mean, median, lowest and highest score of each column, as a table; a column whose
 /// points no student has yet shows its points in the rubric and no figures.
-fn scores_table(columns: &[Column]) -> String {
+fn scores_table(columns: &[Scored]) -> String {
     let mut out = String::from(
         "| Category | Points | Mean | Median | Lowest | Highest |\n|---|---:|---:|---:|---:|---:|\n",
     );
@@ -298,7 +298,7 @@ fn scores_table(columns: &[Column]) -> String {
 }
 
 /// How many students fall in each band of each column, as a table.
-fn distribution_table(columns: &[Column]) -> String {
+fn distribution_table(columns: &[Scored]) -> String {
     let mut out = String::from("| Category |");
     for band in 0..10 {
         let _ = write!(out, " {}-{}% |", band * 10, band * 10 + 9);

@@ -427,19 +427,19 @@ mod tests {
     use std::collections::BTreeMap;
 
     /// A class's records and the roster's students who submitted nothing.
-    struct Class {
+    struct Records {
         records: Vec<Record>,
         missing: Vec<Member>,
     }
 
     /// [`graded`] of `class`.
-    fn read(class: &Class, rubric: &Rubric, roster: Option<&Roster>) -> Vec<Graded> {
+    fn read(class: &Records, rubric: &Rubric, roster: Option<&Roster>) -> Vec<Graded> {
         graded(rubric, &class.records, Some(&class.missing), roster)
     }
 
     /// A class's gradebook: a group (one of it named as a formula) graded by hand and late,
     /// a student on time whose hand scoring is not done, and a folder nobody is named for.
-    fn gradebook() -> (Rubric, Class) {
+    fn gradebook() -> (Rubric, Records) {
         let rubric = fixtures::hand_rubric();
         let students = ["team", "bob", "stray"]
             .map(|name| fixtures::student(name, vec![fixtures::case_result("a", "AI", 1.0)], 1));
@@ -490,7 +490,7 @@ mod tests {
                 record
             })
             .collect();
-        let class = Class {
+        let class = Records {
             records,
             missing: vec![member("4", "Dee")],
         };
@@ -711,7 +711,7 @@ mod tests {
         assert!(graded.iter().all(|g| !g.timing_left_out));
         let mut result = fixtures::student("ann", vec![], 1);
         result.left_out = vec!["threads/speedup".into()];
-        let class = Class {
+        let class = Records {
             records: vec![Record::new(result, None, None, None)],
             missing: Vec::new(),
         };
