@@ -151,16 +151,14 @@ pub fn run(
     }
     let grading = source::files(&dir, &LEFT_OUT)?;
     let supplied_dir = dir.join("../starter/supplied");
-    let supplied = match supplied_dir.is_dir() {
-        true => Some(source::files(&supplied_dir, &[])?),
-        false => None,
-    };
+    let supplied = supplied_dir
+        .is_dir()
+        .then(|| source::files(&supplied_dir, &[]));
+    let supplied = supplied.transpose()?;
     // A grade built here is built from the grader's sources as they are: they are checked too.
     let grader_dir = dir.join("../grader");
-    let grader = match grade.is_none() && grader_dir.is_dir() {
-        true => Some(source::files(&grader_dir, &[])?),
-        false => None,
-    };
+    let grader = (grade.is_none() && grader_dir.is_dir()).then(|| source::files(&grader_dir, &[]));
+    let grader = grader.transpose()?;
     let checked = [
         (&dir, Some(&grading)),
         (&supplied_dir, supplied.as_ref()),

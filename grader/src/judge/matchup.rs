@@ -84,10 +84,10 @@ impl FromStr for Spec {
         if !matches!(kind, "reference" | "cmd") {
             return Err(SpecError::Kind(kind.into()));
         }
-        let depth = match parts.next() {
-            Some(depth) => parse_depth(depth).map_err(|why| SpecError::Depth(depth.into(), why))?,
-            None => return Err(SpecError::NoDepth(kind.into())),
-        };
+        let depth = parts
+            .next()
+            .ok_or_else(|| SpecError::NoDepth(kind.into()))?;
+        let depth = parse_depth(depth).map_err(|why| SpecError::Depth(depth.into(), why))?;
         match (kind, parts.next()) {
             ("reference", None) => Ok(Spec::Reference {
                 depth,

@@ -680,9 +680,8 @@ impl Observer<'_> {
         let mut screenshots = Vec::new();
         let mut compared = Vec::new();
         for (name, mine) in states {
-            let theirs = match Image::load(&reference.join(format!("{name}.png"))) {
-                Ok(theirs) => theirs,
-                Err(_) => return not_observed(Step::OwnWindow, screenshots, Trouble::NoReference),
+            let Ok(theirs) = Image::load(&reference.join(format!("{name}.png"))) else {
+                return not_observed(Step::OwnWindow, screenshots, Trouble::NoReference);
             };
             same = same.min(likeness(mine, &theirs));
             screenshots.push(mine.path.clone());

@@ -117,10 +117,8 @@ fn shown_all(found: &[PathBuf]) -> String {
 /// [`METADATA`], a folder with one `assignment_<id>_export` folder in it or in a lone folder
 /// up to [`DEPTH`] levels below (which is then graded; see [`downloads_below`]), or else a folder of plain submissions, taken as it is.
 pub fn open(given: &Path) -> Result<Submissions, FindError> {
-    let archive = match given.is_file() {
-        true => Some(archive::extract(given).map_err(FindError::Archive)?),
-        false => None,
-    };
+    let archive = given.is_file().then(|| archive::extract(given));
+    let archive = archive.transpose().map_err(FindError::Archive)?;
     let root = archive
         .as_ref()
         .map_or_else(|| given.to_path_buf(), |a| a.path().to_path_buf());

@@ -97,13 +97,6 @@ impl Kit {
             .collect()
     }
 
-    /// Whether held-out cases are among the cases.
-    pub fn has_held_out(&self) -> bool {
-        self.cases
-            .iter()
-            .any(|(case, _)| held_out::is_held_out(case))
-    }
-
     /// Loads `DIR/rubric.toml`, `DIR/cases/` and the cases of every extension turned on
     /// (`DIR/extensions/FOLDER/`), validates them against each other and reads every case's
     /// solution (which must match its script). The course's copy of the supplied crate is not

@@ -432,10 +432,10 @@ impl Roster {
 /// import takes what follows the word.
 fn participant_id(identifier: &str) -> Option<u64> {
     let number = identifier.rsplit(' ').next()?;
-    match number.bytes().all(|b| b.is_ascii_digit()) {
-        true => number.parse().ok(),
-        false => None,
-    }
+    number
+        .bytes()
+        .all(|b| b.is_ascii_digit())
+        .then(|| number.parse().ok())?
 }
 
 /// Who each submission is, and who on the roster submitted nothing.

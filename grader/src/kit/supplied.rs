@@ -114,10 +114,9 @@ impl Course {
         }
         let mut files = BTreeMap::new();
         for (path, regular) in entries(dir, "") {
-            let bytes = match regular {
-                true => tree::read(dir, &path, MAX_FILE).ok(),
-                false => None,
-            };
+            let bytes = regular
+                .then(|| tree::read(dir, &path, MAX_FILE).ok())
+                .flatten();
             let bytes = bytes.ok_or_else(|| CourseError::Unreadable(dir.join(&path)))?;
             files.insert(path, bytes);
         }

@@ -16,7 +16,7 @@
 
 use std::path::Path;
 
-use maud::{html, Markup, PreEscaped, DOCTYPE};
+use maud::{html, Markup, DOCTYPE};
 use percent_encoding::{utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
 
 use super::building::build_word;
@@ -328,8 +328,7 @@ fn scaling_html(result: &StudentResult) -> Option<Markup> {
     let simulated = speedup.chosen.as_ref().and_then(threading::simulated_note);
     Some(html! {
         figure class="scaling" {
-            // The plot's own SVG, passed through: it holds only numbers and fixed words.
-            (PreEscaped(svg))
+            (svg)
             figcaption {
                 (note)
                 @if let Some(simulated) = simulated { " " strong { (simulated) } }

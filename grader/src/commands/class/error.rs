@@ -166,17 +166,13 @@ impl std::fmt::Display for Stopped {
                 writeln!(f, "  {name}: {why}")?;
             }
         }
-        match self.again {
-            true => write!(
-                f,
-                "run the same command again to grade again those not graded"
-            ),
-            false => write!(
-                f,
+        f.write_str(match self.again {
+            true => "run the same command again to grade again those not graded",
+            false => {
                 "run the same command again to carry on: the students graded are kept, and \
                  only the others are graded (--restart grades everyone again)"
-            ),
-        }
+            }
+        })
     }
 }
 
@@ -220,22 +216,18 @@ pub(super) fn ungraded(standings: &[Standing]) -> Result<(), ClassError> {
         .iter()
         .filter_map(|s| Some((s.student.clone(), s.ungraded.clone()?)))
         .collect();
-    match ungraded.is_empty() {
-        true => Ok(()),
-        false => Err(ClassError::Ungraded {
-            ungraded,
-            of: standings.len(),
-        }),
+    if ungraded.is_empty() {
+        return Ok(());
     }
+    let of = standings.len();
+    Err(ClassError::Ungraded { ungraded, of })
 }
 
 /// Each student and why, made inert, a line each, for a message.
 fn lines(pairs: &[(String, String)]) -> String {
-    let lines: Vec<String> = pairs
-        .iter()
-        .map(|(name, why)| format!("{}: {}", inert::line(name), inert::line(why)))
-        .collect();
-    lines.join("\n  ")
+    let line =
+        |(name, why): &(String, String)| format!("{}: {}", inert::line(name), inert::line(why));
+    pairs.iter().map(line).collect::<Vec<_>>().join("\n  ")
 }
 
 #[cfg(test)]

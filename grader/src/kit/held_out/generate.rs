@@ -12,7 +12,6 @@ use connect_four_supplied::{Player, Score};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
-use super::FOLDER;
 use crate::kit::case;
 use crate::kit::case::CaseError;
 use crate::kit::reference;
@@ -33,6 +32,8 @@ pub enum HeldOutError {
 
 /// The smallest and largest side of a held-out board.
 const SIDES: (usize, usize) = (4, 9);
+/// The folder name held-out cases are reported under.
+const FOLDER: &str = "held_out";
 /// The deepest `scores` a held-out case asks for.
 const MAX_DEPTH: u32 = 3;
 /// The time limit of each command of a held-out case, in seconds.

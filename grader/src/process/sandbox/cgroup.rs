@@ -1127,11 +1127,7 @@ fn counter(path: &Path, key: &str) -> Option<u64> {
     let text = fs::read_to_string(path).ok()?;
     text.lines().find_map(|line| {
         let (k, v) = line.split_once(' ')?;
-        if k == key {
-            v.trim().parse().ok()
-        } else {
-            None
-        }
+        (k == key).then(|| v.trim().parse().ok())?
     })
 }
 
@@ -1154,11 +1150,7 @@ fn valid_name(name: &str) -> bool {
 
 /// `name` below the cgroup at `base` (paths as `/proc/PID/cgroup` shows them).
 fn join_path(base: &str, name: &str) -> String {
-    if base.ends_with('/') {
-        format!("{base}{name}")
-    } else {
-        format!("{base}/{name}")
-    }
+    format!("{}/{name}", base.strip_suffix('/').unwrap_or(base))
 }
 
 /// Whether cgroup path `path` is `base` or below it.
