@@ -121,8 +121,8 @@ impl Grading {
     pub fn kit(&self) -> Result<(Kit, PathBuf), OpenKitError> {
         let dir = find_kit(self.kit.as_deref())?;
         let mut kit = Kit::load(&dir)?;
-        for (case, _) in kit.cases.iter_mut().filter(|_| self.no_scaling) {
-            if let Kind::Timing(plan) = &mut case.kind {
+        for (case, _) in &mut kit.cases {
+            if let (true, Kind::Timing(plan)) = (self.no_scaling, &mut case.kind) {
                 plan.scaling = false;
             }
         }

@@ -96,10 +96,10 @@ pub fn scaling_svg(rows: &[Scale]) -> Option<Markup> {
             }
             // The legend, in the top left corner, where the lines start low.
             @for (index, (colour, dashes, words)) in legend {
-                @let down = one(TOP + 10.0 + 15.0 * index as f64);
-                line x1=(one(LEFT + 8.0)) y1=(down) x2=(one(LEFT + 30.0)) y2=(down) stroke=(colour)
-                    stroke-width="2" stroke-dasharray=(dashes) {}
-                text x=(one(LEFT + 35.0)) y=(one(TOP + 14.0 + 15.0 * index as f64)) { (words) }
+                @let down = TOP + 10.0 + 15.0 * index as f64;
+                line x1=(one(LEFT + 8.0)) y1=(one(down)) x2=(one(LEFT + 30.0)) y2=(one(down))
+                    stroke=(colour) stroke-width="2" stroke-dasharray=(dashes) {}
+                text x=(one(LEFT + 35.0)) y=(one(down + 4.0)) { (words) }
             }
         }
     })
