@@ -13,6 +13,7 @@
 //! can make held-out cases; the students' (the `students-kit` feature) cannot.
 
 pub mod archive;
+pub mod build_config;
 pub mod case;
 mod error;
 pub mod extension;
