@@ -63,12 +63,12 @@ pub enum CourseCommand {
     /// then A's wins, losses, ties and score with a 95% interval.
     #[command(after_help = MATCH_HELP)]
     Match(MatchArgs),
-    /// Write the gradebook grade class wrote (with the hand scores typed in the gallery) as the
-    /// CSV files Canvas, Moodle and Gradescope import
+    /// Write the grades of the records grade class kept (with the hand scores typed in the
+    /// gallery) as the CSV files Canvas, Moodle and Gradescope import
     ///
     /// A row per student (each of a group's gets the group's grade): the gradebook's final
     /// total (the total less the late penalty), no grade while a student has none yet, and
-    /// said on standard error with the count. The students are those the gradebook names (from
+    /// said on standard error with the count. The students are those the records name (from
     /// grade class --roster or a Gradescope export), completed or overridden by --roster, and
     /// everyone else on the roster (missing: the rubric's missing grade). A student whose
     /// identifier (the columns the platform maps by) is blank or another row's too is left out
@@ -149,7 +149,7 @@ const EXPORT_HELP: &str = concat!(
     "A class graded with --skip-timing is out of fewer points: refused unless --partial, which\n",
     "exports it out of the points graded.\n",
     "\n",
-    "Exit codes: 0 after writing, 1 when the gradebook, the roster or the kit cannot be read,\n",
+    "Exit codes: 0 after writing, 1 when the records, the roster or the kit cannot be read,\n",
     "a student is left out (without --allow-missing) or the grading is partial (without\n",
     "--partial), 2 for bad arguments.\n",
     "\n",

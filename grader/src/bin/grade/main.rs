@@ -13,7 +13,8 @@
 //! start, 2 for bad arguments (and for `grade class --only` or `--not-counted` when the
 //! student, the gradebook or the report directory to grade again into is not there, and for a
 //! malformed `CONNECT_FOUR_GRADER_CPUS`, a test's simulated CPUs), and for a
-//! class run stopped by a signal 128 and its number (130 for Ctrl-C, 143 for `SIGTERM`).
+//! class run stopped by a signal 128 and its number (130 for Ctrl-C, 143 for `SIGTERM`), and 75
+//! for one a full disk stopped (`EX_TEMPFAIL`: run it again when there is room).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -369,9 +370,9 @@ struct ClassArgs {
     /// Grade everyone, though an earlier run of this class was stopped part way
     ///
     /// Without it a class run carries on an earlier one that stopped before every student was
-    /// graded (a crash, Ctrl-C): the results kept in its journal (class-journal.jsonl, beside
-    /// the class summary) stand, and only the students without one, or whose submission changed
-    /// since, are graded. A run after one that graded everyone, or with another kit or other
+    /// graded (a crash, Ctrl-C, a full disk): the records kept in its class store (records/,
+    /// beside the class summary) stand, and only the students without one, or whose submission
+    /// changed since, are graded. A run after one that graded everyone, or with another kit or other
     /// settings, grades everyone anyway.
     #[arg(long, conflicts_with_all = ["only", "not_counted"])]
     restart: bool,

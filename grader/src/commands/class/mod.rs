@@ -8,10 +8,12 @@
 //! ([`super::who`]). DIR may be Gradescope's export as downloaded: its `.zip`, extracted for
 //! the run, or the folder unzipped ([`gradescope_download::open`]).
 //!
-//! Nothing graded is lost: a panic while grading one student fails them alone, and one while
-//! writing a student's files costs those files alone (both named at the end); Ctrl-C or
-//! `SIGTERM` ([`interrupt`]) stops the run, writes the files of the students graded and names
-//! the others; the same command then carries the run on from the store.
+//! Nothing graded is lost: a panic while grading one student fails them alone, and one in a
+//! reporter of a student's (their terminal line, a file, their gradebook row) costs that file
+//! alone, which says "report failed: why" (both named at the end); Ctrl-C or `SIGTERM`
+//! ([`interrupt`]) stops the run, writes the files of the students graded and names the
+//! others; so does a full disk, writing what it can (the gradebook where `--csv` puts it) and
+//! ending with [`error::DISK_FULL`]. The same command then carries the run on from the store.
 
 mod error;
 mod grading;
@@ -33,7 +35,7 @@ use crate::judge::class::submissions;
 use crate::judge::stop::Stop;
 use crate::kit::gradescope_download::{self, Submissions};
 use crate::kit::Kit;
-use crate::report::{class, similarity, terminal};
+use crate::report::{class, similarity};
 use crate::store::{Class, Store};
 
 /// What `grade class` was asked.
@@ -124,23 +126,28 @@ pub fn run(run: &ClassRun) -> Result<(), ClassError> {
         who: &who,
         publication: &publication,
         error: Mutex::new(None),
+        unkept: Mutex::new(Vec::new()),
         unreported: Mutex::new(Vec::new()),
     };
     let stop = Stop::default();
     let (outcomes, signal) = interrupt::watching(&stop, || {
         grading::grade(run, &kit, &dir, &students, &stop, &keeper)
     });
-    let (error, mut unreported) = keeper.into_parts();
+    let (kept, unkept, mut unreported) = keeper.into_parts();
     let (_, records) = store.class_records()?;
     // Each student's summary: those graded again alone, else the whole class's.
     let again = |record: &&crate::store::Record| students.iter().any(|s| s.name == record.student);
     for record in records.iter().filter(|r| !run.again() || again(r)) {
-        let brief = terminal::brief(&kit.rubric, &record.result);
+        let (brief, lost) = publication.brief(record);
+        unreported.extend(lost);
         let _ = writeln!(std::io::stdout().lock(), "{brief}");
     }
     let summary = run.summary_dir();
-    let published = publication.class(Some(&class), &records, Some(&run.csv), Some(summary))?;
-    eprintln!("grade: wrote {}", run.csv.display());
+    let (published, written) =
+        publication.class(Some(&class), &records, Some(&run.csv), Some(summary));
+    if published.gradebook {
+        eprintln!("grade: wrote {}", run.csv.display());
+    }
     if let (Some(reports), 1..) = (run.grading.report.as_deref(), published.feedback) {
         eprintln!(
             "grade: wrote the feedback of {} whose hand grading is done, in {}",
@@ -150,16 +157,21 @@ pub fn run(run: &ClassRun) -> Result<(), ClassError> {
     }
     unreported.extend(published.unreported);
     unreported.sort();
-    unreported.dedup_by(|a, b| a.0 == b.0);
-    write_summary(run, &kit, &published.standings, &found, &class)?;
-    if let Some(error) = error {
+    unreported.dedup();
+    let summarized = write_summary(run, &kit, &published.standings, &found, &class);
+    // Every file was tried: the first error stops the run now, unless a full disk explains it.
+    let errors = [kept, written.err().map(ClassError::from), summarized.err()];
+    let full = errors.iter().flatten().find_map(ClassError::disk_full);
+    let full = full.map(Path::to_path_buf);
+    if let (None, Some(error)) = (&full, errors.into_iter().flatten().next()) {
         return Err(error);
     }
     if let Some(line) = class::grade_again_line(&published.standings) {
         eprintln!("grade: {line}");
     }
     let graded = (published.standings.len(), all.len());
-    let stopped = error::stopped(run, signal, &students, (&outcomes, unreported), graded);
+    let failures = (outcomes.as_slice(), unkept, unreported);
+    let stopped = error::stopped(run, (signal, full), &students, failures, graded);
     if stopped.is_none() && !run.again() {
         let finished = Class {
             finished: Some(SystemTime::now()),
