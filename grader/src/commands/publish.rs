@@ -123,7 +123,8 @@ impl Publication<'_> {
     /// Writes the class's files from `records` (the class's, in its order): each student's
     /// reports, the gradebook at `gradebook` (with the columns of who when `class` has them),
     /// the gallery's class page and the standings beside the class summary in `summary`. A
-    /// student whose files panic is left out of every one of them and named.
+    /// student whose files panic is left out of every one of them and named. A student in two
+    /// submissions is in the one the rubric's rule keeps ([`super::settle`]).
     pub(crate) fn class(
         &self,
         class: Option<&Class>,
@@ -131,6 +132,8 @@ impl Publication<'_> {
         gradebook_path: Option<&Path>,
         summary: Option<&Path>,
     ) -> Result<Published, PublishError> {
+        // One row per student: one in two submissions is in the one the rubric's rule keeps.
+        let records = &super::settle::records(self.rubric, records);
         let joined = class.is_some_and(Class::joined);
         let mut published = Published::default();
         let (mut rows, mut class_rows) = (Vec::new(), Vec::new());
