@@ -292,6 +292,19 @@ pub enum RosterError {
     Twice(PathBuf, u64, u64, String),
 }
 
+/// Where the quote left open at the end of `text` opens, if one is (a doubled quote inside
+/// quotes closes and opens again).
+fn unclosed_quote(text: &str) -> Option<usize> {
+    let mut open = None;
+    for (at, _) in text.match_indices('"') {
+        open = match open {
+            None => Some(at),
+            Some(_) => None,
+        };
+    }
+    open
+}
+
 /// The line (from 1) of byte `byte` of `bytes`.
 fn line_of_byte(bytes: &[u8], byte: usize) -> u64 {
     let before = &bytes[..byte.min(bytes.len())];
@@ -358,12 +371,10 @@ impl Roster {
             return Err(RosterError::NoKey(path()));
         }
         let mut rows: Vec<Row> = Vec::new();
-        let mut last = 1;
         for record in reader.records() {
             let record =
                 record.map_err(|e| RosterError::NotCsv(path(), line_of(&e), e.to_string()))?;
             let line = record.position().map_or(0, |p| line_at(p.byte()));
-            last = line;
             let field = |wanted: Field| {
                 at.iter()
                     .find(|(field, _)| *field == wanted)
@@ -416,12 +427,13 @@ impl Roster {
                 participant,
             });
         }
-        // The reader takes a quote left open to the end of the file, leniently.
-        if text.matches('"').count() % 2 == 1 {
+        // The reader takes a quote left open to the end of the file, leniently: said at the
+        // line it opens on.
+        if let Some(opened) = unclosed_quote(text) {
             return Err(RosterError::NotCsv(
                 path(),
-                last,
-                "a quote is never closed".into(),
+                line_of_byte(text.as_bytes(), opened),
+                "a quote opened here is never closed".into(),
             ));
         }
         Ok(Roster { rows })
@@ -600,6 +612,11 @@ mod tests {
             (
                 "folder,name\nann,\"open\n",
                 "roster.csv:2: the roster is not CSV",
+            ),
+            // Opened on line 3, left open to the last line (6): said where it opens.
+            (
+                "folder,name\nann,\"Lee, Ann\"\nbob,\"Bob\ncy,Cy\ndee,Dee\neve,Eve\n",
+                "roster.csv:3: the roster is not CSV: a quote opened here is never closed",
             ),
         ];
         for (text, expected) in cases {
