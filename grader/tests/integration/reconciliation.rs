@@ -83,7 +83,7 @@ fn a_student_in_two_submissions_has_one_row_one_copy_and_the_moodle_zip_is_writt
     ] {
         assert!(said.contains(words), "{words:?} not in {said}");
     }
-    let summary = fs::read_to_string(work.join("reports/class.md")).unwrap();
+    let summary = fs::read_to_string(work.join("reports/class-summary.md")).unwrap();
     assert!(summary.contains("## Reconciliation"), "{summary}");
 
     // The course's rule: the latest. Every file has her once, from submission_3.
