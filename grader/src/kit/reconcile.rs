@@ -355,7 +355,7 @@ mod tests {
         let found = reconcile(
             Some(&roster),
             &submissions,
-            &[ann.clone()],
+            std::slice::from_ref(&ann),
             &[],
             Duplicates::Refuse,
         );
@@ -374,7 +374,13 @@ mod tests {
         let cy = member("1003", "Cy", "cy@x.edu");
         let dee = member("1004", "Dee", "dee@x.edu");
         let no_folder = [("submission_9".to_string(), vec![cy.clone()])];
-        let found = reconcile(None, &[], &[dee.clone()], &no_folder, Duplicates::Refuse);
+        let found = reconcile(
+            None,
+            &[],
+            std::slice::from_ref(&dee),
+            &no_folder,
+            Duplicates::Refuse,
+        );
         assert_eq!(
             found.findings,
             [

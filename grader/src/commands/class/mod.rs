@@ -183,7 +183,7 @@ pub fn run(run: &ClassRun) -> Result<(), ClassError> {
         store.put_class(&finished)?;
     }
     let open = reconciliation.open(run.allow_missing);
-    let ungraded = error::ungraded(&published.standings).and_then(|()| match open {
+    let ungraded = error::ungraded(&published.standings).and(match open {
         0 => Ok(()),
         open => Err(ClassError::Unreconciled(open)),
     });
