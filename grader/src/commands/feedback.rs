@@ -219,6 +219,8 @@ pub fn run(run: &FeedbackRun) -> Result<(), FeedbackError> {
     }
     let folder = run.dir.join(FOLDER);
     eprintln!("grade: {}, in {}", written.said(run.all), folder.display());
+    // One copy per student: one in two submissions gets the one the rubric's rule keeps.
+    let records = super::settle::records(&rubric, &records);
     let whose: Vec<Whose> = records
         .iter()
         .filter_map(|r| {
@@ -253,7 +255,7 @@ pub fn run(run: &FeedbackRun) -> Result<(), FeedbackError> {
     for who in &zipped.left_out {
         eprintln!(
             "grade: left out of {MOODLE_ZIP}: {}: no single row of the worksheet has their ID \
-             number or email and an Identifier",
+             number or email and an Identifier, or another student of the class matched it too",
             inert::line(who)
         );
     }
@@ -290,9 +292,13 @@ fn moodle_zip(dir: &Path, whose: &[Whose], worksheet: &Roster) -> Result<Zipped,
         source,
     };
     let mut zipped = Zipped::default();
+    let mut zipped_ids = std::collections::BTreeSet::new();
     for (_, members, text) in whose {
         for member in members.iter() {
-            let Some(participant) = worksheet.participant(member) else {
+            // A participant already zipped (two of the class's students matched to one row)
+            // is left out rather than failing the zip for everyone.
+            let participant = worksheet.participant(member);
+            let Some(participant) = participant.filter(|&id| zipped_ids.insert(id)) else {
                 zipped.left_out.push(member.shown());
                 continue;
             };

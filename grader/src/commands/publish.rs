@@ -294,7 +294,8 @@ impl Publication<'_> {
     /// student has their row and their files: where a reporter fails, what stands in for it
     /// says so, and they are named. A file that cannot be written does not stop the others:
     /// the students' files stop there, but the gradebook, the class page and the standings
-    /// are each tried; the first such error is returned beside what was written.
+    /// are each tried; the first such error is returned beside what was written. A student in
+    /// two submissions is in the one the rubric's rule keeps ([`super::settle`]).
     pub(crate) fn class(
         &self,
         class: Option<&Class>,
@@ -302,6 +303,8 @@ impl Publication<'_> {
         gradebook_path: Option<&Path>,
         summary: Option<&Path>,
     ) -> (Published, Result<(), PublishError>) {
+        // One row per student: one in two submissions is in the one the rubric's rule keeps.
+        let records = &super::settle::records(self.rubric, records);
         let joined = class.is_some_and(Class::joined);
         let mut published = Published::default();
         let mut failed: Option<PublishError> = None;

@@ -22,6 +22,7 @@ pub mod handout;
 pub mod held_out;
 pub mod late;
 #[cfg(not(feature = "students-kit"))]
+pub mod reconcile;
 pub mod reference;
 pub mod roster;
 pub mod rubric;

@@ -31,6 +31,7 @@ pub mod matchup;
 pub mod numbers;
 pub mod plot;
 pub mod progress;
+pub mod reconcile;
 mod repeats;
 pub mod similarity;
 pub mod special;

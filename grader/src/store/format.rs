@@ -144,6 +144,10 @@ pub struct Class {
     /// With a roster, an export or a late policy (the gradebook then has the columns of who
     /// each submission is): the roster's students with no submission.
     pub missing: Option<Vec<Member>>,
+    /// The submissions Gradescope's metadata lists with no folder in the export (each id, and
+    /// its submitters): not graded, and said so again at export.
+    #[serde(default)]
+    pub no_folder: Vec<(String, Vec<Member>)>,
 }
 
 impl Class {
@@ -159,6 +163,7 @@ impl Class {
             timed,
             gradebook,
             missing: None,
+            no_folder: Vec::new(),
         }
     }
 

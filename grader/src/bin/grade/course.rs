@@ -185,7 +185,9 @@ pub struct ExportArgs {
     /// exported as missing
     #[arg(long, value_name = "PATH")]
     roster: Option<PathBuf>,
-    /// Succeed though students are left out (their identifier blank or repeated)
+    /// Succeed though students are left out (their identifier blank or repeated), or the
+    /// reconciliation finds roster students without a graded submission or submissions without
+    /// a roster student (said in its table either way)
     #[arg(long)]
     allow_missing: bool,
     /// Export a class graded with --skip-timing, out of the points graded (refused without)

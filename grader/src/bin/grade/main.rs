@@ -403,6 +403,10 @@ struct ClassArgs {
     /// feedback. Without it such a submission's lateness is "no submission time"
     #[arg(long)]
     late_from_files: bool,
+    /// Succeed though the reconciliation finds roster students without a graded submission or
+    /// submissions without a roster student (said in its table either way)
+    #[arg(long)]
+    allow_missing: bool,
     #[command(flatten)]
     grading: GradingArgs,
 }
@@ -527,6 +531,7 @@ fn run(mode: Mode) -> Result<(), GradeError> {
             restart: args.restart,
             roster: args.roster,
             late_from_files: args.late_from_files,
+            allow_missing: args.allow_missing,
         })
         .map_err(GradeError::Class)?,
         Mode::Gallery(args) => commands::gallery::run(&GalleryRun {

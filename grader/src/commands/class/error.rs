@@ -70,6 +70,16 @@ pub enum ClassError {
     /// Some students were not graded: the run was stopped, or the grader failed on them.
     #[error(transparent)]
     Stopped(Box<Stopped>),
+    /// This many findings of the reconciliation are open (its table said before grading and
+    /// in the class summary): a grade could go to the wrong student or none.
+    #[error(
+        "{} open in the reconciliation of the roster, the submissions and the export (its \
+         table above, and in the class summary): settle each (the roster, the export, or the \
+         rubric's duplicates = \"latest\" or \"highest\"), or give --allow-missing to go \
+         without those who have no graded submission",
+        crate::report::numbers::counted(*.0, "finding")
+    )]
+    Unreconciled(usize),
     /// The report directory is inside the class folder (or is it), where the next run would
     /// take it for a student's submission (exit status 2).
     #[error(

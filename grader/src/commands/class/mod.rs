@@ -35,7 +35,7 @@ use crate::judge::class::submissions;
 use crate::judge::stop::Stop;
 use crate::kit::gradescope_download::{self, Submissions};
 use crate::kit::Kit;
-use crate::report::{class, similarity};
+use crate::report::{class, reconcile, similarity};
 use crate::store::{Class, Store};
 
 /// What `grade class` was asked.
@@ -64,6 +64,9 @@ pub struct ClassRun {
     /// Whether lateness may be judged from the files' times where no trusted time is known
     /// (`--late-from-files`).
     pub late_from_files: bool,
+    /// Whether the roster's students without a graded submission, and the submissions without
+    /// a roster student, still let the run succeed (`--allow-missing`).
+    pub allow_missing: bool,
 }
 
 impl ClassRun {
@@ -107,10 +110,21 @@ pub fn run(run: &ClassRun) -> Result<(), ClassError> {
     let now = SystemTime::now();
     let before = store.started(&setup).map_or(now, |s| s.min(now));
     let joined = joining.map(|joining| joining.who(&all, before));
+    let reconciliation = (joined.as_ref())
+        .map(|j| j.reconciliation.clone())
+        .unwrap_or_default();
+    let table = reconcile::table(&reconciliation, run.allow_missing);
+    if !table.is_empty() {
+        eprintln!("grade: {}:\n{table}", reconcile::TITLE);
+    }
     let gradebook = std::path::absolute(&run.csv).unwrap_or_else(|_| run.csv.clone());
     let mut class = Class::new(setup, kit.timed_categories(), gradebook);
     class.students = all.iter().map(|s| s.name.clone()).collect();
     class.missing = joined.as_ref().map(|j| j.missing.clone());
+    class.no_folder = joined
+        .as_ref()
+        .map(|j| j.no_folder.clone())
+        .unwrap_or_default();
     let Some((class, students)) = setup::begin(run, &store, class, &all)? else {
         return Ok(());
     };
@@ -158,7 +172,8 @@ pub fn run(run: &ClassRun) -> Result<(), ClassError> {
     unreported.extend(published.unreported);
     unreported.sort();
     unreported.dedup();
-    let summarized = write_summary(run, &kit, &published.standings, &found, &class);
+    let text = reconcile::section(&reconciliation, run.allow_missing);
+    let summarized = write_summary(run, &kit, &published.standings, &found, &class, &text);
     // Every file was tried: the first error stops the run now, unless a full disk explains it.
     let errors = [kept, written.err().map(ClassError::from), summarized.err()];
     let full = errors.iter().flatten().find_map(ClassError::disk_full);
@@ -179,7 +194,11 @@ pub fn run(run: &ClassRun) -> Result<(), ClassError> {
         };
         store.put_class(&finished)?;
     }
-    let ungraded = error::ungraded(&published.standings);
+    let open = reconciliation.open(run.allow_missing);
+    let ungraded = error::ungraded(&published.standings).and(match open {
+        0 => Ok(()),
+        open => Err(ClassError::Unreconciled(open)),
+    });
     match (stopped, ungraded) {
         (Some(stopped), Err(ungraded)) => {
             eprintln!("grade: {ungraded}");
@@ -191,15 +210,18 @@ pub fn run(run: &ClassRun) -> Result<(), ClassError> {
 }
 
 /// Writes and prints the class summary of `standings`, with what of the export `found` does
-/// not match the class's folders and, with reports, the class's similar pairs.
+/// not match the class's folders, the reconciliation's section `reconciled` and, with
+/// reports, the class's similar pairs.
 fn write_summary(
     run: &ClassRun,
     kit: &Kit,
     standings: &[class::Standing],
     found: &Submissions,
     class: &Class,
+    reconciled: &str,
 ) -> Result<(), ClassError> {
     let mut text = class::markdown(&kit.rubric, standings);
+    text.push_str(reconciled);
     if let Some(metadata) = &found.metadata {
         text.push_str(&class::unmatched_section(
             &metadata.unmatched(&class.students),
