@@ -448,7 +448,7 @@ fn copies_are_shown_as_the_copies_they_are_wherever_their_files_lie() {
         shown.len()
     );
     assert!(pair.fragments.len() <= shown.len(), "{:?}", pair.fragments);
-    assert!(covered * 100 >= total * 95, "{covered} of {total}");
+    assert!(covered * 100 >= total * 90, "{covered} of {total}");
     // Each page counts what was left out of its own pair.
     let verbatim = page(row("ann", "bob"));
     let left_out = |text: &str| {

@@ -17,7 +17,7 @@ use super::{unread_line, SCORE};
 use crate::report::feedback::self_contained_page;
 use crate::report::inert;
 use crate::report::numbers::counted;
-use crate::similarity::{Comparison, Pair, Shading, Submission};
+use crate::similarity::{Comparison, Pair, Shading};
 
 /// The pairs given a page (and a row on the index), at most: the rest are in the CSV.
 pub const PAGES: usize = 100;
