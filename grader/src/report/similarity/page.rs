@@ -380,7 +380,7 @@ mod tests {
     use crate::kit::style::Language;
     use crate::report::feedback::POLICY;
     use crate::report::similarity::tests::compared;
-    use crate::similarity::{File, Fragment, Measure, Origin, Settings, Span};
+    use crate::similarity::{File, Fragment, Measure, Origin, Settings, Span, Submission};
 
     #[test]
     fn a_pair_page_shows_both_sides_with_the_fragments_marked_and_nothing_of_a_students_as_markup()
