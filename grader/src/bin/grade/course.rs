@@ -78,12 +78,14 @@ pub enum CourseCommand {
     /// Compare every pair of a class's submissions (Rust, Java, Python) for code they share,
     /// and each with earlier years' archives; rank the pairs
     ///
-    /// Each source file is parsed into syntax tokens (names, literals, comments and layout made
-    /// alike), and its k-grams of tokens are winnowed into fingerprints, as MOSS and Dolos do;
-    /// the code every student was given (the course's starter beside the kit, or --base) is
-    /// left out. A pair's similarity is the share of both sides' fingerprints the other also
-    /// has; its longest run is the longest stretch of tokens they share. Pairs are leads for a
-    /// person to judge, never a deduction.
+    /// Every source file of a submission, wherever it lies, is parsed into syntax tokens
+    /// (names, literals, comments and layout made alike), and its k-grams of tokens are
+    /// winnowed into fingerprints, as MOSS and Dolos do. A pair's score, what it is ranked by,
+    /// is the share of the smaller side's own code found in the other: the code every student
+    /// was given (the course's starter beside the kit, or --base) and the code most of the
+    /// class holds are left out of it. Its fragments are the stretches of tokens the two
+    /// share, given code included; its longest fragment is the one with the most tokens that
+    /// are not given code. Pairs are leads for a person to judge, never a deduction.
     #[command(after_help = SIMILAR_HELP)]
     Similar(SimilarArgs),
 }
@@ -91,9 +93,10 @@ pub enum CourseCommand {
 /// The outputs and examples, after `grade similar --help`.
 const SIMILAR_HELP: &str = concat!(
     "Output: the first 20 pairs ranked on standard output; with --csv every pair (rank, the two\n",
-    "names, similarity, fingerprints shared, the longest run and where it is on each side); with\n",
-    "--report DIR the same CSV as DIR/similarity.csv, an index of the first 100 pairs and a page\n",
-    "per pair with the two submissions side by side, the shared fragments highlighted, in\n",
+    "names, the score, the share of both sides' fingerprints shared, the longest fragment and\n",
+    "where it is on each side); with --report DIR the same CSV as DIR/similarity.csv, an index\n",
+    "of the first 100 pairs and a page per pair with the two submissions side by side, each\n",
+    "shared fragment numbered and in a colour of its own, the given and common code greyed, in\n",
     "DIR/similarity/. grade class --report writes them too, and the ranking in its summary.\n",
     "\n",
     "Exit codes: 0 after comparing, 1 when a folder cannot be read or a file written, 2 for\n",
@@ -111,7 +114,7 @@ pub struct SimilarArgs {
     /// The class folder: one subdirectory per submission
     #[arg(value_name = "DIR")]
     submissions: PathBuf,
-    /// A folder of code every student was given, left out of the comparison (repeat for more);
+    /// A folder of code every student was given, left out of the score (repeat for more);
     /// default: the course's starter/ beside the kit
     #[arg(long, value_name = "DIR", conflicts_with = "no_base")]
     base: Vec<PathBuf>,
