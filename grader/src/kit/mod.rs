@@ -21,8 +21,8 @@ pub mod gradescope_download;
 pub mod handout;
 pub mod held_out;
 pub mod late;
-#[cfg(not(feature = "students-kit"))]
 pub mod reconcile;
+#[cfg(not(feature = "students-kit"))]
 pub mod reference;
 pub mod roster;
 pub mod rubric;
