@@ -414,7 +414,7 @@ mod tests {
     #[test]
     fn marks_are_cut_so_that_each_byte_is_marked_once_and_given_code_is_greyed() {
         let shading = Shading {
-            given: vec![0..2],
+            given: std::iter::once(0..2).collect(),
             ..Shading::default()
         };
         assert_eq!(
