@@ -157,7 +157,8 @@ pub(crate) fn classify(seen: &Watched) -> Design {
         .iter()
         .filter(|thread| !seen.first.iter().any(|s| s.id == thread.id))
         .count();
-    let serial = at_once(&now) < turns(workers);
+    let together = at_once(&now);
+    let serial = together < turns(workers);
     if new > 0 {
         return Design::PerSearch {
             workers,
@@ -169,7 +170,7 @@ pub(crate) fn classify(seen: &Watched) -> Design {
     if serial {
         return Design::TakingTurns {
             workers,
-            at_once: at_once(&now),
+            at_once: together,
         };
     }
     let woken: u64 = idle
@@ -330,8 +331,8 @@ mod tests {
 
     #[test]
     fn threads_started_one_after_another_are_threads_per_search_not_a_lock() {
-        // A thread for every root column, each joined before the next starts: seven new
-        // threads a search, about one at work at once, and no lock anywhere.
+        // A thread for every item, each joined before the next starts: five new threads a
+        // search, about one at work at once, and no lock anywhere.
         let first = seen(&[(10, 1), (20, 60), (21, 58), (22, 61), (23, 59), (24, 60)]);
         let second = seen(&[(10, 1), (30, 60), (31, 58), (32, 61), (33, 59), (34, 60)]);
         let design = timed(&alone(), &first, &second, Duration::from_millis(300), None);
