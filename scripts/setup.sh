@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
 # Installs what building and testing need, on Debian or Ubuntu, and says what it does. Sourced
-# by scripts/play and scripts/test; safe to run again (fast when everything is present).
-#   source scripts/setup.sh [gui] [xvfb] [jdk] [chromium]
+# by scripts/play and scripts/test; safe to run again (fast when everything is present). Nothing
+# outside the repository changes but the packages named, unless `sandbox` is asked for.
+#   source scripts/setup.sh [gui] [xvfb] [jdk] [chromium] [sandbox]
 #     gui       the X11 headers and a CMake >= 3.28 that FLTK's bundled build needs, and ALSA's
 #               headers for the window's sounds (rodio, the `sound` feature)
 #     xvfb      a virtual X server for the window tests (Xvfb, xauth, xdotool, ImageMagick, tkinter)
 #     jdk       javac and java with AWT, for the tests of the benchmark's Java baseline
 #               (benches/java), the grader's Java students and its Swing window fixture
 #     chromium  Debian's Chromium, which the graders' gallery's test drives headless
+#     sandbox   for grading as root (scripts/test asks for it): opens root's home to others for
+#               passing through (chmod o+x), so that the sandbox's users reach the Rust toolchain;
+#               it says so, and how to undo it (chmod o-x)
 # Elsewhere: install the same packages by hand (see README, "Other systems").
 
 say() { echo "setup: $*" >&2; }
@@ -74,10 +78,11 @@ fi
 
 # The grading kit's sandbox runs students' builds and programs as unprivileged users of their
 # own when it runs as root (as CI does, and Gradescope): they must reach the Rust toolchain that
-# rustup keeps in root's home. Let others pass through that folder, never list it.
+# rustup keeps in root's home. Let others pass through that folder, never list it. Only what
+# grades asks for this (`sandbox`): playing needs no other user.
 toolchain="${RUSTUP_HOME:-$HOME/.rustup}"
-if [ "$(id -u)" -eq 0 ] && [ -d "$toolchain" ] && [ "${toolchain#"$HOME"/}" != "$toolchain" ] \
-  && [ $(( 8#$(stat -c %a "$HOME") & 1 )) -eq 0 ]; then
-  say "letting the grader's sandbox users reach the Rust toolchain: chmod o+x $HOME"
+if [[ " $* " == *" sandbox "* ]] && [ "$(id -u)" -eq 0 ] && [ -d "$toolchain" ] \
+  && [ "${toolchain#"$HOME"/}" != "$toolchain" ] && [ $(( 8#$(stat -c %a "$HOME") & 1 )) -eq 0 ]; then
+  say "letting the grader's sandbox users pass through $HOME to the Rust toolchain: chmod o+x $HOME (undo: chmod o-x $HOME)"
   chmod o+x "$HOME"
 fi

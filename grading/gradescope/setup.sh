@@ -29,6 +29,7 @@ source "$HOME/.cargo/env"
 # The sandbox runs each student's build and program as an unprivileged uid of its own, which
 # must reach the Rust toolchain that rustup put under /root: let others pass through /root (not
 # list it); everything else there stays out of reach, and Landlock confines them anyway.
+echo "setup: letting the sandbox's users pass through /root to the Rust toolchain: chmod o+x /root (undo: chmod o-x /root)"
 chmod o+x /root
 # The kit, its answers, the secret seed and the reference: root's alone, a second wall behind
 # the sandbox's rules.
