@@ -6,18 +6,25 @@
 //! on standard error, never silently dropped: the students with no final total yet (no grade
 //! in their cell), and the rows left out because the platform could not tell whose they are
 //! (no identifier, or one another row has too), which also make the command fail unless it is
-//! told `--allow-missing`.
+//! told `--allow-missing`. Before the files, the reconciliation's table
+//! ([`crate::report::reconcile`]): every roster student without a graded submission (and why),
+//! every submission without a roster student, every student in two submissions (kept in one
+//! by the rubric's `duplicates` rule) and every identifier matched only once normalised; the
+//! command fails while any is open.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use super::files::{find_kit, parent, replace, FindKitError, WriteError};
-use crate::kit::roster::{Roster, RosterError};
+use super::settle;
+use crate::kit::reconcile::reconcile;
+use crate::kit::roster::{Member, Roster, RosterError};
 use crate::kit::rubric::RubricError;
 use crate::kit::{Kit, LoadError, Rubric};
 use crate::report::export::{self, Column, Graded, Layout, LeftOut, MoodleBy};
 use crate::report::inert::{self, names};
 use crate::report::numbers::{points as points_word, students};
+use crate::report::reconcile as reconciled;
 use crate::store::{Store, StoreError};
 
 /// What `grade export` was asked.
@@ -85,6 +92,16 @@ pub enum ExportError {
         students(*.0)
     )]
     LeftOut(usize),
+    /// The files were written, and this many findings of the reconciliation are open (its
+    /// table said above).
+    #[error(
+        "{} open in the reconciliation of the roster and the class's submissions (its table \
+         above): the files are written, but a grade may reach no one or the wrong student: \
+         settle each (the roster, the export, or the rubric's duplicates = \"latest\" or \
+         \"highest\"), or give --allow-missing to import without those who have no grade",
+        crate::report::numbers::counted(*.0, "finding")
+    )]
+    Unreconciled(usize),
     /// The class was graded without its timing cases (`--skip-timing`): its totals are out of
     /// `possible`, not the assignment's `points`; exported only when told `--partial`.
     #[error(
@@ -123,13 +140,40 @@ pub fn run(run: &ExportRun) -> Result<(), ExportError> {
     let class = store.class()?;
     let (_, records) = store.class_records()?;
     let missing = class.as_ref().and_then(|c| c.missing.as_deref());
-    let graded = export::graded(&rubric, &records, missing, roster.as_ref());
+    let settled = settle::records(&rubric, &records);
+    let graded = export::graded(&rubric, &settled, missing, roster.as_ref());
     say_missing(&graded);
+    let absent: Vec<Member> = (graded.iter())
+        .filter(|g| g.folder.is_empty())
+        .flat_map(|g| g.members.iter().cloned())
+        .collect();
+    let no_folder = class.as_ref().map_or(&[][..], |c| &c.no_folder[..]);
+    let submissions = settle::submissions(&rubric, &records);
+    let reconciliation = reconcile(
+        roster.as_ref(),
+        &submissions,
+        &absent,
+        no_folder,
+        rubric.duplicates,
+    );
+    let table = reconciled::table(&reconciliation, run.allow_missing);
+    if !table.is_empty() {
+        eprintln!("grade export: {}:\n{table}", reconciled::TITLE);
+    }
     let column = Column {
         title: run.title.clone().unwrap_or_else(|| rubric.title.clone()),
         canvas_id: run.canvas_id,
         possible: possible(run, &graded, &rubric, &kit)?,
+        points: rubric.points(),
     };
+    if column.possible != column.points && rubric.late.is_some() {
+        eprintln!(
+            "grade export: the late penalties are the late policy's share of the assignment's {} \
+             points, not of the {} exported (--partial); Moodle's feedback says so",
+            points_word(column.points),
+            points_word(column.possible)
+        );
+    }
     let by = run.moodle_by;
     let layouts: [(&Option<PathBuf>, &str, &Lay); 3] = [
         (&run.canvas, "Canvas", &|g| export::canvas(&column, g)),
@@ -149,15 +193,15 @@ pub fn run(run: &ExportRun) -> Result<(), ExportError> {
         let out = out.display();
         if !layout.blank.is_empty() {
             let what = match platform {
-                "Gradescope" => "have hand scores not typed yet",
+                "Gradescope" => "hand scores not typed yet",
                 _ => {
-                    "have no grade (no final total yet: hand scoring not done or a speed-up not \
+                    "no grade (no final total yet: hand scoring not done or a speed-up not \
                       counted; or missing, with the rubric's missing = \"blank\")"
                 }
             };
             eprintln!(
                 "grade export: {} {what}: no grade in {out}: {}",
-                students(layout.blank.len()),
+                have(layout.blank.len()),
                 names(&layout.blank)
             );
         }
@@ -169,10 +213,11 @@ pub fn run(run: &ExportRun) -> Result<(), ExportError> {
         }
         left_out.extend(layout.left_out.iter().map(LeftOut::who));
     }
-    match left_out.len() {
-        0 => Ok(()),
-        _ if run.allow_missing => Ok(()),
-        count => Err(ExportError::LeftOut(count)),
+    match (left_out.len(), reconciliation.open(run.allow_missing)) {
+        (0, 0) => Ok(()),
+        (count @ 1.., _) if !run.allow_missing => Err(ExportError::LeftOut(count)),
+        (_, 0) => Ok(()),
+        (_, open) => Err(ExportError::Unreconciled(open)),
     }
 }
 
@@ -212,6 +257,14 @@ fn possible(
                 false => Err(ExportError::Partial { possible, points }),
             }
         }
+    }
+}
+
+/// `count` students and the verb they take: `1 student has`, `3 students have`.
+fn have(count: usize) -> String {
+    match count {
+        1 => format!("{} has", students(count)),
+        _ => format!("{} have", students(count)),
     }
 }
 
@@ -274,6 +327,12 @@ mod tests {
                 .unwrap();
         }
         path
+    }
+
+    #[test]
+    fn one_student_has_and_two_have() {
+        assert_eq!(have(1), "1 student has");
+        assert_eq!(have(2), "2 students have");
     }
 
     #[test]

@@ -13,10 +13,12 @@
 //! (`--moodle-worksheet`), it also writes `DIR/feedback/moodle-feedback.zip` for that
 //! assignment's "Upload multiple feedback files in a zip": each student's page named by their
 //! participant id, found by their ID number or email (never by name); a student with none is
-//! named and left out, and the command fails unless told `--allow-missing`.
+//! named and left out, and the command fails unless told `--allow-missing`. The copies and the
+//! zip hold the pages as this run made them, never read back from the disk; a student whose
+//! feedback's reporter failed (their files say "report failed") is named and left out of both.
 
+use std::collections::BTreeMap;
 use std::fmt::Write;
-use std::fs;
 use std::io::{Cursor, Write as _};
 use std::path::{Path, PathBuf};
 
@@ -24,7 +26,7 @@ use zip::write::SimpleFileOptions;
 use zip::{CompressionMethod, ZipWriter};
 
 use super::files::{find_kit, replace, FindKitError, WriteError};
-use super::publish::{self, feedback_page as page, PublishError};
+use super::publish::{self, PublishError, Unreported};
 use crate::judge::file_stem;
 use crate::kit::roster::{Member, Roster, RosterError};
 use crate::kit::rubric::RubricError;
@@ -75,7 +77,7 @@ pub enum FeedbackError {
     /// The class's files could not be written again.
     #[error(transparent)]
     Publish(#[from] PublishError),
-    /// A feedback page could not be read, or the Moodle zip written.
+    /// The Moodle zip could not be written.
     #[error("{}: {source}", .path.display())]
     File {
         /// The file.
@@ -124,14 +126,19 @@ pub enum FeedbackError {
     LeftOut(usize),
 }
 
-/// What [`write_all`] did: the students whose feedback it wrote, and those it left out (their
-/// hand grading is not done).
+/// What [`write_all`] did: the students whose feedback it wrote (and each one's page, as
+/// written), those it left out (their hand grading is not done), and those whose feedback's
+/// reporter failed (their files say so).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Written {
     /// The students whose feedback was written.
     pub written: Vec<String>,
+    /// The page written for each of them, by student: what is copied and zipped.
+    pub pages: BTreeMap<String, String>,
     /// The students not completely scored, whose feedback was not written.
     pub unfinished: Vec<String>,
+    /// The students whose feedback's reporter failed, and why.
+    pub unreported: Vec<Unreported>,
 }
 
 impl Written {
@@ -171,8 +178,13 @@ pub(crate) fn write_all(
     for record in records {
         let finished = publish::done(rubric, record);
         if finished || all {
-            publish::feedback(dir, rubric, record)?;
-            written.written.push(record.student.clone());
+            match publish::feedback(dir, rubric, record)? {
+                Ok(page) => {
+                    written.written.push(record.student.clone());
+                    written.pages.insert(record.student.clone(), page);
+                }
+                Err(lost) => written.unreported.push(lost),
+            }
         }
         if !finished {
             written.unfinished.push(record.student.clone());
@@ -194,8 +206,11 @@ pub fn run(run: &FeedbackRun) -> Result<(), FeedbackError> {
     if records.is_empty() {
         return Err(FeedbackError::NoRecords(run.dir.clone()));
     }
-    let written = write_all(&run.dir, &rubric, &records, run.all)?;
-    let unreported = super::gallery::republish(&run.dir, &rubric, class.as_ref(), &records, None)?;
+    let mut written = write_all(&run.dir, &rubric, &records, run.all)?;
+    let mut unreported = publish::republish(&run.dir, &rubric, class.as_ref(), &records, None)?;
+    unreported.append(&mut written.unreported);
+    unreported.sort();
+    unreported.dedup();
     for (student, why) in &unreported {
         eprintln!(
             "grade: the grader failed while writing the files of {}: {why}",
@@ -204,12 +219,14 @@ pub fn run(run: &FeedbackRun) -> Result<(), FeedbackError> {
     }
     let folder = run.dir.join(FOLDER);
     eprintln!("grade: {}, in {}", written.said(run.all), folder.display());
+    // One copy per student: one in two submissions gets the one the rubric's rule keeps.
+    let records = super::settle::records(&rubric, &records);
     let whose: Vec<Whose> = records
         .iter()
-        .filter(|r| written.written.contains(&r.student))
         .filter_map(|r| {
+            let page = written.pages.get(&r.student)?;
             let members = &r.who.as_ref()?.members;
-            Some((r.student.as_str(), members.as_slice()))
+            Some((r.student.as_str(), members.as_slice(), page.as_str()))
         })
         .collect();
     if whose.is_empty() {
@@ -238,7 +255,7 @@ pub fn run(run: &FeedbackRun) -> Result<(), FeedbackError> {
     for who in &zipped.left_out {
         eprintln!(
             "grade: left out of {MOODLE_ZIP}: {}: no single row of the worksheet has their ID \
-             number or email and an Identifier",
+             number or email and an Identifier, or another student of the class matched it too",
             inert::line(who)
         );
     }
@@ -249,8 +266,9 @@ pub fn run(run: &FeedbackRun) -> Result<(), FeedbackError> {
     }
 }
 
-/// A submission whose feedback was written, by its folder, and its students.
-type Whose<'a> = (&'a str, &'a [Member]);
+/// A submission whose feedback was written, by its folder, its students, and its page as
+/// written.
+type Whose<'a> = (&'a str, &'a [Member], &'a str);
 
 /// What [`moodle_zip`] wrote: how many pages, and the students left out (no participant id).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -263,7 +281,8 @@ struct Zipped {
 
 /// Writes [`MOODLE_ZIP`] in `dir`'s feedback folder: the feedback page of each submission of
 /// `whose`, once per student of it that the Moodle `worksheet` gives a
-/// participant id, named as Moodle's zip upload matches it ([`feedback::moodle_entry`]).
+/// participant id, named as Moodle's zip upload matches it ([`feedback::moodle_entry`]); the
+/// pages as they were made, never read back.
 fn moodle_zip(dir: &Path, whose: &[Whose], worksheet: &Roster) -> Result<Zipped, FeedbackError> {
     let mut zip = ZipWriter::new(Cursor::new(Vec::new()));
     let options = SimpleFileOptions::default().compression_method(CompressionMethod::Deflated);
@@ -273,17 +292,19 @@ fn moodle_zip(dir: &Path, whose: &[Whose], worksheet: &Roster) -> Result<Zipped,
         source,
     };
     let mut zipped = Zipped::default();
-    for (folder, members) in whose {
-        let page = page(dir, folder);
-        let text = fs::read(&page).map_err(|source| file_failed(&page, source))?;
+    let mut zipped_ids = std::collections::BTreeSet::new();
+    for (_, members, text) in whose {
         for member in members.iter() {
-            let Some(participant) = worksheet.participant(member) else {
+            // A participant already zipped (two of the class's students matched to one row)
+            // is left out rather than failing the zip for everyone.
+            let participant = worksheet.participant(member);
+            let Some(participant) = participant.filter(|&id| zipped_ids.insert(id)) else {
                 zipped.left_out.push(member.shown());
                 continue;
             };
             zip.start_file(feedback::moodle_entry(&member.name, participant), options)
                 .map_err(failed)?;
-            zip.write_all(&text)
+            zip.write_all(text.as_bytes())
                 .map_err(|source| file_failed(&path, source))?;
             zipped.entries += 1;
         }
@@ -293,7 +314,7 @@ fn moodle_zip(dir: &Path, whose: &[Whose], worksheet: &Roster) -> Result<Zipped,
     Ok(zipped)
 }
 
-/// [`FeedbackError::File`]: `path` could not be read or written.
+/// [`FeedbackError::File`]: `path` could not be written.
 fn file_failed(path: &Path, source: std::io::Error) -> FeedbackError {
     FeedbackError::File {
         path: path.to_path_buf(),
@@ -301,15 +322,14 @@ fn file_failed(path: &Path, source: std::io::Error) -> FeedbackError {
     }
 }
 
-/// Copies the feedback page of each submission of `whose` once per student of it into `dir`'s [`BY_STUDENT`] folder, named by their name and SID (a number
-/// added where two would share a name), and writes its [`INDEX`]; returns how many.
+/// Writes the feedback page of each submission of `whose` once per student of it into `dir`'s
+/// [`BY_STUDENT`] folder, named by their name and SID (a number added where two would share a
+/// name), and writes its [`INDEX`]; returns how many.
 fn by_student(dir: &Path, whose: &[Whose]) -> Result<usize, FeedbackError> {
     let out = dir.join(FOLDER).join(BY_STUDENT);
     let mut index = vec![["file", "submission", "student", "email", "SID"].map(String::from)];
     let mut used = std::collections::BTreeSet::new();
-    for (folder, members) in whose {
-        let page = page(dir, folder);
-        let text = fs::read_to_string(&page).map_err(|source| file_failed(&page, source))?;
+    for (folder, members, text) in whose {
         for member in members.iter() {
             let stem = file_stem(&format!("{} {}", member.name, member.student_id));
             let file = (1..)
@@ -319,7 +339,7 @@ fn by_student(dir: &Path, whose: &[Whose]) -> Result<usize, FeedbackError> {
                 })
                 .find(|file| !used.contains(file))
                 .unwrap_or_default();
-            replace(&out.join(&file), &text)?;
+            replace(&out.join(&file), text)?;
             used.insert(file.clone());
             index.push([
                 file,
@@ -336,16 +356,19 @@ fn by_student(dir: &Path, whose: &[Whose]) -> Result<usize, FeedbackError> {
 
 #[cfg(test)]
 mod tests {
+    use std::fs;
+
     use super::*;
+    use crate::commands::publish::feedback_page as page;
     use crate::judge::fixtures::{hand_rubric, student};
     use crate::kit::roster::member;
 
-    /// `class` as [`Whose`], the first `written` of them.
+    /// `class` as [`Whose`], the first `written` of them, each page its folder's name.
     fn whose(class: &[(&'static str, Vec<Member>)], written: usize) -> Vec<Whose<'static>> {
         class
             .iter()
             .take(written)
-            .map(|(folder, members)| (*folder, members.clone().leak() as &[Member]))
+            .map(|(folder, members)| (*folder, members.clone().leak() as &[Member], *folder))
             .collect()
     }
 
@@ -361,9 +384,6 @@ mod tests {
             ("submission_2", vec![member("000125", "Cy")]),
             ("submission_3", vec![member("000126", "Dee")]),
         ];
-        for folder in ["submission_1", "submission_2"] {
-            replace(&page(dir.path(), folder), folder).unwrap();
-        }
         assert_eq!(by_student(dir.path(), &whose(&class, 2)).unwrap(), 3);
         let out = dir.path().join(FOLDER).join(BY_STUDENT);
         let read = |file: &str| fs::read_to_string(out.join(file)).unwrap();
@@ -397,9 +417,6 @@ mod tests {
             ("submission_2", vec![member("1003", "Cy", "cy@x.edu")]),
             ("submission_3", vec![member("1004", "Dee", "dee@x.edu")]),
         ];
-        for folder in ["submission_1", "submission_2", "submission_3"] {
-            replace(&page(dir.path(), folder), folder).unwrap();
-        }
         let worksheet = Roster::parse(
             Path::new("worksheet.csv"),
             "Identifier,\"Full name\",\"Email address\",Status,Grade\n\

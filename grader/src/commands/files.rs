@@ -14,6 +14,7 @@ use crate::kit::case::Kind;
 use crate::kit::supplied::Course;
 use crate::kit::{Kit, LoadError};
 use crate::process::Limits;
+use crate::store::disk;
 
 /// The kit's folder name in a project or an autograder's source.
 const KIT: &str = "grading";
@@ -68,6 +69,21 @@ pub enum WriteError {
         #[source]
         source: io::Error,
     },
+}
+
+impl WriteError {
+    /// The file (or folder) that could not be written because the disk is full, if that is
+    /// why.
+    pub fn disk_full(&self) -> Option<&Path> {
+        match self {
+            WriteError::Folder { dir: path, source } | WriteError::File { path, source }
+                if disk::full(source) =>
+            {
+                Some(path)
+            }
+            _ => None,
+        }
+    }
 }
 
 /// What every grading run takes, whether of one student or a class.
@@ -253,10 +269,12 @@ pub(crate) fn write(path: &Path, bytes: impl AsRef<[u8]>) -> Result<(), WriteErr
             source,
         })?;
     }
-    fs::write(path, bytes).map_err(|source| WriteError::File {
-        path: path.to_path_buf(),
-        source,
-    })
+    disk::writable(path)
+        .and_then(|()| fs::write(path, bytes))
+        .map_err(|source| WriteError::File {
+            path: path.to_path_buf(),
+            source,
+        })
 }
 
 /// Replaces `path` with `bytes` (a text, a zip) at once: written beside it and synced to
@@ -267,6 +285,10 @@ pub(crate) fn replace(path: &Path, bytes: impl AsRef<[u8]>) -> Result<(), WriteE
         .file_name()
         .map_or_else(|| "file".into(), |name| name.to_string_lossy().into_owned());
     let temporary = parent(path).join(format!(".{name}.{}.tmp", std::process::id()));
+    disk::writable(path).map_err(|source| WriteError::File {
+        path: path.to_path_buf(),
+        source,
+    })?;
     write(&temporary, bytes)?;
     let synced = fs::File::open(&temporary).and_then(|file| file.sync_all());
     synced

@@ -21,7 +21,7 @@ use tiny_http::{Header, Method, Request, Response, Server};
 
 use super::feedback::write_all;
 use super::files::{find_kit, FindKitError};
-use super::publish::{self, Publication, PublishError};
+use super::publish::{self, PublishError};
 use crate::judge::result::hand::{self, MarkError, Marks};
 use crate::kit::rubric::RubricError;
 use crate::kit::Rubric;
@@ -50,28 +50,6 @@ pub struct GalleryRun {
     pub kit: Option<PathBuf>,
     /// Where to write the gradebook, if given; else where the class run wrote it.
     pub csv: Option<PathBuf>,
-}
-
-/// Writes the class's files in the report directory `dir` again from `records` (the class's,
-/// as the store holds them): each student's reports, the class page and, for a class, its
-/// gradebook at `csv` (else where the class run wrote it). Returns the students whose files
-/// the grader failed to make.
-pub(crate) fn republish(
-    dir: &Path,
-    rubric: &Rubric,
-    class: Option<&Class>,
-    records: &[Record],
-    csv: Option<&Path>,
-) -> Result<Vec<publish::Unreported>, PublishError> {
-    let publication = Publication {
-        rubric,
-        timed: class.map_or(&[], |c| c.timed.as_slice()),
-        // A class graded without --report keeps its store beside its gradebook, and no pages.
-        reports: class.is_none_or(|c| c.setup.reports).then_some(dir),
-    };
-    let gradebook = csv.or(class.map(|c| c.gradebook.as_path()));
-    let published = publication.class(class, records, gradebook, None)?;
-    Ok(published.unreported)
 }
 
 /// Why a save was not kept.
@@ -148,7 +126,7 @@ fn republished(
     records: &[Record],
     csv: Option<&Path>,
 ) -> Result<(), RepublishError> {
-    match republish(dir, rubric, class, records, csv)?
+    match publish::republish(dir, rubric, class, records, csv)?
         .into_iter()
         .next()
     {

@@ -29,6 +29,7 @@ pub mod matchup;
 #[cfg(not(feature = "students-kit"))]
 pub mod pack;
 mod publish;
+mod settle;
 pub mod similar;
 #[cfg(not(feature = "students-kit"))]
 pub mod solutions;

@@ -88,7 +88,7 @@ fn given_base(folders: &[PathBuf]) -> Result<Vec<Submission>, SimilarError> {
     let mut base = Vec::new();
     for dir in folders {
         match dir.is_dir() {
-            true => base.extend(load::given(dir, &label(dir))),
+            true => base.push(load::given(dir, &label(dir))),
             false => return Err(SimilarError::NoBase(dir.clone())),
         }
     }
@@ -109,7 +109,7 @@ pub fn course_starter(kit: Option<&Path>) -> Vec<Submission> {
                  folders)",
                 starter.display()
             );
-            load::given(&starter, "starter")
+            vec![load::given(&starter, "starter")]
         }
         None => {
             eprintln!(

@@ -14,7 +14,7 @@ use super::publish::{Publication, PublishError};
 use crate::judge::{file_stem, grade_student, Student};
 use crate::report::gallery::{page_name, CLASS_PAGE, FOLDER};
 use crate::report::gradescope::{self, NotCountedAs};
-use crate::report::terminal;
+use crate::report::{inert, terminal};
 use crate::store::{Record, Store, StoreError};
 
 /// Folder names that name no student: Gradescope's `submission`, the project's own names (a
@@ -104,10 +104,20 @@ pub fn run(run: &StudentRun) -> Result<(), StudentError> {
             timed: &[],
             reports: Some(reports),
         };
-        publication.student(&record)?;
+        let mut lost = publication.student(&record)?;
         // A class's gallery already there keeps its class page; else one of this student.
         if !reports.join(CLASS_PAGE).is_file() {
-            publication.class(None, std::slice::from_ref(&record), None, None)?;
+            let (published, written) =
+                publication.class(None, std::slice::from_ref(&record), None, None);
+            written?;
+            lost.extend(published.unreported);
+        }
+        lost.dedup();
+        for (student, why) in &lost {
+            eprintln!(
+                "grade: the grader failed while writing the files of {}: {why}",
+                inert::line(student)
+            );
         }
         let path = reports.join(format!("{}.md", file_stem(&result.student)));
         let page = reports.join(FOLDER).join(page_name(&result.student));

@@ -5,7 +5,9 @@
 //! the folders do not both have are named, and so are the roster's students with no
 //! submission (missing: a row each at the gradebook's end). Submission times from the files
 //! are taken before the run builds anything, leaving out what changed since the class was
-//! first graded; the files of an extracted `.zip` tell no one's time.
+//! first graded; the files of an extracted `.zip` tell no one's time. Where the roster, the
+//! submissions and the metadata disagree is found here, before grading
+//! ([`crate::kit::reconcile`]), for the class run to say and to fail on.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -14,10 +16,11 @@ use std::time::SystemTime;
 use crate::judge::Student;
 use crate::kit::gradescope_download::{Metadata, Submissions, METADATA};
 use crate::kit::late::{lateness, LatePolicy};
+use crate::kit::reconcile::{reconcile, Duplicates, Reconciliation, Submission};
 use crate::kit::roster::{assign, Member, Roster, RosterError};
 use crate::kit::submitted::{self, Source, Submitted};
 use crate::kit::Rubric;
-use crate::report::class::unmatched;
+use crate::report::class;
 use crate::report::inert::{self, names};
 use crate::report::numbers;
 use crate::store::{Late, Who};
@@ -33,6 +36,10 @@ pub struct Joined {
     pub who: BTreeMap<String, Who>,
     /// The roster's students with no submission.
     pub missing: Vec<Member>,
+    /// The submissions Gradescope's metadata lists with no folder: each id, its submitters.
+    pub no_folder: Vec<(String, Vec<Member>)>,
+    /// Where the roster, the submissions and the metadata disagree.
+    pub reconciliation: Reconciliation,
 }
 
 /// What a class is joined with.
@@ -47,6 +54,11 @@ pub struct Joining {
     /// Whether lateness may be judged from the submissions' files' times (asked for, and not
     /// those of an extraction).
     dated_files: bool,
+    /// Whether `--late-from-files` was given on a `.zip`, whose extracted files tell no one's
+    /// time.
+    zip_dated: bool,
+    /// The rubric's rule for a student in two submissions.
+    duplicates: Duplicates,
 }
 
 impl Joining {
@@ -70,6 +82,8 @@ impl Joining {
                 metadata,
                 late,
                 dated_files: late_from_files && submissions.archive.is_none(),
+                zip_dated: late_from_files && submissions.archive.is_some(),
+                duplicates: rubric.duplicates,
             }),
         )
     }
@@ -80,10 +94,13 @@ impl Joining {
     /// on standard error.
     pub fn who(&self, students: &[Student], before: SystemTime) -> Joined {
         let folders: Vec<String> = students.iter().map(|s| s.name.clone()).collect();
-        if let Some(metadata) = &self.metadata {
-            for line in unmatched(&metadata.unmatched(&folders)) {
-                eprintln!("grade: {line}");
-            }
+        let unmatched = self
+            .metadata
+            .as_ref()
+            .map(|m| m.unmatched(&folders))
+            .unwrap_or_default();
+        for line in class::unmatched(&unmatched) {
+            eprintln!("grade: {line}");
         }
         let exported = |folder: &str| {
             self.metadata
@@ -108,7 +125,7 @@ impl Joining {
             );
         }
         let mut unnamed = Vec::new();
-        let who = students
+        let who: BTreeMap<String, Who> = students
             .iter()
             .zip(assigned.submissions)
             .map(|(student, (members, extensions, listed))| {
@@ -152,9 +169,30 @@ impl Joining {
                 (student.name.clone(), who)
             })
             .collect();
+        let submissions: Vec<Submission> = (known.iter())
+            .map(|&(folder, named)| {
+                let who = &who[folder];
+                Submission {
+                    folder,
+                    named,
+                    members: &who.members,
+                    at: who.submitted.map(|s| s.at.at),
+                    grade: None,
+                }
+            })
+            .collect();
+        let reconciliation = reconcile(
+            self.roster.as_ref(),
+            &submissions,
+            &assigned.missing,
+            &unmatched.no_folder,
+            self.duplicates,
+        );
         let who = Joined {
             who,
             missing: assigned.missing,
+            no_folder: unmatched.no_folder,
+            reconciliation,
         };
         self.say_untimed(&who);
         if !unnamed.is_empty() {
@@ -172,8 +210,16 @@ impl Joining {
     /// the submission's), and, under a late policy, who has no submission time at all and how
     /// to give one.
     fn say_untimed(&self, joined: &Joined) {
+        for line in self.untimed(joined) {
+            eprintln!("grade: {line}");
+        }
+    }
+
+    /// What [`Joining::say_untimed`] says, a line each.
+    fn untimed(&self, joined: &Joined) -> Vec<String> {
+        let mut lines = Vec::new();
         if self.late.is_none() {
-            return;
+            return lines;
         }
         let with = |source: Option<Source>| -> Vec<String> {
             joined
@@ -185,26 +231,37 @@ impl Joining {
         };
         let files = with(Some(Source::Files));
         if !files.is_empty() {
-            eprintln!(
-                "grade: WARNING: the lateness of {} is judged from the newest modification time \
+            lines.push(format!(
+                "WARNING: the lateness of {} is judged from the newest modification time \
                  of its files (--late-from-files), not from a submission time: a copy without \
                  cp -p, an unzip or a checkout changes it. The gradebook and the feedback say \
                  so; check them before exporting: {}",
                 folders_word(files.len()),
                 names(&files)
-            );
+            ));
         }
         let none = with(None);
         if !none.is_empty() {
-            eprintln!(
-                "grade: {} {} no submission time (late: \"no submission time\", no penalty): give \
-                 Gradescope's export, a roster with a submitted column, or --late-from-files to \
-                 judge by the files' times: {}",
+            let files = match self.zip_dated {
+                true => {
+                    "Gradescope's export or a roster with a submitted column (--late-from-files \
+                     cannot judge them: the files of a .zip extracted for the run have the \
+                     extraction's times; unzip it keeping its times and give the folder)"
+                }
+                false => {
+                    "Gradescope's export, a roster with a submitted column, or --late-from-files \
+                     to judge by the files' times"
+                }
+            };
+            lines.push(format!(
+                "{} {} no submission time (late: \"no submission time\", no penalty): give \
+                 {files}: {}",
                 folders_word(none.len()),
                 if none.len() == 1 { "has" } else { "have" },
                 names(&none)
-            );
+            ));
         }
+        lines
     }
 }
 
@@ -257,5 +314,40 @@ fn folders_word(count: usize) -> String {
     match count {
         1 => "1 folder".into(),
         _ => format!("{count} folders"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn late_from_files_on_a_zip_is_never_suggested_again() {
+        let policy: Result<LatePolicy, _> =
+            toml::from_str("due = \"2026-11-20T10:00:00-08:00\"\npenalty = 10\nper = \"day\"\n");
+        let joining = |zip_dated| Joining {
+            roster: None,
+            metadata: None,
+            late: Some((policy.clone().unwrap(), 100.0)),
+            dated_files: false,
+            zip_dated,
+            duplicates: Duplicates::Refuse,
+        };
+        let mut joined = Joined::default();
+        let untimed = Who {
+            members: Vec::new(),
+            submitted: None,
+            late: Late::NoTime,
+        };
+        joined.who.insert("ann".into(), untimed);
+        let folder = joining(false).untimed(&joined).join("\n");
+        assert!(
+            folder.contains("or --late-from-files to judge by"),
+            "{folder}"
+        );
+        let zip = joining(true).untimed(&joined).join("\n");
+        assert!(zip.starts_with("1 folder has no submission time"), "{zip}");
+        assert!(zip.contains("--late-from-files cannot judge them"), "{zip}");
+        assert!(!zip.contains("or --late-from-files"), "{zip}");
     }
 }

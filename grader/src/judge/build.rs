@@ -34,8 +34,9 @@ pub struct BuildCommand {
 }
 
 impl BuildCommand {
-    /// Builds the job's student: the command run as [`run_logged`] runs it, its log's tail kept.
-    pub fn run(&self, job: &Job) -> Build {
+    /// Builds the job's student: the command run as [`run_logged`] runs it, its log's tail
+    /// kept; `set_aside` is what of the submission's configuration was set aside for it.
+    pub fn run(&self, job: &Job, set_aside: Vec<String>) -> Build {
         let started = Instant::now();
         let logs = self.logs.as_deref();
         let (ended, log, tail) =
@@ -48,6 +49,8 @@ impl BuildCommand {
             elapsed: started.elapsed(),
             log,
             ended,
+            set_aside,
+            refused: Vec::new(),
         }
     }
 }
@@ -141,7 +144,7 @@ mod tests {
             student: &student,
             sandbox: None,
         };
-        (step.run(&job), dir)
+        (step.run(&job, Vec::new()), dir)
     }
 
     #[test]

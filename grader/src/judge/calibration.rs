@@ -17,6 +17,19 @@ use crate::process::ThreadUse;
 /// About how much CPU time one thread's share of the calibration takes.
 const UNIT: Duration = Duration::from_millis(60);
 
+/// What the calibration showed on some threads at once, against the same work on one.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Ceiling {
+    /// The most that many threads can gain: the span of the work on one thread over its span
+    /// split among them at once, never more than their count (more only caught the machine
+    /// speeding up).
+    pub most: f64,
+    /// The CPU time of the work split among them over its CPU time on one thread: about 1 on
+    /// CPUs of their own, more where the machine slows CPUs at work at once (the machine's
+    /// share of a program's growth).
+    pub growth: f64,
+}
+
 /// The grader's calibration work, sized to take about [`UNIT`] on this machine.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Calibration {
@@ -49,17 +62,18 @@ impl Calibration {
         }
     }
 
-    /// The most `threads` threads can gain on this machine now: the span of `threads` units on
-    /// one thread over the span of one unit on each of `threads` threads at once, never more
-    /// than `threads` (more only caught the machine speeding up). `None` if the
-    /// kernel does not account for the threads.
-    pub(crate) fn ceiling(&self, threads: usize) -> Option<f64> {
+    /// What `threads` threads at once show on this machine now (see [`Ceiling`]). `None` if
+    /// the kernel does not account for the threads.
+    pub(crate) fn ceiling(&self, threads: usize) -> Option<Ceiling> {
         let count = u64::try_from(threads).unwrap_or(u64::MAX);
         let alone = self.timed(&[count * self.unit]);
         let together = self.timed(&vec![self.unit; threads]);
         let most = threads as f64;
-        (alone.accounted && together.accounted)
-            .then(|| (alone.span.as_secs_f64() / together.span.as_secs_f64().max(1e-9)).min(most))
+        let seconds = |d: std::time::Duration| d.as_secs_f64().max(1e-9);
+        (alone.accounted && together.accounted).then(|| Ceiling {
+            most: (seconds(alone.span) / seconds(together.span)).min(most),
+            growth: seconds(together.cpu) / seconds(alone.cpu),
+        })
     }
 
     /// The work of one thread per entry of `rounds`, all at once, summed up.
@@ -115,12 +129,13 @@ mod tests {
         let one = calibration
             .ceiling(1)
             .expect("this kernel accounts for threads");
-        assert!((one - 1.0).abs() < 0.25, "one thread: {one}");
+        assert!((one.most - 1.0).abs() < 0.25, "one thread: {one:?}");
+        assert!((one.growth - 1.0).abs() < 0.25, "one thread: {one:?}");
         // Two threads: whatever else runs, never more than two, and more than one on two CPUs
         // or where they wait for one (their waiting is taken out). Not much more when the other
         // tests run beside them: two CPUs that share a physical core slow each other down
         // without waiting (a CI run measured 1.17 so).
-        let two = calibration.ceiling(2).unwrap();
+        let two = calibration.ceiling(2).unwrap().most;
         assert!(two > 1.05 && two < 2.2, "two threads: {two}");
     }
 }

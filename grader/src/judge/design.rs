@@ -89,6 +89,9 @@ pub(crate) struct Watched<'a> {
     /// The CPU time of the search on several threads all on one CPU over the one-thread
     /// search's, when it was measured.
     pub on_one_cpu: Option<f64>,
+    /// The root columns of the position searched: as many workers on any `THREADS` are a
+    /// thread per column.
+    pub columns: usize,
 }
 
 /// The design that the searches' threads show.
@@ -102,6 +105,7 @@ pub(crate) fn classify(seen: &Watched) -> Design {
         return Design::IgnoresThreads {
             workers: now.len(),
             alone,
+            per_column: alone == seen.columns && now.len() == seen.columns,
         };
     }
     // The program on several threads: every thread seen in its searches that the program on
@@ -147,16 +151,28 @@ pub(crate) fn classify(seen: &Watched) -> Design {
     if let Some(work) = seen.on_one_cpu.filter(|&w| w >= DUPLICATED) {
         return Design::Duplicated { workers, work };
     }
-    if at_once(&now) < turns(workers) {
-        return Design::TakingTurns {
-            workers,
-            at_once: at_once(&now),
-        };
-    }
+    // New threads are counted before a lock is inferred: threads started for every search,
+    // each after the last had finished, are about one at work at once with no lock at all.
     let new = now
         .iter()
         .filter(|thread| !seen.first.iter().any(|s| s.id == thread.id))
         .count();
+    let together = at_once(&now);
+    let serial = together < turns(workers);
+    if new > 0 {
+        return Design::PerSearch {
+            workers,
+            new,
+            division: Division::Unknown,
+            serial,
+        };
+    }
+    if serial {
+        return Design::TakingTurns {
+            workers,
+            at_once: together,
+        };
+    }
     let woken: u64 = idle
         .threads
         .iter()
@@ -164,15 +180,10 @@ pub(crate) fn classify(seen: &Watched) -> Design {
         .filter_map(|t| t.clock.slices)
         .sum();
     let wakeups = woken as f64 / watched / workers as f64;
-    match new {
-        0 if wakeups >= POLL_WAKEUPS => Design::Polling { workers, wakeups },
-        0 => Design::Pool {
+    match wakeups >= POLL_WAKEUPS {
+        true => Design::Polling { workers, wakeups },
+        false => Design::Pool {
             workers,
-            division: Division::Unknown,
-        },
-        new => Design::PerSearch {
-            workers,
-            new,
             division: Division::Unknown,
         },
     }
@@ -243,6 +254,7 @@ mod tests {
             second: (second, wall),
             idle,
             on_one_cpu: None,
+            columns: 7,
         })
     }
 
@@ -261,6 +273,7 @@ mod tests {
             second: (second, wall),
             idle: &idle(&[]),
             on_one_cpu,
+            columns: 7,
         })
     }
 
@@ -310,8 +323,33 @@ mod tests {
             Design::PerSearch {
                 workers: 2,
                 new: 2,
-                division: Division::Unknown
+                division: Division::Unknown,
+                serial: false,
             }
+        );
+    }
+
+    #[test]
+    fn threads_started_one_after_another_are_threads_per_search_not_a_lock() {
+        // A thread for every item, each joined before the next starts: five new threads a
+        // search, about one at work at once, and no lock anywhere.
+        let first = seen(&[(10, 1), (20, 60), (21, 58), (22, 61), (23, 59), (24, 60)]);
+        let second = seen(&[(10, 1), (30, 60), (31, 58), (32, 61), (33, 59), (34, 60)]);
+        let design = timed(&alone(), &first, &second, Duration::from_millis(300), None);
+        assert_eq!(
+            design,
+            Design::PerSearch {
+                workers: 5,
+                new: 5,
+                division: Division::Unknown,
+                serial: true,
+            }
+        );
+        // The same counts from the same threads twice are workers taking turns on a lock.
+        let design = timed(&alone(), &first, &first, Duration::from_millis(300), None);
+        assert!(
+            matches!(design, Design::TakingTurns { workers: 5, .. }),
+            "{design:?}"
         );
     }
 
@@ -324,7 +362,26 @@ mod tests {
             classified(&alone, &first, &second, &idle(&[])),
             Design::IgnoresThreads {
                 workers: 3,
-                alone: 3
+                alone: 3,
+                per_column: false,
+            }
+        );
+    }
+
+    #[test]
+    fn a_thread_for_every_root_column_on_any_threads_is_a_thread_per_column() {
+        let each = |base: i32| -> Vec<(i32, u64)> {
+            std::iter::once((10, 2))
+                .chain((0..7).map(|c| (base + c, 60)))
+                .collect()
+        };
+        let (alone, first, second) = (seen(&each(20)), seen(&each(30)), seen(&each(40)));
+        assert_eq!(
+            classified(&alone, &first, &second, &idle(&[])),
+            Design::IgnoresThreads {
+                workers: 7,
+                alone: 7,
+                per_column: true,
             }
         );
     }

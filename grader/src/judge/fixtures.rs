@@ -189,6 +189,8 @@ pub(crate) fn hostile_student(build_failed: bool) -> StudentResult {
             tail: format!("error[E0425]\n{HOSTILE}"),
             log: Some(PathBuf::from(format!("/r/ann{HOSTILE}.build.log"))),
             offline: false,
+            set_aside: Vec::new(),
+            refused: Vec::new(),
         }),
         supplied: Some(SuppliedCopy {
             folder: format!("supplied{HOSTILE}"),

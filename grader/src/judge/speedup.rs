@@ -23,8 +23,8 @@ use super::design::{classify, idle, watched, with_uneven, Watched};
 use super::job::Job;
 use super::result::design::{Design, Unseen};
 use super::result::speedup::{
-    capped, median, Busy, Judged, Measurement, Refusal, Scale, Speedup, SpeedupFault,
-    SpeedupOutcome, Split, Uneven, Work, WAITED, WORK_GREW,
+    capped, median, median_range, Busy, Judged, Measurement, Refusal, Scale, Speedup, SpeedupFault,
+    SpeedupOutcome, Split, Uneven, Work, REPEATED, WORK_GREW,
 };
 use super::result::{Exchange, Expect};
 use super::scaling::{counts, view};
@@ -110,16 +110,18 @@ pub(crate) fn measure(
 
 /// Judges a measurement on `threads` threads of a program with `design` by `rule`: refused when
 /// its one-thread search is no baseline (more than one thread did it, or it did more work) or
-/// its workers busy-wait; not counted when the kernel
-/// did not account for the threads' waiting or when the grader's own threads gained too little
-/// (the machine could not run that many at once); otherwise the speed-up's gain against the
-/// ceiling earns its credit, with the threads' work named where it grew (cause (b)).
+/// its workers busy-wait; not counted when the kernel did not account for the threads' waiting
+/// or when the grader's own threads gained too little (the machine could not run that many at
+/// once); otherwise the speed-up's gain against the ceiling earns its credit.
 ///
-/// When the credits that the medians' ranges allow are farther apart than the rule lets them
-/// be, the rounds are handed back while `more_rounds` may be taken (cause (c): more rounds
-/// narrow the ranges). After the last, the medians decide, unless the machine kept the threads
-/// waiting for a CPU ([`WAITED`] of their time or more, cause (a)): only then can another run
-/// change the result, and it is not counted.
+/// Noise never lowers it. While the credits that the medians' ranges allow are farther apart
+/// than the rule lets them be, the rounds are handed back as long as `more_rounds` may be
+/// taken. Where the most they allow is full credit, it is full credit: nothing deducted on
+/// evidence that includes "no worse than the machine allows". A credit below full is given
+/// only on evidence that settled and repeats: the first half of the rounds and the second,
+/// each judged alone, within [`REPEATED`] of each other; else it is not counted (grade
+/// again). Where the threads' work grew beyond the grader's own work's growth in the same
+/// rounds, that is named as the cause.
 pub fn judge(
     measurement: Measurement,
     threads: usize,
@@ -148,28 +150,62 @@ pub fn judge(
     if (ceiling - 1.0) / (most - 1.0).max(1.0) < rule.busy_ceiling {
         return SpeedupOutcome::Busy(measurement, Busy::Ceiling(ceiling));
     }
-    let (slowest, fastest) = measurement.speedup_range();
-    let (lowest, highest) = measurement.ceiling_range();
-    let least = rule.credit(gain(slowest, highest.min(most)));
-    let most_credit = rule.credit(gain(fastest, lowest.min(most)));
-    let growth = median(&measurement.growths());
-    let grew = (growth >= WORK_GREW).then_some(growth);
+    let (speedups, ceilings) = (measurement.speedups(), &measurement.ceilings);
+    let (least, most_credit) = credit_range(&speedups, ceilings, most, rule);
     let unsettled = most_credit - least > rule.busy_credit_range;
-    if unsettled && (more_rounds || (grew.is_none() && measurement.waited() >= WAITED)) {
+    if unsettled && more_rounds {
         return SpeedupOutcome::Busy(measurement, Busy::Unsettled(least, most_credit));
     }
-    let speedup = measurement.speedup();
+    let speedup = median(&speedups);
     let gain = gain(speedup, ceiling);
+    let full = most_credit >= 1.0;
+    if !full && unsettled {
+        return SpeedupOutcome::Busy(measurement, Busy::Unsettled(least, most_credit));
+    }
+    let repeated = (!full).then(|| halves(&speedups, ceilings, most, rule));
+    if let Some((first, second)) = repeated.filter(|(a, b)| (a - b).abs() > REPEATED) {
+        return SpeedupOutcome::Busy(measurement, Busy::Unrepeated(first, second));
+    }
+    let own = measurement.own_growths();
+    let grew = (median_range(&own).0 >= WORK_GREW).then(|| median(&own));
     let judged = Judged {
         speedup,
         ceiling,
         gain,
         full_at: 1.0 + rule.full_gain * (ceiling - 1.0),
-        credit: rule.credit(gain),
+        credit: if full { 1.0 } else { rule.credit(gain) },
         grew,
-        unsettled: unsettled.then_some((least, most_credit)),
+        repeated,
     };
     SpeedupOutcome::Judged(measurement, judged)
+}
+
+/// The least and the most credit that the ranges of the medians of these rounds' `speedups`
+/// and `ceilings` allow on `most` threads: the slowest speed-up against the highest ceiling,
+/// and the other way round.
+fn credit_range(speedups: &[f64], ceilings: &[f64], most: f64, rule: &SpeedupRule) -> (f64, f64) {
+    let (slowest, fastest) = median_range(speedups);
+    let (lowest, highest) = median_range(ceilings);
+    (
+        rule.credit(gain(slowest, highest.min(most))),
+        rule.credit(gain(fastest, lowest.min(most))),
+    )
+}
+
+/// The credits that the first half of the rounds and the second give, each judged alone by
+/// its medians: two measurements of the same program, one after the other.
+fn halves(speedups: &[f64], ceilings: &[f64], most: f64, rule: &SpeedupRule) -> (f64, f64) {
+    let rounds: Vec<(f64, f64)> = speedups
+        .iter()
+        .copied()
+        .zip(ceilings.iter().copied())
+        .collect();
+    let (first, second) = rounds.split_at(rounds.len() / 2);
+    let credit = |half: &[(f64, f64)]| {
+        let (speedups, ceilings): (Vec<f64>, Vec<f64>) = half.iter().copied().unzip();
+        rule.credit(gain(median(&speedups), median(&ceilings).min(most)))
+    };
+    (credit(first), credit(second))
 }
 
 /// The share of what more threads could gain on a machine with this `ceiling` that a program
@@ -245,6 +281,7 @@ impl Bench<'_> {
             second: (&second_seen, second.work.wall),
             idle: &idle,
             on_one_cpu,
+            columns: self.case.cols,
         };
         *design = classify(&watched(None));
         // Where the work grew, the design is named from the same two searches again, side by
@@ -272,10 +309,13 @@ impl Bench<'_> {
             if measurement.rounds() < self.plan.rounds {
                 continue;
             }
-            // Unsettled rounds are handed back, to go on with while more are allowed.
+            // Unsettled or unrepeated rounds are handed back, to go on with while more are
+            // allowed.
             let more = measurement.rounds() < self.plan.most_rounds();
             let outcome = match judge(measurement, threads, rule, *design, more) {
-                SpeedupOutcome::Busy(rounds, Busy::Unsettled(..)) if more => {
+                SpeedupOutcome::Busy(rounds, Busy::Unsettled(..) | Busy::Unrepeated(..))
+                    if more =>
+                {
                     measurement = rounds;
                     continue;
                 }
@@ -321,7 +361,7 @@ impl Bench<'_> {
         for _ in 0..SCALE_ROUNDS {
             let more = self.agreeing(&mut many, m.depth, n, answer).ok()?.work;
             speedups.push(capped(one / more.span.as_secs_f64().max(1e-9), &more));
-            ceilings.push(calibration.ceiling(n).unwrap_or(n as f64));
+            ceilings.push(calibration.ceiling(n).map_or(n as f64, |c| c.most));
         }
         Some(Scale {
             threads: n,
@@ -490,10 +530,14 @@ impl Bench<'_> {
         measurement.one.push(alone.work);
         let more = self.agreeing(many, depth, threads, answer)?;
         measurement.many.push(more.work);
+        let calibrated = calibration.ceiling(threads);
         let most = threads as f64;
         measurement
             .ceilings
-            .push(calibration.ceiling(threads).unwrap_or(most));
+            .push(calibrated.map_or(most, |c| c.most));
+        measurement
+            .machine
+            .push(calibrated.map_or(1.0, |c| c.growth));
         Ok(())
     }
 }
@@ -576,6 +620,8 @@ mod tests {
                 .collect(),
             ceilings,
             cpus: Some(2.0),
+            machine: Vec::new(),
+            counters: None,
         }
     }
 
@@ -751,6 +797,8 @@ mod tests {
             many: vec![stretched(many, one + 20); rounds],
             ceilings: vec![1.95; rounds],
             cpus: Some(2.0),
+            machine: Vec::new(),
+            counters: None,
         }
     }
 
@@ -775,6 +823,8 @@ mod tests {
             many: vec![search(1000, 1000); 7],
             ceilings: vec![1.9; 7],
             cpus: Some(2.0),
+            machine: Vec::new(),
+            counters: None,
         };
         assert!(matches!(
             judge(m.clone(), 2, &rule(), POOL, true),
@@ -799,6 +849,7 @@ mod tests {
         let per_column = Design::IgnoresThreads {
             workers: 7,
             alone: 7,
+            per_column: true,
         };
         let [_, [one, many, together]] = NOISY;
         for m in [loaded(1000, 980, 7), rounds(&one, &many, &together)] {
@@ -860,6 +911,8 @@ mod tests {
             many: many.map(alone).to_vec(),
             ceilings: vec![1.8; 7],
             cpus: Some(2.0),
+            machine: Vec::new(),
+            counters: None,
         };
         assert!(m.speedups().iter().all(|&s| s <= 1.0), "{:?}", m.speedups());
         for more_rounds in [true, false] {
@@ -867,7 +920,7 @@ mod tests {
             let SpeedupOutcome::Judged(_, judged) = &outcome else {
                 panic!("settled: {outcome:?}");
             };
-            assert_eq!((judged.credit, judged.unsettled), (0.0, None));
+            assert_eq!((judged.credit, judged.repeated), (0.0, Some((0.0, 0.0))));
         }
     }
 
@@ -882,24 +935,49 @@ mod tests {
     }
 
     #[test]
-    fn work_that_grew_is_judged_as_measured_and_named_not_a_busy_machine() {
+    fn noisy_rounds_that_grew_lose_nothing_and_steady_ones_are_judged_as_measured() {
+        // Noisy: while more rounds may be taken they are; after the last, the medians' ranges
+        // still reach full credit, so nothing is deducted, whatever the work did.
         let m = shared_lines();
-        // While more rounds may be taken they are; after the last, no grade-again.
         assert!(matches!(
             judge(m.clone(), 2, &rule(), POOL, true),
             SpeedupOutcome::Busy(_, Busy::Unsettled(..))
         ));
         let outcome = judge(m, 2, &rule(), POOL, false);
         let SpeedupOutcome::Judged(_, judged) = &outcome else {
+            panic!("full credit: {outcome:?}");
+        };
+        assert_eq!((judged.credit, judged.repeated), (1.0, None));
+        assert_eq!(outcome.cause(), None);
+        // Steady: the same growth round after round, no gain, and both halves of the rounds
+        // say so: judged as measured, the work that grew named.
+        let steady = measured(
+            &[1000; 8],
+            &[1000, 990, 1010, 1000, 1005, 995, 1000, 1000],
+            |cpu| 19 * cpu / 10,
+            vec![1.92; 8],
+        );
+        let outcome = judge(steady.clone(), 2, &rule(), POOL, false);
+        let SpeedupOutcome::Judged(_, judged) = &outcome else {
             panic!("judged as measured: {outcome:?}");
         };
-        assert!(judged.credit < 0.5, "{judged:?}");
+        assert_eq!((judged.credit, judged.repeated), (0.0, Some((0.0, 0.0))));
         assert!(
             matches!(judged.grew, Some(g) if (g - 1.9).abs() < 0.01),
             "{judged:?}"
         );
         assert!(matches!(outcome.cause(), Some(Cause::WorkGrew(_))));
-        // An honest pool's work does not grow: no cause named.
+        // The same rounds where the grader's own work grew as much on the same CPUs: the
+        // machine's share, not the program's, so no growth is named.
+        let machine = Measurement {
+            machine: vec![1.85; 8],
+            ..steady
+        };
+        let SpeedupOutcome::Judged(_, judged) = judge(machine, 2, &rule(), POOL, false) else {
+            panic!("judged");
+        };
+        assert_eq!(judged.grew, None);
+        // An honest pool's work does not grow: full credit, no cause named.
         let SpeedupOutcome::Judged(_, pool) = judge(
             rounds(&[1000; 7], &[540; 7], &[1040; 7]),
             2,
@@ -909,34 +987,56 @@ mod tests {
         ) else {
             panic!("judged");
         };
-        assert_eq!((pool.grew, pool.unsettled), (None, None));
+        assert_eq!((pool.credit, pool.grew, pool.repeated), (1.0, None, None));
     }
 
     #[test]
-    fn noisy_rounds_on_a_machine_that_served_the_threads_are_decided_by_the_medians() {
+    fn noisy_rounds_whose_range_reaches_full_credit_lose_nothing() {
+        // Something came and went: the medians' ranges allow anything up to full credit, so
+        // nothing is deducted, whether or not the machine kept the threads waiting.
         let jumpy = rounds(
             &[1000, 1010, 990, 1000, 1005],
             &[560, 900, 600, 950, 700],
             &[1040, 1050, 1030, 1045, 1040],
         );
-        let outcome = judge(jumpy.clone(), 2, &rule(), POOL, false);
-        let SpeedupOutcome::Judged(_, judged) = &outcome else {
-            panic!("decided: {outcome:?}");
-        };
-        let (least, most) = judged.unsettled.expect("named unsettled");
-        assert!(least < judged.credit && judged.credit <= most, "{judged:?}");
-        assert!(matches!(outcome.cause(), Some(Cause::Noise(..))));
-        // The same rounds with the threads kept waiting half their time, the wall-clock times
-        // doubled: the machine's doing, which another run can change.
-        let mut waited = jumpy;
+        let mut waited = jumpy.clone();
         for w in &mut waited.many {
             (w.ready, w.wall) = (w.cpu * 2, w.wall * 2);
         }
-        let outcome = judge(waited, 2, &rule(), POOL, false);
-        assert!(
-            matches!(outcome, SpeedupOutcome::Busy(_, Busy::Unsettled(..))),
-            "{outcome:?}"
+        for m in [jumpy, waited] {
+            let outcome = judge(m, 2, &rule(), POOL, false);
+            let SpeedupOutcome::Judged(_, judged) = &outcome else {
+                panic!("full credit: {outcome:?}");
+            };
+            assert_eq!((judged.credit, judged.repeated), (1.0, None));
+            assert_eq!(outcome.cause(), None);
+        }
+    }
+
+    #[test]
+    fn a_deduction_that_does_not_repeat_is_not_counted() {
+        // Settled below full, but the first half of the rounds gave 1.30x and the second
+        // 1.34x: 42% and 57% of the credit, judged alone.
+        let m = rounds(
+            &[1000; 14],
+            &[
+                769, 769, 769, 769, 769, 769, 769, 746, 746, 746, 746, 746, 746, 746,
+            ],
+            &[1042; 14],
         );
-        assert_eq!(outcome.cause(), Some(Cause::Machine));
+        let outcome = judge(m.clone(), 2, &rule(), POOL, false);
+        let SpeedupOutcome::Busy(_, Busy::Unrepeated(first, second)) = outcome else {
+            panic!("not counted: {outcome:?}");
+        };
+        assert!(second - first > REPEATED, "{first} {second}");
+        assert_eq!(credit(m), None, "while more rounds may be taken, they are");
+        // The same rounds all like the first half: settled and repeated, a partial credit.
+        let m = rounds(&[1000; 14], &[769; 14], &[1042; 14]);
+        let SpeedupOutcome::Judged(_, judged) = judge(m, 2, &rule(), POOL, false) else {
+            panic!("judged");
+        };
+        let (first, second) = judged.repeated.expect("measured twice");
+        assert!((first - second).abs() < 1e-9 && (judged.credit - first).abs() < 1e-9);
+        assert!(judged.credit > 0.3 && judged.credit < 0.5, "{judged:?}");
     }
 }

@@ -12,12 +12,14 @@ use super::compare::run_case;
 use super::confinement::{Policy, Prison};
 use super::job::{Job, Student};
 use super::requirement;
+use super::result::build::Build;
 use super::result::confinement::Confinement;
 use super::result::window::{Unobserved, WindowResult};
 use super::result::{CaseResult, NotRun, StudentResult};
 use super::stop::Stop;
 use super::style::{self, StyleCheck};
 use super::window::WindowRun;
+use crate::kit::build_config;
 use crate::kit::supplied::SuppliedCopy;
 use crate::kit::{sources, tree, Kit};
 
@@ -123,10 +125,34 @@ fn grade_until(
         Some(Err(why)) => Some(NotRun::NoSandbox(why.to_string())),
         _ => None,
     };
+    // The build is the course's: the submission's own cargo and rustup configuration is set
+    // aside until grading is over, and a manifest that would take the supplied crate from
+    // elsewhere is refused.
+    let folder = match &restored {
+        Ok(Some((comparison, _))) => comparison.folder.as_str(),
+        _ => "supplied",
+    };
+    let configured = options.build.as_ref().map(|_| build_config::set_aside(dir));
     let build = match unconfined {
         None => options.build.as_ref().map(|command| {
             step(Stage::Build);
-            command.run(&job)
+            let set_aside = match &configured {
+                Some(Ok(set)) => set.files.clone(),
+                Some(Err(why)) => return Build::not_started(why.to_string()),
+                None => Vec::new(),
+            };
+            let refused = match &kit.supplied {
+                Some(_) => build_config::redirections(dir, folder),
+                None => Vec::new(),
+            };
+            match refused.is_empty() {
+                true => command.run(&job, set_aside),
+                false => Build {
+                    refused,
+                    set_aside,
+                    ..Build::not_started("refused".into())
+                },
+            }
         }),
         Some(_) => None,
     };
@@ -191,6 +217,9 @@ fn grade_until(
         Some(Ok(prison)) => prison.release(),
     };
     // Put back once nothing of the student's runs any more.
+    if let Some(Ok(set)) = configured {
+        let _ = set.put_back();
+    }
     let supplied = match restored {
         Ok(Some((comparison, swap))) => Some(SuppliedCopy {
             not_put_back: swap.and_then(|swap| swap.put_back(dir).err()),

@@ -75,7 +75,7 @@ impl WindowRun {
     /// their sandbox.
     pub fn run(&self, job: &Job, dir: &Path) -> WindowResult {
         if let Some(build) = &self.build {
-            let built = build.run(job);
+            let built = build.run(job, Vec::new());
             if !built.succeeded() {
                 return WindowResult::Unobserved(Unobserved::NoWindow(built));
             }

@@ -3,7 +3,10 @@
 //! path is absolute or climbs out with `..` is left out, a symbolic link is never made (so no
 //! later entry can be written through one), no file is written over, a file is executable only
 //! if the archive says so and never setuid or writable by others, and the whole is bounded in
-//! size and entries (a zip bomb is refused). A name that is not UTF-8 is written with `�` for
+//! size and entries before anything is written: the sizes the archive declares must fit the
+//! bounds and the temporary folder's free space, and each entry is cut off, and the archive
+//! refused, at the first byte past the size it declares, so a zip bomb writes at most what
+//! it declares (nothing past the bounds). A name that is not UTF-8 is written with `�` for
 //! what is not. Whatever is not extracted as the archive has it is noted, with why. The zip
 //! format itself is read by the `zip` crate.
 
@@ -126,6 +129,23 @@ pub enum ArchiveError {
         YOURSELF = YOURSELF
     )]
     TooLarge(PathBuf, u64),
+    /// An entry holds more bytes than the archive declares for it (the entry's name): a zip
+    /// bomb, or a damaged archive.
+    #[error(
+        "{}: {}: holds more than the archive declares (a zip bomb?); {YOURSELF}",
+        .0.display(),
+        .1,
+        YOURSELF = YOURSELF
+    )]
+    Understated(PathBuf, String),
+    /// Its files come to more bytes than the temporary folder has room for (that room).
+    #[error(
+        "{}: more than the {} MiB the temporary folder has room for once extracted; {YOURSELF}",
+        .0.display(),
+        .1 >> 20,
+        YOURSELF = YOURSELF
+    )]
+    NoRoom(PathBuf, u64),
     /// The temporary folder cannot be made or written (the path, and why).
     #[error(
         "{}: cannot write the extracted archive: {} (the temporary folder is TMPDIR's, \
@@ -162,8 +182,15 @@ fn extract_into(zip: &Path, into: &Path, bounds: Bounds) -> Result<Vec<Note>, Ar
         let (path, entries) = (zip.to_path_buf(), archive.len());
         return Err(ArchiveError::TooManyEntries(path, entries, bounds.entries));
     }
-    if archive.decompressed_size().unwrap_or(0) > u128::from(bounds.bytes) {
+    let declared = archive.decompressed_size().unwrap_or(u128::MAX);
+    if declared > u128::from(bounds.bytes) {
         return Err(ArchiveError::TooLarge(zip.to_path_buf(), bounds.bytes));
+    }
+    let room = rustix::fs::statvfs(into)
+        .map(|stats| stats.f_bavail.saturating_mul(stats.f_frsize))
+        .unwrap_or(u64::MAX);
+    if declared > u128::from(room) {
+        return Err(ArchiveError::NoRoom(zip.to_path_buf(), room));
     }
     let mut notes = Vec::new();
     let mut folders = Vec::new();
@@ -200,6 +227,9 @@ fn extract_into(zip: &Path, into: &Path, bounds: Bounds) -> Result<Vec<Note>, Ar
             Err(Failed::TooLarge) => {
                 return Err(ArchiveError::TooLarge(zip.to_path_buf(), bounds.bytes))
             }
+            Err(Failed::Understated) => {
+                return Err(ArchiveError::Understated(zip.to_path_buf(), name))
+            }
             Err(Failed::Archive(error)) => return Err(error),
             Err(Failed::Io(e)) => return Err(ArchiveError::Write(path, e.to_string())),
         }
@@ -220,6 +250,8 @@ enum Failed {
     Taken,
     /// The archive's bytes are more than its bounds allow.
     TooLarge,
+    /// The entry holds more bytes than the archive declares.
+    Understated,
     /// The archive failed.
     Archive(ArchiveError),
     /// The folder could not be written.
@@ -258,8 +290,9 @@ fn folder(path: &Path) -> Result<(), Failed> {
         .map_err(Failed::from)
 }
 
-/// Writes `entry` as the new file `path` (its folders made), taking its bytes from `left`:
-/// mode 755 when the archive makes it executable by anyone, else 644; dated `dated`.
+/// Writes `entry` as the new file `path` (its folders made), taking its bytes from `left`, at
+/// most the size the archive declares for it: mode 755 when the archive makes it executable by
+/// anyone, else 644; dated `dated`.
 fn write_file<R: Read>(
     zip: &Path,
     entry: &mut ZipFile<R>,
@@ -276,6 +309,7 @@ fn write_file<R: Read>(
         .create_new(true)
         .mode(if executable { 0o755 } else { 0o644 })
         .open(path)?;
+    let mut declared = entry.size();
     let mut buffer = [0; 64 * 1024];
     loop {
         let read = entry.read(&mut buffer).map_err(|e| {
@@ -285,6 +319,9 @@ fn write_file<R: Read>(
         if read == 0 {
             break;
         }
+        declared = declared
+            .checked_sub(read as u64)
+            .ok_or(Failed::Understated)?;
         *left = left.checked_sub(read as u64).ok_or(Failed::TooLarge)?;
         out.write_all(&buffer[..read]).map_err(Failed::Io)?;
     }
@@ -472,6 +509,22 @@ mod tests {
         }
         let (_dir, error) = extracted(&lying, small);
         assert!(error.is_err(), "{error:?}");
+        // A bomb that understates its sizes writes nothing past them: 64 MiB of zeros
+        // declared as one byte, refused with at most that byte written.
+        let zeros = vec![0; 64 << 20];
+        let mut bomb = archive(&[("bomb", &zeros, 0o644)]);
+        for header in [&b"PK\x03\x04"[..], b"PK\x01\x02"] {
+            let at = bomb.windows(4).position(|w| w == header).unwrap();
+            let size = at + if header[2] == 3 { 22 } else { 24 };
+            bomb[size..size + 4].copy_from_slice(&1u32.to_le_bytes());
+        }
+        let (dir, error) = extracted(&bomb, BOUNDS);
+        assert!(
+            matches!(&error, Err(ArchiveError::Understated(_, name)) if name == "bomb"),
+            "{error:?}"
+        );
+        let written = fs::metadata(dir.path().join("out/bomb")).map_or(0, |m| m.len());
+        assert!(written <= 1, "{written} bytes written");
         let (_dir, error) = extracted(
             &zip,
             Bounds {

@@ -105,6 +105,25 @@ pub enum FindError {
     /// The download's metadata cannot be used.
     #[error(transparent)]
     Metadata(MetadataError),
+    /// A folder of the class holds nothing but a Gradescope export, deeper than looked for or
+    /// beside another: the folder, and the export.
+    #[error(
+        "{}: not a submission: it holds nothing but a Gradescope export, {}; give grade that \
+         export (one export per run), or take the folder out of the class",
+        .0.display(),
+        .1.display()
+    )]
+    NotSubmission(PathBuf, PathBuf),
+    /// The folder given holds one folder, which holds only folders: the class one level
+    /// down (the folder given, and that folder).
+    #[error(
+        "{}: its one folder {} holds only folders: that is the class, one level down; give \
+         grade {}",
+        .0.display(),
+        .1.display(),
+        .1.display()
+    )]
+    OneLevelDown(PathBuf, PathBuf),
 }
 
 /// The downloads found, for [`FindError::Several`]: `a and b`.
@@ -143,6 +162,7 @@ pub fn open(given: &Path) -> Result<Submissions, FindError> {
     match metadata {
         None if dir != root => return Err(FindError::NoMetadata(shown(&dir))),
         None if archive.is_some() => return Err(FindError::NoDownload(given.to_path_buf())),
+        None => not_a_class(&root)?,
         _ => {}
     }
     let inside = dir
@@ -185,6 +205,43 @@ fn downloads_below(dir: &Path, depth: usize, found: &mut Vec<PathBuf>) {
             true => found.push(only),
             false => dir = only,
         }
+    }
+}
+
+/// Refuses a class folder `dir` that is not one: one of its folders holds nothing but a
+/// Gradescope export at the end of lone folders (an export unzipped deeper than looked for,
+/// or two side by side), or its one folder holds only folders (the class one level down).
+/// Refused, never followed: a student's folder is the student's to fill.
+fn not_a_class(dir: &Path) -> Result<(), FindError> {
+    let folders: Vec<PathBuf> = (subfolders(dir).into_iter())
+        .filter(|f| !passed_over(f))
+        .collect();
+    for folder in &folders {
+        let mut inner = folder.clone();
+        while !is_download(&inner) {
+            let Some(only) = lone_folder(&inner) else {
+                break;
+            };
+            inner = only;
+        }
+        if is_download(&inner) {
+            return Err(FindError::NotSubmission(folder.clone(), inner));
+        }
+    }
+    let only_folders = |folder: &Path| {
+        let entries: Vec<fs::DirEntry> = (fs::read_dir(folder).into_iter().flatten().flatten())
+            .filter(|e| !passed_over(&e.path()))
+            .collect();
+        !entries.is_empty()
+            && entries
+                .iter()
+                .all(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+    };
+    match folders.as_slice() {
+        [only] if lone_folder(only).is_none() && only_folders(only) => {
+            Err(FindError::OneLevelDown(dir.to_path_buf(), only.clone()))
+        }
+        _ => Ok(()),
     }
 }
 
@@ -449,9 +506,17 @@ submission_102:
                 inside.map(|inside| (PathBuf::from(inside), 0))
             );
         }
-        // Four levels down is too far: `work` is taken as a class of plain folders.
-        let found = open(work.path()).unwrap();
-        assert_eq!((found.dir.as_path(), found.metadata), (work.path(), None));
+        // Four levels down is too far to grade, and never graded as a student: refused,
+        // naming it.
+        let error = open(work.path()).unwrap_err();
+        assert!(
+            matches!(&error, FindError::NotSubmission(folder, inner)
+                if *folder == work.path().join("a") && *inner == export),
+            "{error:?}"
+        );
+        assert!(error
+            .to_string()
+            .contains("not a submission: it holds nothing but a Gradescope export"));
         // Beside another folder, the download is found only in the folder given, and the other
         // folder is counted.
         fs::create_dir_all(work.path().join("a/b/export/kit")).unwrap();
@@ -470,6 +535,7 @@ submission_102:
         // download elsewhere, are not the class's.
         fs::write(class.path().join("ann").join(METADATA), METADATA_TEXT).unwrap();
         make_download(&class.path().join("bob/assignment_1_export"));
+        fs::write(class.path().join("bob/main.py"), "print()\n").unwrap();
         let elsewhere = tempfile::tempdir().unwrap();
         make_download(&elsewhere.path().join("assignment_1_export"));
         std::os::unix::fs::symlink(
@@ -486,6 +552,32 @@ submission_102:
         fs::write(alone.path().join("cy/main.py"), "print()\n").unwrap();
         let found = open(alone.path()).unwrap();
         assert_eq!((found.dir.as_path(), found.metadata), (alone.path(), None));
+    }
+
+    #[test]
+    fn two_exports_side_by_side_or_the_class_one_level_down_are_refused_never_graded() {
+        // Two unzips side by side, each in the folder unzip made.
+        let work = tempfile::tempdir().unwrap();
+        make_download(&work.path().join("one/assignment_1_export"));
+        make_download(&work.path().join("two/assignment_2_export"));
+        let error = open(work.path()).unwrap_err();
+        assert!(matches!(error, FindError::NotSubmission(..)), "{error:?}");
+        // A folder holding only the students' folders, given from one level up.
+        let up = tempfile::tempdir().unwrap();
+        for student in ["ann", "bob"] {
+            fs::create_dir_all(up.path().join("class").join(student)).unwrap();
+        }
+        let error = open(up.path()).unwrap_err().to_string();
+        let class = up.path().join("class");
+        assert!(
+            error.ends_with(&format!(
+                "holds only folders: that is the class, one level down; give grade {}",
+                class.display()
+            )),
+            "{error}"
+        );
+        // The class itself is graded.
+        assert_eq!(open(&class).unwrap().dir, class);
     }
 
     #[test]

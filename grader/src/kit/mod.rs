@@ -13,6 +13,7 @@
 //! can make held-out cases; the students' (the `students-kit` feature) cannot.
 
 pub mod archive;
+pub mod build_config;
 pub mod case;
 mod error;
 pub mod extension;
@@ -20,6 +21,7 @@ pub mod gradescope_download;
 pub mod handout;
 pub mod held_out;
 pub mod late;
+pub mod reconcile;
 #[cfg(not(feature = "students-kit"))]
 pub mod reference;
 pub mod roster;

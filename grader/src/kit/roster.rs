@@ -86,6 +86,20 @@ fn columns() -> String {
 /// course has.
 const NOT_STUDENTS: [&str; 2] = ["Points Possible", "Student, Test"];
 
+/// An id, email or login as the kit compares it across sources: without the whitespace
+/// around it, in lower case, and a number without its leading zeros (a spreadsheet drops them:
+/// `00012345` is `12345`). What goes out to a platform is the roster's own spelling.
+pub fn normalised(key: &str) -> String {
+    let key = key.trim().to_lowercase();
+    match !key.is_empty() && key.bytes().all(|b| b.is_ascii_digit()) {
+        true => match key.trim_start_matches('0') {
+            "" => "0".into(),
+            digits => digits.into(),
+        },
+        false => key,
+    }
+}
+
 /// One student, as a roster, Gradescope's metadata or a gradebook names them; an empty field
 /// is not known.
 #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -102,25 +116,22 @@ pub struct Member {
 
 impl Member {
     /// Whether `other` is the same student: the same id, email or login, each compared only
-    /// when both know it (an email or login in any case); never by name, which two students
-    /// may share.
+    /// when both know it, [`normalised`]; never by name, which two students may share.
     pub fn same(&self, other: &Member) -> bool {
         self.shared(other).is_some()
     }
 
-    /// The id, email or login this student shares with `other`, if any.
+    /// The id, email or login this student shares with `other`, if any, each compared
+    /// [`normalised`].
     fn shared(&self, other: &Member) -> Option<&str> {
-        let both = |a: &str, b: &str, fold: bool| {
-            !a.is_empty() && (a == b || (fold && a.eq_ignore_ascii_case(b)))
-        };
         [
-            (&self.student_id, &other.student_id, false),
-            (&self.email, &other.email, true),
-            (&self.login, &other.login, true),
+            (&self.student_id, &other.student_id),
+            (&self.email, &other.email),
+            (&self.login, &other.login),
         ]
         .into_iter()
-        .find(|(a, b, fold)| both(a, b, *fold))
-        .map(|(a, _, _)| a.as_str())
+        .find(|(a, b)| !normalised(a).is_empty() && normalised(a) == normalised(b))
+        .map(|(a, _)| a.as_str())
     }
 
     /// The student as a message names them: their name, else id, else email, else login.
@@ -135,10 +146,11 @@ impl Member {
     /// Whether the submission folder `folder` is named for this student: their id, email or
     /// login.
     fn names(&self, folder: &str) -> bool {
+        let folder = normalised(folder);
         !folder.is_empty()
-            && (self.student_id == folder
-                || self.email.eq_ignore_ascii_case(folder)
-                || self.login.eq_ignore_ascii_case(folder))
+            && [&self.student_id, &self.email, &self.login]
+                .iter()
+                .any(|key| normalised(key) == folder)
     }
 
     /// Whether the roster knows anything a platform can match them by.
@@ -280,6 +292,19 @@ pub enum RosterError {
     Twice(PathBuf, u64, u64, String),
 }
 
+/// Where the quote left open at the end of `text` opens, if one is (a doubled quote inside
+/// quotes closes and opens again).
+fn unclosed_quote(text: &str) -> Option<usize> {
+    let mut open = None;
+    for (at, _) in text.match_indices('"') {
+        open = match open {
+            None => Some(at),
+            Some(_) => None,
+        };
+    }
+    open
+}
+
 /// The line (from 1) of byte `byte` of `bytes`.
 fn line_of_byte(bytes: &[u8], byte: usize) -> u64 {
     let before = &bytes[..byte.min(bytes.len())];
@@ -346,12 +371,10 @@ impl Roster {
             return Err(RosterError::NoKey(path()));
         }
         let mut rows: Vec<Row> = Vec::new();
-        let mut last = 1;
         for record in reader.records() {
             let record =
                 record.map_err(|e| RosterError::NotCsv(path(), line_of(&e), e.to_string()))?;
             let line = record.position().map_or(0, |p| line_at(p.byte()));
-            last = line;
             let field = |wanted: Field| {
                 at.iter()
                     .find(|(field, _)| *field == wanted)
@@ -404,12 +427,13 @@ impl Roster {
                 participant,
             });
         }
-        // The reader takes a quote left open to the end of the file, leniently.
-        if text.matches('"').count() % 2 == 1 {
+        // The reader takes a quote left open to the end of the file, leniently: said at the
+        // line it opens on.
+        if let Some(opened) = unclosed_quote(text) {
             return Err(RosterError::NotCsv(
                 path(),
-                last,
-                "a quote is never closed".into(),
+                line_of_byte(text.as_bytes(), opened),
+                "a quote opened here is never closed".into(),
             ));
         }
         Ok(Roster { rows })
@@ -588,6 +612,11 @@ mod tests {
             (
                 "folder,name\nann,\"open\n",
                 "roster.csv:2: the roster is not CSV",
+            ),
+            // Opened on line 3, left open to the last line (6): said where it opens.
+            (
+                "folder,name\nann,\"Lee, Ann\"\nbob,\"Bob\ncy,Cy\ndee,Dee\neve,Eve\n",
+                "roster.csv:3: the roster is not CSV: a quote opened here is never closed",
             ),
         ];
         for (text, expected) in cases {

@@ -14,6 +14,7 @@ use super::case::Case;
 use super::case::CasesError;
 use super::extension::Extension;
 use super::late::LatePolicy;
+use super::reconcile::Duplicates;
 use super::style::{Language, StyleRules, MOST_LISTED};
 use super::TomlError;
 use crate::process::Limits;
@@ -275,6 +276,11 @@ pub struct Rubric {
     /// grade by default).
     #[serde(default)]
     pub missing: Missing,
+    /// What a student in two submissions gets (`duplicates = "latest"`, `"highest"`, or no
+    /// grade until settled by default): the course's rule, so that every command applies the
+    /// same one.
+    #[serde(default)]
+    pub duplicates: Duplicates,
 }
 
 /// The grade of a student on the roster who submitted nothing: the course's choice.

@@ -1,12 +1,12 @@
 //! A submission's source files: which of its files are a student's source (Rust under `src/`,
 //! Java and Python anywhere), found and read through [`tree`] only (regular files, never
-//! through a link, at most a cap's bytes). The style facts and the similarity check read
-//! submissions the same way, so that they see the same files.
+//! through a link, at most a cap's bytes). The style facts read those; the similarity check
+//! reads [`every`] source file wherever it lies (a program may load code from any folder).
 
 use std::path::Path;
 
 use super::style::Language;
-use super::tree::{self, EntryKind, ReadError};
+use super::tree::{self, Cutoff, EntryKind, ReadError};
 
 /// The most source files looked at in one submission.
 pub const MAX_FILES: usize = 500;
@@ -34,9 +34,13 @@ pub enum SourceError {
 /// The language of the file at `path` (relative, `/`-separated), if it is a student's source:
 /// Rust under `src/`, Java and Python anywhere.
 pub fn language(path: &str) -> Option<Language> {
-    let (_, extension) = path.rsplit_once('.')?;
-    match extension {
-        "rs" if path.starts_with("src/") => Some(Language::Rust),
+    by_extension(path).filter(|&language| language != Language::Rust || path.starts_with("src/"))
+}
+
+/// The language of a file named `path` by its extension alone.
+fn by_extension(path: &str) -> Option<Language> {
+    match path.rsplit_once('.')?.1 {
+        "rs" => Some(Language::Rust),
         "java" => Some(Language::Java),
         "py" => Some(Language::Python),
         _ => None,
@@ -60,6 +64,58 @@ pub fn list(root: &Path) -> (Vec<(String, Language)>, usize) {
     let more = sources.len().saturating_sub(MAX_FILES);
     sources.truncate(MAX_FILES);
     (sources, more)
+}
+
+/// Every source file of a submission, wherever it lies, as [`every`] finds them.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Everywhere {
+    /// The files, as paths relative to the submission with their languages, at most
+    /// [`MAX_FILES`]: those [`list`] would find first, then the rest, each part in name order.
+    pub files: Vec<(String, Language)>,
+    /// How many more there are.
+    pub more: usize,
+    /// The folders that could not be listed, by path.
+    pub unlisted: Vec<String>,
+    /// Why the walk did not see everything, if it did not.
+    pub stopped: Option<Cutoff>,
+}
+
+/// Every source file of the submission `root` by its extension alone (`.rs`, `.java`, `.py`),
+/// in any folder: build output, caches, `supplied/`, vendored and hidden folders included,
+/// since a program can load code from any of them. Only regular files count and no link is
+/// followed (see [`tree::walk`]).
+pub fn every(root: &Path) -> Everywhere {
+    let listing = match tree::walk(root, "", &|_, _| false) {
+        Ok(listing) => listing,
+        Err(_) => {
+            return Everywhere {
+                unlisted: vec![String::new()],
+                ..Everywhere::default()
+            }
+        }
+    };
+    let mut files: Vec<(String, Language)> = listing
+        .entries
+        .into_iter()
+        .filter(|entry| entry.kind == EntryKind::File)
+        .filter_map(|entry| Some((by_extension(&entry.path)?, entry.path)))
+        .map(|(language, path)| (path, language))
+        .collect();
+    let aside = |path: &str| {
+        let folders = path.rsplit_once('/').map_or("", |(folders, _)| folders);
+        folders
+            .split('/')
+            .any(|name| name.starts_with('.') || SKIPPED.contains(&name))
+    };
+    files.sort_by_key(|(path, _)| aside(path));
+    let more = files.len().saturating_sub(MAX_FILES);
+    files.truncate(MAX_FILES);
+    Everywhere {
+        files,
+        more,
+        unlisted: listing.unlisted,
+        stopped: listing.stopped,
+    }
 }
 
 /// The language most of the source files of the submission `root` are in, the first of Rust,
@@ -118,5 +174,20 @@ mod tests {
         assert_eq!(read(dir.path(), "Main.java"), Ok("x".to_string()));
         std::fs::write(dir.path().join("bad.py"), [0xff, 0xfe]).unwrap();
         assert_eq!(read(dir.path(), "bad.py"), Err(SourceError::NotText));
+        let every = every(dir.path());
+        let paths: Vec<&str> = every.files.iter().map(|(p, _)| p.as_str()).collect();
+        assert_eq!(
+            paths,
+            [
+                "Game.java",
+                "Main.java",
+                "bad.py",
+                "src/main.rs",
+                ".git/a.py",
+                "supplied/src/lib.rs",
+                "target/x.rs"
+            ]
+        );
+        assert_eq!((every.more, every.unlisted.len()), (0, 0));
     }
 }

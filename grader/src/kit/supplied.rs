@@ -19,7 +19,7 @@ use super::tree::{self, EntryKind, ReadError};
 use serde::{Deserialize, Serialize};
 
 /// The supplied crate's package name, as its `Cargo.toml` gives it.
-const PACKAGE: &str = "connect_four_supplied";
+pub(crate) const PACKAGE: &str = "connect_four_supplied";
 /// What is compared, below the crate's folder: the manifest and these folders, whole. Anything
 /// else (a build's `target/`, a `Cargo.lock`) is not the crate's source and is left out.
 const COMPARED: [&str; 5] = ["Cargo.toml", "src", "images", "sounds", "tests"];

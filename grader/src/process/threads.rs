@@ -23,6 +23,18 @@ use super::sandbox::Prepared;
 /// How often the watch looks: a thread that ends loses at most this much of its account.
 const LOOK: Duration = Duration::from_millis(10);
 
+/// Whether this machine's kernel offers a hardware counter of instructions retired (a core
+/// PMU with an `instructions` event in `/sys/bus/event_source/devices`), which, unlike CPU
+/// time, a busy host cannot stretch. Most virtual machines and containers offer none; the
+/// grader measures work as CPU time either way and its reports say which the machine offered.
+pub fn hardware_counters() -> bool {
+    fs::read_dir("/sys/bus/event_source/devices").is_ok_and(|devices| {
+        devices
+            .flatten()
+            .any(|device| device.path().join("events/instructions").exists())
+    })
+}
+
 /// What one thread did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Clock {

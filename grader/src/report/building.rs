@@ -35,9 +35,39 @@ pub fn ended(ended: &Ended) -> String {
     }
 }
 
-/// One sentence for the reports: how a build ended and, if it failed, what that costs.
+/// One sentence for the reports: how a build ended and, if it failed, what that costs; what of
+/// the submission's own build configuration was set aside for it.
 pub fn build_headline(build: &Build) -> String {
+    let aside = match build.set_aside.as_slice() {
+        [] => String::new(),
+        files => format!(
+            " The submission's own cargo and rustup configuration was set aside for it, so that \
+             the build is the course's: {}.",
+            files
+                .iter()
+                .map(|file| format!("`{}`", inert::line(file)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    };
+    format!("{}{aside}", headline(build))
+}
+
+/// How a build ended and, if it failed, what that costs.
+fn headline(build: &Build) -> String {
     const COST: &str = "no case was run, and every automatic category scores 0";
+    if !build.refused.is_empty() {
+        let why: Vec<String> = build
+            .refused
+            .iter()
+            .map(|redirection| inert::line(&redirection.to_string()))
+            .collect();
+        return format!(
+            "The build was refused, as it would not be built against the course's supplied \
+             crate ({}): {COST}.",
+            why.join("; ")
+        );
+    }
     let took = seconds(build.elapsed);
     let how = match &build.ended {
         Ended::Succeeded => return format!("The build succeeded in {took}."),

@@ -587,6 +587,8 @@ mod tests {
                 tail: String::new(),
                 log: None,
                 offline: false,
+                set_aside: Vec::new(),
+                refused: Vec::new(),
             }),
             ..fixtures::student(name, cases, seconds)
         }

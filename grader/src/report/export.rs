@@ -70,6 +70,9 @@ pub struct Column {
     pub canvas_id: Option<u64>,
     /// Points possible.
     pub possible: f64,
+    /// The assignment's points, which a late policy's penalty is a share of (more than
+    /// `possible` for a class exported out of what was graded, `--partial`).
+    pub points: f64,
 }
 
 impl Column {
@@ -79,6 +82,7 @@ impl Column {
             title: rubric.title.clone(),
             canvas_id: None,
             possible: rubric.points(),
+            points: rubric.points(),
         }
     }
 
@@ -320,8 +324,9 @@ pub fn canvas(column: &Column, graded: &[Graded]) -> Layout {
     }
 }
 
-/// The feedback Moodle shows a student: the graders' comments, then the lateness.
-fn feedback(submission: &Graded) -> String {
+/// The feedback Moodle shows a student: the graders' comments, then the lateness (its penalty
+/// said as a share of the assignment's points when the grade is out of fewer).
+fn feedback(column: &Column, submission: &Graded) -> String {
     let mut parts: Vec<String> = submission
         .comments
         .lines()
@@ -330,8 +335,16 @@ fn feedback(submission: &Graded) -> String {
         .map(String::from)
         .collect();
     if !submission.late.is_empty() && submission.late != "on time" {
+        let of = match column.points == column.possible {
+            true => String::new(),
+            false => format!(
+                ", the late policy's share of the assignment's {} points; this grade is out of {}",
+                points(column.points),
+                points(column.possible)
+            ),
+        };
         parts.push(format!(
-            "Late: {} ({} points off)",
+            "Late: {} ({} points off{of})",
             submission.late, submission.penalty
         ));
     }
@@ -357,7 +370,7 @@ pub fn moodle(column: &Column, graded: &[Graded], by: MoodleBy) -> Layout {
             inert::cell(&member.email),
             inert::cell(&member.student_id),
             submission.grade.clone().unwrap_or_else(|| "-".into()),
-            feedback(submission),
+            feedback(column, submission),
         ]);
     }
     Layout {
@@ -693,6 +706,7 @@ mod tests {
             title: "Project 4".into(),
             canvas_id: Some(87568490),
             possible: 90.0,
+            points: 100.0,
         };
         let rows = gradebook::parse(&canvas(&column, &graded).text).unwrap();
         assert_eq!(rows[0][5], "Project 4 (87568490)");
@@ -706,6 +720,15 @@ mod tests {
                 .lines()
                 .next(),
             Some("Email address,ID number,Project 4,Feedback")
+        );
+        // Out of 90, a late penalty says what it is a share of.
+        let moodle = moodle(&column, &graded, MoodleBy::Email).text;
+        assert!(
+            moodle.contains(
+                "1.2 points off, the late policy's share of the assignment's 100 points; this \
+                 grade is out of 90)"
+            ),
+            "{moodle}"
         );
         // The gradebook says which rows were graded without their timing cases.
         assert!(graded.iter().all(|g| !g.timing_left_out));

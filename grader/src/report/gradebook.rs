@@ -45,6 +45,8 @@ const COMMENTS: &str = "hand comments";
 /// The build column of a student whose sandbox could not be set up: none of their code ran,
 /// and their automatic points are left blank.
 const NOT_GRADED: &str = "not graded";
+/// The column of how the build went (or why the student has no points).
+pub const BUILD: &str = "build";
 /// The column of the automatic total.
 const AUTOMATIC_TOTAL: &str = "automatic total";
 /// What follows a timed category's name in the header of the column beside its automatic part
@@ -163,7 +165,7 @@ pub fn header(rubric: &Rubric, timed: &[String]) -> Vec<String> {
     header.extend(
         [
             AUTOMATIC_TOTAL,
-            "build",
+            BUILD,
             "time (s)",
             "supplied_changed",
             SPEEDUP,

@@ -10,7 +10,8 @@
 //! seconds, counts), a program's [`failure`], an exchange's or a case's [`verdict`], the
 //! [`building`] of the program, the supplied crate's [`comparison`], the sandbox's
 //! [`isolation`], the speed-up of the [`timing`] cases and the thread design of its
-//! [`workers`]. Nothing here runs anything.
+//! [`workers`]; what stands in for a file whose reporter failed ([`unreported`]). Nothing here
+//! runs anything.
 
 pub mod building;
 pub mod class;
@@ -30,6 +31,7 @@ pub mod matchup;
 pub mod numbers;
 pub mod plot;
 pub mod progress;
+pub mod reconcile;
 mod repeats;
 pub mod similarity;
 pub mod special;
@@ -38,6 +40,7 @@ pub mod style;
 pub mod terminal;
 pub mod threading;
 pub mod timing;
+pub mod unreported;
 pub mod verdict;
 pub mod window;
 pub mod workers;

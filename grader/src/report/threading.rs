@@ -1,11 +1,11 @@
 //! The speed-up's causes and CPUs in words, for the hand grader and the student: which of the
-//! three causes made the rounds other than a pool's on CPUs of its own (the machine, work that
-//! grew, noise), what it means and what to do about it, what limits the CPUs the program could
+//! two causes made the rounds other than a pool's on CPUs of its own (the machine, or work that
+//! grew beyond the machine's share), what it means and what to do about it, what limits the CPUs the program could
 //! use, and the CPUs and cores the measurement ran on.
 
 use super::numbers::{cpu_count, percent, spoken_list};
 use crate::judge::result::design::Design;
-use crate::judge::result::speedup::{Cause, Scale, Speedup, SpeedupOutcome};
+use crate::judge::result::speedup::{median, Busy, Cause, Scale, Speedup, SpeedupOutcome};
 use crate::process::topology::Chosen;
 use crate::process::Cpus;
 
@@ -15,16 +15,28 @@ pub fn cause_note(speedup: &Speedup) -> Option<String> {
     let m = speedup.outcome.measurement()?;
     let waited = percent(m.waited());
     Some(match speedup.outcome.cause()? {
-        Cause::Machine => match &speedup.outcome {
-            SpeedupOutcome::Busy(..) if waited > 0.0 && m.rounds() > 0 => format!(
-                "Cause: the machine could not give the threads the CPU (on {many} threads it \
-                 kept them waiting for one {waited}% of the time they were ready to run). Another run on \
-                 idle CPUs can change this: grade again (`--jobs 1`, nothing else running)."
-            ),
-            _ => "Cause: the machine could not run the threads at once. Another run on idle \
-                  CPUs can change this: grade again (`--jobs 1`, nothing else running)."
-                .into(),
-        },
+        Cause::Machine => {
+            let kept = match waited > 0.0 && m.rounds() > 0 {
+                true => format!(
+                    " (on {many} threads it kept them waiting for one {waited}% of the time \
+                     they were ready to run)"
+                ),
+                false => String::new(),
+            };
+            let what = match &speedup.outcome {
+                SpeedupOutcome::Busy(_, Busy::Ceiling(_)) => {
+                    "the machine could not run the threads at once"
+                }
+                _ => {
+                    "the machine's speed moved while the rounds were taken, so they did not \
+                      settle or did not repeat, and nothing is deducted on such evidence"
+                }
+            };
+            format!(
+                "Cause: {what}{kept}. Another run on idle CPUs can change this: grade again \
+                 (`--jobs 1`, nothing else running)."
+            )
+        }
         Cause::WorkGrew(grew) => {
             let where_to_look = match speedup.design {
                 Design::Duplicated { .. } => {
@@ -38,22 +50,23 @@ pub fn cause_note(speedup: &Speedup) -> Option<String> {
                      worker make its own copy, or pad the data to 64 bytes)."
                 ),
             };
+            let machine = median(&m.machine);
+            let machine = match m.machine.is_empty() {
+                true => String::new(),
+                false => format!(
+                    ", where the grader's own work grew {machine:.2}x on the same CPUs in the \
+                     same rounds"
+                ),
+            };
             format!(
                 "Cause: work grew, not the machine: on {many} threads the program's threads ran \
-                 {grew:.2}x the CPU time of the same search on 1 thread, where the same work \
-                 split among threads costs about the same; grading again gives the same, so the \
-                 speed-up is judged as measured. {where_to_look}"
+                 {:.2}x the CPU time of the same search on 1 thread{machine} (the program's \
+                 own share: {grew:.2}x), where the same work split among threads costs about \
+                 the same. The two halves of the rounds gave the same credit, so grading again \
+                 gives the same; the speed-up is judged as measured. {where_to_look}",
+                median(&m.growths())
             )
         }
-        Cause::Noise(least, most) => format!(
-            "Cause: noisy rounds, not the machine (it kept the threads waiting for a CPU \
-             {waited}% of the time they were ready to run): after {} rounds the medians decided; the rounds \
-             allowed anything from {}% to {}% credit, and grading again would not narrow that \
-             much.",
-            m.rounds(),
-            percent(least),
-            percent(most)
-        ),
     })
 }
 
@@ -179,6 +192,8 @@ mod tests {
                     many: vec![many; 21],
                     ceilings: vec![1.92; 21],
                     cpus: Some(2.0),
+                    machine: vec![1.0; 21],
+                    counters: None,
                 },
                 Judged {
                     speedup: 1.0,
@@ -187,7 +202,7 @@ mod tests {
                     full_at: 1.46,
                     credit: 0.0,
                     grew: Some(1.9),
-                    unsettled: Some((0.0, 0.6)),
+                    repeated: Some((0.0, 0.0)),
                 },
             ),
             uneven: None,

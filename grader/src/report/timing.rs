@@ -48,15 +48,34 @@ fn rounds(m: &Measurement, (one, many): (usize, usize)) -> String {
             .collect();
         shown.join(" ")
     };
-    let ceilings: Vec<String> = m.ceilings.iter().map(|c| format!("{c:.2}")).collect();
+    let figures = |values: &[f64]| {
+        let shown: Vec<String> = values.iter().map(|v| format!("{v:.2}")).collect();
+        shown.join(" ")
+    };
+    let machine = match m.machine.is_empty() {
+        true => String::new(),
+        false => format!(
+            "; the growth of its CPU time on {} over 1 (the machine's share) {}",
+            threads(many),
+            figures(&m.machine)
+        ),
+    };
+    let counters = match m.counters {
+        Some(false) => " Work is the threads' CPU time: this machine offers no hardware counters.",
+        Some(true) => {
+            " Work is the threads' CPU time (this machine offers hardware counters of \
+             instructions retired, which the grader does not read)."
+        }
+        None => "",
+    };
     format!(
         "Each round, span/wall clock in seconds: on {} {}; on {} {}; the calibration's ceiling \
-         {}.",
+         {}{machine}.{counters}",
         threads(one),
         series(&m.one),
         threads(many),
         series(&m.many),
-        ceilings.join(" ")
+        figures(&m.ceilings)
     )
 }
 
@@ -209,6 +228,14 @@ fn outcome_note(speedup: &Speedup) -> Option<String> {
                         percent(*most)
                     )
                 }
+                Busy::Unrepeated(first, second) => format!(
+                    "the rounds settled below full credit, but it did not repeat: the first \
+                     half of the {} rounds, judged alone, gave {}% credit and the second half \
+                     {}%; a deduction is made only on evidence that holds when measured again",
+                    m.rounds(),
+                    percent(*first),
+                    percent(*second)
+                ),
                 Busy::Ceiling(ceiling) => format!(
                     "the grader's own work on {many} threads at once gained only {ceiling:.2}x, \
                      where {many} CPUs of their own give nearly {many}x"
@@ -230,9 +257,17 @@ fn outcome_note(speedup: &Speedup) -> Option<String> {
                 share if share > 0.0 => format!("the program gained {share}% of that"),
                 _ => "the program gained nothing".into(),
             };
+            let repeated = judged.repeated.map_or(String::new(), |(first, second)| {
+                format!(
+                    " Measured twice: the first half of the rounds, judged alone, gave {}% and \
+                     the second half {}%.",
+                    percent(first),
+                    percent(second)
+                )
+            });
             format!(
                 "{}. The grader's own work on {many} threads at once: {:.2}x, the most {many} \
-                 threads can give on this machine now; {gained}: {}% credit.",
+                 threads can give on this machine now; {gained}: {}% credit.{repeated}",
                 measurement(m, threads),
                 judged.ceiling,
                 percent(judged.credit)
@@ -258,9 +293,8 @@ fn refused(refusal: &Refusal, many: usize) -> String {
              programs need"
         ),
         Refusal::IgnoresThreads(alone) => format!(
-            "on THREADS 1, {alone} threads did the search's work (a thread per column, whatever \
-             THREADS says): with no one-thread search to measure it against, there is no \
-             speed-up to credit"
+            "on THREADS 1, {alone} threads did the search's work, whatever THREADS says: with \
+             no one-thread search to measure it against, there is no speed-up to credit"
         ),
     }
 }
@@ -382,6 +416,8 @@ mod tests {
             many: vec![search(200, 205, 2); 3],
             ceilings: vec![1.94; 3],
             cpus: Some(2.0),
+            machine: Vec::new(),
+            counters: None,
         }
     }
 
@@ -394,7 +430,7 @@ mod tests {
             full_at: 1.52,
             credit: 1.0,
             grew: None,
-            unsettled: None,
+            repeated: None,
         };
         let notes = speedup_notes(&speedup(SpeedupOutcome::Judged(measured(), judged)));
         assert_eq!(

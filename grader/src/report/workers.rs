@@ -43,6 +43,7 @@ pub fn design(design: Design, threads: usize) -> Option<String> {
             workers,
             new,
             division,
+            ..
         } if design.fixed() => format!(
             "threads started for every search with a fixed division of the columns ({new} of \
              the {workers} that searched the second time were new){}: not a pool",
@@ -51,15 +52,36 @@ pub fn design(design: Design, threads: usize) -> Option<String> {
         Design::PerSearch {
             workers,
             new,
+            serial: true,
+            ..
+        } => format!(
+            "threads started for every search, one at a time: {new} of the {workers} threads \
+             that searched the second time were new, and about one was at work at once, each \
+             started after the last had finished (no lock between them): neither created \
+             once nor searching side by side"
+        ),
+        Design::PerSearch {
+            workers,
+            new,
             division,
+            ..
         } => format!(
             "a pool created anew for every search ({new} of the {workers} threads that searched \
              the second time were new){}: not created once",
             shared(division)
         ),
-        Design::IgnoresThreads { workers, alone } => format!(
+        Design::IgnoresThreads {
+            workers,
+            alone,
+            per_column: true,
+        } => format!(
             "a thread per root column whatever THREADS says: {workers} threads worked with \
              THREADS {threads}, and {alone} with THREADS 1"
+        ),
+        Design::IgnoresThreads { workers, alone, .. } => format!(
+            "ignores THREADS: {workers} threads worked with THREADS {threads}, and {alone} with \
+             THREADS 1, not one per root column (a pool sized by something else, such as the \
+             machine's CPUs)"
         ),
         Design::BusyWaiting { workers, idle } => format!(
             "a busy-waiting pool: the same {workers} threads searched both times, but between \
@@ -99,8 +121,12 @@ pub fn design_word(design: Design) -> &'static str {
         Design::Pool { .. } if design.fixed() => "pool, fixed division",
         Design::Pool { .. } => "pool",
         Design::PerSearch { .. } if design.fixed() => "threads per search, fixed division",
+        Design::PerSearch { serial: true, .. } => "threads per search, one at a time",
         Design::PerSearch { .. } => "pool per search",
-        Design::IgnoresThreads { .. } => "thread per column",
+        Design::IgnoresThreads {
+            per_column: true, ..
+        } => "thread per column",
+        Design::IgnoresThreads { .. } => "ignores THREADS",
         Design::BusyWaiting { .. } => "busy-waiting pool",
         Design::TakingTurns { .. } => "workers taking turns",
         Design::Polling { .. } => "pool polling with sleeps",
@@ -122,6 +148,7 @@ mod tests {
             workers: 2,
             new: 2,
             division: Division::Shared(0.55),
+            serial: false,
         });
         assert_eq!(
             text,
@@ -134,6 +161,7 @@ mod tests {
             workers: 2,
             new: 2,
             division: Division::Fixed(1.0),
+            serial: false,
         });
         assert!(text.starts_with("threads started for every search with a fixed division"));
         assert_eq!(word, "threads per search, fixed division");
@@ -146,6 +174,7 @@ mod tests {
         let (text, word) = named(Design::IgnoresThreads {
             workers: 7,
             alone: 7,
+            per_column: true,
         });
         assert_eq!(
             text,
@@ -153,6 +182,28 @@ mod tests {
              and 7 with THREADS 1"
         );
         assert_eq!(word, "thread per column");
+        // A pool sized by the machine's CPUs is named by its counts, not as a thread per column.
+        let (text, word) = named(Design::IgnoresThreads {
+            workers: 2,
+            alone: 2,
+            per_column: false,
+        });
+        assert_eq!(
+            text,
+            "ignores THREADS: 2 threads worked with THREADS 2, and 2 with THREADS 1, not one per \
+             root column (a pool sized by something else, such as the machine's CPUs)"
+        );
+        assert_eq!(word, "ignores THREADS");
+        // Threads started for every search and joined one by one hold no lock.
+        let (text, word) = named(Design::PerSearch {
+            workers: 7,
+            new: 7,
+            division: Division::Unknown,
+            serial: true,
+        });
+        assert!(text.starts_with("threads started for every search, one at a time"));
+        assert!(!text.contains("lock for"), "{text}");
+        assert_eq!(word, "threads per search, one at a time");
         let (text, word) = named(Design::BusyWaiting {
             workers: 2,
             idle: 1.96,

@@ -1,7 +1,9 @@
 //! The fragments two submissions share: runs of fingerprints matched in both, consecutive in
-//! one file of each (as Dolos joins its matches), each a stretch of tokens on either side. The
-//! longest says more than the similarity alone: one long run is a copied function, many short
-//! ones are often the idioms everyone writes.
+//! one file of each (as Dolos joins its matches), each a stretch of tokens on either side,
+//! then [`grown`] through every token the two sides hold alike on either end (as JPlag's
+//! matches are maximal), so that a copy is one fragment across the given code and the gaps
+//! winnowing leaves. The longest says more than the score alone: one long run is a copied
+//! function, many short ones are often the idioms everyone writes.
 
 use std::collections::HashSet;
 
@@ -64,6 +66,56 @@ pub fn streaks(matches: &[(Position, Position)]) -> Vec<Streak> {
             }
         })
         .collect();
+    found.sort();
+    found
+}
+
+/// A stretch of tokens matched in one file of each side: the files' indexes and the tokens'
+/// indexes, first to last (inclusive), on each side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Run {
+    /// The left file and its first and last token.
+    pub left: (u32, usize, usize),
+    /// The right file and its first and last token.
+    pub right: (u32, usize, usize),
+}
+
+impl Run {
+    /// Whether `other` lies within this run on both sides.
+    fn holds(&self, other: &Run) -> bool {
+        let within =
+            |a: (u32, usize, usize), b: (u32, usize, usize)| a.0 == b.0 && a.1 <= b.1 && b.2 <= a.2;
+        within(self.left, other.left) && within(self.right, other.right)
+    }
+}
+
+/// `runs` grown on both ends while the tokens beyond them are of the same kinds on both sides
+/// (`left[file]` and `right[file]` each file's token kinds), each kept once: a run that another
+/// already holds is dropped. In the order of where they start on the left.
+pub fn grown(mut runs: Vec<Run>, left: &[&[u64]], right: &[&[u64]]) -> Vec<Run> {
+    runs.sort();
+    let mut found: Vec<Run> = Vec::new();
+    for run in runs {
+        if found.iter().any(|done| done.holds(&run)) {
+            continue;
+        }
+        let (l, r) = (&left[run.left.0 as usize], &right[run.right.0 as usize]);
+        let (mut first, mut last) = (run.left, run.right);
+        while first.1 > 0 && last.1 > 0 && l[first.1 - 1] == r[last.1 - 1] {
+            first.1 -= 1;
+            last.1 -= 1;
+        }
+        while first.2 + 1 < l.len() && last.2 + 1 < r.len() && l[first.2 + 1] == r[last.2 + 1] {
+            first.2 += 1;
+            last.2 += 1;
+        }
+        let grown = Run {
+            left: first,
+            right: last,
+        };
+        found.retain(|done| !grown.holds(done));
+        found.push(grown);
+    }
     found.sort();
     found
 }
@@ -133,6 +185,32 @@ mod tests {
                 },
             ]
         );
+    }
+
+    #[test]
+    fn runs_grow_through_what_both_sides_hold_alike_into_one() {
+        // A copy: the same tokens on both sides, the right one after a line of its own.
+        let left: [&[u64]; 1] = [&[1, 2, 3, 4, 5, 6, 7, 8, 9]];
+        let right: [&[u64]; 1] = [&[0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0]];
+        let run = |l: (usize, usize), r: (usize, usize)| Run {
+            left: (0, l.0, l.1),
+            right: (0, r.0, r.1),
+        };
+        // Two runs with an alike gap between them are one, grown to both ends.
+        let found = grown(
+            vec![run((5, 6), (7, 8)), run((1, 2), (3, 4))],
+            &left,
+            &right,
+        );
+        assert_eq!(found, vec![run((0, 8), (2, 10))]);
+        // A token that differs stops the growth: two runs.
+        let changed: [&[u64]; 1] = [&[0, 0, 1, 2, 3, 0, 5, 6, 7, 8, 9, 0]];
+        let found = grown(
+            vec![run((5, 6), (7, 8)), run((1, 2), (3, 4))],
+            &left,
+            &changed,
+        );
+        assert_eq!(found, vec![run((0, 2), (2, 4)), run((4, 8), (6, 10))]);
     }
 
     proptest! {

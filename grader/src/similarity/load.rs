@@ -1,7 +1,8 @@
 //! Submissions read from disk for the similarity check: a class folder (one submission per
 //! subdirectory), an archive of an earlier year's class, and the base code every student was
-//! given (with its supplied crate). Only a submission's [`sources`] are read, as the style facts read them: regular files,
-//! never through a link, each at most [`sources::MAX_FILE_BYTES`].
+//! given (with its supplied crate). Every source file of a submission is read, wherever it
+//! lies ([`sources::every`]): regular files, never through a link, each at most
+//! [`sources::MAX_FILE_BYTES`]; what could not be read is kept with why.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -45,29 +46,28 @@ pub fn class(dir: &Path, origin: &Origin) -> Result<Vec<Submission>, FolderError
         .collect())
 }
 
-/// A folder of code every student was given, read as the base: its sources as a submission's
-/// are, and those of the supplied crate in it (`supplied/`, never read in a submission, but a
-/// student may copy its code into their own files).
-pub fn given(dir: &Path, name: &str) -> Vec<Submission> {
-    let supplied = dir.join("supplied");
-    let mut found = vec![submission(dir, name.to_string(), Origin::Class)];
-    if supplied.is_dir() {
-        found.push(submission(
-            &supplied,
-            format!("{name}/supplied"),
-            Origin::Class,
-        ));
-    }
-    found
+/// A folder of code every student was given (its supplied crate in it too), read as the base
+/// as a submission is.
+pub fn given(dir: &Path, name: &str) -> Submission {
+    submission(dir, name.to_string(), Origin::Class)
 }
 
 /// The submission in the folder `dir`, named `name`: its source files, and those it has that
 /// could not be read, with why.
 pub fn submission(dir: &Path, name: String, origin: Origin) -> Submission {
-    let (found, more) = sources::list(dir);
+    let found = sources::every(dir);
     let mut files = Vec::new();
-    let mut unread = Vec::new();
-    for (path, language) in found {
+    let mut unread: Vec<Uncompared> = (found.unlisted.into_iter())
+        .map(|path| Uncompared {
+            path,
+            why: Why::Unlisted,
+        })
+        .chain(found.stopped.map(|cutoff| Uncompared {
+            path: String::new(),
+            why: Why::Stopped(cutoff),
+        }))
+        .collect();
+    for (path, language) in found.files {
         match sources::read(dir, &path) {
             Ok(text) => files.push(File {
                 path,
@@ -80,10 +80,10 @@ pub fn submission(dir: &Path, name: String, origin: Origin) -> Submission {
             }),
         }
     }
-    if more > 0 {
+    if found.more > 0 {
         unread.push(Uncompared {
             path: String::new(),
-            why: Why::TooMany(more),
+            why: Why::TooMany(found.more),
         });
     }
     Submission {

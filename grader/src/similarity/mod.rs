@@ -2,12 +2,14 @@
 //! class's submissions compared, and each with an archive of earlier years' (never two archived
 //! ones with each other), by the fingerprints MOSS and Dolos compare: each file parsed into
 //! syntax [`tokens`] (names, literals, comments and layout made alike), its k-grams hashed and
-//! [`winnow`]ed. Left out: every k-gram that touches the code every student was given (the
-//! base), and the fingerprints most of the class has (common code, as MOSS leaves out passages
-//! found in many programs). A pair is ranked by the share of the smaller side the other covers
-//! (a partial copy is not diluted by the rest of a larger program); its [`fragments`] are the
-//! runs of matches, the longest shown first. Submissions are read by [`load`]; nothing here
-//! runs anything, and nothing is a verdict: pairs are leads for a person to judge.
+//! [`winnow`]ed. Left out of the score: every k-gram that touches the code every student was
+//! given (the base), and the fingerprints most of the class has (common code, as MOSS leaves
+//! out passages found in many programs). A pair is ranked by its score, the share of the
+//! smaller side the other covers (a partial copy is not diluted by the rest of a larger
+//! program); its [`fragments`] are the runs of matches grown through every token the two hold
+//! alike (given code included: left out of the score, not of the evidence), the longest shown
+//! first. Submissions are read by [`load`]; nothing here runs anything, and nothing is a
+//! verdict: pairs are leads for a person to judge.
 
 mod dead;
 pub mod fragments;
@@ -17,10 +19,12 @@ pub mod tokens;
 pub mod winnow;
 
 use std::collections::HashSet;
+use std::hash::{DefaultHasher, Hash, Hasher};
 use std::ops::Range;
 
 use crate::kit::sources::SourceError;
 use crate::kit::style::Language;
+use crate::kit::tree::Cutoff;
 use tokens::TokenError;
 
 pub use pairs::compare;
@@ -108,6 +112,10 @@ pub enum Why {
     Tokens(TokenError),
     /// The submission has this many source files beyond the most read.
     TooMany(usize),
+    /// The folder at the path could not be listed.
+    Unlisted,
+    /// The submission's folders were not all looked at.
+    Stopped(Cutoff),
 }
 
 /// A submission as compared: who, from where, its source files and what was not read.
@@ -128,6 +136,9 @@ pub struct Submission {
 pub struct Base {
     /// The hashes of every stretch of [`Settings::given`] tokens of every base file.
     kgrams: HashSet<u64>,
+    /// The hashes of the base files' texts: a submission's file with one of them is a given
+    /// file, left out whole.
+    texts: HashSet<u64>,
     /// The base's source files.
     pub files: usize,
 }
@@ -136,16 +147,44 @@ impl Base {
     /// The base made of `submissions` (folders of given code, read as submissions are).
     pub fn of(submissions: &[Submission], settings: Settings) -> Base {
         let mut kgrams = HashSet::new();
-        let mut files = 0;
+        let mut texts = HashSet::new();
         for file in submissions.iter().flat_map(|s| &s.files) {
             if let Ok(found) = tokens::tokens(&file.text, file.language) {
                 let kinds: Vec<u64> = found.iter().map(|t| t.kind).collect();
                 kgrams.extend(winnow::kgrams(&kinds, settings.given));
-                files += 1;
+                texts.insert(text_hash(&file.text));
             }
         }
-        Base { kgrams, files }
+        Base {
+            kgrams,
+            files: texts.len(),
+            texts,
+        }
     }
+
+    /// Whether `text` is one of the base files' whole.
+    pub fn holds(&self, text: &str) -> bool {
+        self.texts.contains(&text_hash(text))
+    }
+}
+
+/// A hash of a file's text, to find the base's own files in a submission.
+fn text_hash(text: &str) -> u64 {
+    let mut hasher = DefaultHasher::new();
+    text.hash(&mut hasher);
+    hasher.finish()
+}
+
+/// What of one file of a submission is left out of the score, for the pages to grey: its
+/// bytes of given code and of common code, and whether it is a base file whole.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Shading {
+    /// The file is one of the base's files, unchanged: not compared at all.
+    pub given_file: bool,
+    /// Its stretches of given code (see [`Settings::given`]).
+    pub given: Vec<Range<usize>>,
+    /// Its stretches of common code (the k-grams of its fingerprints left out as common).
+    pub common: Vec<Range<usize>>,
 }
 
 /// What one submission came to.
@@ -159,10 +198,12 @@ pub struct Measure {
     pub fingerprints: usize,
     /// Its own code: the tokens in the k-grams of the fingerprints compared.
     pub own: usize,
-    /// Fingerprints left out as touching the base.
-    pub based: usize,
-    /// Fingerprints left out as common code.
+    /// Tokens of given code, left out of the score.
+    pub given: usize,
+    /// Tokens of common code (under fingerprints left out as common), left out of the score.
     pub common: usize,
+    /// Each file's [`Shading`], in the submission's files' order.
+    pub files: Vec<Shading>,
 }
 
 /// A stretch of a file: its index in the submission's files and its bytes.
@@ -174,7 +215,8 @@ pub struct Span {
     pub bytes: Range<usize>,
 }
 
-/// A fragment two submissions share: where it is on each side, and its length in tokens.
+/// A fragment two submissions share: where it is on each side, its length in tokens, and how
+/// many of them are given code.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Fragment {
     /// In the left submission.
@@ -183,6 +225,15 @@ pub struct Fragment {
     pub right: Span,
     /// Its length in tokens (on the left).
     pub tokens: usize,
+    /// Of those, the tokens of given code.
+    pub given: usize,
+}
+
+impl Fragment {
+    /// Its tokens that are not given code: what it is ranked and called long by.
+    pub fn own(&self) -> usize {
+        self.tokens - self.given
+    }
 }
 
 /// Two submissions compared.
@@ -194,17 +245,18 @@ pub struct Pair {
     pub right: usize,
     /// The language the pair is ranked in: the left side's.
     pub language: Option<Language>,
-    /// What the pair is ranked by: the share, 0 to 1, of the smaller side's own code
-    /// ([`Measure::own`], counted as at least [`Settings::least`] tokens) in k-grams the other
-    /// also has (the larger of the two sides' shares).
-    pub coverage: f64,
-    /// The share, 0 to 1, of both sides' fingerprints the other also has.
-    pub similarity: f64,
+    /// The score, what the pair is ranked by: the share, 0 to 1, of the smaller side's own
+    /// code ([`Measure::own`], counted as at least [`Settings::least`] tokens) in k-grams the
+    /// other also has (the larger of the two sides' shares).
+    pub score: f64,
+    /// The share, 0 to 1, of both sides' fingerprints the other also has (not the score: a
+    /// copy padded with other code has a low one).
+    pub fingerprints_shared: f64,
     /// Fingerprints the two share (counted on both sides).
     pub shared: usize,
-    /// The longest fragment's length in tokens.
+    /// The longest fragment's own tokens ([`Fragment::own`]).
     pub longest: usize,
-    /// The fragments, longest first.
+    /// The fragments, the most own tokens first.
     pub fragments: Vec<Fragment>,
 }
 
@@ -222,13 +274,13 @@ pub struct Comparison {
     pub base_files: usize,
     /// The fingerprints left out as common code, counted once each.
     pub common: usize,
-    /// The pairs sharing anything, the highest coverage first (then the longest fragment
-    /// first, then by name).
+    /// The pairs sharing anything, the highest score first (then the longest fragment first,
+    /// then by name).
     pub pairs: Vec<Pair>,
 }
 
 /// A language's own baseline, to read its pairs against: how many of the class's submissions
-/// are mostly in it, and the coverage of the middle and the 90th percentile of all their
+/// are mostly in it, and the score of the middle and the 90th percentile of all their
 /// pairs (those sharing nothing counted at 0).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Baseline {
@@ -236,9 +288,9 @@ pub struct Baseline {
     pub language: Language,
     /// The class's submissions mostly in it.
     pub submissions: usize,
-    /// The median pair's coverage, 0 to 1.
+    /// The median pair's score, 0 to 1.
     pub median: f64,
-    /// The 90th percentile's coverage, 0 to 1.
+    /// The 90th percentile's score, 0 to 1.
     pub ninetieth: f64,
 }
 
@@ -255,16 +307,15 @@ impl Comparison {
             if submissions < 2 {
                 continue;
             }
-            let mut coverages: Vec<f64> = self
+            let mut scores: Vec<f64> = self
                 .pairs
                 .iter()
                 .filter(|p| of(p.left) && of(p.right))
-                .map(|p| p.coverage)
+                .map(|p| p.score)
                 .collect();
-            coverages.resize(submissions * (submissions - 1) / 2, 0.0);
-            coverages.sort_by(f64::total_cmp);
-            let at =
-                |share: f64| coverages[((coverages.len() - 1) as f64 * share).round() as usize];
+            scores.resize(submissions * (submissions - 1) / 2, 0.0);
+            scores.sort_by(f64::total_cmp);
+            let at = |share: f64| scores[((scores.len() - 1) as f64 * share).round() as usize];
             found.push(Baseline {
                 language,
                 submissions,

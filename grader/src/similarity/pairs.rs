@@ -1,29 +1,33 @@
 //! The comparison itself: each submission's files fingerprinted, what touches the base and
 //! what most of the class holds left out, the pairs that share a fingerprint found through an
 //! index of every fingerprint (so that pairs sharing nothing cost nothing), and each of those
-//! pairs' coverage, similarity and fragments.
+//! pairs' score, fingerprints shared and fragments.
 
 use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 
-use super::fragments::{streaks, Position};
+use super::fragments::{grown, streaks, Position, Run};
 use super::tokens::tokens;
 use super::winnow::{kgrams, winnow, Fingerprint};
-use super::{Base, Comparison, Fragment, Measure, Origin, Pair, Settings, Span, Submission};
-use super::{Uncompared, Why};
+use super::{Base, Comparison, Fragment, Measure, Origin, Pair, Settings, Shading, Span};
+use super::{Submission, Uncompared, Why};
 use crate::kit::style::Language;
 
 /// The most places of one fingerprint matched on each side of a pair: a line repeated a
 /// thousand times is one match, not a million.
 const MAX_PLACES: usize = 8;
 
-/// One file fingerprinted: its language, its tokens' bytes and the fingerprints winnowing
-/// kept, each with whether it touches the base.
+/// One file fingerprinted: its language, its tokens' kinds, bytes and whether each is given
+/// code, and the fingerprints winnowing kept, each with whether it touches the base.
 struct Document {
     /// Its language.
     language: Language,
+    /// Each token's kind.
+    kinds: Vec<u64>,
     /// Each token's bytes.
     tokens: Vec<Range<usize>>,
+    /// Whether each token is given code.
+    given: Vec<bool>,
     /// The fingerprints, in order, each with whether it touches the base.
     fingerprints: Vec<(Fingerprint, bool)>,
 }
@@ -80,12 +84,11 @@ pub fn compare(
             let held = submission.held(&common);
             measure.fingerprints = held.values().map(Vec::len).sum();
             measure.own = covered(submission, held.values().flatten(), settings.k);
-            measure.common = submission
-                .documents
-                .iter()
-                .flat_map(|d| &d.fingerprints)
-                .filter(|(print, based)| !based && common.contains(&print.hash))
-                .count();
+            for (document, shading) in submission.documents.iter().zip(&mut measure.files) {
+                let flags = common_tokens(document, &common, settings.k);
+                measure.common += flags.iter().filter(|c| **c).count();
+                shading.common = stretches(&flags, &document.tokens);
+            }
             held
         })
         .collect();
@@ -95,7 +98,7 @@ pub fn compare(
         .filter(|pair| pair.shared > 0)
         .collect();
     pairs.sort_by(|a, b| {
-        (b.coverage.total_cmp(&a.coverage))
+        (b.score.total_cmp(&a.score))
             .then(b.longest.cmp(&a.longest))
             .then(submissions[a.left].name.cmp(&submissions[b.left].name))
             .then(submissions[a.right].name.cmp(&submissions[b.right].name))
@@ -113,11 +116,12 @@ pub fn compare(
     }
 }
 
-/// `submission`'s files fingerprinted (those that cannot be parsed added to its unread), and
-/// what it came to. Every token inside a stretch of the base is given code, and a k-gram that
-/// touches one is never kept: winnowing passes over them (they hash highest), so the student's
-/// own code beside the given code keeps its fingerprints, and a body of fewer than k tokens
-/// between given lines (what every student writes first) gives none.
+/// `submission`'s files fingerprinted (those that cannot be parsed added to its unread; a base
+/// file whole left out), and what it came to. Every token inside a stretch of the base is
+/// given code, and a k-gram that touches one is never kept: winnowing passes over them (they
+/// hash highest), so the student's own code beside the given code keeps its fingerprints, and
+/// a body of fewer than k tokens between given lines (what every student writes first) gives
+/// none.
 fn fingerprint(
     submission: &mut Submission,
     base: &Base,
@@ -127,7 +131,12 @@ fn fingerprint(
     let mut by_language: HashMap<Language, usize> = HashMap::new();
     let mut documents = Vec::new();
     for file in &submission.files {
-        let found = match tokens(&file.text, file.language) {
+        let given_file = base.holds(&file.text);
+        let parsed = match given_file {
+            true => Ok(Vec::new()),
+            false => tokens(&file.text, file.language),
+        };
+        let found = match parsed {
             Ok(found) => found,
             Err(error) => {
                 submission.unread.push(Uncompared {
@@ -150,12 +159,20 @@ fn fingerprint(
             .into_iter()
             .map(|print| (print, based[print.start]))
             .collect();
-        measure.based += fingerprints.iter().filter(|(_, based)| *based).count();
-        measure.tokens += found.len();
-        *by_language.entry(file.language).or_default() += found.len();
+        let tokens: Vec<Range<usize>> = found.into_iter().map(|t| t.bytes).collect();
+        measure.given += given.iter().filter(|g| **g).count();
+        measure.tokens += tokens.len();
+        measure.files.push(Shading {
+            given_file,
+            given: stretches(&given, &tokens),
+            common: Vec::new(),
+        });
+        *by_language.entry(file.language).or_default() += tokens.len();
         documents.push(Document {
             language: file.language,
-            tokens: found.into_iter().map(|t| t.bytes).collect(),
+            kinds,
+            tokens,
+            given,
             fingerprints,
         });
     }
@@ -185,6 +202,34 @@ fn given(kinds: &[u64], base: &HashSet<u64>, length: usize) -> Vec<bool> {
         })
         .take(kinds.len())
         .collect()
+}
+
+/// The bytes of each stretch of the tokens (their bytes `tokens`) that `flags` marks.
+fn stretches(flags: &[bool], tokens: &[Range<usize>]) -> Vec<Range<usize>> {
+    let mut found: Vec<Range<usize>> = Vec::new();
+    let mut previous = false;
+    for (flag, bytes) in flags.iter().zip(tokens) {
+        match (flag, previous, found.last_mut()) {
+            (true, true, Some(last)) => last.end = bytes.end,
+            (true, _, _) => found.push(bytes.clone()),
+            _ => {}
+        }
+        previous = *flag;
+    }
+    found
+}
+
+/// For each token of `document`, whether it is common code: under a k-gram (of `k` tokens)
+/// of a fingerprint that touches no base and is `common`.
+fn common_tokens(document: &Document, common: &HashSet<u64>, k: usize) -> Vec<bool> {
+    let mut flags = vec![false; document.tokens.len()];
+    for (print, based) in &document.fingerprints {
+        if !based && common.contains(&print.hash) {
+            let end = (print.start + k).min(flags.len());
+            flags[print.start..end].fill(true);
+        }
+    }
+    flags
 }
 
 /// For each k-gram (of `k` tokens) of a file whose tokens are `given` or not, whether any of
@@ -256,8 +301,8 @@ fn sharing(held: &[Held], archived_from: usize) -> Vec<(usize, usize)> {
     found.into_iter().collect()
 }
 
-/// The submissions `left` and `right` compared: the share of fingerprints each has of the
-/// other's, and their fragments.
+/// The submissions `left` and `right` compared: the score, the share of fingerprints each has
+/// of the other's, and their fragments.
 fn pair(
     printed: &[Fingerprinted],
     held: &[Held],
@@ -295,16 +340,31 @@ fn pair(
                 .flat_map(move |&l| rights.iter().map(move |&r| (l, r)))
         })
         .collect();
-    let mut fragments: Vec<Fragment> = streaks(&matches)
+    let (on_left, on_right) = (&printed[left].documents, &printed[right].documents);
+    let runs: Vec<Run> = streaks(&matches)
         .into_iter()
-        .map(|streak| Fragment {
-            left: span(&printed[left], streak.left, streak.length, settings.k),
-            right: span(&printed[right], streak.right, streak.length, settings.k),
-            tokens: tokens_in(&printed[left], streak.left, streak.length, settings.k),
+        .map(|streak| Run {
+            left: run_side(on_left, streak.left, streak.length, settings.k),
+            right: run_side(on_right, streak.right, streak.length, settings.k),
+        })
+        .collect();
+    let mut fragments: Vec<Fragment> = grown(runs, &kinds(on_left), &kinds(on_right))
+        .into_iter()
+        .map(|run| {
+            let (file, first, last) = run.left;
+            Fragment {
+                left: span(on_left, run.left),
+                right: span(on_right, run.right),
+                tokens: last - first + 1,
+                given: (on_left[file as usize].given[first..=last].iter())
+                    .filter(|g| **g)
+                    .count(),
+            }
         })
         .collect();
     fragments.sort_by(|a, b| {
-        (b.tokens.cmp(&a.tokens))
+        (b.own().cmp(&a.own()))
+            .then(b.tokens.cmp(&a.tokens))
             .then(a.left.file.cmp(&b.left.file))
             .then(a.left.bytes.start.cmp(&b.left.bytes.start))
     });
@@ -312,12 +372,17 @@ fn pair(
         left,
         right,
         language: measures[left].language,
-        coverage: covered_left.max(covered_right),
-        similarity: share(shared_left + shared_right, of_left + of_right),
+        score: covered_left.max(covered_right),
+        fingerprints_shared: share(shared_left + shared_right, of_left + of_right),
         shared: shared_left + shared_right,
-        longest: fragments.first().map_or(0, |f| f.tokens),
+        longest: fragments.first().map_or(0, Fragment::own),
         fragments,
     }
+}
+
+/// Each document's token kinds.
+fn kinds(documents: &[Document]) -> Vec<&[u64]> {
+    documents.iter().map(|d| d.kinds.as_slice()).collect()
 }
 
 /// The tokens of `submission` in the k-grams of the fingerprints at `places`, each counted once.
@@ -349,28 +414,23 @@ fn covered<'a>(
     total
 }
 
-/// The first and last token of the run of `length` fingerprints from `start`.
-fn token_range(document: &Document, start: Position, length: u32, k: usize) -> (usize, usize) {
+/// The file, first and last token of the run of `length` fingerprints from `start` in
+/// `documents`.
+fn run_side(documents: &[Document], start: Position, length: u32, k: usize) -> (u32, usize, usize) {
+    let document = &documents[start.file as usize];
     let prints = &document.fingerprints;
     let first = prints[start.ordinal as usize].0.start;
     let last = prints[(start.ordinal + length - 1) as usize].0.start + k - 1;
-    (first, last.min(document.tokens.len() - 1))
+    (start.file, first, last.min(document.tokens.len() - 1))
 }
 
-/// The bytes of the run of `length` fingerprints from `start` in `submission`.
-fn span(submission: &Fingerprinted, start: Position, length: u32, k: usize) -> Span {
-    let document = &submission.documents[start.file as usize];
-    let (first, last) = token_range(document, start, length, k);
+/// The bytes of the tokens of one side of a run (its file, first and last token).
+fn span(documents: &[Document], (file, first, last): (u32, usize, usize)) -> Span {
+    let tokens = &documents[file as usize].tokens;
     Span {
-        file: start.file as usize,
-        bytes: document.tokens[first].start..document.tokens[last].end,
+        file: file as usize,
+        bytes: tokens[first].start..tokens[last].end,
     }
-}
-
-/// The tokens in the run of `length` fingerprints from `start` in `submission`.
-fn tokens_in(submission: &Fingerprinted, start: Position, length: u32, k: usize) -> usize {
-    let (first, last) = token_range(&submission.documents[start.file as usize], start, length, k);
-    last - first + 1
 }
 
 #[cfg(test)]
@@ -435,7 +495,7 @@ mod tests {
         assert_eq!(compared.pairs.len(), 1, "{:?}", compared.pairs);
         let pair = &compared.pairs[0];
         assert_eq!((pair.left, pair.right), (0, 1));
-        assert_eq!(pair.similarity, 1.0);
+        assert_eq!(pair.fingerprints_shared, 1.0);
         assert!(pair.longest >= 50, "{}", pair.longest);
         let fragment = &pair.fragments[0];
         assert!(original[fragment.left.bytes.clone()].contains("def"));
@@ -459,7 +519,8 @@ mod tests {
         ];
         let compared = compare(class, archive, &base, settings());
         assert_eq!(compared.measures[0].fingerprints, 0);
-        assert!(compared.measures[0].based > 0);
+        assert!(compared.measures[0].files[0].given_file);
+        assert!(compared.measures[1].given > 0);
         let mut paired: Vec<(&str, &str)> = compared
             .pairs
             .iter()
@@ -473,11 +534,11 @@ mod tests {
             .collect();
         paired.sort();
         assert_eq!(paired, [("bob", "old1"), ("bob", "old2"), ("bob", "old3")]);
-        assert!(compared.pairs.iter().all(|p| p.similarity == 1.0));
+        assert!(compared.pairs.iter().all(|p| p.fingerprints_shared == 1.0));
     }
 
     #[test]
-    fn pairs_are_ranked_by_coverage_then_longest_run() {
+    fn pairs_are_ranked_by_score_then_longest_fragment() {
         let original = program(&["a", "b", "c", "d"]);
         let half = program(&["a", "b"]) + "class Other:\n    pass\n";
         let class = vec![
@@ -489,10 +550,7 @@ mod tests {
         let ranked: Vec<(usize, usize)> =
             compared.pairs.iter().map(|p| (p.left, p.right)).collect();
         assert_eq!(ranked[0], (0, 2));
-        assert!(compared
-            .pairs
-            .windows(2)
-            .all(|w| w[0].coverage >= w[1].coverage));
+        assert!(compared.pairs.windows(2).all(|w| w[0].score >= w[1].score));
         assert_eq!(ranked.len(), 3);
     }
 
@@ -539,14 +597,14 @@ mod tests {
             ..settings()
         };
         let compared = compare(class.clone(), Vec::new(), &Base::default(), whole);
-        assert!(compared.pairs[0].coverage > 0.9, "{:?}", compared.pairs[0]);
-        assert!(compared.pairs[0].similarity < 0.5);
+        assert!(compared.pairs[0].score > 0.9, "{:?}", compared.pairs[0]);
+        assert!(compared.pairs[0].fingerprints_shared < 0.5);
         let at_least = Settings {
             least: 1000,
             ..settings()
         };
         let compared = compare(class, Vec::new(), &Base::default(), at_least);
-        assert!(compared.pairs[0].coverage < 0.1, "{:?}", compared.pairs[0]);
+        assert!(compared.pairs[0].score < 0.1, "{:?}", compared.pairs[0]);
     }
 
     /// Given tokens found the slow way: each token, every stretch of `length` over it tried.

@@ -22,6 +22,18 @@ use crate::kit::submitted::Submitted;
 
 /// The version of the records this `grade` writes and reads. A record of another is refused,
 /// never read as something else nor written over.
+///
+/// A record holds the judge's result whole, so any change to what is written (a field added,
+/// renamed or removed here or in a type of the judge's, the kit's or the process layer's that a
+/// record holds) changes the stored format: the golden record (`golden/record-v1.json`, written
+/// by this version and read back byte for byte by this module's test) then fails, and the
+/// change needs a new version, a line below, and a golden record of its own beside the old
+/// one, which stays, read or refused with its version named.
+///
+/// # Changelog
+///
+/// - 1: the first stored format: one record per student and the class (replacing the class
+///   run's journal, `class-journal.jsonl`).
 pub const VERSION: u32 = 1;
 
 /// One student graded.
@@ -132,6 +144,10 @@ pub struct Class {
     /// With a roster, an export or a late policy (the gradebook then has the columns of who
     /// each submission is): the roster's students with no submission.
     pub missing: Option<Vec<Member>>,
+    /// The submissions Gradescope's metadata lists with no folder in the export (each id, and
+    /// its submitters): not graded, and said so again at export.
+    #[serde(default)]
+    pub no_folder: Vec<(String, Vec<Member>)>,
 }
 
 impl Class {
@@ -147,6 +163,7 @@ impl Class {
             timed,
             gradebook,
             missing: None,
+            no_folder: Vec::new(),
         }
     }
 
@@ -230,5 +247,51 @@ impl Setup {
         } else {
             None
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::UNIX_EPOCH;
+
+    use super::*;
+    use crate::judge::fixtures::{case_result, student};
+
+    /// The record of version 1, as this version wrote it.
+    const GOLDEN_V1: &str = include_str!("golden/record-v1.json");
+
+    /// `seconds` after the epoch.
+    fn at(seconds: u64) -> SystemTime {
+        UNIX_EPOCH + Duration::from_secs(seconds)
+    }
+
+    /// The record the golden file holds: a student with a case, their submission's stamp, the
+    /// run that graded them and hand scores.
+    fn golden() -> Record {
+        let result = student("ann", vec![case_result("board_1x1", "Rules", 2.0)], 3);
+        let stamp = Stamp {
+            entries: 4,
+            bytes: 1234,
+            digest: "0123456789abcdef".into(),
+        };
+        let mut record = Record::new(result, Some(stamp), Some(at(1_760_000_000)), None);
+        record.graded = at(1_760_000_060);
+        record.hand =
+            serde_json::from_str(r#"{"GUI": {"items": [3, null], "comment": "a grid"}}"#).unwrap();
+        record
+    }
+
+    #[test]
+    fn a_record_of_this_version_is_written_as_the_golden_record_and_read_back_byte_for_byte() {
+        let written = format!("{}\n", serde_json::to_string_pretty(&golden()).unwrap());
+        assert!(
+            written == GOLDEN_V1,
+            "the stored format changed: give it a new VERSION with a line in its changelog and \
+             a golden record of its own, keeping this one; written now:\n{written}"
+        );
+        let read: Record = serde_json::from_str(GOLDEN_V1).unwrap();
+        assert_eq!(read, golden());
+        let again = format!("{}\n", serde_json::to_string_pretty(&read).unwrap());
+        assert_eq!(again, GOLDEN_V1);
     }
 }

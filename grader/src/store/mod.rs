@@ -5,8 +5,11 @@
 //! is written (and synced to disk) as soon as its student is graded, whole or not at all, so a
 //! run stopped by anything (a crash, the out-of-memory killer, Ctrl-C) loses no one graded, and
 //! the same command carries it on ([`Store::begin`]). A record or class of a version this
-//! `grade` does not know is refused with the versions named, never read nor written over.
+//! `grade` does not know is refused with the versions named, never read nor written over; a
+//! record that is not one `grade` wrote (cut short, edited) costs its student alone: named
+//! ([`Store::unread`]), left out, and graded again by a class run carried on.
 
+pub mod disk;
 mod format;
 pub mod stamp;
 
@@ -16,7 +19,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
-use percent_encoding::{utf8_percent_encode, NON_ALPHANUMERIC};
+use percent_encoding::{percent_decode_str, utf8_percent_encode, NON_ALPHANUMERIC};
 use serde::{Deserialize, Serialize};
 
 pub use format::{Class, Late, Record, Setup, Who, VERSION};
@@ -62,6 +65,16 @@ pub enum StoreError {
     },
 }
 
+impl StoreError {
+    /// The file that could not be written because the disk is full, if that is why.
+    pub fn disk_full(&self) -> Option<&Path> {
+        match self {
+            StoreError::Io { path, source } if disk::full(source) => Some(path),
+            _ => None,
+        }
+    }
+}
+
 /// The version alone, read first, so that another version is named rather than misread.
 #[derive(Deserialize)]
 struct Versioned {
@@ -99,6 +112,11 @@ pub enum StartOver {
     Changed(&'static str),
 }
 
+/// A record in the store that cannot be read (it is not one `grade` wrote, or no longer whole):
+/// the student it is of, as its file names them, and why. It costs that student alone: left
+/// out of the records, graded again by a class run carried on.
+pub type Unread = (String, StoreError);
+
 /// A class run begun in the store.
 #[derive(Debug)]
 pub struct Begun {
@@ -110,6 +128,8 @@ pub struct Begun {
     pub carried: BTreeMap<String, Record>,
     /// The students with a record set aside because their submission changed since.
     pub changed: Vec<String>,
+    /// The records of the run carried on that cannot be read: their students are graded again.
+    pub unread: Vec<Unread>,
 }
 
 impl Store {
@@ -151,7 +171,12 @@ impl Store {
     /// outside a class run (`grade student`), it takes the earlier record's place in its
     /// class, with its submission and who it is.
     pub fn put_graded(&self, mut record: Record) -> Result<Record, StoreError> {
-        if let Some(earlier) = self.record(&record.student)? {
+        let earlier = match self.record(&record.student) {
+            // What cannot be read is written over: it kept nothing of theirs.
+            Err(StoreError::Malformed { .. }) => None,
+            earlier => earlier?,
+        };
+        if let Some(earlier) = earlier {
             record.hand = earlier.hand;
             if record.run.is_none() {
                 record.run = earlier.run;
@@ -163,11 +188,25 @@ impl Store {
         Ok(record)
     }
 
-    /// Every record it holds, by student.
+    /// Every record it holds, by student, but those that cannot be read ([`Store::unread`]).
     pub fn records(&self) -> Result<BTreeMap<String, Record>, StoreError> {
+        Ok(self.scan()?.0)
+    }
+
+    /// The records it holds that cannot be read, left out of [`Store::records`].
+    pub fn unread(&self) -> Result<Vec<Unread>, StoreError> {
+        Ok(self.scan()?.1)
+    }
+
+    /// Every record it holds, by student, and those that cannot be read. A record of another
+    /// version, or a file that cannot be opened, fails them all: the store is another
+    /// `grade`'s, or the disk's trouble, not one student's.
+    fn scan(&self) -> Result<(BTreeMap<String, Record>, Vec<Unread>), StoreError> {
         let listing = match fs::read_dir(&self.folder) {
             Ok(listing) => listing,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(BTreeMap::new()),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Ok((BTreeMap::new(), Vec::new()))
+            }
             Err(source) => {
                 return Err(StoreError::Io {
                     path: self.folder.clone(),
@@ -175,7 +214,7 @@ impl Store {
                 })
             }
         };
-        let mut records = BTreeMap::new();
+        let (mut records, mut unread) = (BTreeMap::new(), Vec::new());
         for entry in listing.flatten() {
             let path = entry.path();
             let name = entry.file_name();
@@ -185,11 +224,20 @@ impl Store {
             if !is_record {
                 continue;
             }
-            if let Some(record) = read::<Record>(&path)? {
-                records.insert(record.student.clone(), record);
+            match read::<Record>(&path) {
+                Ok(Some(record)) => {
+                    records.insert(record.student.clone(), record);
+                }
+                Ok(None) => {}
+                Err(error @ StoreError::Malformed { .. }) => {
+                    let stem = path.file_stem().unwrap_or_default().to_string_lossy();
+                    let student = percent_decode_str(&stem).decode_utf8_lossy();
+                    unread.push((student.into_owned(), error));
+                }
+                Err(error) => return Err(error),
             }
         }
-        Ok(records)
+        Ok((records, unread))
     }
 
     /// The class's records, in its order: those of its students graded by its run. Without a
@@ -231,11 +279,13 @@ impl Store {
                 None => Ok(earlier.started),
             },
         };
+        let mut unread = Vec::new();
         let (found, carried, changed) = match found {
             Ok(started) => {
                 class.started = started;
-                let (carried, changed): (BTreeMap<_, _>, BTreeMap<_, _>) = self
-                    .records()?
+                let records;
+                (records, unread) = self.scan()?;
+                let (carried, changed): (BTreeMap<_, _>, BTreeMap<_, _>) = records
                     .into_iter()
                     .filter(|(name, record)| {
                         record.run == Some(started) && current.contains_key(name)
@@ -252,6 +302,7 @@ impl Store {
             found,
             carried,
             changed,
+            unread,
         })
     }
 
@@ -325,6 +376,7 @@ fn write<T: Serialize>(path: &Path, value: &T) -> Result<(), StoreError> {
         source,
     };
     let folder = path.parent().unwrap_or(Path::new("."));
+    disk::writable(path).map_err(io)?;
     fs::create_dir_all(folder).map_err(io)?;
     let json = serde_json::to_string_pretty(value).map_err(|source| StoreError::Malformed {
         path: path.into(),
@@ -471,6 +523,35 @@ mod tests {
             store.record("ann"),
             Err(StoreError::Malformed { .. })
         ));
+    }
+
+    #[test]
+    fn a_malformed_record_costs_its_student_alone_named_and_graded_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::of(dir.path());
+        let current = now(&[("ann", "a"), ("Bo Ray", "b")]);
+        let started = store
+            .begin(class("/class"), false, &current)
+            .unwrap()
+            .class
+            .started;
+        for (name, digest) in [("ann", "a"), ("Bo Ray", "b")] {
+            store.put(&graded(name, digest, started)).unwrap();
+        }
+        let bo = store.record_path("Bo Ray");
+        fs::write(&bo, "{\"version\": 1, \"student\": ").unwrap();
+        assert_eq!(store.records().unwrap().keys().collect::<Vec<_>>(), ["ann"]);
+        let unread = store.unread().unwrap();
+        assert_eq!(unread.len(), 1);
+        assert_eq!(unread[0].0, "Bo Ray");
+        assert!(matches!(unread[0].1, StoreError::Malformed { .. }));
+        // Carried on, the class keeps ann and grades Bo again, over what could not be read.
+        let begun = store.begin(class("/class"), false, &current).unwrap();
+        assert_eq!(begun.carried.keys().collect::<Vec<_>>(), ["ann"]);
+        assert_eq!(begun.unread.len(), 1);
+        store.put_graded(graded("Bo Ray", "b", started)).unwrap();
+        assert_eq!(store.records().unwrap().len(), 2);
+        assert!(store.unread().unwrap().is_empty());
     }
 
     #[test]

@@ -226,9 +226,15 @@ fn what_the_metadata_and_the_folders_do_not_share_is_named_and_the_rest_graded()
     zip.write_all(b"written outside").unwrap();
     zip.finish().unwrap();
 
+    // Dee's submission, listed without its folder, is open in the reconciliation: the run
+    // fails once everyone else is graded.
     let (status, err) = class(work, "submissions.zip", "out");
-    assert_eq!(status, Some(0), "{err}");
+    assert_eq!(status, Some(1), "{err}");
     for said in [
+        "| submission not in the export | Dee Díaz 0044 dee@example.edu | submission_250004 | \
+         Gradescope lists this submission but the export has no folder for it: download the \
+         export again; not graded, no grade goes out | open |",
+        "1 finding open in the reconciliation",
         "submission_250001/passwd: left out: a symbolic link, never made",
         "../outside.txt: left out: its path leads out of the folder",
         "Gradescope's metadata lists 1 submission with no folder in the export, not graded \

@@ -8,9 +8,12 @@
 //! carried on, the class is complete, and `--restart` grades everyone again.
 //!
 //! A panic while grading one student is tested at the seam where it is caught (`judge::class`'s
-//! unit tests): no submission can make the grader panic on purpose. One while writing a
-//! student's files is made by the debug build's switch for it (`publish`'s): everyone else's
-//! row, page and feedback are written, the one is named, and the same command then writes theirs.
+//! unit tests): no submission can make the grader panic on purpose. One in a reporter of a
+//! student's is made by the debug build's switch for it (`publish`'s), one reporter a student:
+//! every student keeps their row and files, the failed one saying "report failed: why", they
+//! are named, and the same command then writes theirs. A full disk is made by the debug build's
+//! switch for it (`store::disk`'s): the gradebook is written where `--csv` puts it, those not
+//! graded are named, and the same command with room again completes the class.
 
 use std::collections::BTreeSet;
 use std::fs;
@@ -349,8 +352,17 @@ fn ctrl_c_writes_what_is_graded_names_the_rest_and_the_run_carries_on() {
     assert_eq!(sorted(&restarted.graded()), all);
 }
 
+/// Each student's reporter that the debug build's switch makes panic, by its word there.
+const FAULTS: [(&str, &str, &str); 5] = [
+    ("ann", "terminal", "their terminal line"),
+    ("bob", "markdown", "their Markdown report"),
+    ("cy", "page", "their gallery page"),
+    ("dee", "feedback", "their feedback"),
+    ("eve", "row", "their gradebook row"),
+];
+
 #[test]
-fn a_reporter_that_panics_for_one_student_costs_their_files_alone() {
+fn a_reporter_that_panics_costs_that_file_alone_which_says_report_failed() {
     let class = Class::new("");
     let reports = ["--report", "reports"];
     let first = class.graded("gradebook.csv", &reports);
@@ -367,51 +379,140 @@ fn a_reporter_that_panics_for_one_student_costs_their_files_alone() {
         let saved = save_marks(&class.work.join("reports"), &rubric, None, name, marks);
         assert_eq!(saved.unwrap(), Saved::Republished { done: true });
     }
-    for folder in ["reports/gallery", "reports/feedback"] {
-        fs::remove_dir_all(class.work.join(folder)).unwrap();
-    }
 
+    // One reporter of each student fails, graded again from the start.
+    let told: Vec<String> = FAULTS.iter().map(|(n, w, _)| format!("{n}:{w}")).collect();
     let panicking = grade()
         .current_dir(&class.work)
-        .env("CONNECT_FOUR_GRADER_TEST_PANIC_REPORTING", "cy")
+        .env("CONNECT_FOUR_GRADER_TEST_PANIC_REPORTING", told.join(","))
         .args(["class", "class", "--kit", "kit", "--jobs", "2", "--restart"])
         .args(["--csv", "gradebook.csv", "--command", "sh {dir}/run"])
         .args(reports)
         .output()
         .expect("grade starts");
     let said = String::from_utf8_lossy(&panicking.stderr);
+    let printed = String::from_utf8_lossy(&panicking.stdout);
     assert_eq!(panicking.status.code(), Some(1), "{said}");
     assert!(
         said.contains(
-            "the grader failed while writing the reports of 1 student (a bug of grade's: \
-             please report it with this message); they are graded, but what was being written \
-             for them may be missing (grade them again with --only):\n  cy: a reporter failed"
+            "the grader failed while writing files of 5 students (a bug of grade's: please \
+             report it with this message); they are graded and in gradebook.csv, but each file \
+             named says \"report failed\" instead (the same command writes them again):\n"
         ),
         "{said}"
     );
-    let others: Vec<&str> = STUDENTS
-        .iter()
-        .map(|(n, _)| *n)
-        .filter(|n| *n != "cy")
-        .collect();
-    let expected: BTreeSet<String> = others.iter().map(|n| n.to_string()).collect();
-    assert_eq!(class.in_gradebook("gradebook.csv"), expected);
-    let page = |name: &str| class.work.join(format!("reports/gallery/{name}.html"));
-    let feedback = |name: &str| class.work.join(format!("reports/feedback/{name}.html"));
-    for name in &others {
-        assert!(page(name).is_file() && feedback(name).is_file(), "{name}");
+    let why = |what: &str| {
+        format!("{what}: a reporter failed (CONNECT_FOUR_GRADER_TEST_PANIC_REPORTING)")
+    };
+    for (name, _, what) in FAULTS {
+        assert!(
+            said.contains(&format!("\n  {name}: {}\n", why(what))),
+            "{said}"
+        );
     }
-    assert!(!page("cy").exists() && !feedback("cy").exists());
-    let summary = fs::read_to_string(class.work.join("reports/class-summary.md")).unwrap();
-    assert!(summary.contains("4 students"), "{summary}");
-    // Graded, and kept: the same command writes cy's files, grading nobody again.
-    let (_, records) = Store::of(&class.work.join("reports"))
-        .class_records()
-        .unwrap();
-    assert!(records.iter().any(|r| r.student == "cy"), "{records:?}");
+    // Every student has their row, eve's saying why it has no points.
+    let all: BTreeSet<String> = STUDENTS.iter().map(|(n, _)| n.to_string()).collect();
+    assert_eq!(class.in_gradebook("gradebook.csv"), all);
+    let rows = rows(&class.work.join("gradebook.csv"));
+    let build = column(&rows[0], "build");
+    let eve = rows.iter().find(|r| r[0] == "eve").unwrap();
+    assert_eq!(
+        eve[build],
+        format!("report failed: {}", why("their gradebook row"))
+    );
+    // Each failed file stands, saying so; the student's others are as ever.
+    let read = |path: &str| fs::read_to_string(class.work.join(path)).unwrap();
+    let failed = |text: &str, what: &str| text.contains(&format!("report failed: {}", why(what)));
+    assert!(failed(&printed, "their terminal line"), "{printed}");
+    assert!(printed.contains("ann: report failed: "), "{printed}");
+    assert!(failed(&read("reports/bob.md"), "their Markdown report"));
+    assert!(failed(
+        &read("reports/gallery/cy.html"),
+        "their gallery page"
+    ));
+    assert!(failed(&read("reports/feedback/dee.html"), "their feedback"));
+    assert!(failed(&read("reports/feedback/dee.md"), "their feedback"));
+    for file in [
+        "reports/ann.md",
+        "reports/gallery/bob.html",
+        "reports/feedback/cy.html",
+    ] {
+        assert!(!read(file).contains("report failed"), "{file}");
+    }
+    let summary = read("reports/class-summary.md");
+    assert!(summary.contains("5 students"), "{summary}");
+
+    // Graded, and kept: the same command writes their files, grading nobody again.
     let carried = class.graded("gradebook.csv", &reports);
     assert!(carried.status.success(), "{}", carried.printed());
     assert!(carried.graded().is_empty(), "{}", carried.printed());
+    assert!(
+        !carried.stdout.contains("report failed"),
+        "{}",
+        carried.stdout
+    );
+    assert_eq!(class.in_gradebook("gradebook.csv"), all);
+    for file in [
+        "gradebook.csv",
+        "reports/bob.md",
+        "reports/gallery/cy.html",
+        "reports/feedback/dee.html",
+    ] {
+        assert!(!read(file).contains("report failed"), "{file}");
+    }
+}
+
+#[test]
+fn a_full_disk_stops_the_run_writes_the_gradebook_elsewhere_and_names_who_is_not_graded() {
+    let class = Class::new("");
+    let reports = class.work.join("reports");
+    // The report directory's disk fills as bob's gallery page is written; the gradebook's
+    // (the work folder's) has room.
+    let full = grade()
+        .current_dir(&class.work)
+        .env(
+            "CONNECT_FOUR_GRADER_TEST_DISK_FULL",
+            format!("{}:bob.html", reports.display()),
+        )
+        .args(["class", "class", "--kit", "kit", "--jobs", "2"])
+        .args(["--csv", "gradebook.csv", "--command", "sh {dir}/run"])
+        .args(["--report", "reports"])
+        .output()
+        .expect("grade starts");
+    let said = String::from_utf8_lossy(&full.stderr);
+    assert_eq!(full.status.code(), Some(75), "{said}");
+    let line = said
+        .lines()
+        .find(|l| l.starts_with("grade: disk full at reports/gallery/bob.html: "))
+        .unwrap_or_else(|| panic!("{said}"));
+    assert!(
+        said.contains(
+            "run the same command again when there is room: the students graded are kept"
+        ),
+        "{said}"
+    );
+    // Bob's record was kept before his page: he is in the gradebook; each student is either
+    // there or named as not graded.
+    let graded = class.in_gradebook("gradebook.csv");
+    assert!(graded.contains("bob"), "{graded:?}");
+    assert!(
+        line.contains(&format!(
+            "{} of 5 students graded, in gradebook.csv",
+            graded.len()
+        )),
+        "{line}"
+    );
+    for (name, _) in STUDENTS.iter().filter(|(n, _)| !graded.contains(*n)) {
+        assert!(line.contains(name), "{name} named: {line}");
+    }
+    assert!(!reports.join("gallery/bob.html").exists());
+
+    // With room again, the same command carries the run on and completes the class.
+    let carried = class.graded("gradebook.csv", &["--report", "reports"]);
+    assert!(carried.status.success(), "{}", carried.printed());
     assert_eq!(class.in_gradebook("gradebook.csv").len(), 5);
-    assert!(page("cy").is_file() && feedback("cy").is_file());
+    let again: BTreeSet<String> = carried.graded().into_iter().collect();
+    assert!(again.is_disjoint(&graded), "{again:?} graded twice");
+    assert!(reports.join("gallery/bob.html").is_file());
+    assert!(reports.join("class-summary.md").is_file());
 }

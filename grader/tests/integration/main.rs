@@ -36,6 +36,8 @@ mod naming;
 mod outside;
 mod packing;
 mod progress;
+mod reconciliation;
+mod repeatability;
 mod robustness;
 mod scaling;
 mod similarity;

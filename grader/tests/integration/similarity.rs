@@ -3,19 +3,24 @@
 //! independent) of at least 1.3 in each language and in the one ranking, and the two students
 //! who changed little of the starter are not flagged; a disguised pair's page, opened in headless Chromium, shows
 //! the two submissions side by side with their shared fragments marked (pinned by a snapshot);
-//! bad arguments and folders get clear errors.
+//! bad arguments and folders get clear errors. A small class of its own shows how copies are
+//! shown: a verbatim copy of the completed starter as a few fragments over almost all its
+//! lines, a copy hidden under `build/` ranked with the plain copy, and a padded copy given one
+//! score by its page and the CSV.
 
 use std::collections::BTreeMap;
 use std::fs;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
+use connect_four_grader::similarity::load;
+use connect_four_grader::similarity::{compare, Base, Origin as From};
 use headless_chrome::{Browser, LaunchOptions};
 
 use crate::classroom::{write_class, Class, Origin};
 use crate::disguise::Language;
 use crate::gallery::chromium;
-use crate::support::{build_root, grade};
+use crate::support::{build_root, completed_starter, copy_dir, fixtures, grade, repository};
 
 /// The test class compared once for these tests: the class, its report folder, and every
 /// pair's score (the smaller side covered, in percent) and rank by their names in order.
@@ -318,4 +323,178 @@ fn a_hostile_submission_is_compared_only_through_its_own_plain_files() {
         let text = fs::read_to_string(page.unwrap().path()).unwrap();
         assert!(!text.contains("the secret answers"));
     }
+}
+
+/// A verbatim copy of the completed starter (`bob` of `ann`) is shown as at most one fragment
+/// per file it shares, over almost every line of the files compared; a copy of a Python
+/// program under `build/` with a three-line loader (`quin`) is listed and ranked with the
+/// plain copy (`pat`); a copy padded with a second program (`ray`) has one score on its page
+/// and in the CSV; each page counts what was left out of its own pair. The pages of the
+/// verbatim copy are shot in headless Chromium (`similarity-copies/pair.png` in the build
+/// folder).
+#[test]
+fn copies_are_shown_as_the_copies_they_are_wherever_their_files_lie() {
+    let work = build_root().join("similarity-copies");
+    if work.exists() {
+        fs::remove_dir_all(&work).unwrap();
+    }
+    let class = work.join("class");
+    completed_starter(&class.join("ann"));
+    copy_dir(&class.join("ann"), &class.join("bob"));
+    let python = fs::read_to_string(fixtures().join("connect_four.py")).unwrap();
+    let padding = fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/similarity/python/dev/connect4.py"),
+    )
+    .unwrap();
+    for (student, path, text) in [
+        ("pia", "connect_four.py", python.clone()),
+        ("pat", "connect_four.py", python.clone()),
+        ("quin", "build/engine.py", python.clone()),
+        (
+            "quin",
+            "main.py",
+            "import sys\nsys.path.insert(0, 'build')\nimport engine\n".into(),
+        ),
+        ("ray", "connect_four.py", format!("{python}\n{padding}")),
+    ] {
+        let path = class.join(student).join(path);
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(path, text).unwrap();
+    }
+    let starter = repository().join("starter");
+    let reports = work.join("reports");
+    let output = grade()
+        .arg("similar")
+        .arg(&class)
+        .arg("--base")
+        .arg(&starter)
+        .arg("--report")
+        .arg(&reports)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{stdout}");
+    let rows: Vec<csv::StringRecord> = csv::Reader::from_path(reports.join("similarity.csv"))
+        .unwrap()
+        .records()
+        .map(Result::unwrap)
+        .collect();
+    let row = |a: &str, b: &str| {
+        rows.iter()
+            .find(|row| key(&row[3], &row[4]) == key(a, b))
+            .unwrap_or_else(|| panic!("{a} ~ {b} listed: {rows:?}"))
+    };
+    // The copy under build/ is listed and ranked with the plain copy: the same score.
+    let (plain, hidden) = (row("pia", "pat"), row("pia", "quin"));
+    assert_eq!(&plain[6], "100.0", "{plain:?}");
+    assert_eq!(&hidden[6], &plain[6], "{hidden:?}");
+    assert!(hidden[9].parse::<usize>().unwrap() > 1000, "{hidden:?}");
+    // The padded copy: its page's title and header, and the index, say the CSV's score.
+    let padded = row("pia", "ray");
+    let score = padded[6].parse::<f64>().unwrap().floor();
+    let share = padded[7].parse::<f64>().unwrap();
+    assert!(score >= 99.0 && share < 80.0, "{padded:?}");
+    let page = |row: &csv::StringRecord| {
+        let rank: usize = row[0].parse().unwrap();
+        fs::read_to_string(reports.join(format!("similarity/pair-{rank:03}.html"))).unwrap()
+    };
+    let text = page(padded);
+    assert!(
+        text.contains(&format!(": score {score}%</title>")),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("<strong>Score {score}%</strong>")),
+        "{text}"
+    );
+    let index = fs::read_to_string(reports.join("similarity/index.html")).unwrap();
+    assert!(index.contains(&format!("<td class=\"n\">{score}%</td>")));
+    // The verbatim copy of the completed starter: a few fragments over almost all its lines.
+    let settings = connect_four_grader::similarity::Settings::default();
+    let base = Base::of(&[load::given(&starter, "starter")], settings);
+    let compared = compare(
+        load::class(&class, &From::Class).unwrap(),
+        Vec::new(),
+        &base,
+        settings,
+    );
+    let pair = compared
+        .pairs
+        .iter()
+        .find(|p| {
+            compared.submissions[p.left].name == "ann"
+                && compared.submissions[p.right].name == "bob"
+        })
+        .expect("ann ~ bob");
+    let bob = &compared.submissions[pair.right];
+    let shown: Vec<usize> = (0..bob.files.len())
+        .filter(|&i| !compared.measures[pair.right].files[i].given_file)
+        .collect();
+    let lines = |i: usize| bob.files[i].text.lines().count();
+    let covered: usize = pair
+        .fragments
+        .iter()
+        .map(|f| {
+            let (first, last) = connect_four_grader::report::similarity::lines(bob, &f.right);
+            last - first + 1
+        })
+        .sum();
+    let total: usize = shown.iter().map(|&i| lines(i)).sum();
+    eprintln!(
+        "similarity, a verbatim copy of the completed starter: {} fragments over {covered} of \
+         {total} lines of its {} files compared",
+        pair.fragments.len(),
+        shown.len()
+    );
+    assert!(pair.fragments.len() <= shown.len(), "{:?}", pair.fragments);
+    assert!(covered * 100 >= total * 90, "{covered} of {total}");
+    // Each page counts what was left out of its own pair.
+    let verbatim = page(row("ann", "bob"));
+    let left_out = |text: &str| {
+        text[text.find("Left out of the score").unwrap()..text.find("</ul>").unwrap()].to_string()
+    };
+    assert_ne!(left_out(&verbatim), left_out(&text));
+    assert!(verbatim.contains("identical to a given file, not compared"));
+    if let Some(chromium) = chromium() {
+        screenshot(
+            &chromium,
+            &reports.join(format!(
+                "similarity/pair-{:03}.html",
+                row("ann", "bob")[0].parse::<usize>().unwrap()
+            )),
+            &work.join("pair.png"),
+        );
+        eprintln!(
+            "similarity, the verbatim copy's page: {}",
+            work.join("pair.png").display()
+        );
+    }
+}
+
+/// A screenshot of the page at `page` as a grader's browser shows it, written to `png`.
+fn screenshot(chromium: &Path, page: &Path, png: &Path) {
+    let browser = Browser::new(
+        LaunchOptions::default_builder()
+            .path(Some(chromium.to_path_buf()))
+            .sandbox(false)
+            .window_size(Some((1400, 1000)))
+            .build()
+            .unwrap(),
+    )
+    .expect("Chromium starts");
+    let tab = browser.new_tab().unwrap();
+    tab.navigate_to(&format!("file://{}", page.display()))
+        .unwrap()
+        .wait_until_navigated()
+        .unwrap();
+    let shot = tab
+        .capture_screenshot(
+            headless_chrome::protocol::cdp::Page::CaptureScreenshotFormatOption::Png,
+            None,
+            None,
+            true,
+        )
+        .unwrap();
+    fs::write(png, shot).unwrap();
 }

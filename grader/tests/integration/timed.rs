@@ -13,10 +13,12 @@
 //!   busy-waiting pool, a thread per column whatever THREADS says, one worker, and one worker
 //!   that burns CPU on one thread to forge a baseline get none, each with its reason; so do
 //!   workers taking turns on one lock and a burner thread beside a one-thread search; a pool
-//!   polling with sleeps is named so (under load its rounds may not settle: the machine was
-//!   busy); a pool whose workers count in one cache line is judged as measured, its work
-//!   named as grown idle (the line's hand-overs cost as on a big server); each design's
-//!   name in the gradebook is the same in both conditions.
+//!   polling with sleeps is named so; a pool whose workers count in one cache line is judged
+//!   as measured, its work named as grown idle (the line's hand-overs cost as on a big
+//!   server); each design's name in the gradebook is the same in both conditions. A timed
+//!   verdict may always be the kit's answer to a noisy machine, not counted ("machine busy"),
+//!   never a wrong number: noise never lowers a grade (the repeatability check measures how
+//!   often it is not counted).
 //! - Java students with the same search, built from source: the fixture's pool gets every point
 //!   of the speed-up; one board shared by every thread behind one lock gets none, its workers
 //!   named as taking turns; columns divided among the threads in advance are flagged for the
@@ -80,12 +82,10 @@ fn the_reference_gets_the_whole_speedup_idle_and_under_load() {
 /// What the speed-up column of a design's gradebook row says.
 #[derive(Clone, Copy)]
 enum Said {
-    /// A measured speed-up (`1.72x of 1.75x`).
+    /// A measured speed-up (`1.72x of 1.75x`); like every timed verdict, or not counted (a
+    /// pool polling with sleeps waits for a CPU at every wake-up, so a busy loop per CPU often
+    /// leaves its rounds unsettled).
     Measured,
-    /// A measured speed-up, or, under load, that the machine was busy: a pool polling with
-    /// sleeps waits for a CPU at every wake-up, so a busy loop per CPU may leave its rounds
-    /// unsettled (cause (a), which another run on idle CPUs can change).
-    MeasuredOrBusy,
     /// A measured speed-up, with the work that grew named (`, work grew 1.90x`): the
     /// program's doing, not the machine's. Under load only measured: its threads seldom run
     /// side by side there, so what they share seldom changes cores.
@@ -139,7 +139,7 @@ const EXPECTED: [(&str, Option<&str>, Said, &str); 12] = [
     (
         "sleep_polling",
         None,
-        Said::MeasuredOrBusy,
+        Said::Measured,
         "pool polling with sleeps",
     ),
     (
@@ -194,6 +194,12 @@ fn every_thread_design_gets_its_credit_and_its_name_idle_and_under_load() {
             let row = rows.iter().find(|r| r[0] == name).expect("a row each");
             let said = format!("{name}, loaded: {loaded}: {row:?}\n{printed}");
             assert_eq!(row[design], seen, "{said}");
+            // A timing verdict is the right one or the kit's own answer to a noisy machine:
+            // not counted (a blank cell, "machine busy"), never a wrong number.
+            if row[points].is_empty() && !matches!(word, Said::Word(_)) {
+                assert_eq!(row[speedup], "machine busy", "{said}");
+                continue;
+            }
             if let Some(credit) = credit {
                 assert_eq!(row[points], credit, "{said}");
             }
@@ -211,9 +217,6 @@ fn every_thread_design_gets_its_credit_and_its_name_idle_and_under_load() {
                         "{report}"
                     );
                     assert!(report.contains("Where to look: a lock held"), "{report}");
-                }
-                Said::MeasuredOrBusy => {
-                    assert!(measured || row[speedup] == "machine busy", "{said}")
                 }
             }
         }

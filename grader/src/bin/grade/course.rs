@@ -63,12 +63,12 @@ pub enum CourseCommand {
     /// then A's wins, losses, ties and score with a 95% interval.
     #[command(after_help = MATCH_HELP)]
     Match(MatchArgs),
-    /// Write the gradebook grade class wrote (with the hand scores typed in the gallery) as the
-    /// CSV files Canvas, Moodle and Gradescope import
+    /// Write the grades of the records grade class kept (with the hand scores typed in the
+    /// gallery) as the CSV files Canvas, Moodle and Gradescope import
     ///
     /// A row per student (each of a group's gets the group's grade): the gradebook's final
     /// total (the total less the late penalty), no grade while a student has none yet, and
-    /// said on standard error with the count. The students are those the gradebook names (from
+    /// said on standard error with the count. The students are those the records name (from
     /// grade class --roster or a Gradescope export), completed or overridden by --roster, and
     /// everyone else on the roster (missing: the rubric's missing grade). A student whose
     /// identifier (the columns the platform maps by) is blank or another row's too is left out
@@ -78,12 +78,14 @@ pub enum CourseCommand {
     /// Compare every pair of a class's submissions (Rust, Java, Python) for code they share,
     /// and each with earlier years' archives; rank the pairs
     ///
-    /// Each source file is parsed into syntax tokens (names, literals, comments and layout made
-    /// alike), and its k-grams of tokens are winnowed into fingerprints, as MOSS and Dolos do;
-    /// the code every student was given (the course's starter beside the kit, or --base) is
-    /// left out. A pair's similarity is the share of both sides' fingerprints the other also
-    /// has; its longest run is the longest stretch of tokens they share. Pairs are leads for a
-    /// person to judge, never a deduction.
+    /// Every source file of a submission, wherever it lies, is parsed into syntax tokens
+    /// (names, literals, comments and layout made alike), and its k-grams of tokens are
+    /// winnowed into fingerprints, as MOSS and Dolos do. A pair's score, what it is ranked by,
+    /// is the share of the smaller side's own code found in the other: the code every student
+    /// was given (the course's starter beside the kit, or --base) and the code most of the
+    /// class holds are left out of it. Its fragments are the stretches of tokens the two
+    /// share, given code included; its longest fragment is the one with the most tokens that
+    /// are not given code. Pairs are leads for a person to judge, never a deduction.
     #[command(after_help = SIMILAR_HELP)]
     Similar(SimilarArgs),
 }
@@ -91,9 +93,10 @@ pub enum CourseCommand {
 /// The outputs and examples, after `grade similar --help`.
 const SIMILAR_HELP: &str = concat!(
     "Output: the first 20 pairs ranked on standard output; with --csv every pair (rank, the two\n",
-    "names, similarity, fingerprints shared, the longest run and where it is on each side); with\n",
-    "--report DIR the same CSV as DIR/similarity.csv, an index of the first 100 pairs and a page\n",
-    "per pair with the two submissions side by side, the shared fragments highlighted, in\n",
+    "names, the score, the share of both sides' fingerprints shared, the longest fragment and\n",
+    "where it is on each side); with --report DIR the same CSV as DIR/similarity.csv, an index\n",
+    "of the first 100 pairs and a page per pair with the two submissions side by side, each\n",
+    "shared fragment numbered and in a colour of its own, the given and common code greyed, in\n",
     "DIR/similarity/. grade class --report writes them too, and the ranking in its summary.\n",
     "\n",
     "Exit codes: 0 after comparing, 1 when a folder cannot be read or a file written, 2 for\n",
@@ -111,7 +114,7 @@ pub struct SimilarArgs {
     /// The class folder: one subdirectory per submission
     #[arg(value_name = "DIR")]
     submissions: PathBuf,
-    /// A folder of code every student was given, left out of the comparison (repeat for more);
+    /// A folder of code every student was given, left out of the score (repeat for more);
     /// default: the course's starter/ beside the kit
     #[arg(long, value_name = "DIR", conflicts_with = "no_base")]
     base: Vec<PathBuf>,
@@ -149,7 +152,7 @@ const EXPORT_HELP: &str = concat!(
     "A class graded with --skip-timing is out of fewer points: refused unless --partial, which\n",
     "exports it out of the points graded.\n",
     "\n",
-    "Exit codes: 0 after writing, 1 when the gradebook, the roster or the kit cannot be read,\n",
+    "Exit codes: 0 after writing, 1 when the records, the roster or the kit cannot be read,\n",
     "a student is left out (without --allow-missing) or the grading is partial (without\n",
     "--partial), 2 for bad arguments.\n",
     "\n",
@@ -185,7 +188,9 @@ pub struct ExportArgs {
     /// exported as missing
     #[arg(long, value_name = "PATH")]
     roster: Option<PathBuf>,
-    /// Succeed though students are left out (their identifier blank or repeated)
+    /// Succeed though students are left out (their identifier blank or repeated), or the
+    /// reconciliation finds roster students without a graded submission or submissions without
+    /// a roster student (said in its table either way)
     #[arg(long)]
     allow_missing: bool,
     /// Export a class graded with --skip-timing, out of the points graded (refused without)

@@ -13,7 +13,8 @@
 //! start, 2 for bad arguments (and for `grade class --only` or `--not-counted` when the
 //! student, the gradebook or the report directory to grade again into is not there, and for a
 //! malformed `CONNECT_FOUR_GRADER_CPUS`, a test's simulated CPUs), and for a
-//! class run stopped by a signal 128 and its number (130 for Ctrl-C, 143 for `SIGTERM`).
+//! class run stopped by a signal 128 and its number (130 for Ctrl-C, 143 for `SIGTERM`), and 75
+//! for one a full disk stopped (`EX_TEMPFAIL`: run it again when there is room).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -369,9 +370,9 @@ struct ClassArgs {
     /// Grade everyone, though an earlier run of this class was stopped part way
     ///
     /// Without it a class run carries on an earlier one that stopped before every student was
-    /// graded (a crash, Ctrl-C): the results kept in its journal (class-journal.jsonl, beside
-    /// the class summary) stand, and only the students without one, or whose submission changed
-    /// since, are graded. A run after one that graded everyone, or with another kit or other
+    /// graded (a crash, Ctrl-C, a full disk): the records kept in its class store (records/,
+    /// beside the class summary) stand, and only the students without one, or whose submission
+    /// changed since, are graded. A run after one that graded everyone, or with another kit or other
     /// settings, grades everyone anyway.
     #[arg(long, conflicts_with_all = ["only", "not_counted"])]
     restart: bool,
@@ -402,6 +403,10 @@ struct ClassArgs {
     /// feedback. Without it such a submission's lateness is "no submission time"
     #[arg(long)]
     late_from_files: bool,
+    /// Succeed though the reconciliation finds roster students without a graded submission or
+    /// submissions without a roster student (said in its table either way)
+    #[arg(long)]
+    allow_missing: bool,
     #[command(flatten)]
     grading: GradingArgs,
 }
@@ -526,6 +531,7 @@ fn run(mode: Mode) -> Result<(), GradeError> {
             restart: args.restart,
             roster: args.roster,
             late_from_files: args.late_from_files,
+            allow_missing: args.allow_missing,
         })
         .map_err(GradeError::Class)?,
         Mode::Gallery(args) => commands::gallery::run(&GalleryRun {

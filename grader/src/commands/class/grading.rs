@@ -1,16 +1,15 @@
 //! Grading the class's students on the run's jobs, with progress on standard error, and
 //! keeping each as soon as they are graded: their record in the store first (synced to disk),
-//! then their reports, a panic while writing those costing them alone.
+//! then their reports, each made under the guard of [`crate::commands::publish`].
 
 use std::collections::BTreeMap;
-use std::panic::{self, AssertUnwindSafe};
 use std::path::Path;
 use std::sync::{Mutex, PoisonError};
 
 use super::{setup, ClassError, ClassRun};
 use crate::commands::files::{become_subreaper, parent};
 use crate::commands::publish::{Publication, Unreported};
-use crate::judge::class::{grade_all, panic_message, Event, Outcome};
+use crate::judge::class::{grade_all, Event, Outcome};
 use crate::judge::result::StudentResult;
 use crate::judge::stop::Stop;
 use crate::judge::Student;
@@ -27,13 +26,19 @@ pub(super) struct Keeper<'a> {
     pub publication: &'a Publication<'a>,
     /// The first error in keeping one.
     pub error: Mutex<Option<ClassError>>,
-    /// The students whose reports the grader failed to write (it panicked), and why.
+    /// The students graded whose record could not be kept.
+    pub unkept: Mutex<Vec<String>>,
+    /// The students a reporter failed for (it panicked), and which and why.
     pub unreported: Mutex<Vec<Unreported>>,
 }
 
+/// What a [`Keeper`] kept of the run's failures: the first error in keeping a student, the
+/// students graded whose record could not be kept, and those a reporter failed for.
+pub(super) type Failures = (Option<ClassError>, Vec<String>, Vec<Unreported>);
+
 impl Keeper<'_> {
     /// Keeps `student`'s record in the store (synced to disk), and then writes their reports;
-    /// a panic while writing those costs them alone, kept as unreported.
+    /// a reporter that fails costs that file alone, kept as unreported.
     fn keep(&self, student: &Student, result: &StudentResult) -> Result<(), ClassError> {
         let record = Record::new(
             result.clone(),
@@ -41,10 +46,12 @@ impl Keeper<'_> {
             Some(self.class.started),
             self.who.get(&student.name).cloned(),
         );
-        let record = self.store.put_graded(record)?;
-        match panic::catch_unwind(AssertUnwindSafe(|| self.publication.student(&record))) {
-            Ok(written) => written?,
-            Err(payload) => self.lost(&student.name, &panic_message(payload.as_ref())),
+        let record = self.store.put_graded(record).inspect_err(|_| {
+            let mut unkept = self.unkept.lock().unwrap_or_else(PoisonError::into_inner);
+            unkept.push(student.name.clone());
+        })?;
+        for (name, why) in self.publication.student(&record)? {
+            self.lost(&name, &why);
         }
         Ok(())
     }
@@ -65,10 +72,11 @@ impl Keeper<'_> {
         }
     }
 
-    /// The first error, and the students whose reports were not written.
-    pub(super) fn into_parts(self) -> (Option<ClassError>, Vec<Unreported>) {
+    /// What it kept of the run's failures.
+    pub(super) fn into_parts(self) -> Failures {
         (
             self.error.into_inner().unwrap_or_default(),
+            self.unkept.into_inner().unwrap_or_default(),
             self.unreported.into_inner().unwrap_or_default(),
         )
     }

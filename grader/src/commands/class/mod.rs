@@ -8,10 +8,12 @@
 //! ([`super::who`]). DIR may be Gradescope's export as downloaded: its `.zip`, extracted for
 //! the run, or the folder unzipped ([`gradescope_download::open`]).
 //!
-//! Nothing graded is lost: a panic while grading one student fails them alone, and one while
-//! writing a student's files costs those files alone (both named at the end); Ctrl-C or
-//! `SIGTERM` ([`interrupt`]) stops the run, writes the files of the students graded and names
-//! the others; the same command then carries the run on from the store.
+//! Nothing graded is lost: a panic while grading one student fails them alone, and one in a
+//! reporter of a student's (their terminal line, a file, their gradebook row) costs that file
+//! alone, which says "report failed: why" (both named at the end); Ctrl-C or `SIGTERM`
+//! ([`interrupt`]) stops the run, writes the files of the students graded and names the
+//! others; so does a full disk, writing what it can (the gradebook where `--csv` puts it) and
+//! ending with [`error::DISK_FULL`]. The same command then carries the run on from the store.
 
 mod error;
 mod grading;
@@ -33,7 +35,7 @@ use crate::judge::class::submissions;
 use crate::judge::stop::Stop;
 use crate::kit::gradescope_download::{self, Submissions};
 use crate::kit::Kit;
-use crate::report::{class, similarity, terminal};
+use crate::report::{class, reconcile, similarity};
 use crate::store::{Class, Store};
 
 /// What `grade class` was asked.
@@ -62,6 +64,9 @@ pub struct ClassRun {
     /// Whether lateness may be judged from the files' times where no trusted time is known
     /// (`--late-from-files`).
     pub late_from_files: bool,
+    /// Whether the roster's students without a graded submission, and the submissions without
+    /// a roster student, still let the run succeed (`--allow-missing`).
+    pub allow_missing: bool,
 }
 
 impl ClassRun {
@@ -105,10 +110,21 @@ pub fn run(run: &ClassRun) -> Result<(), ClassError> {
     let now = SystemTime::now();
     let before = store.started(&setup).map_or(now, |s| s.min(now));
     let joined = joining.map(|joining| joining.who(&all, before));
+    let reconciliation = (joined.as_ref())
+        .map(|j| j.reconciliation.clone())
+        .unwrap_or_default();
+    let table = reconcile::table(&reconciliation, run.allow_missing);
+    if !table.is_empty() {
+        eprintln!("grade: {}:\n{table}", reconcile::TITLE);
+    }
     let gradebook = std::path::absolute(&run.csv).unwrap_or_else(|_| run.csv.clone());
     let mut class = Class::new(setup, kit.timed_categories(), gradebook);
     class.students = all.iter().map(|s| s.name.clone()).collect();
     class.missing = joined.as_ref().map(|j| j.missing.clone());
+    class.no_folder = joined
+        .as_ref()
+        .map(|j| j.no_folder.clone())
+        .unwrap_or_default();
     let Some((class, students)) = setup::begin(run, &store, class, &all)? else {
         return Ok(());
     };
@@ -124,23 +140,28 @@ pub fn run(run: &ClassRun) -> Result<(), ClassError> {
         who: &who,
         publication: &publication,
         error: Mutex::new(None),
+        unkept: Mutex::new(Vec::new()),
         unreported: Mutex::new(Vec::new()),
     };
     let stop = Stop::default();
     let (outcomes, signal) = interrupt::watching(&stop, || {
         grading::grade(run, &kit, &dir, &students, &stop, &keeper)
     });
-    let (error, mut unreported) = keeper.into_parts();
+    let (kept, unkept, mut unreported) = keeper.into_parts();
     let (_, records) = store.class_records()?;
     // Each student's summary: those graded again alone, else the whole class's.
     let again = |record: &&crate::store::Record| students.iter().any(|s| s.name == record.student);
     for record in records.iter().filter(|r| !run.again() || again(r)) {
-        let brief = terminal::brief(&kit.rubric, &record.result);
+        let (brief, lost) = publication.brief(record);
+        unreported.extend(lost);
         let _ = writeln!(std::io::stdout().lock(), "{brief}");
     }
     let summary = run.summary_dir();
-    let published = publication.class(Some(&class), &records, Some(&run.csv), Some(summary))?;
-    eprintln!("grade: wrote {}", run.csv.display());
+    let (published, written) =
+        publication.class(Some(&class), &records, Some(&run.csv), Some(summary));
+    if published.gradebook {
+        eprintln!("grade: wrote {}", run.csv.display());
+    }
     if let (Some(reports), 1..) = (run.grading.report.as_deref(), published.feedback) {
         eprintln!(
             "grade: wrote the feedback of {} whose hand grading is done, in {}",
@@ -150,16 +171,22 @@ pub fn run(run: &ClassRun) -> Result<(), ClassError> {
     }
     unreported.extend(published.unreported);
     unreported.sort();
-    unreported.dedup_by(|a, b| a.0 == b.0);
-    write_summary(run, &kit, &published.standings, &found, &class)?;
-    if let Some(error) = error {
+    unreported.dedup();
+    let text = reconcile::section(&reconciliation, run.allow_missing);
+    let summarized = write_summary(run, &kit, &published.standings, &found, &class, &text);
+    // Every file was tried: the first error stops the run now, unless a full disk explains it.
+    let errors = [kept, written.err().map(ClassError::from), summarized.err()];
+    let full = errors.iter().flatten().find_map(ClassError::disk_full);
+    let full = full.map(Path::to_path_buf);
+    if let (None, Some(error)) = (&full, errors.into_iter().flatten().next()) {
         return Err(error);
     }
     if let Some(line) = class::grade_again_line(&published.standings) {
         eprintln!("grade: {line}");
     }
     let graded = (published.standings.len(), all.len());
-    let stopped = error::stopped(run, signal, &students, (&outcomes, unreported), graded);
+    let failures = (outcomes.as_slice(), unkept, unreported);
+    let stopped = error::stopped(run, (signal, full), &students, failures, graded);
     if stopped.is_none() && !run.again() {
         let finished = Class {
             finished: Some(SystemTime::now()),
@@ -167,7 +194,11 @@ pub fn run(run: &ClassRun) -> Result<(), ClassError> {
         };
         store.put_class(&finished)?;
     }
-    let ungraded = error::ungraded(&published.standings);
+    let open = reconciliation.open(run.allow_missing);
+    let ungraded = error::ungraded(&published.standings).and(match open {
+        0 => Ok(()),
+        open => Err(ClassError::Unreconciled(open)),
+    });
     match (stopped, ungraded) {
         (Some(stopped), Err(ungraded)) => {
             eprintln!("grade: {ungraded}");
@@ -179,15 +210,18 @@ pub fn run(run: &ClassRun) -> Result<(), ClassError> {
 }
 
 /// Writes and prints the class summary of `standings`, with what of the export `found` does
-/// not match the class's folders and, with reports, the class's similar pairs.
+/// not match the class's folders, the reconciliation's section `reconciled` and, with
+/// reports, the class's similar pairs.
 fn write_summary(
     run: &ClassRun,
     kit: &Kit,
     standings: &[class::Standing],
     found: &Submissions,
     class: &Class,
+    reconciled: &str,
 ) -> Result<(), ClassError> {
     let mut text = class::markdown(&kit.rubric, standings);
+    text.push_str(reconciled);
     if let Some(metadata) = &found.metadata {
         text.push_str(&class::unmatched_section(
             &metadata.unmatched(&class.students),

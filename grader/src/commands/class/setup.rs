@@ -11,10 +11,9 @@ use std::time::{Duration, SystemTime};
 use super::error::ClassError;
 use super::ClassRun;
 use crate::commands::again::{self, AgainError};
-use crate::commands::files::parent;
 use crate::judge::Student;
 use crate::kit::Kit;
-use crate::report::inert::names;
+use crate::report::inert::{self, names};
 use crate::store::stamp;
 use crate::store::{Class, Store};
 use crate::store::{Found, Setup, Stamp, StartOver};
@@ -66,14 +65,6 @@ fn resolved(path: &Path) -> Option<PathBuf> {
         rest.push(existing.file_name()?);
         existing = existing.parent()?;
     }
-}
-
-/// A report directory beside the class folder `class`: `class-reports`.
-pub(super) fn suggested_reports(class: &Path) -> PathBuf {
-    let name = class
-        .file_name()
-        .map_or_else(|| "class".into(), |n| n.to_string_lossy().into_owned());
-    parent(class).join(format!("{name}-reports"))
 }
 
 /// What the store records of a class run: the submissions folder, the kit and the settings
@@ -174,6 +165,12 @@ pub(super) fn begin(
             .map(|s| (s.name.clone(), submission(s)))
             .collect();
         let begun = store.begin(class, run.restart, &current)?;
+        for (student, why) in &begun.unread {
+            eprintln!(
+                "grade: {}'s record cannot be read, so they are graded again: {why}",
+                inert::line(student)
+            );
+        }
         let kept = begun.carried.len();
         say_begun(&begun.found, kept, all.len(), &begun.changed);
         let students = all

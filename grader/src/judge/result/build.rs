@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use super::NotRun;
+use crate::kit::build_config::Redirection;
 use crate::process::logged::Ended;
 
 use serde::{Deserialize, Serialize};
@@ -26,16 +27,40 @@ pub struct Build {
     /// Whether cargo failed for want of a crate it could not download: a sandboxed build is
     /// offline, with only the crates already on the grading machine.
     pub offline: bool,
+    /// The submission's own cargo and rustup configuration files, set aside for the build
+    /// (paths below the submission): the build is the course's.
+    #[serde(default)]
+    pub set_aside: Vec<String>,
+    /// What in its manifests would have built it against something else than the course's
+    /// supplied crate: the build was refused for it, and not run.
+    #[serde(default)]
+    pub refused: Vec<Redirection>,
 }
 
 impl Build {
     /// Whether it succeeded.
     pub fn succeeded(&self) -> bool {
-        self.ended == Ended::Succeeded
+        self.ended == Ended::Succeeded && self.refused.is_empty()
+    }
+
+    /// A build never started, for `why`.
+    pub fn not_started(why: String) -> Build {
+        Build {
+            ended: Ended::NotStarted(why),
+            elapsed: Duration::ZERO,
+            tail: String::new(),
+            log: None,
+            offline: false,
+            set_aside: Vec::new(),
+            refused: Vec::new(),
+        }
     }
 
     /// Why the cases are not run, if the build failed.
     pub fn not_run(&self) -> Option<NotRun> {
+        if !self.refused.is_empty() {
+            return Some(NotRun::BuildFailed);
+        }
         match self.ended {
             Ended::Succeeded => None,
             Ended::TimedOut(limit) => Some(NotRun::BuildTimedOut(limit)),

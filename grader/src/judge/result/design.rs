@@ -23,14 +23,22 @@ pub enum Design {
         new: usize,
         /// How they shared the work at the uneven position.
         division: Division,
+        /// Whether they worked one at a time (each started after the last had finished): about
+        /// one at work at once, with no lock between them.
+        #[serde(default)]
+        serial: bool,
     },
-    /// More threads worked than `THREADS` says, with `THREADS` 1 too: a thread per root column,
-    /// whatever `THREADS` asks for.
+    /// More threads worked than `THREADS` says, with `THREADS` 1 too, whatever `THREADS` asks
+    /// for.
     IgnoresThreads {
         /// How many worked with the speed-up's `THREADS`.
         workers: usize,
         /// How many worked with `THREADS` 1.
         alone: usize,
+        /// Whether there was one for every root column on both thread counts (a thread per
+        /// column), rather than some other count (a pool sized by the machine's CPUs).
+        #[serde(default)]
+        per_column: bool,
     },
     /// A pool whose idle workers poll for work instead of waiting for it.
     BusyWaiting {
@@ -119,10 +127,16 @@ impl Design {
                 workers,
                 division: seen,
             },
-            Design::PerSearch { workers, new, .. } => Design::PerSearch {
+            Design::PerSearch {
+                workers,
+                new,
+                serial,
+                ..
+            } => Design::PerSearch {
                 workers,
                 new,
                 division: seen,
+                serial,
             },
             other => other,
         }

@@ -79,6 +79,16 @@ pub struct Measurement {
     /// than the quota); unknown in records made before it was kept.
     #[serde(default)]
     pub cpus: Option<f64>,
+    /// Each round's growth of the grader's own work: its CPU time on the speed-up's threads at
+    /// once over the same work on one thread, on the same CPUs in the same round. The
+    /// machine's share of any growth (a busy host slows two CPUs at work at once more than
+    /// one); empty in records made before it was kept.
+    #[serde(default)]
+    pub machine: Vec<f64>,
+    /// Whether the kernel offered hardware counters of instructions retired (work is measured
+    /// as CPU time either way); unknown in records made before it was kept.
+    #[serde(default)]
+    pub counters: Option<bool>,
 }
 
 impl Measurement {
@@ -90,6 +100,8 @@ impl Measurement {
             many: Vec::new(),
             ceilings: Vec::new(),
             cpus: Some(cpus),
+            machine: Vec::new(),
+            counters: Some(crate::process::threads::hardware_counters()),
         }
     }
 
@@ -148,6 +160,18 @@ impl Measurement {
     pub fn growths(&self) -> Vec<f64> {
         let cpu = |w: &Work| w.cpu;
         ratios(&self.many, &self.one, cpu)
+    }
+
+    /// Each round's [`Measurement::growths`] over the grader's own work's growth in the same
+    /// round ([`Measurement::machine`]): the program's own share of it (the rounds' growths as
+    /// they are where the machine's was not kept).
+    pub fn own_growths(&self) -> Vec<f64> {
+        let machine = self.machine.iter().copied().chain(std::iter::repeat(1.0));
+        self.growths()
+            .into_iter()
+            .zip(machine)
+            .map(|(grew, machine)| grew / machine.max(1e-9))
+            .collect()
     }
 
     /// The share of their ready time that the machine kept the threads of the searches on
@@ -291,9 +315,9 @@ pub enum SpeedupFault {
 /// Why the speed-up could not be judged, though the program was measured.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Busy {
-    /// The rounds, as many as the case allows, still left the credit unsettled while the
-    /// machine kept the threads waiting for a CPU ([`WAITED`] of their time or more): the
-    /// medians' ranges allowed anything from the first share of the points to the second.
+    /// The rounds, as many as the case allows, still left the credit unsettled below full:
+    /// the medians' ranges allowed anything from the first share of the points to the
+    /// second, further apart than the rule lets them be.
     Unsettled(f64, f64),
     /// The grader's own threads gained only this ceiling: the machine could not run the
     /// speed-up's threads at once.
@@ -301,7 +325,15 @@ pub enum Busy {
     /// The kernel does not say how long threads wait for a CPU (no `schedstat`), so a busy
     /// machine cannot be told from a slow program.
     Unaccounted,
+    /// The rounds settled below full credit, but their first half and their second, each
+    /// judged alone, gave these shares of the points, further apart than [`REPEATED`]: a
+    /// deduction that does not hold when measured again is no deduction.
+    Unrepeated(f64, f64),
 }
+
+/// Two halves of the rounds agree when the credits they give alone are no further apart than
+/// this share of the points (one point of ten): a credit below full is given only then.
+pub const REPEATED: f64 = 0.1;
 
 /// Why a measured speed-up earns nothing, whatever its figures.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -361,16 +393,17 @@ pub struct Judged {
     /// The share of the case's points it earns, 0 to 1.
     pub credit: f64,
     /// Cause (b): the threads' CPU time on the speed-up's threads over the same search's on
-    /// one thread (the median of the rounds), when it grew past [`WORK_GREW`]: they did more
-    /// work, or slowed each other down (a lock held, an atomic or a cache line both write).
-    /// Another run on the same machine does the same: judged as measured.
+    /// one thread, set against the grader's own work's growth in the same rounds (the median
+    /// of the rounds' [`Measurement::own_growths`]), when even the low end of its range
+    /// reached [`WORK_GREW`]: they did more work, or slowed each other down (a lock held, an
+    /// atomic or a cache line both write), beyond what the machine did to the grader's own.
     #[serde(default)]
     pub grew: Option<f64>,
-    /// Cause (c): the least and the most credit the medians' ranges still allowed after the
-    /// most rounds, on a machine that kept the threads waiting little: the rounds were noisy of
-    /// the program's own doing, and the medians decide.
+    /// For a credit below full, what the first half of the rounds and the second gave, each
+    /// judged alone: no further apart than [`REPEATED`], the evidence that the deduction
+    /// holds when measured again. `None` for full credit.
     #[serde(default)]
-    pub unsettled: Option<(f64, f64)>,
+    pub repeated: Option<(f64, f64)>,
 }
 
 /// The threads' work grew when the speed-up's threads together ran this many times the CPU
@@ -380,38 +413,30 @@ pub struct Judged {
 /// worker's: 1.9 and more).
 pub const WORK_GREW: f64 = 1.3;
 
-/// The machine kept the threads from running when they waited for a CPU this share of the
-/// time they were ready to run, or more (the median over the rounds' searches on more
-/// threads): idle, a search waits a few percent; beside a busy loop per CPU, about half.
-pub const WAITED: f64 = 0.15;
-
 /// Why a speed-up is not what a pool on CPUs of its own would show, as the reports name it:
-/// the three causes, told apart because only the first is the machine's.
+/// the machine's doing, or the program's.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Cause {
-    /// (a) The machine could not give the threads the CPU: they waited to run, or the grader's
-    /// own threads could not run at once. Another run, on an idle machine, can change it:
-    /// grade again.
+    /// (a) The machine could not give the threads the CPU, the grader's own threads could not
+    /// run at once, or the rounds did not settle or repeat: another run, on an idle machine,
+    /// can change it: grade again.
     Machine,
-    /// (b) The program's threads did this many times the one-thread search's work: judged as
+    /// (b) The program's threads did this many times the one-thread search's work, beyond
+    /// the machine's share, and two halves of the rounds gave the same credit: judged as
     /// measured.
     WorkGrew(f64),
-    /// (c) The rounds were noisy, not from the machine: the medians decided after the most
-    /// rounds, the credit anywhere from the first share to the second.
-    Noise(f64, f64),
 }
 
 impl SpeedupOutcome {
-    /// The cause that made the rounds other than a pool's on CPUs of its own, if one did
-    /// (work that grew named before noise: it explains it).
+    /// The cause that made the rounds other than a pool's on CPUs of its own, if one did and
+    /// it cost credit or the count.
     pub fn cause(&self) -> Option<Cause> {
         match self {
-            SpeedupOutcome::Busy(_, Busy::Unsettled(..) | Busy::Ceiling(_)) => Some(Cause::Machine),
-            SpeedupOutcome::Judged(_, judged) => match (judged.grew, judged.unsettled) {
-                (Some(grew), _) => Some(Cause::WorkGrew(grew)),
-                (None, Some((least, most))) => Some(Cause::Noise(least, most)),
-                (None, None) => None,
-            },
+            SpeedupOutcome::Busy(_, Busy::Unaccounted) => None,
+            SpeedupOutcome::Busy(..) => Some(Cause::Machine),
+            SpeedupOutcome::Judged(_, judged) if judged.credit < 1.0 => {
+                judged.grew.map(Cause::WorkGrew)
+            }
             _ => None,
         }
     }
@@ -542,6 +567,8 @@ mod tests {
             ],
             ceilings: vec![1.9, 1.8, 1.85],
             cpus: Some(2.0),
+            machine: Vec::new(),
+            counters: None,
         };
         assert!((m.speedup() - 400.0 / 215.0).abs() < 1e-9);
         assert!((m.ceiling() - 1.85).abs() < 1e-9);
@@ -572,6 +599,8 @@ mod tests {
             ceilings: vec![1.9],
             cpus: Some(2.0),
             depth: 8,
+            machine: Vec::new(),
+            counters: None,
         };
         assert!((less.speedup() - 1.2).abs() < 1e-9);
     }

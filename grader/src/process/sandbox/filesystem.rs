@@ -120,6 +120,8 @@ pub(super) fn ruleset(
         let rights = match how {
             Inside::Private => write_rights & !AccessFs::Execute,
             Inside::Written => write_rights,
+            Inside::Read => read_rights,
+            Inside::Device => device_rights,
         };
         created = created
             .add_rule(PathBeneath::new(folder, rights))

@@ -267,6 +267,7 @@ impl Sandbox {
             .chain(self.all_writable())
             .cloned()
             .collect();
+        let read_only: Vec<PathBuf> = self.system.iter().chain(&self.readable).cloned().collect();
         let plan = mounts::Plan::new(
             &self.system,
             &self.devices,
@@ -274,6 +275,7 @@ impl Sandbox {
             self.scratch.as_deref(),
             &self.writable,
             self.disk,
+            (&read_only, want_net),
         );
         let made = namespaces::make(want_user, want_net, Some(&plan));
         let namespace_error = made.as_ref().err().map(io::Error::to_string);
@@ -286,6 +288,7 @@ impl Sandbox {
             pid: init,
             inside,
             disk,
+            shared,
             nested_refused: nested,
         } = namespaces;
         // On its own disk the job writes below the scratch folder only in its homes.
@@ -349,7 +352,10 @@ impl Sandbox {
             Err(why) => Status::Unavailable(Reason::Namespaces(why.clone())),
         };
         let (mntns, tree) = match mntns {
-            Ok(Some(fd)) => (Some(fd), Status::InForce),
+            Ok(Some(fd)) => match shared {
+                Ok(()) => (Some(fd), Status::InForce),
+                Err(why) => (Some(fd), Status::Partly(Reason::Shared(why))),
+            },
             Ok(None) => (None, Status::NotRequested),
             Err(why) => (None, Status::Unavailable(Reason::NoOwnTree(why))),
         };

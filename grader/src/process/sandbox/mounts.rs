@@ -14,6 +14,15 @@
 //! be mounted (a kernel older than 5.11 in a user namespace) the folder is bound as it is and
 //! [`Built::disk`] says why.
 //!
+//! Nothing of the machine's that two jobs could both reach is one and the same file to them, so
+//! that no two jobs graded at once can talk through it (a lock, a watch): each folder the job
+//! only reads (the system's, a toolchain) is a read-only overlay of its own over the grader's
+//! (the same files, other inodes), `/sys` is a `sysfs` of the job's own network namespace
+//! (without the machine's control groups, so no other job's figures), the devices are nodes of
+//! its own (as root; in a user namespace no node can be made) and `/proc` is its PID
+//! namespace's. Where one cannot be had, the grader's is bound as it is and [`Built::shared`]
+//! says why.
+//!
 //! A [`Plan`] is made in the grader (it allocates); [`build`] runs in the namespaces helper
 //! forked by `namespaces`, after the namespace is made, with async-signal-safe system calls
 //! only, and pivots the helper's namespace to the new root, which every process of the job then
@@ -23,6 +32,7 @@ use std::ffi::{CStr, CString, OsStr};
 use std::fs;
 use std::io;
 use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::{FileTypeExt, MetadataExt};
 use std::path::{Component, Path, PathBuf};
 
 /// Where the new root is put together, in the helper's namespace only: a folder every Linux
@@ -39,6 +49,18 @@ const X11_LINK: &str = ".X11-unix";
 /// bounded size (a `tmpfs` is half the machine's memory by default); what is written there is
 /// memory, counted against the job's memory limit where the job has a control group.
 const PRIVATE_OPTIONS: &CStr = c"mode=1777,size=256m";
+
+/// The system's `/sys` and `/proc`, which are not overlaid: the first is mounted afresh, the
+/// second by the job's init.
+const SYS: &str = "/sys";
+const PROC: &str = "/proc";
+
+/// An empty folder of the new root, the bottom layer of each read-only overlay (an overlay
+/// without an upper folder needs two), removed once they are mounted.
+const EMPTY: &CStr = c"/tmp/.empty";
+/// The job's `/dev`, a `tmpfs` of its own on which device nodes work (the root's does not
+/// allow them), holding its devices and its `/dev/shm`.
+const DEV: &CStr = c"/tmp/dev";
 
 /// Where the job's disk is mounted while the tree is put together (inside the new root, and
 /// detached from it once its folders are in place).
@@ -72,6 +94,11 @@ enum RootEntry {
     Layer { path: CString, number: u8 },
     /// The job's disk's [`HOMES`] folder, bound here (`SCRATCH/home`).
     Homes { path: CString },
+    /// A folder the job only reads, as its own: a read-only overlay of the grader's at the
+    /// same path, or (`sys`) a fresh `sysfs`; the grader's bound as it is when refused.
+    Own { path: CString, sys: bool },
+    /// A device of its own, the grader's `rdev`; the grader's bound as it is when refused.
+    Device { path: CString, rdev: libc::dev_t },
 }
 
 impl RootEntry {
@@ -83,7 +110,9 @@ impl RootEntry {
             | RootEntry::Private { path }
             | RootEntry::Folder { path }
             | RootEntry::Layer { path, .. }
-            | RootEntry::Homes { path } => path,
+            | RootEntry::Homes { path }
+            | RootEntry::Own { path, .. }
+            | RootEntry::Device { path, .. } => path,
         }
     }
 }
@@ -97,10 +126,12 @@ pub(super) struct Plan {
 }
 
 /// What [`build`] made of the job's disk: `disk` is 0 when every writable folder is layered
-/// over it (or no disk was asked for), else the `errno` of the first mount refused.
+/// over it (or no disk was asked for), else the `errno` of the first mount refused; `shared`
+/// likewise for the folders and devices made the job's own.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct Built {
     pub disk: i32,
+    pub shared: i32,
 }
 
 /// How a job reaches a folder of its own tree, for the Landlock rule that must name it there.
@@ -110,6 +141,11 @@ pub(super) enum Inside {
     Private,
     /// A layered writable folder, or the homes: written and executed from.
     Written,
+    /// A device of its own: read and written, never executed.
+    Device,
+    /// The job's fresh `/proc` (a file system of its own, which the rule for the grader's
+    /// `/proc` does not reach): read only.
+    Read,
 }
 
 /// Which step of [`build`] failed, and the system's error.
@@ -126,7 +162,8 @@ impl Plan {
     /// (the toolchain, the submission, the scratch folder). A path below one already bound is
     /// visible through it and left out (making its folder would write into the bound one). With
     /// `disk` (bytes), the folders among `layered` are layered over the job's disk, and the
-    /// homes bound below `scratch`.
+    /// homes bound below `scratch`. The folders among `read_only` become the job's own, `/sys`
+    /// only when `own_sys` (the job has a network namespace of its own), and every device.
     pub fn new(
         system: &[PathBuf],
         devices: &[PathBuf],
@@ -134,6 +171,7 @@ impl Plan {
         scratch: Option<&Path>,
         layered: &[PathBuf],
         disk: Option<u64>,
+        (read_only, own_sys): (&[PathBuf], bool),
     ) -> Plan {
         let mut binds: Vec<(PathBuf, bool)> = Vec::new();
         let mut links = Vec::new();
@@ -170,20 +208,33 @@ impl Plan {
             .iter()
             .filter_map(|(path, file)| {
                 let path_c = c(path)?;
-                Some(
-                    if !file && disk.is_some() && layered.contains(path) && number < u8::MAX {
-                        number += 1;
-                        RootEntry::Layer {
+                let rdev = fs::metadata(path)
+                    .ok()
+                    .filter(|meta| meta.file_type().is_char_device())
+                    .map(|meta| meta.rdev());
+                let sys = path == Path::new(SYS);
+                Some(if let Some(rdev) = rdev.filter(|_| *file) {
+                    RootEntry::Device { path: path_c, rdev }
+                } else if !file && read_only.contains(path) && path != Path::new(PROC) {
+                    match sys && !own_sys {
+                        true => RootEntry::Bind {
                             path: path_c,
-                            number,
-                        }
-                    } else {
-                        RootEntry::Bind {
-                            path: path_c,
-                            file: *file,
-                        }
-                    },
-                )
+                            file: false,
+                        },
+                        false => RootEntry::Own { path: path_c, sys },
+                    }
+                } else if !file && disk.is_some() && layered.contains(path) && number < u8::MAX {
+                    number += 1;
+                    RootEntry::Layer {
+                        path: path_c,
+                        number,
+                    }
+                } else {
+                    RootEntry::Bind {
+                        path: path_c,
+                        file: *file,
+                    }
+                })
             })
             .collect();
         entries.extend(
@@ -220,11 +271,14 @@ impl Plan {
     }
 
     /// The folders of the job's own that Landlock must name as the job sees them: the private
-    /// ones (`/dev/shm`), and when `disk` is in force the layered folders and the homes.
+    /// ones (`/dev/shm`), those it only reads and its devices, and when `disk` is in force the
+    /// layered folders and the homes.
     pub fn inside(&self, disk: bool) -> impl Iterator<Item = (&OsStr, Inside)> {
         self.entries.iter().filter_map(move |entry| {
             let how = match entry {
                 RootEntry::Private { .. } => Inside::Private,
+                RootEntry::Own { .. } => Inside::Read,
+                RootEntry::Device { .. } => Inside::Device,
                 RootEntry::Layer { .. } | RootEntry::Homes { .. } if disk => Inside::Written,
                 _ => return None,
             };
@@ -271,7 +325,11 @@ pub(super) unsafe fn build(plan: &Plan, fds: &mut [i32]) -> Result<Built, Failed
     // The sources, opened before the stage covers `/tmp`, where a submission may be.
     for (i, entry) in plan.entries.iter().enumerate() {
         fds[i] = -1;
-        if let RootEntry::Bind { path, .. } | RootEntry::Layer { path, .. } = entry {
+        if let RootEntry::Bind { path, .. }
+        | RootEntry::Layer { path, .. }
+        | RootEntry::Own { path, .. }
+        | RootEntry::Device { path, .. } = entry
+        {
             fds[i] = libc::open(path.as_ptr(), libc::O_PATH | libc::O_CLOEXEC);
             if fds[i] < 0 {
                 return Err(fail(i + 1));
@@ -281,7 +339,19 @@ pub(super) unsafe fn build(plan: &Plan, fds: &mut [i32]) -> Result<Built, Failed
     if !tmpfs(STAGE.as_ptr(), c"mode=0755".as_ptr()) {
         return Err(fail(0));
     }
-    let mut built = Built { disk: 0 };
+    let mut built = Built { disk: 0, shared: 0 };
+    // Devices need a file system that allows them; the folders a bottom layer.
+    let own_dev = libc::mkdir(DEV.as_ptr(), 0o755) == 0
+        && libc::mount(
+            c"tmpfs".as_ptr(),
+            DEV.as_ptr(),
+            c"tmpfs".as_ptr(),
+            libc::MS_NOSUID,
+            c"mode=0755,size=1m".as_ptr().cast(),
+        ) == 0;
+    if !own_dev || libc::mkdir(EMPTY.as_ptr(), 0o755) != 0 {
+        return Err(fail(0));
+    }
     let disk = match &plan.disk {
         Some(options) => {
             let made =
@@ -326,6 +396,26 @@ pub(super) unsafe fn build(plan: &Plan, fds: &mut [i32]) -> Result<Built, Failed
                     && bind(target, homes)
             }
             RootEntry::Homes { .. } => true,
+            RootEntry::Own { sys, .. } => {
+                let own = make(target, false)
+                    && match sys {
+                        true => sysfs(target),
+                        false => read_only_layer(target, fds[i]),
+                    };
+                if !own && built.shared == 0 {
+                    built.shared = *libc::__errno_location();
+                }
+                own || bind(target, fd_path(&mut source, fds[i]))
+            }
+            RootEntry::Device { rdev, .. } => {
+                let own = parents(target)
+                    && libc::mknod(target.as_ptr().cast(), libc::S_IFCHR | 0o666, *rdev) == 0
+                    && libc::chmod(target.as_ptr().cast(), 0o666) == 0;
+                if !own && built.shared == 0 {
+                    built.shared = *libc::__errno_location();
+                }
+                own || (make(target, true) && bind(target, fd_path(&mut source, fds[i])))
+            }
             RootEntry::Folder { .. } => make(target, false),
             RootEntry::Link { text, .. } => {
                 parents(target) && libc::symlink(text.as_ptr(), target.as_ptr().cast()) == 0
@@ -335,6 +425,8 @@ pub(super) unsafe fn build(plan: &Plan, fds: &mut [i32]) -> Result<Built, Failed
             return Err(fail(i + 1));
         }
     }
+    // The bottom layer is held by the overlays; its name is not needed.
+    libc::rmdir(EMPTY.as_ptr());
     // The disk stays mounted below the layers and the homes only.
     if disk
         && (libc::umount2(DISK.as_ptr(), libc::MNT_DETACH) != 0 || libc::rmdir(DISK.as_ptr()) != 0)
@@ -372,6 +464,43 @@ unsafe fn bind(target: &[u8], source: *const libc::c_char) -> bool {
 unsafe fn tmpfs(target: *const libc::c_char, options: *const libc::c_char) -> bool {
     let (kind, flags) = (c"tmpfs".as_ptr(), libc::MS_NOSUID | libc::MS_NODEV);
     libc::mount(kind, target, kind, flags, options.cast()) == 0
+}
+
+/// Mounts at `target` a read-only overlay of the folder open as `fd` over [`EMPTY`]: the same
+/// files as the job's own inodes.
+///
+/// # Safety
+/// As [`build`].
+unsafe fn read_only_layer(target: &[u8], fd: i32) -> bool {
+    let mut source = [0u8; 32];
+    let mut options = [0u8; 128];
+    let mut at = 0;
+    for part in [
+        b"lowerdir=".as_slice(),
+        CStr::from_ptr(fd_path(&mut source, fd)).to_bytes(),
+        b":",
+        EMPTY.to_bytes_with_nul(),
+    ] {
+        options[at..at + part.len()].copy_from_slice(part);
+        at += part.len();
+    }
+    libc::mount(
+        c"overlay".as_ptr(),
+        target.as_ptr().cast(),
+        c"overlay".as_ptr(),
+        libc::MS_RDONLY | libc::MS_NOSUID | libc::MS_NODEV,
+        options.as_ptr().cast(),
+    ) == 0
+}
+
+/// Mounts at `target` a `sysfs` of the calling process's network namespace, read only.
+///
+/// # Safety
+/// As [`build`].
+unsafe fn sysfs(target: &[u8]) -> bool {
+    let flags = libc::MS_RDONLY | libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC;
+    let kind = c"sysfs".as_ptr();
+    libc::mount(kind, target.as_ptr().cast(), kind, flags, std::ptr::null()) == 0
 }
 
 /// Mounts at `target` an overlay of the folder open as `fd`, its changes in the disk's folders
@@ -564,6 +693,7 @@ mod tests {
             Some(dir.path()),
             &[],
             None,
+            (&[], false),
         );
         let listed = paths(&plan);
         assert!(listed.contains(&dir.path().to_string_lossy().into_owned()));
@@ -574,7 +704,7 @@ mod tests {
             .entries
             .iter()
             .find(|e| e.path().as_bytes() == b"/dev/null");
-        assert!(matches!(null, Some(RootEntry::Bind { file: true, .. })));
+        assert!(matches!(null, Some(RootEntry::Device { .. })));
     }
 
     #[test]
@@ -591,6 +721,7 @@ mod tests {
             Some(&scratch),
             std::slice::from_ref(&submission),
             Some(1 << 20),
+            (&[], false),
         );
         let layered: Vec<_> = plan.inside(true).collect();
         let c = |path: &Path| OsStr::new(path.as_os_str()).to_owned();
@@ -603,7 +734,15 @@ mod tests {
         );
         assert_eq!(plan.inside(false).count(), 0);
         assert_eq!(plan.disk.as_deref(), Some(c"mode=0755,size=1048576"));
-        let without = Plan::new(&[], &[], &others, Some(&scratch), &[submission], None);
+        let without = Plan::new(
+            &[],
+            &[],
+            &others,
+            Some(&scratch),
+            &[submission],
+            None,
+            (&[], false),
+        );
         assert!(without.entries.iter().all(|e| matches!(
             e,
             RootEntry::Bind { .. } | RootEntry::Folder { .. } | RootEntry::Link { .. }

@@ -39,14 +39,18 @@ pub(super) struct JobNamespaces {
     pub ipc: Result<OwnedFd, String>,
     /// The PID namespace with its init, or why there is none.
     pub pid: Result<Init, String>,
-    /// The job's own folders (`/dev/shm`, and on its disk the layered writable folders and the
-    /// homes) as the job sees them, opened `O_PATH` from the grader through the helper's root,
+    /// The job's own folders and devices (`/dev/shm`, those it only reads, its devices, its
+    /// `/proc`, and on its disk the layered writable folders and the homes) as the job sees
+    /// them, opened `O_PATH` from the grader through the helper's root,
     /// for the Landlock rules that must name them (the grader's own `/dev/shm` is another
     /// folder).
     pub inside: Vec<(OwnedFd, Inside)>,
     /// Whether the job's disk holds every writable folder, and if not why (`Ok` too when no
     /// disk was asked for).
     pub disk: Result<(), String>,
+    /// Whether every folder it only reads, `/sys` and every device are its own (other inodes
+    /// than any other job's), and if not why some are the grader's, bound as they are.
+    pub shared: Result<(), String>,
     /// Whether nested user namespaces were refused inside the user namespace, and if not why.
     pub nested_refused: Result<(), String>,
 }
@@ -62,6 +66,7 @@ impl JobNamespaces {
             pid: Err(why.to_owned()),
             inside: Vec::new(),
             disk: Err(why.to_owned()),
+            shared: Ok(()),
             nested_refused: Ok(()),
         }
     }
@@ -218,17 +223,22 @@ fn adopt(
         None
     };
     let mut disk = Err("the job has no file tree of its own".to_owned());
+    let mut shared = Ok(());
     let mount = match (plan, error(int(&report, 5))) {
         (None, _) => Ok(None),
         (Some(_), Some(refused)) => Err(format!("no mount namespace: {refused}")),
         (Some(plan), None) => {
             File::from(go).write_all(&[1])?;
-            let mut built = [0u8; 7];
+            let mut built = [0u8; 11];
             ready.read_exact(&mut built)?;
             if built[0] == OK {
                 disk = match error(int(&built, 3)) {
                     None => Ok(()),
                     Some(refused) => Err(format!("cannot mount it: {refused}")),
+                };
+                shared = match error(int(&built, 7)) {
+                    None => Ok(()),
+                    Some(refused) => Err(refused.to_string()),
                 };
                 Ok(Some(open("mnt")?))
             } else {
@@ -242,16 +252,12 @@ fn adopt(
             }
         }
     };
-    let inside = match (&mount, plan) {
+    let mut inside = match (&mount, plan) {
         (Ok(Some(_)), Some(plan)) => plan
             .inside(disk.is_ok())
             .map(|(path, how)| {
                 let inside = format!("{proc}/root{}", path.to_string_lossy());
-                let folder = fs::OpenOptions::new()
-                    .read(true)
-                    .custom_flags(libc::O_PATH | libc::O_DIRECTORY)
-                    .open(inside)?;
-                Ok((OwnedFd::from(folder), how))
+                Ok((open_path(&inside)?, how))
             })
             .collect::<io::Result<Vec<_>>>()?,
         _ => Vec::new(),
@@ -277,6 +283,9 @@ fn adopt(
                     NO_TREE => Err("the job has no file tree of its own to mount it in".into()),
                     errno => Err(io::Error::from_raw_os_error(errno).to_string()),
                 };
+                if proc.is_ok() {
+                    inside.push((open_path(&format!("/proc/{init}/root/proc"))?, Inside::Read));
+                }
                 let namespace = OwnedFd::from(File::open(format!("/proc/{init}/ns/pid"))?);
                 Ok(Init {
                     namespace,
@@ -301,6 +310,7 @@ fn adopt(
         pid: pid_ns,
         inside,
         disk,
+        shared,
         nested_refused,
     })
 }
@@ -366,13 +376,19 @@ unsafe fn helper(
     if let Some(plan) = plan.filter(|_| mount) {
         // End of file instead: the grader gave up, nothing to build.
         if libc::read(pipes.go, (&mut byte as *mut u8).cast(), 1) == 1 {
-            let (status, entry, errno) = match mounts::build(plan, fds) {
-                Ok(built) => (OK, 0u16, built.disk),
-                Err(failure) => (TREE_FAILED, failure.entry, failure.errno),
+            let (status, entry, errno, shared) = match mounts::build(plan, fds) {
+                Ok(built) => (OK, 0u16, built.disk, built.shared),
+                Err(failure) => (TREE_FAILED, failure.entry, failure.errno, 0),
             };
             tree = status == OK;
-            let (n, e) = (entry.to_ne_bytes(), errno.to_ne_bytes());
-            let report = [status, n[0], n[1], e[0], e[1], e[2], e[3]];
+            let (n, e, s) = (
+                entry.to_ne_bytes(),
+                errno.to_ne_bytes(),
+                shared.to_ne_bytes(),
+            );
+            let report = [
+                status, n[0], n[1], e[0], e[1], e[2], e[3], s[0], s[1], s[2], s[3],
+            ];
             libc::write(pipes.ready, report.as_ptr().cast(), report.len());
         }
     }
@@ -475,6 +491,15 @@ unsafe fn close_all_but(keep: &mut [i32]) {
         }
         first = last.saturating_add(2);
     }
+}
+
+/// A folder or a device opened `O_PATH`, for a Landlock rule.
+fn open_path(path: &str) -> io::Result<OwnedFd> {
+    let opened = fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_PATH)
+        .open(path)?;
+    Ok(OwnedFd::from(opened))
 }
 
 /// A pipe, both ends close-on-exec: (read, write).

@@ -153,6 +153,13 @@ pub enum Reason {
          reachable"
     )]
     NoOwnTree(String),
+    /// Some of the system's folders or devices are the grader's, bound as they are (an overlay,
+    /// a `sysfs` or a device node refused): jobs graded at once reach the same files there.
+    #[error(
+        "some system folders or devices are shared with the other jobs ({0}): two jobs graded \
+         at once could signal each other through locks on them"
+    )]
+    Shared(String),
     /// The job has its own PID namespace but not a fresh `/proc` to see it through: the
     /// machine's processes stay visible there.
     #[error(

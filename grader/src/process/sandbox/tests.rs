@@ -556,6 +556,12 @@ fn a_double_forked_daemon_is_gone_after_kill_survivors() {
     assert!(alive(pid), "the daemon outlived its program");
     let killed = prepared.kill_survivors().unwrap();
     assert!(killed >= 1, "{killed}");
+    // SIGKILL is delivered when the daemon is next scheduled: on a loaded machine, a moment
+    // after the sweep returns.
+    let start = Instant::now();
+    while alive(pid) && start.elapsed() < Duration::from_secs(5) {
+        thread::sleep(Duration::from_millis(10));
+    }
     assert!(!alive(pid), "the daemon is gone");
     if let Some(user) = prepared.user() {
         assert_eq!(processes_of(user.uid), 0);
@@ -771,6 +777,12 @@ fn as_an_unprivileged_grader() {
             ),
             // Asked for below.
             Protection::Disk => assert_eq!(protections.disk, Status::NotRequested),
+            // No device node can be made in a user namespace: the machine's are bound, said.
+            Protection::Tree => assert!(
+                matches!(&protections.tree, Status::Partly(Reason::Shared(_))),
+                "{:?}",
+                protections.tree
+            ),
             _ => assert_eq!(
                 protections.get(protection),
                 &Status::InForce,
@@ -1046,4 +1058,112 @@ fn the_jobs_processes_share_one_memory_limit_that_counts_shared_mappings() {
     let small = fixture.run(&prepared, "echo fine");
     assert_eq!(text(&small.stdout), "fine\n");
     assert!(!prepared.memory_exceeded());
+}
+
+#[test]
+fn an_honest_program_reads_its_own_proc_as_it_would_without_the_sandbox() {
+    let fixture = Fixture::new();
+    let prepared = fixture.sandbox(12).prepare().unwrap();
+    assert_eq!(prepared.protections().sight, Status::InForce);
+    // What a runtime reads to size itself: its own status, the CPUs, the memory.
+    let script = "grep -c ^processor /proc/cpuinfo && grep ^MemTotal /proc/meminfo && \
+                  grep -c ^Threads /proc/self/status && ls /proc/self/fd > /dev/null && echo ok";
+    let inside = fixture.run(&prepared, script);
+    let outside = unsandboxed(script);
+    assert!(inside.status.success(), "{}", text(&inside.stderr));
+    assert_eq!(text(&inside.stdout), text(&outside.stdout));
+    // Its own processes only: the shell and what it runs.
+    let seen = fixture.run(&prepared, "ls /proc | grep -c '^[0-9]'");
+    let count: usize = text(&seen.stdout).trim().parse().unwrap();
+    assert!((1..=6).contains(&count), "{count}: {}", text(&seen.stderr));
+}
+
+/// A Python script that takes a lock on each of `files`, the job's side of a channel: `hold`
+/// keeps them (exclusive) until killed, else says which it could not take at once.
+fn lock_script(files: &[&str], hold: bool) -> String {
+    let list = files
+        .iter()
+        .map(|f| format!("'{f}'"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let body = match hold {
+        true => "for f in fs: fcntl.flock(f, fcntl.LOCK_EX)\n\
+                 print('held', flush=True)\n\
+                 time.sleep(30)"
+            .to_string(),
+        false => "busy = []\n\
+                  for f in fs:\n    \
+                  try: fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)\n    \
+                  except OSError: busy.append(f.name)\n\
+                  print(busy)"
+            .to_string(),
+    };
+    format!("/usr/bin/python3 -c \"import fcntl, time\nfs = [open(p, 'rb') for p in [{list}]]\n{body}\"")
+}
+
+#[test]
+fn two_jobs_at_once_cannot_pass_a_byte_through_locks_or_control_group_figures() {
+    use std::io::{BufRead, BufReader};
+    let fixture = Fixture::new();
+    let (sender, receiver) = (
+        fixture.sandbox(13).prepare().unwrap(),
+        fixture.sandbox(14).prepare().unwrap(),
+    );
+    // Files both jobs may open: the system's, its devices (as root: an ordinary user's jobs
+    // cannot have device nodes of their own, which the report says), `/sys` and `/proc`.
+    let mut files = vec![
+        "/etc/passwd",
+        "/usr/bin/env",
+        "/sys/devices/system/cpu/online",
+        "/proc/cpuinfo",
+    ];
+    if root() {
+        assert_eq!(receiver.protections().tree, Status::InForce);
+        files.extend(["/dev/null", "/dev/urandom"]);
+    } else {
+        assert!(matches!(
+            receiver.protections().tree,
+            Status::Partly(Reason::Shared(_))
+        ));
+    }
+    // The receiver's probe finds a lock held outside the sandbox: it can fail.
+    let outside = Command::new("/bin/sh")
+        .args(["-c", &lock_script(&files[..1], true)])
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let held = |child: std::process::Child| {
+        let mut line = String::new();
+        let mut child = child;
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        assert_eq!(line, "held\n");
+        child
+    };
+    let mut outside = held(outside);
+    let probe = unsandboxed(&lock_script(&files[..1], false));
+    assert_eq!(text(&probe.stdout), "['/etc/passwd']\n");
+    outside.kill().unwrap();
+    outside.wait().unwrap();
+
+    let mut command = Command::new("/bin/sh");
+    command
+        .args(["-c", &lock_script(&files, true)])
+        .stdout(Stdio::piped());
+    sender.apply(&mut command);
+    let mut holding = held(command.spawn().unwrap());
+    let probe = fixture.run(&receiver, &lock_script(&files, false));
+    assert_eq!(text(&probe.stdout), "[]\n", "{}", text(&probe.stderr));
+    holding.kill().unwrap();
+    holding.wait().unwrap();
+    sender.kill_survivors().unwrap();
+
+    // No control group's figures at all, the sender's included, though the machine has them.
+    let groups = fixture.run(&receiver, "ls -A /sys/fs/cgroup | wc -l");
+    assert_eq!(text(&groups.stdout), "0\n", "{}", text(&groups.stderr));
+    assert_ne!(
+        text(&unsandboxed("ls -A /sys/fs/cgroup | wc -l").stdout),
+        "0\n"
+    );
 }

@@ -12,7 +12,7 @@ use super::inert;
 use super::numbers::counted;
 use crate::kit::sources::{SourceError, MAX_FILES};
 use crate::kit::style::Language;
-use crate::kit::tree::ReadError;
+use crate::kit::tree::{Cutoff, ReadError};
 use crate::similarity::{Comparison, Origin, Pair, Span, Submission, Uncompared, Why};
 
 /// The folder of the pages in a report directory, and the CSV beside it.
@@ -28,6 +28,10 @@ pub const LEADS: &str = "Similar pairs are leads for a person to judge, never a 
 pub const LIMITS: &str = "What it cannot see: a program translated into another language (two \
     languages never share a fingerprint); code rewritten so thoroughly that no stretch of a \
     k-gram's length stays the same; and given code that was not named as the base.";
+
+/// What a pair's score is, said wherever it is explained.
+pub const SCORE: &str = "the share of the smaller side's own code (given and common code \
+    left out) found in the other";
 
 /// The pairs shown on the terminal and in the class summary, at most.
 pub const SHOWN: usize = 20;
@@ -95,10 +99,10 @@ pub fn method(comparison: &Comparison) -> String {
     let common = counted(comparison.common, "fingerprint");
     format!(
         "Winnowed fingerprints of syntax tokens (k-grams of {} tokens, windows of {}; names, \
-         literals, comments, layout and statements that do nothing ignored); {base}; {common} held by more than {}% of the \
-         submissions of their language (and more than {}) left out as common code. A pair's \
-         score is the share of the smaller side's own code found in the other (a side counts \
-         as at least {} tokens).",
+         literals, comments, layout and statements that do nothing ignored); {base}; {common} \
+         held by more than {}% of the submissions of their language (and more than {}) left \
+         out as common code. A pair's score is {SCORE} (a side counts as at least {} tokens); \
+         its fragments run on through whatever both sides hold alike, given code included.",
         settings.k, settings.window, settings.common_percent, settings.common_floor, settings.least
     )
 }
@@ -150,18 +154,18 @@ pub fn terminal(comparison: &Comparison) -> String {
     if !comparison.pairs.is_empty() {
         let _ = writeln!(
             out,
-            "\n{:>4}  {:<8}  {:>5}  {:>14}  pair",
-            "rank", "language", "score", "longest run"
+            "\n{:>4}  {:<8}  {:>5}  {:>16}  pair",
+            "rank", "language", "score", "longest fragment"
         );
     }
     for (rank, pair) in comparison.pairs.iter().take(SHOWN).enumerate() {
         let (left, right) = sides(comparison, pair);
         let _ = writeln!(
             out,
-            "{:>4}  {:<8}  {:>5}  {:>14}  {} ~ {}{}",
+            "{:>4}  {:<8}  {:>5}  {:>16}  {} ~ {}{}",
             rank + 1,
             language(pair.language),
-            percent(pair.coverage),
+            percent(pair.score),
             format!("{} tokens", pair.longest),
             inert::line(&who(left)),
             inert::line(&who(right)),
@@ -210,7 +214,7 @@ pub fn unread_lines(comparison: &Comparison) -> Vec<String> {
 }
 
 /// Which file of `submission` was not compared, and why.
-fn unread_line(submission: &Submission, unread: &Uncompared) -> String {
+pub(super) fn unread_line(submission: &Submission, unread: &Uncompared) -> String {
     let path = inert::line(&unread.path);
     let whose = inert::line(&who(submission));
     match &unread.why {
@@ -218,6 +222,14 @@ fn unread_line(submission: &Submission, unread: &Uncompared) -> String {
             format!("{whose}: {more} more source files (the most read is {MAX_FILES})")
         }
         Why::Tokens(_) => format!("{whose}: {path} (it could not be parsed)"),
+        Why::Unlisted => format!("{whose}: the folder {path}/ (it could not be listed)"),
+        Why::Stopped(Cutoff::TooMany(most)) => {
+            format!("{whose}: files past the first {most} entries (the most looked at)")
+        }
+        Why::Stopped(Cutoff::TooDeep(folder)) => format!(
+            "{whose}: {} (deeper than the deepest folder looked in)",
+            inert::line(folder)
+        ),
         Why::Source(error) => format!("{whose}: {path} ({})", source_error(error)),
     }
 }
@@ -248,7 +260,9 @@ pub fn markdown(comparison: &Comparison) -> String {
         out.push_str("No two submissions share a fingerprint.\n");
         return out;
     }
-    out.push_str("| Rank | Language | Score | Longest run | Pair | Longest run is at |\n");
+    out.push_str(
+        "| Rank | Language | Score | Longest fragment | Pair | Longest fragment is at |\n",
+    );
     out.push_str("|---:|---|---:|---:|---|---|\n");
     for (rank, pair) in comparison.pairs.iter().take(SHOWN).enumerate() {
         let (left, right) = sides(comparison, pair);
@@ -266,7 +280,7 @@ pub fn markdown(comparison: &Comparison) -> String {
             "| {} | {} | {} | {} tokens | [{} ~ {}]({FOLDER}/{}) | {} |",
             rank + 1,
             language(pair.language),
-            percent(pair.coverage),
+            percent(pair.score),
             pair.longest,
             table_text(&inert::line(&who(left))),
             table_text(&inert::line(&who(right))),
@@ -295,8 +309,8 @@ fn table_text(text: &str) -> String {
 }
 
 /// Every pair as CSV: rank (overall and in its language), its language, the two names (and
-/// where the right one is from), the score, the similarity of both sides, the fingerprints
-/// shared, the longest run and where it is on each side.
+/// where the right one is from), the score, the share of both sides' fingerprints shared and
+/// how many, the longest fragment's own tokens and where it is on each side.
 pub fn csv(comparison: &Comparison) -> Vec<Vec<String>> {
     let mut rows = vec![[
         "rank",
@@ -306,11 +320,11 @@ pub fn csv(comparison: &Comparison) -> Vec<Vec<String>> {
         "right",
         "right from",
         "score %",
-        "similarity %",
+        "both sides' fingerprints shared %",
         "shared fingerprints",
-        "longest run (tokens)",
-        "longest run, left",
-        "longest run, right",
+        "longest fragment (tokens not given)",
+        "longest fragment, left",
+        "longest fragment, right",
     ]
     .map(String::from)
     .to_vec()];
@@ -331,8 +345,8 @@ pub fn csv(comparison: &Comparison) -> Vec<Vec<String>> {
             inert::cell(&left.name),
             inert::cell(&right.name),
             inert::cell(&from),
-            format!("{:.1}", pair.coverage * 100.0),
-            format!("{:.1}", pair.similarity * 100.0),
+            format!("{:.1}", pair.score * 100.0),
+            format!("{:.1}", pair.fingerprints_shared * 100.0),
             pair.shared.to_string(),
             pair.longest.to_string(),
             inert::cell(&at_left),

@@ -1,9 +1,11 @@
 //! The similarity check's pages, self-contained HTML (inline style, no script, no link out):
 //! the index of the ranked pairs, and a page per pair with the two submissions side by side,
-//! line numbered, each fragment they share highlighted in the same colour on both sides and
-//! listed with links to where it is. What students wrote is escaped by maud's `html!`, and each
-//! page's content security policy (the feedback pages', with their head) refuses any markup
-//! that escaping ever missed.
+//! line numbered, each fragment they share numbered and in a colour of its own on both sides,
+//! its number on each side linking to the other, and listed with links to where it is; the
+//! given and the common code greyed, with this pair's counts of them, and what of the pair was
+//! not compared, and why. What students wrote is escaped by maud's `html!`, and each page's
+//! content security policy (the feedback pages', with their head) refuses any markup that
+//! escaping ever missed.
 
 use std::collections::HashSet;
 use std::ops::Range;
@@ -11,15 +13,14 @@ use std::ops::Range;
 use maud::{html, Markup};
 
 use super::{baseline_lines, language, longest_places, method, percent, sides, who, LEADS, LIMITS};
+use super::{unread_line, SCORE};
 use crate::report::feedback::self_contained_page;
 use crate::report::inert;
-use crate::similarity::{Comparison, Pair, Submission};
+use crate::report::numbers::counted;
+use crate::similarity::{Comparison, Pair, Shading};
 
 /// The pairs given a page (and a row on the index), at most: the rest are in the CSV.
 pub const PAGES: usize = 100;
-
-/// The highlight colours, one per fragment in turn.
-const COLOURS: usize = 6;
 
 /// The pages' style.
 const STYLE: &str = "body{font-family:system-ui,sans-serif;margin:1em 2em;color:#222}\
@@ -29,8 +30,9 @@ const STYLE: &str = "body{font-family:system-ui,sans-serif;margin:1em 2em;color:
     .sides{display:grid;grid-template-columns:1fr 1fr;gap:1.5em}.side{min-width:0}\
     pre{background:#f7f7f7;padding:.5em;overflow-x:auto;font-size:.85em;line-height:1.35}\
     .ln{display:inline-block;width:3.5em;color:#999;user-select:none}\
-    mark{color:inherit}.c0{background:#ffd6d6}.c1{background:#d6ecff}.c2{background:#d9f5d0}\
-    .c3{background:#f3dcff}.c4{background:#ffe9c7}.c5{background:#d0f2f0}";
+    mark{color:inherit}.given{color:#999}.common{color:#999;font-style:italic}\
+    .tag{font-size:.75em;font-weight:bold;color:#000;text-decoration:none;padding:0 .3em;\
+    border:1px solid #444;border-radius:.3em;margin-right:.15em}.tag:target{outline:3px solid #000}";
 
 /// The page of the pair ranked `rank` (from 0), in the pages' folder.
 pub fn pair_name(rank: usize) -> String {
@@ -56,8 +58,8 @@ pub fn index(comparison: &Comparison) -> String {
                 table {
                     thead {
                         tr {
-                            th { "Rank" } th { "Language" } th { "Score" } th { "Longest run" }
-                            th { "Pair" } th { "Longest run is at" }
+                            th { "Rank" } th { "Language" } th { "Score" } th { "Longest fragment" }
+                            th { "Pair" } th { "Longest fragment is at" }
                         }
                     }
                     tbody {
@@ -66,7 +68,7 @@ pub fn index(comparison: &Comparison) -> String {
                             tr {
                                 td class="n" { (rank + 1) }
                                 td { (language(pair.language)) }
-                                td class="n" { (percent(pair.coverage)) }
+                                td class="n" { (percent(pair.score)) }
                                 td class="n" { (pair.longest) " tokens" }
                                 td {
                                     a href=(pair_name(rank)) {
@@ -98,15 +100,16 @@ pub fn index(comparison: &Comparison) -> String {
     self_contained_page("Similar pairs", STYLE, body)
 }
 
-/// The page of `pair`, ranked `rank` (from 0): the two submissions side by side with the
-/// fragments they share highlighted, and the fragments listed.
+/// The page of `pair`, ranked `rank` (from 0): its score, the two submissions side by side
+/// with the fragments they share marked and the given and common code greyed, the fragments
+/// listed, and what of each side was left out of the score or not compared.
 pub fn pair(comparison: &Comparison, pair: &Pair, rank: usize) -> String {
     let (left, right) = sides(comparison, pair);
     let title = format!(
         "{} ~ {}: score {}",
         inert::line(&who(left)),
         inert::line(&who(right)),
-        percent(pair.coverage)
+        percent(pair.score)
     );
     let body = html! {
         header {
@@ -114,20 +117,64 @@ pub fn pair(comparison: &Comparison, pair: &Pair, rank: usize) -> String {
             h1 { (title) }
             p class="leads" { (LEADS) }
             p {
-                (percent(pair.similarity)) " of both sides' fingerprints shared (" (pair.shared)
-                " of them); the longest run is " (pair.longest) " tokens; "
-                (pair.fragments.len()) " fragments. " (method(comparison))
+                strong { "Score " (percent(pair.score)) } ": " (SCORE) ". The pairs are ranked by it. "
+                (counted(pair.fragments.len(), "fragment")) "; the longest holds "
+                (pair.longest) " tokens that are not given code. Not the score: "
+                (percent(pair.fingerprints_shared)) " of both sides' fingerprints are shared ("
+                (pair.shared) "), which a copy padded with other code lowers."
             }
+            h2 { "Left out of the score" }
+            ul {
+                (left_out(comparison, pair.left))
+                (left_out(comparison, pair.right))
+            }
+            p { (method(comparison)) }
         }
         main {
             (fragments_table(comparison, pair))
             div class="sides" {
-                (side(left, pair, Side::Left))
-                (side(right, pair, Side::Right))
+                (side(comparison, pair, Side::Left))
+                (side(comparison, pair, Side::Right))
             }
         }
     };
     self_contained_page(&title, STYLE, body)
+}
+
+/// What of the submission `index` was left out of this pair's score, with its counts: its
+/// given and common code (greyed on the page), its files that are given files whole, and
+/// those not compared, with why.
+fn left_out(comparison: &Comparison, index: usize) -> Markup {
+    let submission = &comparison.submissions[index];
+    let measure = &comparison.measures[index];
+    let given_files: Vec<String> = (submission.files.iter())
+        .zip(&measure.files)
+        .filter(|(_, shading)| shading.given_file)
+        .map(|(file, _)| inert::line(&file.path))
+        .collect();
+    html! {
+        li {
+            strong { (inert::line(&who(submission))) } ": of its " (measure.tokens) " tokens, "
+            (measure.given) " are given code (grey) and " (measure.common)
+            " common code (grey, slanted): left out of the score, shown in the fragments."
+            @if !given_files.is_empty() {
+                details {
+                    summary {
+                        (counted(given_files.len(), "file")) " identical to a given file, "
+                        "not compared"
+                    }
+                    (given_files.join(", "))
+                }
+            }
+            @if !submission.unread.is_empty() {
+                ul {
+                    @for unread in &submission.unread {
+                        li { "Not compared: " (unread_line(submission, unread)) }
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// Which side of a pair.
@@ -145,24 +192,42 @@ impl Side {
             Side::Right => 'r',
         }
     }
+
+    /// The other side.
+    fn other(self) -> Side {
+        match self {
+            Side::Left => Side::Right,
+            Side::Right => Side::Left,
+        }
+    }
 }
 
-/// The table of fragments: each with its length and where it is on both sides, linked.
+/// The background of fragment `number` (from 0): hues a golden angle apart, in three
+/// lightnesses, so that no two fragments of a page look alike.
+fn colour(number: usize) -> String {
+    let hue = (number as f64 * 137.508) % 360.0;
+    let lightness = [84, 74, 91][number % 3];
+    format!("background:hsl({hue:.1},85%,{lightness}%)")
+}
+
+/// The table of fragments: each numbered in its colour, with its tokens (and how many are
+/// given code) and where it is on both sides, linked.
 fn fragments_table(comparison: &Comparison, pair: &Pair) -> Markup {
     let (left, right) = sides(comparison, pair);
     html! {
         table class="fragments" {
             thead {
                 tr {
-                    th { "Fragment" } th { "Tokens" }
+                    th { "Fragment" } th { "Tokens" } th { "Of them given" }
                     th { (inert::line(&who(left))) } th { (inert::line(&who(right))) }
                 }
             }
             tbody {
                 @for (number, fragment) in pair.fragments.iter().enumerate() {
                     tr {
-                        td class="n" { mark class={ "c" (number % COLOURS) } { (number + 1) } }
+                        td class="n" { span class="tag" style=(colour(number)) { (number + 1) } }
                         td class="n" { (fragment.tokens) }
+                        td class="n" { (fragment.given) }
                         td {
                             a href={ "#l" (number) } {
                                 (inert::line(&super::place(left, &fragment.left)))
@@ -180,12 +245,18 @@ fn fragments_table(comparison: &Comparison, pair: &Pair) -> Markup {
     }
 }
 
-/// One side: each file holding a fragment, line numbered with the fragments marked, then the
-/// names of the files that share nothing.
-fn side(submission: &Submission, pair: &Pair, which: Side) -> Markup {
+/// One side: each file holding a fragment, line numbered with the fragments marked and the
+/// given and common code greyed, then the names of the other files compared.
+fn side(comparison: &Comparison, pair: &Pair, which: Side) -> Markup {
+    let index = match which {
+        Side::Left => pair.left,
+        Side::Right => pair.right,
+    };
+    let submission = &comparison.submissions[index];
+    let shadings = &comparison.measures[index].files;
     let mut quiet = Vec::new();
     let mut marked_files = Vec::new();
-    for (index, file) in submission.files.iter().enumerate() {
+    for ((file_index, file), shading) in submission.files.iter().enumerate().zip(shadings) {
         let marks: Vec<(Range<usize>, usize)> = pair
             .fragments
             .iter()
@@ -194,33 +265,43 @@ fn side(submission: &Submission, pair: &Pair, which: Side) -> Markup {
                 Side::Left => (&fragment.left, number),
                 Side::Right => (&fragment.right, number),
             })
-            .filter(|(span, _)| span.file == index)
+            .filter(|(span, _)| span.file == file_index)
             .map(|(span, number)| (span.bytes.clone(), number))
             .collect();
-        match marks.is_empty() {
-            true => quiet.push(inert::line(&file.path)),
-            false => marked_files.push((file, marks)),
+        match (marks.is_empty(), shading.given_file) {
+            (_, true) => {}
+            (true, false) => quiet.push(inert::line(&file.path)),
+            (false, false) => marked_files.push((file, shading, marks)),
         }
     }
     html! {
         section class="side" {
             h2 { (inert::line(&who(submission))) }
-            @for (file, marks) in &marked_files {
+            @for (file, shading, marks) in &marked_files {
                 h3 { (inert::line(&file.path)) }
-                pre { code { (marked(&file.text, marks, which)) } }
+                pre { code { (marked(&file.text, marks, shading, which)) } }
             }
             @if !quiet.is_empty() {
-                p { "Sharing nothing: " (quiet.join(", ")) "." }
+                p { "Sharing no fragment: " (quiet.join(", ")) "." }
             }
         }
     }
 }
 
+/// How a stretch of a file is shown: in a fragment (its number) or not, and greyed as given
+/// or common code or not.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Look {
+    fragment: Option<usize>,
+    grey: Option<&'static str>,
+}
+
 /// `text` line by line, numbered, with the bytes of each mark (a fragment's, by its number)
-/// highlighted; where marks overlap, the one that starts first keeps the overlap. The source is
-/// shown [`inert::text`]: its control characters and bidirectional overrides as escapes, so
-/// that what is shown is what the compiler reads.
-fn marked(text: &str, marks: &[(Range<usize>, usize)], which: Side) -> Markup {
+/// in the fragment's colour, its number before its first stretch linking to the other side,
+/// and the `shading`'s given and common code greyed; where marks overlap, the one that starts
+/// first keeps the overlap. The source is shown [`inert::text`]: its control characters and
+/// bidirectional overrides as escapes, so that what is shown is what the compiler reads.
+fn marked(text: &str, marks: &[(Range<usize>, usize)], shading: &Shading, which: Side) -> Markup {
     let mut spans: Vec<(Range<usize>, usize)> = marks.to_vec();
     spans.sort_by_key(|(range, number)| (range.start, *number));
     // Overlaps cut away, so that the marks are disjoint and in order.
@@ -233,38 +314,62 @@ fn marked(text: &str, marks: &[(Range<usize>, usize)], which: Side) -> Markup {
             disjoint.push((start..range.end, number));
         }
     }
-    let mut anchored = HashSet::new();
-    let mut pieces = Vec::new();
-    let mut next = 0;
-    let mut offset = 0;
-    for (number, line) in text.split_inclusive('\n').enumerate() {
-        let end = offset + line.len();
-        pieces.push(html! { span class="ln" { (number + 1) } });
-        let mut at = offset;
-        while at < end {
-            while next < disjoint.len() && disjoint[next].0.end <= at {
-                next += 1;
-            }
-            let Some((range, fragment)) = disjoint.get(next).filter(|(r, _)| r.start < end) else {
-                pieces.push(html! { (inert::text(&text[at..end])) });
-                break;
-            };
-            if range.start > at {
-                pieces.push(html! { (inert::text(&text[at..range.start])) });
-                at = range.start;
-            }
-            let stop = range.end.min(end);
-            let id = anchored
-                .insert(*fragment)
-                .then(|| format!("{}{fragment}", which.letter()));
-            pieces.push(html! {
-                mark class={ "c" (fragment % COLOURS) } id=[id] title={ "fragment " (fragment + 1) } {
-                    (inert::text(&text[at..stop]))
+    // Every place where the look may change: the ends of marks and shades, and of lines.
+    let ranges = (disjoint.iter().map(|(r, _)| r))
+        .chain(&shading.given)
+        .chain(&shading.common);
+    let mut cuts: Vec<usize> = ranges
+        .flat_map(|r| [r.start, r.end])
+        .chain(text.match_indices('\n').map(|(at, _)| at + 1))
+        .chain([0, text.len()])
+        .filter(|&at| at <= text.len() && text.is_char_boundary(at))
+        .collect();
+    cuts.sort_unstable();
+    cuts.dedup();
+    let inside = |ranges: &[Range<usize>], at: usize| {
+        let next = ranges.partition_point(|r| r.end <= at);
+        ranges.get(next).is_some_and(|r| r.start <= at)
+    };
+    let marks_only: Vec<Range<usize>> = disjoint.iter().map(|(r, _)| r.clone()).collect();
+    let mut tagged = HashSet::new();
+    let mut pieces = vec![html! { span class="ln" { "1" } }];
+    let mut line = 1;
+    for cut in cuts.windows(2) {
+        let (at, stop) = (cut[0], cut[1]);
+        let look = Look {
+            fragment: inside(&marks_only, at)
+                .then(|| disjoint[marks_only.partition_point(|r| r.end <= at)].1),
+            grey: match (inside(&shading.given, at), inside(&shading.common, at)) {
+                (true, _) => Some("given"),
+                (false, true) => Some("common"),
+                (false, false) => None,
+            },
+        };
+        let piece = inert::text(&text[at..stop]);
+        pieces.push(match look.fragment {
+            Some(number) => {
+                let tag = tagged.insert(number).then(|| {
+                    html! {
+                        a class="tag" id={ (which.letter()) (number) }
+                            href={ "#" (which.other().letter()) (number) }
+                            style=(colour(number)) title={ "fragment " (number + 1) ", on the other side" }
+                            { (number + 1) }
+                    }
+                });
+                html! {
+                    @if let Some(tag) = tag { (tag) }
+                    mark class=[look.grey] style=(colour(number)) title={ "fragment " (number + 1) } { (piece) }
                 }
-            });
-            at = stop;
+            }
+            None => match look.grey {
+                Some(grey) => html! { span class=(grey) { (piece) } },
+                None => html! { (piece) },
+            },
+        });
+        if text[..stop].ends_with('\n') && stop < text.len() {
+            line += 1;
+            pieces.push(html! { span class="ln" { (line) } });
         }
-        offset = end;
     }
     html! { @for piece in &pieces { (piece) } }
 }
@@ -272,8 +377,10 @@ fn marked(text: &str, marks: &[(Range<usize>, usize)], which: Side) -> Markup {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::kit::style::Language;
     use crate::report::feedback::POLICY;
     use crate::report::similarity::tests::compared;
+    use crate::similarity::{File, Fragment, Measure, Origin, Settings, Span, Submission};
 
     #[test]
     fn a_pair_page_shows_both_sides_with_the_fragments_marked_and_nothing_of_a_students_as_markup()
@@ -289,8 +396,9 @@ mod tests {
         assert!(!page.contains("<b>") && !page.contains("<i>") && !page.contains("<script"));
         assert!(page.contains("&lt;i&gt;.py"));
         assert!(page.contains("\\u{202e}") && !page.contains('\u{202e}'));
-        assert!(page.contains("<mark class=\"c0\" id=\"l0\"") && page.contains("id=\"r0\""));
+        assert!(page.contains("id=\"l0\" href=\"#r0\"") && page.contains("id=\"r0\" href=\"#l0\""));
         assert!(page.contains("<span class=\"ln\">3</span>"));
+        assert!(page.contains("Not compared: ann: notes.py (it is not UTF-8 text)"));
     }
 
     #[test]
@@ -304,12 +412,94 @@ mod tests {
     }
 
     #[test]
-    fn overlapping_marks_are_cut_so_that_each_byte_is_marked_once() {
+    fn marks_are_cut_so_that_each_byte_is_marked_once_and_given_code_is_greyed() {
+        let shading = Shading {
+            given: std::iter::once(0..2).collect(),
+            ..Shading::default()
+        };
         assert_eq!(
-            marked("abcdef\ngh\n", &[(1..4, 0), (2..9, 1)], Side::Left).into_string(),
-            "<span class=\"ln\">1</span>a<mark class=\"c0\" id=\"l0\" title=\"fragment 1\">bcd</mark>\
-             <mark class=\"c1\" id=\"l1\" title=\"fragment 2\">ef\n</mark>\
-             <span class=\"ln\">2</span><mark class=\"c1\" title=\"fragment 2\">gh</mark>\n"
+            marked("abcdef\ngh\n", &[(1..4, 0), (2..9, 1)], &shading, Side::Left).into_string(),
+            format!(
+                "<span class=\"ln\">1</span><span class=\"given\">a</span>\
+                 <a class=\"tag\" id=\"l0\" href=\"#r0\" style=\"{0}\" title=\"fragment 1, on the \
+                 other side\">1</a><mark class=\"given\" style=\"{0}\" title=\"fragment 1\">b</mark>\
+                 <mark style=\"{0}\" title=\"fragment 1\">cd</mark>\
+                 <a class=\"tag\" id=\"l1\" href=\"#r1\" style=\"{1}\" title=\"fragment 2, on the \
+                 other side\">2</a><mark style=\"{1}\" title=\"fragment 2\">ef\n</mark>\
+                 <span class=\"ln\">2</span><mark style=\"{1}\" title=\"fragment 2\">gh</mark>\n",
+                colour(0),
+                colour(1)
+            )
         );
+    }
+
+    #[test]
+    fn thirty_fragments_each_have_a_number_a_colour_and_links_of_their_own() {
+        let text: String = (0..30).map(|i| format!("line {i}\n")).collect();
+        let submission = |name: &str| Submission {
+            name: name.into(),
+            origin: Origin::Class,
+            files: vec![File {
+                path: "game.py".into(),
+                language: Language::Python,
+                text: text.clone(),
+            }],
+            unread: Vec::new(),
+        };
+        let line = |i: usize| Span {
+            file: 0,
+            bytes: text.find(&format!("line {i}\n")).unwrap()
+                ..text.find(&format!("line {i}\n")).unwrap() + 6,
+        };
+        let fragments: Vec<Fragment> = (0..30)
+            .map(|i| Fragment {
+                left: line(i),
+                right: line(29 - i),
+                tokens: 2,
+                given: 0,
+            })
+            .collect();
+        let measure = Measure {
+            files: vec![Shading::default()],
+            ..Measure::default()
+        };
+        let comparison = Comparison {
+            settings: Settings::default(),
+            submissions: vec![submission("ann"), submission("bob")],
+            measures: vec![measure.clone(), measure],
+            base_files: 0,
+            common: 0,
+            pairs: vec![Pair {
+                left: 0,
+                right: 1,
+                language: Some(Language::Python),
+                score: 1.0,
+                fingerprints_shared: 1.0,
+                shared: 60,
+                longest: 2,
+                fragments,
+            }],
+        };
+        let page = pair(&comparison, &comparison.pairs[0], 0);
+        let colours: HashSet<String> = (0..30).map(colour).collect();
+        assert_eq!(colours.len(), 30);
+        for number in 0..30 {
+            for (here, there) in [('l', 'r'), ('r', 'l')] {
+                let tag = format!(
+                    "<a class=\"tag\" id=\"{here}{number}\" href=\"#{there}{number}\" style=\"{}\" \
+                     title=\"fragment {}, on the other side\">{}</a>",
+                    colour(number),
+                    number + 1,
+                    number + 1
+                );
+                assert!(page.contains(&tag), "{tag}");
+            }
+            let row = format!(
+                "<span class=\"tag\" style=\"{}\">{}</span>",
+                colour(number),
+                number + 1
+            );
+            assert!(page.contains(&row), "{row}");
+        }
     }
 }
