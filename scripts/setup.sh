@@ -2,13 +2,15 @@
 # Installs what building and testing need, on Debian or Ubuntu, and says what it does. Sourced
 # by scripts/play and scripts/test; safe to run again (fast when everything is present). Nothing
 # outside the repository changes but the packages named, unless `sandbox` is asked for.
-#   source scripts/setup.sh [gui] [xvfb] [jdk] [chromium] [sandbox]
+#   source scripts/setup.sh [gui] [xvfb] [jdk] [chromium] [nextest] [sandbox]
 #     gui       the X11 headers and a CMake >= 3.28 that FLTK's bundled build needs, and ALSA's
 #               headers for the window's sounds (rodio, the `sound` feature)
 #     xvfb      a virtual X server for the window tests (Xvfb, xauth, xdotool, ImageMagick, tkinter)
 #     jdk       javac and java with AWT, for the tests of the benchmark's Java baseline
 #               (benches/java), the grader's Java students and its Swing window fixture
 #     chromium  Debian's Chromium, which the graders' gallery's test drives headless
+#     nextest   cargo-nextest, the test runner scripts/test uses, compiled from crates.io into
+#               cargo's bin folder if it is missing (once; minutes on 2 CPUs)
 #     sandbox   for grading as root (scripts/test asks for it): opens root's home to others for
 #               passing through (chmod o+x), so that the sandbox's users reach the Rust toolchain;
 #               it says so, and how to undo it (chmod o-x)
@@ -74,6 +76,12 @@ if [[ " $* " == *" gui "* ]]; then
       || { say "could not install CMake"; return 1 2>/dev/null || exit 1; }
     export PATH="$venv/bin:$PATH"
   fi
+fi
+
+if [[ " $* " == *" nextest "* ]] && ! cargo nextest --version >/dev/null 2>&1; then
+  say "installing cargo-nextest (cargo install --locked cargo-nextest: compiled, once)"
+  cargo install --locked --quiet cargo-nextest >&2 \
+    || { say "could not install cargo-nextest"; return 1 2>/dev/null || exit 1; }
 fi
 
 # The grading kit's sandbox runs students' builds and programs as unprivileged users of their

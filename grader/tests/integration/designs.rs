@@ -5,8 +5,8 @@
 //! The designs are one program: the completed starter ([`completed_starter`]) whose `pool.rs`
 //! is the fixtures' dispatcher, which picks the design by the program's file name, and whose
 //! game hands the pool an item per column ([`ITEM_PER_COLUMN`]) and whose search tells it of
-//! every position ([`NODE_SEEN`]). It is built once per run of
-//! the tests ([`designs_program`]), and [`design_submission`] copies it into a submission under
+//! every position ([`NODE_SEEN`]). It is built once for every test that runs it
+//! ([`designs_program`]), and [`design_submission`] copies it into a submission under
 //! a design's name.
 //!
 //! - Every design ([`DESIGNS`] and [`MORE_DESIGNS`]) gives the reference's values on one
@@ -35,7 +35,7 @@ use connect_four_grader::judge::speedup::NO_BASELINE;
 use connect_four_grader::kit::case::Kind;
 
 use crate::support::{
-    build_root, cargo, completed_starter, copy_dir, kit_cases, reference, starter_solution,
+    built, completed_starter, copy_dir, kit_cases, reference, starter_solution, GRADERS_BUILD,
 };
 
 /// Every design, by the name that picks it (see `tests/fixtures/designs/pool.rs`).
@@ -124,11 +124,11 @@ const NODE_SEEN: (&str, &str) = (
     "    crate::pool::seen();\n    let row = board.drop_checker(col, player);\n",
 );
 
-/// The designs' program, built once per run of the tests as a grader builds a Rust submission
-/// (`cargo build --release --no-default-features --locked`) from a temporary copy of the
-/// completed starter with the designs over its `src/`, [`ITEM_PER_COLUMN`] made in its game,
-/// and the starter solution's pool beside `src/` (the dispatcher includes it by its path there,
-/// as in the repository), into `designs/` of this workspace's build directory.
+/// The designs' program, built once ([`built`]) as a grader builds a Rust submission (`cargo
+/// build --release --no-default-features --locked`) from a temporary copy of the completed
+/// starter with the designs over its `src/`, [`ITEM_PER_COLUMN`] made in its game, and the
+/// starter solution's pool beside `src/` (the dispatcher includes it by its path there, as in
+/// the repository).
 pub fn designs_program() -> &'static Path {
     static PROGRAM: OnceLock<PathBuf> = OnceLock::new();
     PROGRAM.get_or_init(|| {
@@ -156,22 +156,7 @@ pub fn designs_program() -> &'static Path {
             root.join("starter_solution/pool.rs"),
         )
         .unwrap();
-        let target = build_root().join("designs");
-        let built = Command::new(cargo())
-            .args(["build", "--release", "--no-default-features", "--locked"])
-            .current_dir(root)
-            .env("CARGO_TARGET_DIR", &target)
-            .env_remove("RUSTFLAGS")
-            .env_remove("CARGO_ENCODED_RUSTFLAGS")
-            .env_remove("CARGO_BUILD_RUSTFLAGS")
-            .output()
-            .expect("cargo starts");
-        assert!(
-            built.status.success(),
-            "the designs' build failed:\n{}",
-            String::from_utf8_lossy(&built.stderr)
-        );
-        target.join("release/connect_four")
+        built(root, &GRADERS_BUILD)
     })
 }
 

@@ -20,12 +20,13 @@
 //!
 //! The copies are made in fresh temporary directories outside the repository, as a student
 //! copies `starter/` into an empty directory: the repository's workspace does not apply there.
-//! Their builds go to `target/student-journey/untouched` and
-//! `target/student-journey/completed` in this workspace's build directory (the parent of
-//! `CARGO_TARGET_TMPDIR`, so `target/` unless `CARGO_TARGET_DIR` says otherwise): the registry
-//! dependencies are compiled once and re-runs rebuild only the two local crates, and each
-//! scenario has its own directory, so the two tests (which run at the same time) never wait for
-//! each other's build lock or overwrite each other's `connect_four` binary.
+//! Each is built once however many tests build it ([`built`], whose build directory the other
+//! Rust fixtures share, so the registry dependencies are compiled once) and linted in a build
+//! directory the two share, one at a time ([`SharedTarget`]); its program is copied into
+//! `target/student-journey/<scenario>/release/` in this workspace's build directory (the parent
+//! of `CARGO_TARGET_TMPDIR`, so `target/` unless `CARGO_TARGET_DIR` says otherwise), the
+//! student's own build directory it is graded from, so the two tests (which run at the same
+//! time) never overwrite each other's `connect_four` binary.
 //!
 //! Timing is not graded here (`--skip-timing`); the measured grading time is only a bound that
 //! catches a hang, not a claim about speed.
@@ -36,8 +37,8 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use crate::support::{
-    build_root, cargo, copy_dir, describe, failures, graded, repository, starter_solution,
-    students_kit, tests,
+    build_root, built, cargo_as_graders, copy_dir, describe, failures, graded, repository,
+    starter_solution, students_kit, tests, SharedTarget, GRADERS_BUILD,
 };
 
 /// The longest the kit may take on the untouched starter, whose program panics at once in every
@@ -56,7 +57,7 @@ struct Project {
 
 impl Project {
     /// Copies the repository's `starter/` (without any `target/`) into an empty directory, to be
-    /// built in `target/student-journey/<scenario>`.
+    /// graded from `target/student-journey/<scenario>`.
     fn copy_starter(scenario: &'static str) -> Project {
         let dir = tempfile::tempdir().expect("a temporary directory");
         let root = dir.path().join("connect_four");
@@ -70,18 +71,14 @@ impl Project {
         }
     }
 
-    /// Runs `cargo ARGS` in the project with its own build directory; panics with cargo's
+    /// Runs `cargo ARGS` in the project with the build directory `target`; panics with cargo's
     /// standard error if it fails. Returns how long it took.
-    fn cargo(&self, args: &[&str]) -> Duration {
+    fn cargo(&self, target: &Path, args: &[&str]) -> Duration {
         let started = Instant::now();
-        let output = Command::new(cargo())
+        let output = cargo_as_graders()
             .args(args)
             .current_dir(&self.root)
-            .env("CARGO_TARGET_DIR", &self.target)
-            // Built as the graders build it, whatever flags this test run was given.
-            .env_remove("RUSTFLAGS")
-            .env_remove("CARGO_ENCODED_RUSTFLAGS")
-            .env_remove("CARGO_BUILD_RUSTFLAGS")
+            .env("CARGO_TARGET_DIR", target)
             .output()
             .expect("cargo starts");
         let took = started.elapsed();
@@ -97,14 +94,18 @@ impl Project {
         took
     }
 
-    /// Builds the program as the graders do and returns it and the build's duration.
+    /// Builds the program as the graders do ([`GRADERS_BUILD`], once: [`built`]), copies it
+    /// into the project's build directory and returns it there and the build's duration.
     fn build(&self) -> (PathBuf, Duration) {
-        let took = self.cargo(&["build", "--release", "--no-default-features", "--locked"]);
+        let started = Instant::now();
+        let built = built(&self.root, &GRADERS_BUILD);
+        let took = started.elapsed();
         let program = self
             .target
             .join("release")
-            .join(format!("connect_four{}", std::env::consts::EXE_SUFFIX));
-        assert!(program.is_file(), "{} was not built", program.display());
+            .join(built.file_name().expect("a program's name"));
+        fs::create_dir_all(program.parent().expect("a folder")).unwrap();
+        fs::copy(&built, &program).unwrap_or_else(|e| panic!("{}: {e}", built.display()));
         (program, took)
     }
 
@@ -113,16 +114,22 @@ impl Project {
     /// step took.
     fn check_and_grade(&self) -> Grading {
         let (program, build) = self.build();
-        let clippy = self.cargo(&[
-            "clippy",
-            "--all-targets",
-            "--no-default-features",
-            "--locked",
-            "--",
-            "-D",
-            "warnings",
-        ]);
-        self.cargo(&["fmt", "--check"]);
+        let lints = SharedTarget::hold("student-journey-clippy");
+        lints.touch(&self.root);
+        let clippy = self.cargo(
+            &lints.dir,
+            &[
+                "clippy",
+                "--all-targets",
+                "--no-default-features",
+                "--locked",
+                "--",
+                "-D",
+                "warnings",
+            ],
+        );
+        drop(lints);
+        self.cargo(&self.target, &["fmt", "--check"]);
         let grading = grade_program(self, &program);
         eprintln!(
             "{}: build {:.1} s, clippy {:.1} s, grading {:.1} s",

@@ -1,11 +1,15 @@
 //! Helpers shared by the grading kit's integration tests: where the kit, its fixtures and the
-//! two binaries are; submissions and small kits made for a test; and reading what `grade`
-//! wrote (Gradescope's results, the gradebook).
+//! two binaries are; submissions and small kits made for a test; Rust fixtures built once and
+//! shared; and reading what `grade` wrote (Gradescope's results, the gradebook).
 
+use std::collections::hash_map::DefaultHasher;
 use std::fs;
+use std::hash::{Hash, Hasher};
+use std::os::fd::AsRawFd;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::OnceLock;
+use std::time::SystemTime;
 
 use connect_four_grader::kit::case::{self, Case};
 use connect_four_grader::process::display::installed;
@@ -21,26 +25,60 @@ pub fn grade() -> Command {
 pub fn students_kit() -> &'static Path {
     static KIT: OnceLock<PathBuf> = OnceLock::new();
     KIT.get_or_init(|| {
-        let out = build_root().join("students-kit-for-tests");
-        if out.exists() {
-            fs::remove_dir_all(&out).unwrap_or_else(|e| panic!("{}: {e}", out.display()));
-        }
-        let packed = grade()
-            .arg("pack")
-            .arg(&out)
-            .arg("--kit")
-            .arg(kit())
-            // The repository as it is being tested, committed or not.
-            .arg("--allow-uncommitted")
-            .output()
-            .expect("grade pack runs");
-        assert!(
-            packed.status.success(),
-            "grade pack failed: {}",
-            String::from_utf8_lossy(&packed.stderr)
-        );
-        out
+        made_once_per_run("students-kit-for-tests", |out| {
+            let packed = grade()
+                .arg("pack")
+                .arg(out)
+                .arg("--kit")
+                .arg(kit())
+                // The repository as it is being tested, committed or not.
+                .arg("--allow-uncommitted")
+                .output()
+                .expect("grade pack runs");
+            assert!(
+                packed.status.success(),
+                "grade pack failed: {}",
+                String::from_utf8_lossy(&packed.stderr)
+            );
+        })
     })
+}
+
+/// The folder `name` of this workspace's build directory, made anew by `make` once per run of
+/// the tests however many processes run them: cargo-nextest runs each test in a process of its
+/// own, and names the run (`NEXTEST_RUN_ID`); otherwise the process is the run.
+pub fn made_once_per_run(name: &str, make: impl FnOnce(&Path)) -> PathBuf {
+    let dir = build_root().join(name);
+    let run = std::env::var("NEXTEST_RUN_ID")
+        .unwrap_or_else(|_| format!("process {}", std::process::id()));
+    let _held = Held::file(&dir.with_extension("lock"));
+    let made_by = dir.with_extension("run");
+    if fs::read_to_string(&made_by).is_ok_and(|made| made == run) {
+        return dir;
+    }
+    if dir.exists() {
+        fs::remove_dir_all(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+    }
+    make(&dir);
+    fs::write(&made_by, run).unwrap_or_else(|e| panic!("{}: {e}", made_by.display()));
+    dir
+}
+
+/// A file lock (`flock`), held until dropped: across the processes that run the tests too.
+pub struct Held {
+    /// Held open: the lock lasts as long as the file.
+    _file: fs::File,
+}
+
+impl Held {
+    /// Waits for the lock of the file at `path` (made if missing) and holds it.
+    pub fn file(path: &Path) -> Held {
+        let file = fs::File::create(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        // SAFETY: the descriptor is open for the call; flock only waits for it.
+        let locked = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX) };
+        assert_eq!(locked, 0, "flock {}", path.display());
+        Held { _file: file }
+    }
 }
 
 /// The reference's `connect_four` binary, built beside `grade` by the same `cargo test
@@ -85,6 +123,145 @@ pub fn repository() -> PathBuf {
 /// The cargo that runs these tests (cargo sets `CARGO` for them), or the one on the path.
 pub fn cargo() -> std::ffi::OsString {
     std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into())
+}
+
+/// `cargo` as the graders run it: whatever flags this test run was given, none reach it.
+pub fn cargo_as_graders() -> Command {
+    let mut cargo = Command::new(cargo());
+    cargo
+        .env_remove("RUSTFLAGS")
+        .env_remove("CARGO_ENCODED_RUSTFLAGS")
+        .env_remove("CARGO_BUILD_RUSTFLAGS");
+    cargo
+}
+
+/// A build directory shared by the tests' Rust fixtures, `rust-fixtures/<name>` in this
+/// workspace's build directory, held alone ([`Held`]) until dropped: its locked dependencies are
+/// compiled once for every project built in it.
+pub struct SharedTarget {
+    /// The build directory.
+    pub dir: PathBuf,
+    _held: Held,
+}
+
+impl SharedTarget {
+    /// Waits for the build directory `name` and holds it.
+    pub fn hold(name: &str) -> SharedTarget {
+        let dir = build_root().join("rust-fixtures").join(name);
+        fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+        let held = Held::file(&dir.with_extension("lock"));
+        SharedTarget { dir, _held: held }
+    }
+
+    /// Marks every file of `project` (its `target` left out) as changed now, so that cargo
+    /// builds it anew here even if another project of its name was built in this directory
+    /// after its files were written (cargo tells a change by the files' times).
+    pub fn touch(&self, project: &Path) {
+        let now = SystemTime::now();
+        for (path, _) in project_files(project) {
+            let file = fs::File::options().append(true).open(&path);
+            file.and_then(|file| file.set_modified(now))
+                .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        }
+    }
+}
+
+/// The files of the project in `dir` (any `target` folder left out), with their paths inside it,
+/// in order.
+fn project_files(dir: &Path) -> Vec<(PathBuf, PathBuf)> {
+    fn walk(dir: &Path, inside: &Path, files: &mut Vec<(PathBuf, PathBuf)>) {
+        let mut entries: Vec<fs::DirEntry> = fs::read_dir(dir)
+            .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+            .map(|entry| entry.expect("a directory entry"))
+            .collect();
+        entries.sort_by_key(fs::DirEntry::file_name);
+        for entry in entries {
+            let (path, name) = (entry.path(), inside.join(entry.file_name()));
+            if entry.file_type().expect("a file type").is_dir() {
+                if entry.file_name() != "target" {
+                    walk(&path, &name, files);
+                }
+            } else {
+                files.push((path, name));
+            }
+        }
+    }
+    let mut files = Vec::new();
+    walk(dir, Path::new(""), &mut files);
+    files
+}
+
+/// How the graders build a Rust submission (the starter's `Cargo.toml` and the handout say so).
+pub const GRADERS_BUILD: [&str; 4] = ["build", "--release", "--no-default-features", "--locked"];
+
+/// The program `connect_four` of the Rust project in `project`, built by `cargo ARGS` as the
+/// graders build (see [`cargo_as_graders`]; with the CMake that `scripts/setup.sh gui` keeps in
+/// this workspace's build directory first on the path, for FLTK), once for as long as the
+/// project's files, the command and the toolchain stay the same: every test that builds the
+/// same project gets the one program, in this run and the next, whichever process runs it.
+/// Every project built by one command shares a [`SharedTarget`], so their dependencies are
+/// compiled once; each program is kept apart, under a key of what it was built from, so that no
+/// later build replaces one a test runs.
+pub fn built(project: &Path, args: &[&str]) -> PathBuf {
+    static TOOLCHAIN: OnceLock<Vec<u8>> = OnceLock::new();
+    let toolchain = TOOLCHAIN.get_or_init(|| {
+        let version = Command::new(cargo())
+            .arg("-vV")
+            .output()
+            .expect("cargo starts");
+        version.stdout
+    });
+    let mut key = DefaultHasher::new();
+    (toolchain, args).hash(&mut key);
+    let command = format!("{:016x}", key.finish());
+    for (path, name) in project_files(project) {
+        let text = fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        (name, text).hash(&mut key);
+    }
+    let kept = build_root()
+        .join("rust-fixtures/programs")
+        .join(format!("{:016x}", key.finish()));
+    let program = kept.join(format!("connect_four{}", std::env::consts::EXE_SUFFIX));
+    if program.is_file() {
+        return program;
+    }
+    let target = SharedTarget::hold(&command);
+    if program.is_file() {
+        return program;
+    }
+    target.touch(project);
+    let cmake = build_root().join("tools/cmake/bin");
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let path = std::env::join_paths(std::iter::once(cmake).chain(std::env::split_paths(&path)))
+        .expect("a path");
+    let output = cargo_as_graders()
+        .args(args)
+        .current_dir(project)
+        .env("CARGO_TARGET_DIR", &target.dir)
+        .env("PATH", path)
+        .output()
+        .expect("cargo starts");
+    assert!(
+        output.status.success(),
+        "`cargo {}` failed in {}:\n{}",
+        args.join(" "),
+        project.display(),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let profile = if args.contains(&"--release") {
+        "release"
+    } else {
+        "debug"
+    };
+    let made = target
+        .dir
+        .join(profile)
+        .join(program.file_name().expect("a name"));
+    fs::create_dir_all(&kept).unwrap_or_else(|e| panic!("{}: {e}", kept.display()));
+    let partial = kept.join("partial");
+    fs::copy(&made, &partial).unwrap_or_else(|e| panic!("{}: {e}", made.display()));
+    fs::rename(&partial, &program).unwrap_or_else(|e| panic!("{}: {e}", program.display()));
+    program
 }
 
 /// The fixture students (Python programs with one mistake each).

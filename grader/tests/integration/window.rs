@@ -29,7 +29,7 @@ use connect_four_grader::process::display::Display;
 use connect_four_grader::process::sandbox::{Prepared, Sandbox};
 
 use crate::support::{
-    build_root, cargo, completed_starter, copy_dir, describe, grade, graded, java_files,
+    build_root, built, completed_starter, copy_dir, describe, grade, graded, java_files,
     python_submission, repository, small_kit, swing_available, swing_fixture, tests,
     window_fixture, window_tools_present, QUICK_CASES,
 };
@@ -270,33 +270,14 @@ fn a_swing_search_on_the_event_dispatch_thread_painted_first_is_not_seen() {
 }
 
 /// The completed starter ([`completed_starter`]), built with its window (the default features:
-/// the supplied window, FLTK) into `target/student-journey/completed-window`, its binary copied
-/// into `dir`; the command that starts it there. The first build compiles FLTK (about 2.5 minutes), which needs CMake 3.28
-/// or newer (`scripts/setup.sh gui` puts one in `target/tools/cmake`) and the X11 headers.
+/// the supplied window, FLTK) once ([`built`]), its binary copied into `dir`; the command that
+/// starts it there. The first build compiles FLTK (about 2.5 minutes), which needs CMake 3.28 or
+/// newer (`scripts/setup.sh gui` puts one in `target/tools/cmake`) and the X11 headers.
 fn completed_starter_window(dir: &Path) -> String {
     let project = tempfile::tempdir().unwrap();
     completed_starter(project.path());
-    let target = build_root().join("student-journey/completed-window");
-    let cmake = build_root().join("tools/cmake/bin");
-    let path = std::env::join_paths(
-        std::iter::once(cmake).chain(std::env::split_paths(&std::env::var_os("PATH").unwrap())),
-    )
-    .unwrap();
-    let built = std::process::Command::new(cargo())
-        .args(["build", "--locked"])
-        .current_dir(project.path())
-        .env("CARGO_TARGET_DIR", &target)
-        .env("PATH", path)
-        .env_remove("RUSTFLAGS")
-        .env_remove("CARGO_ENCODED_RUSTFLAGS")
-        .output()
-        .expect("cargo starts");
-    assert!(
-        built.status.success(),
-        "the completed starter's window build failed (source scripts/setup.sh gui):\n{}",
-        String::from_utf8_lossy(&built.stderr)
-    );
-    fs::copy(target.join("debug/connect_four"), dir.join("connect_four")).unwrap();
+    let program = built(project.path(), &["build", "--locked"]);
+    fs::copy(program, dir.join("connect_four")).unwrap();
     "./connect_four".into()
 }
 
