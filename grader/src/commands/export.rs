@@ -142,7 +142,6 @@ pub fn run(run: &ExportRun) -> Result<(), ExportError> {
     let missing = class.as_ref().and_then(|c| c.missing.as_deref());
     let settled = settle::records(&rubric, &records);
     let graded = export::graded(&rubric, &settled, missing, roster.as_ref());
-    say_missing(&graded);
     let absent: Vec<Member> = (graded.iter())
         .filter(|g| g.folder.is_empty())
         .flat_map(|g| g.members.iter().cloned())
@@ -265,23 +264,6 @@ fn have(count: usize) -> String {
     match count {
         1 => format!("{} has", students(count)),
         _ => format!("{} have", students(count)),
-    }
-}
-
-/// Says who on the roster has no submission: exported as missing.
-fn say_missing(graded: &[Graded]) {
-    let missing: Vec<String> = graded
-        .iter()
-        .filter(|g| g.folder.is_empty())
-        .flat_map(|g| g.members.iter().map(|m| m.shown()))
-        .collect();
-    if !missing.is_empty() {
-        eprintln!(
-            "grade export: {} submitted nothing (exported as missing, with the rubric's missing \
-             grade): {}",
-            students(missing.len()),
-            names(&missing)
-        );
     }
 }
 

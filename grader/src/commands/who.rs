@@ -22,7 +22,6 @@ use crate::kit::submitted::{self, Source, Submitted};
 use crate::kit::Rubric;
 use crate::report::class;
 use crate::report::inert::{self, names};
-use crate::report::numbers;
 use crate::store::{Late, Who};
 
 /// How many of the entries of an archive not extracted as it has them are named.
@@ -115,15 +114,6 @@ impl Joining {
             })
             .collect();
         let assigned = assign(self.roster.as_ref(), &known);
-        if !assigned.missing.is_empty() {
-            let named: Vec<String> = assigned.missing.iter().map(Member::shown).collect();
-            eprintln!(
-                "grade: {} on the roster submitted nothing (a row each at the gradebook's end, \
-                 `missing`): {}",
-                numbers::students(named.len()),
-                names(&named)
-            );
-        }
         let mut unnamed = Vec::new();
         let who: BTreeMap<String, Who> = students
             .iter()
