@@ -1,10 +1,12 @@
 //! The build step: a command run in a submission's directory before it is graded (`cargo build
 //! ...`, `javac ...`), through [`logged::run`] with a time limit, its log kept beside the
-//! reports (or in a temporary directory) and its last lines kept for them. A build that fails or
-//! times out costs every automatic point: no case is run (the assignment: a submission that does
-//! not compile scores 0).
+//! reports (or in a temporary directory) and its last lines kept for them, and read in it where
+//! cargo, made verbose, says the supplied crate it built came from. A build that fails or times
+//! out, or that built another supplied crate than the course's, costs every automatic point: no
+//! case is run (the assignment: a submission that does not compile scores 0).
 
 use std::env;
+use std::ffi::OsStr;
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
@@ -12,11 +14,18 @@ use std::time::{Duration, Instant};
 
 use super::job::{Job, Student};
 use super::result::build::{Build, TAIL_LINES};
+use crate::kit::build_config;
 use crate::process::logged::{self, Ended};
 use crate::process::sandbox::Toolchain;
 
 /// How much of the end of a log is read for its last lines, in bytes.
 const TAIL_BYTES: u64 = 16 << 10;
+
+/// Set for a build: cargo names every package it compiles and every one already compiled
+/// (`Fresh connect_four_supplied v0.1.0 (SOURCE)`), so that its log says which supplied crate
+/// is linked even when the build's output was there already (a warmed `CARGO_TARGET_DIR`).
+/// Cargo's `term.verbose`: https://doc.rust-lang.org/cargo/reference/config.html#termverbose
+const VERBOSE: [(&str, &str); 1] = [("CARGO_TERM_VERBOSE", "true")];
 
 /// How every submission of a run of the grader is built.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -35,34 +44,50 @@ pub struct BuildCommand {
 
 impl BuildCommand {
     /// Builds the job's student: the command run as [`run_logged`] runs it, its log's tail
-    /// kept; `set_aside` is what of the submission's configuration was set aside for it.
-    pub fn run(&self, job: &Job, set_aside: Vec<String>) -> Build {
+    /// kept; `set_aside` is what of the submission's configuration was set aside for it. With
+    /// `supplied`, the folder (absolute) of the supplied crate the kit checked, the build is
+    /// refused when cargo's log says it built that crate from anywhere else, and a successful
+    /// one said unseen when the log does not name it ([`build_config::compiled`]).
+    pub fn run(&self, job: &Job, set_aside: Vec<String>, supplied: Option<&Path>) -> Build {
         let started = Instant::now();
         let logs = self.logs.as_deref();
-        let (ended, log, tail) =
-            run_logged(job, &self.template, self.timeout, logs, self.name, tail);
+        let read = |log: &Path| (tail(log), supplied.map(|f| build_config::compiled(log, f)));
+        let (ended, log, (tail, compiled)) = run_logged(
+            job,
+            &self.template,
+            &VERBOSE,
+            self.timeout,
+            logs,
+            self.name,
+            read,
+        );
+        let succeeded = ended == Ended::Succeeded;
+        let supplied_unseen = succeeded && matches!(compiled, Some(None));
         Build {
             // Cargo's words whenever offline mode stopped it: "you're using offline mode
             // (--offline)", "... but --offline was specified".
-            offline: ended != Ended::Succeeded && tail.contains("--offline"),
+            offline: !succeeded && tail.contains("--offline"),
             tail,
             elapsed: started.elapsed(),
             log,
             ended,
             set_aside,
-            refused: Vec::new(),
+            refused: compiled.flatten().unwrap_or_default(),
+            supplied_unseen,
+            not_put_back: None,
         }
     }
 }
 
 /// Runs `template` as a build runs: in the job's directory (else the current one), `{dir}`
 /// replaced by its absolute path, in its sandbox with cargo and rustup pointed at the grader's
-/// toolchain, for at most `timeout`, its output to `<student>.<kind>.log` in `logs` (else a
-/// temporary file, removed once read). Returns how it ended, the log if kept, and what `read`
-/// made of the log.
+/// toolchain and the variables `set` set, for at most `timeout`, its output to
+/// `<student>.<kind>.log` in `logs` (else a temporary file, removed once read). Returns how it
+/// ended, the log if kept, and what `read` made of the log.
 pub(crate) fn run_logged<R>(
     job: &Job,
     template: &str,
+    set: &[(&'static str, &str)],
     timeout: Duration,
     logs: Option<&Path>,
     kind: &str,
@@ -95,7 +120,8 @@ pub(crate) fn run_logged<R>(
         },
     };
     let toolchain = Toolchain::here();
-    let env = toolchain.env();
+    let mut env = toolchain.env();
+    env.extend(set.iter().map(|(name, value)| (*name, OsStr::new(*value))));
     let sandbox = job.sandbox.map(|sandbox| (sandbox, env.as_slice()));
     let ended = logged::run(&command, &dir, &log, timeout, sandbox);
     let read = read(&log);
@@ -144,7 +170,7 @@ mod tests {
             student: &student,
             sandbox: None,
         };
-        (step.run(&job, Vec::new()), dir)
+        (step.run(&job, Vec::new(), None), dir)
     }
 
     #[test]

@@ -191,6 +191,8 @@ pub(crate) fn hostile_student(build_failed: bool) -> StudentResult {
             offline: false,
             set_aside: Vec::new(),
             refused: Vec::new(),
+            supplied_unseen: false,
+            not_put_back: None,
         }),
         supplied: Some(SuppliedCopy {
             folder: format!("supplied{HOSTILE}"),

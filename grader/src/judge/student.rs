@@ -4,6 +4,7 @@
 //! gathers their style facts and observes their window if asked, and kills whatever they left
 //! running before their result is handed on; each [`Stage`] told as it starts, for progress.
 
+use std::fs;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -126,36 +127,41 @@ fn grade_until(
         _ => None,
     };
     // The build is the course's: the submission's own cargo and rustup configuration is set
-    // aside until grading is over, and a manifest that would take the supplied crate from
-    // elsewhere is refused.
-    let folder = match &restored {
-        Ok(Some((comparison, _))) => comparison.folder.as_str(),
-        _ => "supplied",
-    };
-    let configured = options.build.as_ref().map(|_| build_config::set_aside(dir));
-    let build = match unconfined {
-        None => options.build.as_ref().map(|command| {
+    // aside until grading is over, a manifest that would take the supplied crate from elsewhere
+    // is refused, and so is a build that cargo's log says built it from elsewhere.
+    let builds = options.build.as_ref().filter(|_| unconfined.is_none());
+    let configured = builds.map(|_| build_config::set_aside(dir));
+    let mut build = builds
+        .zip(configured.as_ref())
+        .map(|(command, (set, moved))| {
             step(Stage::Build);
-            let set_aside = match &configured {
-                Some(Ok(set)) => set.files.clone(),
-                Some(Err(why)) => return Build::not_started(why.to_string()),
-                None => Vec::new(),
+            if let Err(why) = moved {
+                return Build::not_started(why.to_string());
+            }
+            let folder = match &restored {
+                Ok(Some((comparison, _))) => Some(comparison.folder.as_str()),
+                Ok(None) => None,
+                Err(why) => return Build::not_started(why.to_string()),
             };
             let refused = match &kit.supplied {
-                Some(_) => build_config::redirections(dir, folder),
+                Some(_) => build_config::redirections(dir, folder.unwrap_or("supplied")),
                 None => Vec::new(),
             };
-            match refused.is_empty() {
-                true => command.run(&job, set_aside),
-                false => Build {
+            if !refused.is_empty() {
+                return Build {
                     refused,
-                    set_aside,
+                    set_aside: set.files.clone(),
                     ..Build::not_started("refused".into())
-                },
+                };
             }
-        }),
-        Some(_) => None,
-    };
+            // As cargo names it: the submission's real path, which the build runs in.
+            let checked = folder.map(|folder| {
+                fs::canonicalize(dir)
+                    .unwrap_or_else(|_| dir.to_path_buf())
+                    .join(folder)
+            });
+            command.run(&job, set.files.clone(), checked.as_deref())
+        });
     let runs = |case: &crate::kit::Case| !(options.skip_timing && case.is_timing());
     let of = kit.cases.iter().filter(|(case, _)| runs(case)).count();
     let graded = Instant::now();
@@ -217,8 +223,8 @@ fn grade_until(
         Some(Ok(prison)) => prison.release(),
     };
     // Put back once nothing of the student's runs any more.
-    if let Some(Ok(set)) = configured {
-        let _ = set.put_back();
+    if let (Some(build), Some((set, _))) = (&mut build, configured) {
+        build.not_put_back = set.put_back().err();
     }
     let supplied = match restored {
         Ok(Some((comparison, swap))) => Some(SuppliedCopy {

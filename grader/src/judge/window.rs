@@ -75,9 +75,9 @@ impl WindowRun {
     /// their sandbox.
     pub fn run(&self, job: &Job, dir: &Path) -> WindowResult {
         if let Some(build) = &self.build {
-            let built = build.run(job, Vec::new());
+            let built = build.run(job, Vec::new(), None);
             if !built.succeeded() {
-                return WindowResult::Unobserved(Unobserved::NoWindow(built));
+                return WindowResult::Unobserved(Unobserved::NoWindow(Box::new(built)));
             }
         }
         let student = Student {

@@ -8,11 +8,12 @@
 //! the build cannot see it, and [`SetAside::put_back`] returns them once grading is over, so the
 //! submission ends as it was handed in. In a manifest, `[patch]`, `[replace]` or a dependency on
 //! the supplied crate that is not the copy the grader checks and builds ([`redirections`])
-//! would do the same: such a build is refused. Files are read through [`tree`], never
-//! following a link.
+//! would do the same: such a build is refused. After the build, [`compiled`] reads in cargo's
+//! own log where the supplied crate it linked came from, so that it is checked as built,
+//! whatever made cargo take it. Files are read through [`tree`], never following a link.
 
-use std::fmt;
-use std::fs;
+use std::fs::{self, File};
+use std::io::{BufRead, BufReader};
 use std::path::{Component, Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -58,55 +59,76 @@ pub struct AsideError {
 }
 
 /// Moves every cargo and rustup configuration file of `submission` (anywhere in it, hidden
-/// folders included, build output left out) into a new folder of the grader's in it.
-pub fn set_aside(submission: &Path) -> Result<SetAside, AsideError> {
-    let failed = |what, path: &Path| {
-        let path = path.to_path_buf();
-        move |source| AsideError { what, path, source }
-    };
-    let files = found(submission);
+/// folders included, build output left out) into a new folder of the grader's in it. The files
+/// moved are returned even when one could not be, with the error: they are put back all the
+/// same.
+pub fn set_aside(submission: &Path) -> (SetAside, Result<(), AsideError>) {
     let mut set = SetAside {
         files: Vec::new(),
         aside: None,
         submission: submission.to_path_buf(),
     };
-    if files.is_empty() {
-        return Ok(set);
-    }
-    let aside = tempfile::Builder::new()
-        .prefix(ASIDE)
-        .tempdir_in(submission)
-        .map_err(failed("make a folder in", submission))?
-        .keep();
-    set.aside = Some(aside.clone());
-    for (number, file) in files.into_iter().enumerate() {
-        let from = submission.join(&file);
-        fs::rename(&from, aside.join(number.to_string())).map_err(failed("move", &from))?;
-        set.files.push(file);
-    }
-    Ok(set)
+    let files = found(submission);
+    let moved = match files.is_empty() {
+        true => Ok(()),
+        false => set.move_aside(files),
+    };
+    (set, moved)
 }
 
 impl SetAside {
-    /// Puts every file back where it was; the error says which could not be.
-    pub fn put_back(mut self) -> Result<(), AsideError> {
-        self.undo()
+    /// Moves `files` into a new folder of the grader's, keeping each one moved.
+    fn move_aside(&mut self, files: Vec<String>) -> Result<(), AsideError> {
+        let failed = |what, path: &Path| {
+            let path = path.to_path_buf();
+            move |source| AsideError { what, path, source }
+        };
+        let aside = tempfile::Builder::new()
+            .prefix(ASIDE)
+            .tempdir_in(&self.submission)
+            .map_err(failed("make a folder in", &self.submission))?
+            .keep();
+        self.aside = Some(aside.clone());
+        for (number, file) in files.into_iter().enumerate() {
+            let from = self.submission.join(&file);
+            fs::rename(&from, aside.join(number.to_string())).map_err(failed("move", &from))?;
+            self.files.push(file);
+        }
+        Ok(())
     }
 
-    /// Puts them back, once.
+    /// Puts every file back where it was. The error says why one could not be, and where
+    /// those not put back are, relative to the submission, in the words the build's result
+    /// keeps.
+    pub fn put_back(mut self) -> Result<(), (String, String)> {
+        let kept = self.aside.as_deref().map_or_else(String::new, |aside| {
+            let aside = aside.strip_prefix(&self.submission).unwrap_or(aside);
+            aside.to_string_lossy().into_owned()
+        });
+        self.undo().map_err(|why| (why.to_string(), kept))
+    }
+
+    /// Puts them back, once: every one that can be; the error says why the first that cannot
+    /// be could not, and those stay in the grader's folder.
     fn undo(&mut self) -> Result<(), AsideError> {
         let Some(aside) = self.aside.take() else {
             return Ok(());
         };
+        let mut first = None;
         for (number, file) in self.files.iter().enumerate() {
             let to = self.submission.join(file);
             // Whatever the build left in its place is the build's, not the student's.
             let _ = fs::remove_file(&to);
-            fs::rename(aside.join(number.to_string()), &to).map_err(|source| AsideError {
-                what: "put back",
-                path: to,
-                source,
-            })?;
+            if let Err(source) = fs::rename(aside.join(number.to_string()), &to) {
+                first.get_or_insert(AsideError {
+                    what: "put back",
+                    path: to,
+                    source,
+                });
+            }
+        }
+        if let Some(failed) = first {
+            return Err(failed);
         }
         fs::remove_dir(&aside).map_err(|source| AsideError {
             what: "remove",
@@ -142,7 +164,8 @@ fn found(submission: &Path) -> Vec<String> {
         .collect()
 }
 
-/// A manifest's part that would change what the build is built against.
+/// What would make, or made, the build take something else than the course's supplied crate;
+/// the reports say it in words.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Redirection {
     /// A `[patch]` table, in this manifest.
@@ -157,19 +180,10 @@ pub enum Redirection {
         /// Where it points.
         to: String,
     },
-}
-
-impl fmt::Display for Redirection {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Redirection::Patch(manifest) => write!(f, "{manifest} has a [patch] table"),
-            Redirection::Replace(manifest) => write!(f, "{manifest} has a [replace] table"),
-            Redirection::Supplied { manifest, to } => write!(
-                f,
-                "{manifest} takes {PACKAGE} from {to}, not from the supplied crate's folder"
-            ),
-        }
-    }
+    /// The supplied crate as cargo's log says it built it (compiled, or already compiled),
+    /// from another source than the folder checked: what follows `Compiling` or `Fresh`
+    /// (`connect_four_supplied v0.1.0 (SOURCE)`).
+    Compiled(String),
 }
 
 /// What in `submission`'s manifests (every `Cargo.toml`, hidden folders included) would make
@@ -259,6 +273,43 @@ fn elsewhere(folder: &str, value: &toml::Value, supplied: &str) -> Option<String
     (resolved != Path::new(supplied)).then(|| path.to_owned())
 }
 
+/// What cargo's log of a build, at `log`, says of the supplied crate it linked, checked against
+/// `folder` (the folder checked, absolute, as cargo names it): a [`Redirection::Compiled`] for
+/// each of cargo's status lines naming the crate, compiled (`Compiling connect_four_supplied
+/// v0.1.0 (SOURCE)`) or, in a verbose build, already compiled (`Fresh ...`), that names another
+/// source (another path, a git repository, or none: a registry); so none when every one names
+/// the folder. `None` when no line names the crate (a quiet build, a build that is not verbose
+/// over output already there, a program that does not use it): which copy is linked is not
+/// known.
+pub fn compiled(log: &Path, folder: &Path) -> Option<Vec<Redirection>> {
+    let file = File::open(log).ok()?;
+    let crate_line = format!("{PACKAGE} v");
+    // Cargo writes a path source as the path, as its guide once showed it as a `file://` URL.
+    let ours = [
+        format!("({})", folder.display()),
+        format!("(file://{})", folder.display()),
+    ];
+    let mut named: Vec<String> = BufReader::new(file)
+        .split(b'\n')
+        .map_while(Result::ok)
+        .filter_map(|line| {
+            let line = String::from_utf8_lossy(&line);
+            let line = line.trim();
+            let rest = line
+                .strip_prefix("Compiling ")
+                .or_else(|| line.strip_prefix("Fresh "))?;
+            rest.starts_with(&crate_line).then(|| rest.to_owned())
+        })
+        .collect();
+    if named.is_empty() {
+        return None;
+    }
+    named.retain(|source| !ours.iter().any(|ours| source.ends_with(ours)));
+    named.sort();
+    named.dedup();
+    Some(named.into_iter().map(Redirection::Compiled).collect())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -286,7 +337,8 @@ mod tests {
             ("src/main.rs", "fn main() {}\n"),
             ("target/.cargo/config.toml", "left alone: build output\n"),
         ]);
-        let set = set_aside(dir.path()).unwrap();
+        let (set, moved) = set_aside(dir.path());
+        moved.unwrap();
         assert_eq!(
             set.files,
             [
@@ -314,7 +366,35 @@ mod tests {
             .filter(|name| name.starts_with(ASIDE))
             .collect();
         assert!(left.is_empty(), "{left:?}");
-        assert!(set_aside(dir.path()).unwrap().files.len() == 3);
+        assert!(set_aside(dir.path()).0.files.len() == 3);
+    }
+
+    #[test]
+    fn a_file_that_cannot_be_put_back_is_said_with_where_it_is_and_the_others_put_back() {
+        let dir = submission(&[
+            (".cargo/config.toml", "paths = [\".course/supplied\"]\n"),
+            ("rust-toolchain", "stable\n"),
+        ]);
+        let (set, moved) = set_aside(dir.path());
+        moved.unwrap();
+        // The build left a folder where the first file was: it cannot be put back.
+        fs::create_dir_all(dir.path().join(".cargo/config.toml/made")).unwrap();
+        let (why, kept) = set.put_back().unwrap_err();
+        assert!(
+            why.starts_with("cannot put back ") && why.contains(".cargo/config.toml"),
+            "{why}"
+        );
+        assert!(kept.starts_with(ASIDE) && !kept.contains('/'), "{kept}");
+        let left = fs::read_dir(dir.path().join(&kept)).unwrap().flatten();
+        let left: Vec<String> = left
+            .map(|e| fs::read_to_string(e.path()).unwrap())
+            .collect();
+        assert_eq!(left, ["paths = [\".course/supplied\"]\n"]);
+        assert_eq!(
+            fs::read_to_string(dir.path().join("rust-toolchain")).unwrap(),
+            "stable\n",
+            "the others are put back"
+        );
     }
 
     #[test]
@@ -344,19 +424,17 @@ mod tests {
                 "[package]\nname = \"connect_four_supplied\"\n",
             ),
         ]);
-        let found: Vec<String> = redirections(dir.path(), "supplied")
-            .iter()
-            .map(ToString::to_string)
-            .collect();
+        let supplied = |manifest: &str, to: &str| Redirection::Supplied {
+            manifest: manifest.into(),
+            to: to.into(),
+        };
         assert_eq!(
-            found,
+            redirections(dir.path(), "supplied"),
             [
-                ".hidden/Cargo.toml takes connect_four_supplied from a registry or git, not from \
-                 the supplied crate's folder",
-                "Cargo.toml has a [patch] table",
-                "game/Cargo.toml has a [replace] table",
-                "game/Cargo.toml takes connect_four_supplied from ../.course/supplied, not from \
-                 the supplied crate's folder",
+                supplied(".hidden/Cargo.toml", "a registry or git"),
+                Redirection::Patch("Cargo.toml".into()),
+                Redirection::Replace("game/Cargo.toml".into()),
+                supplied("game/Cargo.toml", "../.course/supplied"),
             ]
         );
         let honest = submission(&[(
@@ -364,5 +442,45 @@ mod tests {
             "[dependencies]\nconnect_four_supplied = { path = \"./supplied\" }\n",
         )]);
         assert_eq!(redirections(honest.path(), "supplied"), []);
+    }
+
+    #[test]
+    fn cargo_s_log_says_where_it_compiled_the_supplied_crate_from() {
+        // Cargo's status lines, as `cargo build` writes them to a log (not a terminal); its
+        // guide, https://doc.rust-lang.org/cargo/guide/creating-a-new-project.html, shows the
+        // source as a `file://` URL, which cargo now writes as the path alone.
+        let dir = submission(&[
+            (
+                "course.log",
+                "   Compiling clap v4.5.0\n   Compiling connect_four_supplied v0.1.0 \
+                 (/s/ann/supplied)\n   Compiling connect_four v0.1.0 (/s/ann)\n\
+                 \x20  Compiling connect_four_supplied v0.1.0 (file:///s/ann/supplied)\n\
+                 \x20      Fresh connect_four_supplied v0.1.0 (/s/ann/supplied)\n",
+            ),
+            (
+                "elsewhere.log",
+                "   Compiling connect_four_supplied v0.1.0 (/s/ann/supplied)\n\
+                 warning: c4@0.1.0: Compiling connect_four_supplied v0.1.0 (/s/ann/forged)\n\
+                 \x20  Compiling connect_four_supplied v0.1.0 (/s/ann/.course/supplied)\n\
+                 \x20  Compiling connect_four_supplied v0.1.0 (/s/ann/supplied/x)\n\
+                 \x20  Compiling connect_four_supplied v0.1.0\n\
+                 \x20      Fresh connect_four_supplied v0.1.0 (/s/ann/.course/supplied)\n",
+            ),
+            ("quiet.log", "    Finished `release` profile\n"),
+        ]);
+        let folder = Path::new("/s/ann/supplied");
+        let log = |name: &str| compiled(&dir.path().join(name), folder);
+        assert_eq!(log("course.log"), Some(Vec::new()));
+        let compiled = |source: &str| Redirection::Compiled(source.into());
+        assert_eq!(
+            log("elsewhere.log"),
+            Some(vec![
+                compiled("connect_four_supplied v0.1.0"),
+                compiled("connect_four_supplied v0.1.0 (/s/ann/.course/supplied)"),
+                compiled("connect_four_supplied v0.1.0 (/s/ann/supplied/x)"),
+            ])
+        );
+        assert_eq!(log("quiet.log"), None);
+        assert_eq!(log("no such.log"), None);
     }
 }

@@ -589,6 +589,8 @@ mod tests {
                 offline: false,
                 set_aside: Vec::new(),
                 refused: Vec::new(),
+                supplied_unseen: false,
+                not_put_back: None,
             }),
             ..fixtures::student(name, cases, seconds)
         }

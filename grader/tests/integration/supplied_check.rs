@@ -1,14 +1,19 @@
 //! The supplied crate check through the real `grade` binary: a class with a changed and an
 //! unchanged copy of `starter/supplied` is told apart in the gradebook, the reports and the
 //! summary without any change to the score; Gradescope shows the change as a test worth nothing;
-//! a submission without a copy is not flagged; and without the course's copy the check is
-//! skipped with one warning.
+//! a submission without a copy is not flagged; without the course's copy the check is
+//! skipped with one warning; and a class of tiny cargo projects, each trying to build another
+//! copy of the supplied crate (`paths` and `rustc-wrapper` in `.cargo/config.toml`, a
+//! `[patch]`), is built against the course's copy, or refused, and the reports say so, as is a
+//! build that cargo's log shows took another copy.
 
 use std::fs;
+use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
 use crate::support::{
-    column, copy_dir, grade, graded, kit, python_submission, rows, starter_supplied,
+    column, copy_dir, grade, graded, kit, python_submission, rows, small_kit, starter_supplied,
+    QUICK_CASES,
 };
 
 /// Puts a copy of the course's supplied crate in `dir/supplied` and changes it: one file edited,
@@ -201,5 +206,166 @@ fn with_a_build_step_the_course_copy_is_built_and_the_submitted_one_put_back() {
             && report.contains("built with the course's copy")
             && report.contains("the submitted copy was put back"),
         "{report}"
+    );
+}
+
+/// A tiny cargo project in `dir` that uses the supplied crate in `supplied/` (a copy of
+/// `course`), with `.course/supplied/`, a changed copy that fails to compile, beside it;
+/// `manifest` is added to its `Cargo.toml`.
+fn cargo_project(dir: &Path, course: &Path, manifest: &str) {
+    copy_dir(course, &dir.join("supplied"));
+    copy_dir(course, &dir.join(".course/supplied"));
+    fs::write(
+        dir.join(".course/supplied/src/lib.rs"),
+        "compile_error!(\"the changed copy was built\");\n",
+    )
+    .unwrap();
+    fs::create_dir_all(dir.join("src")).unwrap();
+    fs::write(
+        dir.join("src/main.rs"),
+        "fn main() {\n    println!(\"{}\", connect_four_supplied::COPY);\n}\n",
+    )
+    .unwrap();
+    fs::write(
+        dir.join("Cargo.toml"),
+        format!(
+            "[package]\nname = \"c4\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n\
+             [dependencies]\nconnect_four_supplied = {{ path = \"supplied\" }}\n\n\
+             [workspace]\n{manifest}"
+        ),
+    )
+    .unwrap();
+}
+
+#[test]
+fn a_build_redirected_by_cargo_s_configuration_or_a_patch_builds_the_course_s_copy_or_none() {
+    // Cargo's configuration (`paths`, `build.rustc-wrapper`):
+    // https://doc.rust-lang.org/cargo/reference/config.html; `[patch]`:
+    // https://doc.rust-lang.org/cargo/reference/overriding-dependencies.html
+    let work = tempfile::tempdir().unwrap();
+    let course = work.path().join("course");
+    fs::create_dir_all(course.join("src")).unwrap();
+    fs::write(
+        course.join("Cargo.toml"),
+        "[package]\nname = \"connect_four_supplied\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+    )
+    .unwrap();
+    fs::write(
+        course.join("src/lib.rs"),
+        "pub const COPY: &str = \"course\";\n",
+    )
+    .unwrap();
+    let kit = work.path().join("kit");
+    small_kit(&kit, &QUICK_CASES);
+    let class = work.path().join("class");
+    let config = |student: &str, text: &str| {
+        let dir = class.join(student);
+        cargo_project(&dir, &course, "");
+        fs::create_dir_all(dir.join(".cargo")).unwrap();
+        fs::write(dir.join(".cargo/config.toml"), text).unwrap();
+    };
+    config("paths", "paths = [\".course/supplied\"]\n");
+    config("wrapper", "[build]\nrustc-wrapper = \"./spy.sh\"\n");
+    fs::write(
+        class.join("wrapper/spy.sh"),
+        "#!/bin/sh\necho 'the wrapper ran' >&2\nexit 1\n",
+    )
+    .unwrap();
+    fs::set_permissions(
+        class.join("wrapper/spy.sh"),
+        fs::Permissions::from_mode(0o755),
+    )
+    .unwrap();
+    cargo_project(
+        &class.join("patch"),
+        &course,
+        "\n[patch.crates-io]\nconnect_four_supplied = { path = \".course/supplied\" }\n",
+    );
+    let csv = work.path().join("grades.csv");
+    let reports = work.path().join("reports");
+    let output = grade()
+        .arg("class")
+        .arg(&class)
+        .arg("--kit")
+        .arg(&kit)
+        .arg("--supplied")
+        .arg(&course)
+        .args(["--command", "{dir}/target/debug/c4", "--skip-timing"])
+        .args(["--build", "cargo build --offline", "--jobs", "2", "--csv"])
+        .arg(&csv)
+        .arg("--report")
+        .arg(&reports)
+        .output()
+        .unwrap();
+    let printed = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{printed}");
+
+    let rows = rows(&csv);
+    let build = column(&rows[0], "build");
+    let built: Vec<(&str, &str)> = rows[1..]
+        .iter()
+        .map(|r| (r[0].as_str(), r[build].as_str()))
+        .collect();
+    assert_eq!(
+        built,
+        [("patch", "failed"), ("paths", "ok"), ("wrapper", "ok")]
+    );
+    let class = fs::canonicalize(&class).unwrap();
+    for student in ["paths", "wrapper"] {
+        let log = fs::read_to_string(reports.join(format!("{student}.build.log"))).unwrap();
+        let ours = format!(
+            "Compiling connect_four_supplied v0.1.0 ({})",
+            class.join(student).join("supplied").display()
+        );
+        assert!(
+            log.contains(&ours) && !log.contains(".course") && !log.contains("wrapper ran"),
+            "{log}"
+        );
+        let report = fs::read_to_string(reports.join(format!("{student}.md"))).unwrap();
+        assert!(
+            report.contains("The build succeeded in ")
+                && report.contains(
+                    "set aside for it, so that the build is the course's: `.cargo/config.toml`."
+                )
+                && !report.contains("could not be checked"),
+            "{report}"
+        );
+        assert!(
+            class.join(student).join(".cargo/config.toml").is_file(),
+            "put back"
+        );
+    }
+    let report = fs::read_to_string(reports.join("patch.md")).unwrap();
+    assert!(
+        report.contains(
+            "The build was refused, as it is not built against the course's supplied crate \
+             (Cargo.toml has a [patch] table): no case was run"
+        ),
+        "{report}"
+    );
+
+    // Whatever else made cargo take the changed copy (here the build command itself), cargo's
+    // own log says so, and the build is refused.
+    let redirected = graded(
+        grade()
+            .current_dir(class.join("paths"))
+            .args(["student", "target/debug/c4", "--skip-timing", "--kit"])
+            .arg(&kit)
+            .arg("--supplied")
+            .arg(&course)
+            .args([
+                "--build",
+                "cargo build --offline --config 'paths = [\".course/supplied\"]'",
+            ]),
+    );
+    let said = redirected.results["tests"][0]["output"].as_str().unwrap();
+    let elsewhere = class.join("paths/.course/supplied");
+    assert!(
+        said.contains(&format!(
+            "(cargo built connect_four_supplied v0.1.0 ({}), not from the supplied crate's \
+             folder): no case was run",
+            elsewhere.display()
+        )),
+        "{said}"
     );
 }

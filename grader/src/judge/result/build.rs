@@ -31,10 +31,20 @@ pub struct Build {
     /// (paths below the submission): the build is the course's.
     #[serde(default)]
     pub set_aside: Vec<String>,
-    /// What in its manifests would have built it against something else than the course's
-    /// supplied crate: the build was refused for it, and not run.
+    /// What in its manifests would have built it, or in cargo's log did build it, against
+    /// something else than the course's supplied crate: the build was refused for it, and no
+    /// case run.
     #[serde(default)]
     pub refused: Vec<Redirection>,
+    /// Whether the build succeeded without cargo's log naming the supplied crate the kit
+    /// checks (a quiet build, output already there without the sandbox's verbose cargo, a
+    /// program that does not use it): which copy the program is linked with is not known.
+    #[serde(default)]
+    pub supplied_unseen: bool,
+    /// When the configuration set aside could not be put back after grading: why, and where
+    /// the files not put back are (relative to the submission).
+    #[serde(default)]
+    pub not_put_back: Option<(String, String)>,
 }
 
 impl Build {
@@ -53,6 +63,8 @@ impl Build {
             offline: false,
             set_aside: Vec::new(),
             refused: Vec::new(),
+            supplied_unseen: false,
+            not_put_back: None,
         }
     }
 

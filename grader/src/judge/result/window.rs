@@ -26,7 +26,7 @@ pub enum WindowResult {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Unobserved {
     /// The student has no window build: the window's build failed or ran out of time.
-    NoWindow(Build),
+    NoWindow(Box<Build>),
     /// The private X display could not be started.
     NoDisplay(DisplayError),
     /// The student's sandbox could not be set up (why), and no student code runs unconfined.

@@ -126,10 +126,15 @@ fn run_lint(
     }
     let kind = format!("lint.{}", file_stem(&lint.name));
     let logs = check.logs.as_deref();
-    let (ended, log, (count, tail)) =
-        run_logged(job, &lint.command, settings.timeout(), logs, &kind, |log| {
-            (counted(log, &lint.lines_with), tail(log))
-        });
+    let (ended, log, (count, tail)) = run_logged(
+        job,
+        &lint.command,
+        &[],
+        settings.timeout(),
+        logs,
+        &kind,
+        |log| (counted(log, &lint.lines_with), tail(log)),
+    );
     let found = matches!(&ended, Ended::Failed(status) if status.code() == lint.found_exit);
     let outcome = match ended {
         Ended::Succeeded => LintOutcome::Counted(count),
