@@ -147,7 +147,7 @@ pub fn write(reports: &Path, comparison: &Comparison) -> Result<(), WriteError> 
     write_file(&folder.join("index.html"), page::index(comparison))?;
     for (rank, pair) in comparison.pairs.iter().take(page::PAGES).enumerate() {
         write_file(
-            &folder.join(page::pair_name(rank)),
+            &folder.join(similarity::pair_name(rank)),
             page::pair(comparison, pair, rank),
         )?;
     }

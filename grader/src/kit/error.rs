@@ -1,14 +1,10 @@
-//! Why the kit cannot be loaded, and reading its TOML files with errors that name them.
+//! Reading the kit's TOML files, with errors that name them.
 
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
 use serde::de::DeserializeOwned;
-
-use super::case::{CaseError, CasesError};
-use super::rubric::RubricError;
-use super::solution::SolutionError;
 
 /// Why one of the kit's TOML files (or a folder of them) cannot be read.
 #[derive(Debug, thiserror::Error)]
@@ -30,40 +26,6 @@ pub enum TomlError {
         /// Where and why.
         #[source]
         source: toml::de::Error,
-    },
-}
-
-/// Why the kit cannot be loaded ([`super::Kit::load`]).
-#[derive(Debug, thiserror::Error)]
-pub enum LoadError {
-    /// The rubric.
-    #[error(transparent)]
-    Rubric(#[from] RubricError),
-    /// A case file, or the cases' folder.
-    #[error(transparent)]
-    Case(#[from] CaseError),
-    /// The cases do not fit the rubric or each other.
-    #[error(transparent)]
-    Cases(#[from] CasesError),
-    /// A case's stored answers.
-    #[error(transparent)]
-    Solution(#[from] SolutionError),
-    /// The instructor's seed (`secret.toml`).
-    #[error(transparent)]
-    Secret(#[from] TomlError),
-    /// A held-out case cannot be made.
-    #[cfg(not(feature = "students-kit"))]
-    #[error(transparent)]
-    HeldOut(#[from] super::held_out::generate::HeldOutError),
-    /// The kit has held-out cases and this `grade` is the students' kit's.
-    #[error(
-        "{}: held-out cases need the course's grade, which has the reference engine; \
-         this grade is the students' kit's",
-        .secret.display()
-    )]
-    HeldOutInStudentsKit {
-        /// The instructor's seed file.
-        secret: PathBuf,
     },
 }
 

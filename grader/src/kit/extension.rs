@@ -4,13 +4,11 @@
 //! case, the same total. Their stored answers are written and checked with every other case's
 //! (`grade generate`, `grade check`), on or off, so that turning one on needs nothing more.
 
-use std::collections::BTreeMap;
 use std::path::Path;
 
 use serde::Deserialize;
 
 use super::case::{self, Case, CaseError};
-use super::rubric::{Category, Invalid};
 
 /// The folder below the kit that holds each extension's cases.
 pub const EXTENSIONS: &str = "extensions";
@@ -30,32 +28,35 @@ pub struct Extension {
     pub on: bool,
 }
 
+/// What is wrong with an `[[extension]]` table (its name).
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum InvalidExtension {
+    /// Its folder is not one plain name, or its points not over 0.
+    #[error(
+        "extension `{0}`: folder must be one plain name (letters, digits, _ and -) and points \
+         over 0"
+    )]
+    Folder(String),
+    /// It has a category's name.
+    #[error("extension `{0}`: a category of that name already exists")]
+    Name(String),
+}
+
 impl Extension {
-    /// Why the extension cannot be used beside `categories`, if it cannot.
-    pub fn check(&self, categories: &[Category]) -> Result<(), Invalid> {
+    /// Why the extension cannot be used beside the categories named `taken`, if it cannot.
+    pub fn check(&self, taken: &[&str]) -> Result<(), InvalidExtension> {
         let plain = !self.folder.is_empty()
             && self
                 .folder
                 .chars()
                 .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
         if !plain || self.points.is_nan() || self.points <= 0.0 {
-            return Err(Invalid::ExtensionFolder(self.name.clone()));
+            return Err(InvalidExtension::Folder(self.name.clone()));
         }
-        if categories.iter().any(|c| c.name == self.name) {
-            return Err(Invalid::ExtensionName(self.name.clone()));
+        if taken.contains(&self.name.as_str()) {
+            return Err(InvalidExtension::Name(self.name.clone()));
         }
         Ok(())
-    }
-
-    /// The category it adds when on: scored by its cases alone.
-    pub fn category(&self) -> Category {
-        Category {
-            name: self.name.clone(),
-            points: self.points,
-            manual: Vec::new(),
-            evidence: None,
-            wording: BTreeMap::new(),
-        }
     }
 
     /// Its cases, named below `extensions/` (`connect_m/wins_9x9`): each must score its
@@ -105,9 +106,8 @@ mod tests {
             assert!(extension(bad, 10.0).check(&[]).is_err(), "{bad}");
         }
         assert!(extension("connect_m", 0.0).check(&[]).is_err());
-        let taken = extension("x", 1.0).category();
         assert!(extension("x", 1.0)
-            .check(&[taken])
+            .check(&["Connect M"])
             .unwrap_err()
             .to_string()
             .contains("already exists"));

@@ -11,8 +11,6 @@ use jiff::tz::Offset;
 use jiff::{SignedDuration, Timestamp};
 use serde::{Deserialize, Deserializer};
 
-use super::rubric::Invalid;
-
 /// A moment as it was written: the instant, and the offset it was written with (so that it is
 /// shown as the instructor or Gradescope wrote it).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -131,15 +129,26 @@ fn whole() -> f64 {
     100.0
 }
 
+/// What is wrong with the `[late]` table.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum InvalidLate {
+    /// The penalty is no percent.
+    #[error("late: penalty is a percent of the points, 0 to 100, not {0}")]
+    Penalty(f64),
+    /// The cap is no percent.
+    #[error("late: cap is a percent of the points, 0 to 100, not {0}")]
+    Cap(f64),
+}
+
 impl LatePolicy {
     /// Why the policy cannot be used, if it cannot.
-    pub fn validate(&self) -> Result<(), Invalid> {
+    pub fn validate(&self) -> Result<(), InvalidLate> {
         let percent = |x: f64| x.is_finite() && (0.0..=100.0).contains(&x);
         if !percent(self.penalty) {
-            return Err(Invalid::Penalty(self.penalty));
+            return Err(InvalidLate::Penalty(self.penalty));
         }
         if !percent(self.cap) {
-            return Err(Invalid::Cap(self.cap));
+            return Err(InvalidLate::Cap(self.cap));
         }
         Ok(())
     }

@@ -33,13 +33,51 @@ pub mod submitted;
 pub mod supplied;
 pub mod tree;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 pub use case::Case;
+pub use error::TomlError;
 pub(crate) use error::{parse_toml, read_text, read_toml};
-pub use error::{LoadError, TomlError};
 pub use rubric::Rubric;
 pub use solution::Solution;
+
+use case::{CaseError, CasesError};
+use rubric::RubricError;
+use solution::SolutionError;
+
+/// Why the kit cannot be loaded ([`Kit::load`]).
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    /// The rubric.
+    #[error(transparent)]
+    Rubric(#[from] RubricError),
+    /// A case file, or the cases' folder.
+    #[error(transparent)]
+    Case(#[from] CaseError),
+    /// The cases do not fit the rubric or each other.
+    #[error(transparent)]
+    Cases(#[from] CasesError),
+    /// A case's stored answers.
+    #[error(transparent)]
+    Solution(#[from] SolutionError),
+    /// The instructor's seed (`secret.toml`).
+    #[error(transparent)]
+    Secret(#[from] TomlError),
+    /// A held-out case cannot be made.
+    #[cfg(not(feature = "students-kit"))]
+    #[error(transparent)]
+    HeldOut(#[from] held_out::generate::HeldOutError),
+    /// The kit has held-out cases and this `grade` is the students' kit's.
+    #[error(
+        "{}: held-out cases need the course's grade, which has the reference engine; \
+         this grade is the students' kit's",
+        .secret.display()
+    )]
+    HeldOutInStudentsKit {
+        /// The instructor's seed file.
+        secret: PathBuf,
+    },
+}
 
 /// Everything needed to grade: the rubric and every case with its stored answers.
 #[derive(Debug, Clone)]
@@ -67,7 +105,11 @@ impl Kit {
         match seed {
             None => Ok(kit),
             #[cfg(not(feature = "students-kit"))]
-            Some(seed) => Ok(held_out::generate::add(kit, seed, dir)?),
+            Some(seed) => {
+                let mut kit = kit;
+                held_out::generate::add(&kit.rubric, &mut kit.cases, seed, dir)?;
+                Ok(kit)
+            }
             #[cfg(feature = "students-kit")]
             Some(_) => Err(LoadError::HeldOutInStudentsKit {
                 secret: dir.join(held_out::SECRET),

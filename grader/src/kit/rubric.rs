@@ -12,10 +12,10 @@ use serde::Deserialize;
 
 use super::case::Case;
 use super::case::CasesError;
-use super::extension::Extension;
-use super::late::LatePolicy;
+use super::extension::{Extension, InvalidExtension};
+use super::late::{InvalidLate, LatePolicy};
 use super::reconcile::Duplicates;
-use super::style::{Language, StyleRules, MOST_LISTED};
+use super::style::{InvalidStyle, Language, StyleRules};
 use super::TomlError;
 use crate::process::Limits;
 
@@ -173,6 +173,19 @@ impl Category {
     }
 }
 
+impl From<&Extension> for Category {
+    /// The category an extension adds when on: scored by its cases alone.
+    fn from(extension: &Extension) -> Category {
+        Category {
+            name: extension.name.clone(),
+            points: extension.points,
+            manual: Vec::new(),
+            evidence: None,
+            wording: BTreeMap::new(),
+        }
+    }
+}
+
 /// A part of a category: scored by the cases, or graded by hand.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Part {
@@ -297,15 +310,9 @@ pub enum Missing {
 /// What is wrong with the rubric or one of its tables ([`RubricError::Invalid`]).
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum Invalid {
-    /// An extension's folder is not one plain name, or its points not over 0 (its name).
-    #[error(
-        "extension `{0}`: folder must be one plain name (letters, digits, _ and -) and points \
-         over 0"
-    )]
-    ExtensionFolder(String),
-    /// An extension has a category's name.
-    #[error("extension `{0}`: a category of that name already exists")]
-    ExtensionName(String),
+    /// An extension.
+    #[error(transparent)]
+    Extension(#[from] InvalidExtension),
     /// A category's wording that no checklist item uses (the category, the wording).
     #[error(
         "`{0}`: [category.wording.{1}] is in no checklist item: write {{{1}}} where its words \
@@ -326,23 +333,12 @@ pub enum Invalid {
     /// The limits, in the words of [`Limits::validate`] (the process layer's).
     #[error("{0}")]
     Limits(String),
-    /// The style table's sizes.
-    #[error("style: longest must be 1 to {MOST_LISTED}, timeout_seconds at least 1")]
-    StyleSizes,
-    /// A style lint with no name of its own, command or count (its name).
-    #[error(
-        "style: each [[style.lint]] needs a name of its own, a command and what it counts: {0:?}"
-    )]
-    Lint(String),
-    /// A style lint whose found_exit is 0 (its name).
-    #[error("style: `{0}`: found_exit cannot be 0")]
-    FoundExit(String),
-    /// The late penalty is no percent.
-    #[error("late: penalty is a percent of the points, 0 to 100, not {0}")]
-    Penalty(f64),
-    /// The late cap is no percent.
-    #[error("late: cap is a percent of the points, 0 to 100, not {0}")]
-    Cap(f64),
+    /// The style table.
+    #[error(transparent)]
+    Style(#[from] InvalidStyle),
+    /// The late policy.
+    #[error(transparent)]
+    Late(#[from] InvalidLate),
     /// The held-out share or count.
     #[error("held_out: share must be over 0 and under 1, cases at least 1")]
     HeldOutShare,
@@ -389,14 +385,15 @@ impl Rubric {
             why,
         };
         let mut rubric: Rubric = super::read_toml(path)?;
+        let taken: Vec<&str> = rubric.categories.iter().map(|c| c.name.as_str()).collect();
         for extension in &rubric.extensions {
-            extension.check(&rubric.categories).map_err(invalid)?;
+            extension.check(&taken).map_err(|why| invalid(why.into()))?;
         }
         let turned_on: Vec<Category> = rubric
             .extensions
             .iter()
             .filter(|e| e.on)
-            .map(Extension::category)
+            .map(Category::from)
             .collect();
         rubric.categories.extend(turned_on);
         if rubric.categories.is_empty() {
@@ -417,9 +414,9 @@ impl Rubric {
             .limits
             .validate()
             .map_err(|why| invalid(Invalid::Limits(why)))?;
-        rubric.style.validate().map_err(invalid)?;
+        rubric.style.validate().map_err(|why| invalid(why.into()))?;
         if let Some(late) = &rubric.late {
-            late.validate().map_err(invalid)?;
+            late.validate().map_err(|why| invalid(why.into()))?;
         }
         if let Some(table) = &rubric.held_out {
             table.validate(&rubric).map_err(invalid)?;

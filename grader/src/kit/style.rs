@@ -8,8 +8,6 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use super::rubric::Invalid;
-
 /// A language of students' source files.
 #[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -105,7 +103,23 @@ impl Default for StyleRules {
 }
 
 /// The most functions a report lists.
-pub(super) const MOST_LISTED: usize = 50;
+const MOST_LISTED: usize = 50;
+
+/// What is wrong with the `[style]` table.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum InvalidStyle {
+    /// Its sizes.
+    #[error("style: longest must be 1 to {MOST_LISTED}, timeout_seconds at least 1")]
+    Sizes,
+    /// A lint with no name of its own, command or count (its name).
+    #[error(
+        "style: each [[style.lint]] needs a name of its own, a command and what it counts: {0:?}"
+    )]
+    Lint(String),
+    /// A lint whose found_exit is 0 (its name).
+    #[error("style: `{0}`: found_exit cannot be 0")]
+    FoundExit(String),
+}
 
 impl StyleRules {
     /// How long one lint command may take.
@@ -114,9 +128,9 @@ impl StyleRules {
     }
 
     /// Why the table cannot be used, if it cannot.
-    pub fn validate(&self) -> Result<(), Invalid> {
+    pub fn validate(&self) -> Result<(), InvalidStyle> {
         if !(1..=MOST_LISTED).contains(&self.longest) || self.timeout_seconds == 0 {
-            return Err(Invalid::StyleSizes);
+            return Err(InvalidStyle::Sizes);
         }
         let mut names = BTreeSet::new();
         for lint in &self.lints {
@@ -124,10 +138,10 @@ impl StyleRules {
                 .iter()
                 .any(|text| text.trim().is_empty());
             if blank || !names.insert(lint.name.as_str()) {
-                return Err(Invalid::Lint(lint.name.clone()));
+                return Err(InvalidStyle::Lint(lint.name.clone()));
             }
             if lint.found_exit == Some(0) {
-                return Err(Invalid::FoundExit(lint.name.clone()));
+                return Err(InvalidStyle::FoundExit(lint.name.clone()));
             }
         }
         Ok(())

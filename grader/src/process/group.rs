@@ -2,14 +2,26 @@
 //! The child leads a group of its own, is polled for its end without being reaped (so that its
 //! id, and its group's, stay its own until everything it started has been killed), and when the
 //! group is dropped every process of its family (the group and whatever was started from it,
-//! even in a session of its own) is killed and the leader reaped.
+//! even in a session of its own) is killed and the leader reaped. Its family is looked for among
+//! the processes its sandbox can have ([`processes_of`]), which the program's watches look at too.
 
 use std::io;
 use std::os::unix::process::CommandExt;
 use std::process::{Child, Command, ExitStatus};
 
-use super::procfs::{exit_status, family, kill, processes_of};
+use super::procfs::{exit_status, family, kill, process, processes, Process};
 use super::sandbox::Prepared;
+
+/// Every process a program in `sandbox` can have: those of the job's control group where it
+/// has one (every process of the job is born in it and none can leave it: a handful to read
+/// rather than the whole machine; only a relay into the job's PID namespace stays outside, and
+/// it leads the program's group), else every process on the machine.
+pub(crate) fn processes_of(sandbox: Option<&Prepared>) -> Vec<Process> {
+    match sandbox.and_then(Prepared::processes) {
+        Some(pids) => pids.into_iter().filter_map(process).collect(),
+        None => processes(),
+    }
+}
 
 /// A running child that leads its own process group.
 pub struct Group {

@@ -12,8 +12,6 @@ use std::process::ExitStatus;
 use procfs::process::Stat;
 use procfs::FromRead;
 
-use super::sandbox::Prepared;
-
 /// One process, as `/proc/PID/stat` describes it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Process {
@@ -41,19 +39,8 @@ pub(crate) fn processes() -> Vec<Process> {
     pids().into_iter().filter_map(process).collect()
 }
 
-/// Every process a program in `sandbox` can have: those of the job's control group where it
-/// has one (every process of the job is born in it and none can leave it: a handful to read
-/// rather than the whole machine; only a relay into the job's PID namespace stays outside, and
-/// it leads the program's group), else [`processes`].
-pub(crate) fn processes_of(sandbox: Option<&Prepared>) -> Vec<Process> {
-    match sandbox.and_then(Prepared::processes) {
-        Some(pids) => pids.into_iter().filter_map(process).collect(),
-        None => processes(),
-    }
-}
-
 /// Process `pid`, if it is there.
-fn process(pid: i32) -> Option<Process> {
+pub(crate) fn process(pid: i32) -> Option<Process> {
     let stat = Stat::from_file(format!("/proc/{pid}/stat")).ok()?;
     Some(Process {
         pid,
@@ -120,10 +107,9 @@ pub(crate) fn kill(leader: i32, pids: &[i32]) {
     }
 }
 
-/// Every process a program in `sandbox` can have ([`processes_of`]) but the grader and its own
-/// children (which hold copies of the grader's pipes for an instant, between fork and exec)
-/// that has one of `pipes` open.
-pub(crate) fn holders(pipes: &[PathBuf], sandbox: Option<&Prepared>) -> Vec<i32> {
+/// Every process `among` but the grader and its own children (which hold copies of the
+/// grader's pipes for an instant, between fork and exec) that has one of `pipes` open.
+pub(crate) fn holders(pipes: &[PathBuf], among: Vec<Process>) -> Vec<i32> {
     // Casting back the pid_t that `id` turned into a u32 is exact.
     let me = std::process::id() as i32;
     let holds = |pid: i32| {
@@ -133,7 +119,7 @@ pub(crate) fn holders(pipes: &[PathBuf], sandbox: Option<&Prepared>) -> Vec<i32>
             .flatten()
             .any(|fd| fs::read_link(fd.path()).is_ok_and(|target| pipes.contains(&target)))
     };
-    processes_of(sandbox)
+    among
         .into_iter()
         .filter(|p| p.pid != me && p.parent != me && holds(p.pid))
         .map(|p| p.pid)

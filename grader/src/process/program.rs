@@ -23,7 +23,7 @@ use std::time::{Duration, Instant};
 
 use crossbeam::channel::{bounded, Receiver, RecvTimeoutError};
 
-use super::group::Group;
+use super::group::{processes_of, Group};
 use super::limits::{LimitHit, Limits};
 use super::procfs::holders;
 use super::sandbox::{Prepared, Status};
@@ -379,7 +379,7 @@ impl Program {
         if self.reading.load(Ordering::SeqCst) == 0 {
             return 0;
         }
-        let holders: Vec<i32> = holders(&self.pipes, self.sandbox.as_ref())
+        let holders: Vec<i32> = holders(&self.pipes, processes_of(self.sandbox.as_ref()))
             .into_iter()
             .filter(|pid| !family.contains(pid))
             .collect();

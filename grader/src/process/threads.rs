@@ -17,7 +17,8 @@ use crossbeam::channel::{bounded, RecvTimeoutError, Sender};
 use procfs::process::{Schedstat, Stat};
 use procfs::FromRead;
 
-use super::procfs::{family, processes_of};
+use super::group::processes_of;
+use super::procfs::family;
 use super::sandbox::Prepared;
 
 /// How often the watch looks: a thread that ends loses at most this much of its account.

@@ -9,7 +9,8 @@ use std::time::Duration;
 
 use crossbeam::channel::{bounded, RecvTimeoutError, Sender};
 
-use super::procfs::{family, kill, processes_of};
+use super::group::processes_of;
+use super::procfs::{family, kill};
 use super::sandbox::Prepared;
 
 /// How often the process watch counts.

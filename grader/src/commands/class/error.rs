@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use super::super::again::AgainError;
 use super::super::interrupt::Signal;
 use super::super::publish::{PublishError, Unreported};
-use super::ClassRun;
+use super::asked::ClassRun;
 use crate::commands::files::{parent, OpenKitError, WriteError};
 use crate::judge::class::{Outcome, SubmissionsError};
 use crate::judge::Student;

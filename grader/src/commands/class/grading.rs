@@ -6,7 +6,8 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::{Mutex, PoisonError};
 
-use super::{setup, ClassError, ClassRun};
+use super::asked::ClassRun;
+use super::{setup, ClassError};
 use crate::commands::files::{become_subreaper, parent};
 use crate::commands::publish::{Publication, Unreported};
 use crate::judge::class::{grade_all, Event, Outcome};

@@ -15,18 +15,20 @@
 //! others; so does a full disk, writing what it can (the gradebook where `--csv` puts it) and
 //! ending with [`error::DISK_FULL`]. The same command then carries the run on from the store.
 
+mod asked;
 mod error;
 mod grading;
 mod setup;
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Mutex;
 use std::time::SystemTime;
 
+pub use asked::ClassRun;
 pub use error::{ClassError, Stopped};
 
-use super::files::{parent, replace, Grading};
+use super::files::replace;
 use super::interrupt;
 use super::publish::Publication;
 use super::similar;
@@ -37,53 +39,6 @@ use crate::kit::gradescope_download::{self, Submissions};
 use crate::kit::Kit;
 use crate::report::{class, reconcile, similarity};
 use crate::store::{Class, Store};
-
-/// What `grade class` was asked.
-#[derive(Clone, Debug, Default)]
-pub struct ClassRun {
-    /// The folder of submissions, one subdirectory per student, or a Gradescope export: its
-    /// `.zip`, or a folder holding it.
-    pub submissions: PathBuf,
-    /// The command for one student, `{dir}` standing for their directory.
-    pub command: String,
-    /// Students graded at once.
-    pub jobs: usize,
-    /// Where the gradebook goes.
-    pub csv: PathBuf,
-    /// What every grading run takes.
-    pub grading: Grading,
-    /// Grade again only these students, into the class's files (`--only`).
-    pub only: Vec<String>,
-    /// Grade again the students with no automatic total yet (`--not-counted`).
-    pub not_counted: bool,
-    /// Grade everyone, though an earlier run stopped part way could be carried on
-    /// (`--restart`).
-    pub restart: bool,
-    /// The roster: who each submission folder is, and their extensions (`--roster`).
-    pub roster: Option<PathBuf>,
-    /// Whether lateness may be judged from the files' times where no trusted time is known
-    /// (`--late-from-files`).
-    pub late_from_files: bool,
-    /// Whether the roster's students without a graded submission, and the submissions without
-    /// a roster student, still let the run succeed (`--allow-missing`).
-    pub allow_missing: bool,
-}
-
-impl ClassRun {
-    /// Whether only some students are graded again, into the files a class run wrote.
-    fn again(&self) -> bool {
-        !self.only.is_empty() || self.not_counted
-    }
-
-    /// Where the store, the class summary and the standings go: the report directory, else
-    /// beside the gradebook.
-    fn summary_dir(&self) -> &Path {
-        self.grading
-            .report
-            .as_deref()
-            .unwrap_or_else(|| parent(&self.csv))
-    }
-}
 
 /// Grades the class, or again only some of it, keeping each record in the store as it comes,
 /// and writes the class's files from the store at the end, or when the run is stopped.

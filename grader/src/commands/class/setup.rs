@@ -8,8 +8,8 @@ use std::env;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
+use super::asked::ClassRun;
 use super::error::ClassError;
-use super::ClassRun;
 use crate::commands::again::{self, AgainError};
 use crate::judge::Student;
 use crate::kit::Kit;

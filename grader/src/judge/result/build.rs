@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use super::NotRun;
+use super::not_run::NotRun;
 use crate::kit::build_config::Redirection;
 use crate::process::logged::Ended;
 

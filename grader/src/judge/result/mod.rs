@@ -14,6 +14,7 @@ pub mod build;
 pub mod confinement;
 pub mod design;
 pub mod hand;
+mod not_run;
 pub mod speedup;
 pub mod style;
 pub mod window;
@@ -29,6 +30,8 @@ use confinement::Confinement;
 use speedup::{Speedup, SpeedupFault, SpeedupOutcome};
 use style::Style;
 use window::WindowResult;
+
+pub use not_run::NotRun;
 
 /// What one command's answer is judged against.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -73,31 +76,6 @@ pub enum Skip {
     AfterDivergence(usize, String),
     /// A consistency case's first run (named) gave no answer to compare this one with.
     NoFirstAnswer(String),
-}
-
-/// Why a whole case was not run: it lost every point.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum NotRun {
-    /// The build failed.
-    BuildFailed,
-    /// The build ran out of its time.
-    BuildTimedOut(Duration),
-    /// The build ran out of its time because the machine was too busy to give it: not
-    /// counted either way, graded again.
-    BuildStarved {
-        /// The build's time limit.
-        limit: Duration,
-        /// The time it had (the wall clock less its waiting for a CPU).
-        had: Duration,
-        /// The time it was given on the wall clock.
-        wall: Duration,
-    },
-    /// The student's overall time ran out before this case.
-    OutOfTime(Duration),
-    /// The student's sandbox could not be set up (why), and no student code runs unconfined.
-    NoSandbox(String),
-    /// The program answered nothing in this many cases in a row, each of which timed out.
-    Unresponsive(usize),
 }
 
 /// The kind of a failure, as a class summary counts them (and keeps them, beside it, for a

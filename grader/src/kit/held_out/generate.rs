@@ -12,12 +12,11 @@ use connect_four_supplied::{Player, Score};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
-use crate::kit::case;
-use crate::kit::case::CaseError;
+use crate::kit::case::{self, Case, CaseError};
 use crate::kit::reference;
 use crate::kit::reference::ReferenceError;
-use crate::kit::rubric::Question;
-use crate::kit::Kit;
+use crate::kit::rubric::{Question, Rubric};
+use crate::kit::solution::Solution;
 
 /// Why the held-out cases cannot be made.
 #[derive(Debug, thiserror::Error)]
@@ -39,27 +38,27 @@ const MAX_DEPTH: u32 = 3;
 /// The time limit of each command of a held-out case, in seconds.
 const TIME_LIMIT: f64 = 10.0;
 
-/// Adds the held-out cases of the rubric's `[held_out]` table, generated from `seed` with their
-/// answers, to `kit`, whose cases' points in each listed category are scaled down to leave the
-/// held-out cases their share.
+/// Adds the held-out cases of `rubric`'s `[held_out]` table, generated from `seed` with their
+/// answers, to the kit's `cases`, whose points in each listed category are scaled down to leave
+/// the held-out cases their share.
 /// `dir` is the kit's directory (the cases' notional home).
-pub fn add(mut kit: Kit, seed: u64, dir: &Path) -> Result<Kit, HeldOutError> {
-    let Some(table) = kit.rubric.held_out.clone() else {
-        return Ok(kit);
+pub fn add(
+    rubric: &Rubric,
+    cases: &mut Vec<(Case, Solution)>,
+    seed: u64,
+    dir: &Path,
+) -> Result<(), HeldOutError> {
+    let Some(table) = &rubric.held_out else {
+        return Ok(());
     };
     let mut rng = StdRng::seed_from_u64(seed);
     for (category, questions) in &table.categories {
-        let total = kit
-            .rubric
+        let total = rubric
             .categories
             .iter()
             .find(|c| &c.name == category)
             .map_or(0.0, |c| c.automatic_points());
-        for (case, _) in kit
-            .cases
-            .iter_mut()
-            .filter(|(c, _)| &c.category == category)
-        {
+        for (case, _) in cases.iter_mut().filter(|(c, _)| &c.category == category) {
             case.points *= 1.0 - table.share;
         }
         let points = total * table.share / table.cases as f64;
@@ -70,10 +69,10 @@ pub fn add(mut kit: Kit, seed: u64, dir: &Path) -> Result<Kit, HeldOutError> {
             let path = dir.join("cases").join(format!("{name}.toml"));
             let case = case::parse(&text, &path, name)?;
             let answers = reference::solve(&case)?;
-            kit.cases.push((case, answers));
+            cases.push((case, answers));
         }
     }
-    Ok(kit)
+    Ok(())
 }
 
 /// A category's name as part of a case name: `basic_gameplay`.
@@ -172,8 +171,8 @@ fn any_move(rng: &mut StdRng, board: &Board) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kit::rubric::{HeldOut, Rubric};
-    use crate::kit::{Case, Solution};
+    use crate::kit::rubric::HeldOut;
+    use crate::kit::Kit;
 
     fn table() -> HeldOut {
         toml::from_str(
@@ -191,17 +190,18 @@ mod tests {
         kit
     }
 
+    /// The cases of `kit` with the held-out cases of `seed` added.
+    fn added(mut kit: Kit, seed: u64) -> Vec<(Case, Solution)> {
+        add(&kit.rubric, &mut kit.cases, seed, Path::new("/kit")).unwrap();
+        kit.cases
+    }
+
     #[test]
     fn the_same_seed_gives_the_same_cases_and_the_points_add_up() {
         let published = kit().cases.len();
-        let dir = Path::new("/kit");
-        let first = add(kit(), 7, dir).unwrap().cases;
-        assert_eq!(first, add(kit(), 7, dir).unwrap().cases);
-        assert_ne!(
-            first,
-            add(kit(), 8, dir).unwrap().cases,
-            "another seed, other cases"
-        );
+        let first = added(kit(), 7);
+        assert_eq!(first, added(kit(), 7));
+        assert_ne!(first, added(kit(), 8), "another seed, other cases");
         for category in ["Basic gameplay", "AI"] {
             let sum = |held: bool| -> f64 {
                 first
@@ -221,7 +221,7 @@ mod tests {
     #[test]
     fn many_seeds_give_cases_the_reference_can_answer() {
         for seed in 0..40 {
-            add(kit(), seed, Path::new("/kit")).unwrap();
+            added(kit(), seed);
         }
     }
 
@@ -242,6 +242,6 @@ mod tests {
         let mut plain = kit();
         plain.rubric.held_out = None;
         let cases: Vec<(Case, Solution)> = plain.cases.clone();
-        assert_eq!(add(plain, 7, Path::new("/kit")).unwrap().cases, cases);
+        assert_eq!(added(plain, 7), cases);
     }
 }

@@ -2,7 +2,8 @@
 //! Landlock ruleset built from a [`Sandbox`](super::Sandbox) in the grader (the `landlock`
 //! crate; the child only enforces the finished ruleset's file descriptor), the check that
 //! nothing to hide lies under an allowed path (Landlock cannot deny below an allowed
-//! directory), and handing the writable paths to the job's user when the grader is root.
+//! directory), and handing the writable paths to the job's user when the grader is root. Why
+//! a sandbox cannot be prepared ([`SandboxError`]) is always one of these paths or rules.
 
 use std::fs;
 use std::io;
@@ -16,7 +17,31 @@ use landlock::{
 };
 
 use super::mounts::Inside;
-use super::{SandboxError, User};
+use super::user::User;
+
+/// Why a sandbox cannot be prepared as described.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SandboxError {
+    /// A path to hide lies under (or is) an allowed one.
+    #[error(
+        "{} must be out of students' reach but is under {}, which the sandbox lets them \
+         reach",
+        .hidden.display(),
+        .allowed.display()
+    )]
+    HiddenUnderAllowed {
+        /// The path to hide.
+        hidden: PathBuf,
+        /// The allowed path above it.
+        allowed: PathBuf,
+    },
+    /// A listed path cannot be used: it does not exist, or cannot be opened or handed over.
+    #[error("cannot put {} in the sandbox: {}", .0.display(), .1)]
+    Path(PathBuf, String),
+    /// Landlock refused the ruleset.
+    #[error("cannot build the Landlock ruleset: {0}")]
+    Landlock(String),
+}
 
 /// Directories every program may read and execute from (those that exist): the system's
 /// programs, libraries and configuration, a JVM under `/usr/lib/jvm`, `/proc` and `/sys` (the

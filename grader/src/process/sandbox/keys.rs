@@ -6,7 +6,7 @@
 //! of its own (the grader is not root) has user keyrings of its own already.
 
 use super::survivors::as_user;
-use super::User;
+use super::user::User;
 
 /// `KEYCTL_JOIN_SESSION_KEYRING`: with no name, a new anonymous session keyring.
 pub(super) const JOIN_SESSION_KEYRING: libc::c_long = 1;

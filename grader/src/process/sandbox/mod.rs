@@ -23,7 +23,7 @@
 //!
 //! Nothing here knows of cases or scores. Its pieces: [`protections`] (the typed report),
 //! `filesystem` (Landlock, system paths), `namespaces` (the job's namespaces), `mounts` (the
-//! job's own file tree), `survivors` (the sweep), `toolchain` (what a Rust build reads).
+//! job's own file tree), `survivors` (the sweep), `toolchain` (what a Rust build reads), `user` (the jobs' users).
 
 pub mod cgroup;
 mod environment;
@@ -37,6 +37,7 @@ mod survivors;
 #[cfg(test)]
 mod tests;
 mod toolchain;
+mod user;
 
 use std::ffi::{CString, OsStr, OsString};
 use std::fs;
@@ -50,37 +51,16 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 pub use cgroup::Budget;
-pub use filesystem::{DEVICES, SHARED, SYSTEM};
+pub use filesystem::{SandboxError, DEVICES, SHARED, SYSTEM};
 pub use mounts::X11_PATH;
 pub use protections::{Protection, Protections, Reason, Status};
 pub use survivors::{become_subreaper, Survivors, DEADLINE};
 pub use toolchain::Toolchain;
+pub use user::{User, BASE_UID};
 
 use cgroup::{Control, JobCgroup};
 use namespaces::JobNamespaces;
 use survivors::Marker;
-
-/// The first uid (and gid) of the jobs' users: job `n` runs as `BASE_UID + n`. No passwd entry
-/// is needed (root can switch to any number); none of these uids may own anything else.
-pub const BASE_UID: u32 = 61000;
-
-/// The unprivileged user a job runs as when the grader is root.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct User {
-    pub uid: u32,
-    pub gid: u32,
-}
-
-impl User {
-    /// The user of job `job` (a worker's slot: two jobs running at once must differ), counting
-    /// from `base` ([`BASE_UID`] unless configured).
-    pub fn for_job(base: u32, job: u32) -> User {
-        User {
-            uid: base + job,
-            gid: base + job,
-        }
-    }
-}
 
 /// What a job may reach: plain data, see [`Sandbox::prepare`].
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -482,30 +462,6 @@ impl Sandbox {
             }
         }
     }
-}
-
-/// Why a sandbox cannot be prepared as described.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum SandboxError {
-    /// A path to hide lies under (or is) an allowed one.
-    #[error(
-        "{} must be out of students' reach but is under {}, which the sandbox lets them \
-         reach",
-        .hidden.display(),
-        .allowed.display()
-    )]
-    HiddenUnderAllowed {
-        /// The path to hide.
-        hidden: PathBuf,
-        /// The allowed path above it.
-        allowed: PathBuf,
-    },
-    /// A listed path cannot be used: it does not exist, or cannot be opened or handed over.
-    #[error("cannot put {} in the sandbox: {}", .0.display(), .1)]
-    Path(PathBuf, String),
-    /// Landlock refused the ruleset.
-    #[error("cannot build the Landlock ruleset: {0}")]
-    Landlock(String),
 }
 
 /// Who a job's processes are.

@@ -15,6 +15,11 @@ use crate::kit::style::Language;
 use crate::kit::tree::{Cutoff, ReadError};
 use crate::similarity::{Comparison, Origin, Pair, Span, Submission, Uncompared, Why};
 
+/// The page of the pair ranked `rank` (from 0), in the pages' folder.
+pub fn pair_name(rank: usize) -> String {
+    format!("pair-{:03}.html", rank + 1)
+}
+
 /// The folder of the pages in a report directory, and the CSV beside it.
 pub const FOLDER: &str = "similarity";
 /// The CSV of every pair, in the report directory.
@@ -284,7 +289,7 @@ pub fn markdown(comparison: &Comparison) -> String {
             pair.longest,
             table_text(&inert::line(&who(left))),
             table_text(&inert::line(&who(right))),
-            page::pair_name(rank),
+            pair_name(rank),
             at
         );
     }

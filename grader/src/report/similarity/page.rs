@@ -13,7 +13,7 @@ use std::ops::Range;
 use maud::{html, Markup};
 
 use super::{baseline_lines, language, longest_places, method, percent, sides, who, LEADS, LIMITS};
-use super::{unread_line, SCORE};
+use super::{pair_name, unread_line, SCORE};
 use crate::report::feedback::self_contained_page;
 use crate::report::inert;
 use crate::report::numbers::counted;
@@ -33,11 +33,6 @@ const STYLE: &str = "body{font-family:system-ui,sans-serif;margin:1em 2em;color:
     mark{color:inherit}.given{color:#999}.common{color:#999;font-style:italic}\
     .tag{font-size:.75em;font-weight:bold;color:#000;text-decoration:none;padding:0 .3em;\
     border:1px solid #444;border-radius:.3em;margin-right:.15em}.tag:target{outline:3px solid #000}";
-
-/// The page of the pair ranked `rank` (from 0), in the pages' folder.
-pub fn pair_name(rank: usize) -> String {
-    format!("pair-{:03}.html", rank + 1)
-}
 
 /// The index: the method, and the first [`PAGES`] pairs ranked, each linked to its page.
 /// Students' names and paths are shown [`inert::line`], their control characters visible.
