@@ -270,7 +270,7 @@ impl Running {
     /// time it gets depends on what else the machine is doing.
     fn idle(&self) -> (usize, u64) {
         let pid = self.child.id();
-        let first = ticks(pid);
+        let first = clocks(pid);
         let mut runnable: HashMap<u32, usize> = HashMap::new();
         for _ in 0..20 {
             for (id, task) in tasks(pid) {
@@ -278,16 +278,16 @@ impl Running {
             }
             thread::sleep(Duration::from_millis(50));
         }
-        let used = ticks(pid)
+        let used = clocks(pid)
             .iter()
-            .map(|(id, ticks)| ticks - first.get(id).copied().unwrap_or(0))
+            .map(|(id, (ticks, _))| ticks - first.get(id).map_or(0, |(was, _)| *was))
             .sum();
         (runnable.values().filter(|&&n| n >= 10).count(), used)
     }
 
     /// How many threads the program has now.
     fn threads(&self) -> usize {
-        ticks(self.child.id()).len()
+        tasks(self.child.id()).len()
     }
 }
 
@@ -346,14 +346,6 @@ fn tasks(pid: u32) -> HashMap<u32, ThreadStat> {
                 },
             ))
         })
-        .collect()
-}
-
-/// The clock ticks of CPU time each thread of process `pid` has used, by id.
-fn ticks(pid: u32) -> HashMap<u32, u64> {
-    tasks(pid)
-        .into_iter()
-        .map(|(id, task)| (id, task.ticks))
         .collect()
 }
 
