@@ -22,14 +22,16 @@ pub fn grade() -> Command {
 /// The kit students get, packed once for these tests by the course's `grade pack` from this
 /// repository's kit: the students' `grade` (built without the reference engine into
 /// `target/students-kit/`), `grading/` and `starter/supplied/`. Its release build is made
-/// without link-time optimisation and in many codegen units (cargo's `CARGO_PROFILE_RELEASE_*`
-/// settings): what the tests check of it is what it holds and does, not its speed, and the
-/// build from clean takes a few minutes less.
+/// unoptimised, without link-time optimisation and in many codegen units (cargo's
+/// `CARGO_PROFILE_RELEASE_*` settings): what the tests check of it is what it holds and does,
+/// not its speed (the students' `grade` has no engine to run), and the build from clean takes
+/// minutes less.
 pub fn students_kit() -> &'static Path {
     static KIT: OnceLock<PathBuf> = OnceLock::new();
     KIT.get_or_init(|| {
         made_once_per_run("students-kit-for-tests", |out| {
             let packed = grade()
+                .env("CARGO_PROFILE_RELEASE_OPT_LEVEL", "0")
                 .env("CARGO_PROFILE_RELEASE_LTO", "false")
                 .env("CARGO_PROFILE_RELEASE_CODEGEN_UNITS", "16")
                 .arg("pack")

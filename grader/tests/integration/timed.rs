@@ -9,13 +9,14 @@
 //! - The reference, graded idle and under load, gets the whole speed-up each time; the completed
 //!   starter, built by the kit as the handout says, gets it too.
 //! - Every thread design a student might write in Rust (`tests/fixtures/designs/`), graded as a
-//!   class idle and under load: the pool and the pool made anew per search get every point; the
+//!   class idle, and those whose credit rests on timing evidence a busy machine could blur graded
+//!   again under load ([`UNDER_LOAD`]): the pool and the pool made anew per search get every point; the
 //!   busy-waiting pool, a thread per column whatever THREADS says, one worker, and one worker
 //!   that burns CPU on one thread to forge a baseline get none, each with its reason; so do
 //!   workers taking turns on one lock and a burner thread beside a one-thread search; a pool
 //!   polling with sleeps is named so; a pool whose workers count in one cache line is judged
 //!   as measured, its work named as grown idle (the line's hand-overs cost as on a big
-//!   server); each design's name in the gradebook is the same in both conditions. A timed
+//!   server); each design graded under load has the same name in the gradebook as idle. A timed
 //!   verdict may always be the kit's answer to a noisy machine, not counted ("machine busy"),
 //!   never a wrong number: noise never lowers a grade (the repeatability check measures how
 //!   often it is not counted).
@@ -87,8 +88,7 @@ enum Said {
     /// leaves its rounds unsettled).
     Measured,
     /// A measured speed-up, with the work that grew named (`, work grew 1.90x`): the
-    /// program's doing, not the machine's. Under load only measured: its threads seldom run
-    /// side by side there, so what they share seldom changes cores.
+    /// program's doing, not the machine's.
     Grew,
     /// These words.
     Word(&'static str),
@@ -154,23 +154,41 @@ const EXPECTED: [(&str, Option<&str>, Said, &str); 12] = [
     ("shared_lines", None, Said::Grew, "pool"),
 ];
 
+/// The designs graded again under load, two at once: those whose credit rests on the timed
+/// evidence, which a busy machine could blur: the honest pools, which must keep every point,
+/// and the designs whose 0 comes from what their threads were measured doing, which must not
+/// win points from the noise. The others' verdicts are the same words idle and loaded (read
+/// from their threads' states or THREADS), or any credit.
+const UNDER_LOAD: [&str; 6] = [
+    "pool",
+    "pool_per_move",
+    "one_worker",
+    "forger",
+    "taking_turns",
+    "burner",
+];
+
 #[test]
 #[ignore = "timed: scripts/test runs it alone, after the rest"]
 fn every_thread_design_gets_its_credit_and_its_name_idle_and_under_load() {
     let work = tempfile::tempdir().unwrap();
-    let (kit, class) = (work.path().join("kit"), work.path().join("class"));
+    let kit = work.path().join("kit");
     speedup_kit(&kit);
-    for (design, ..) in EXPECTED {
-        let dir = class.join(design);
-        let program = design_submission(&dir, design);
-        fs::write(
-            dir.join("run"),
-            format!("cd \"$(dirname \"$0\")\"\nexec {program} \"$@\"\n"),
-        )
-        .unwrap();
-    }
     assert_eq!(EXPECTED.map(|e| e.0), DESIGNS);
     for (loaded, jobs) in [(false, "1"), (true, "2")] {
+        let class = work.path().join(format!("class-{loaded}"));
+        for (design, ..) in EXPECTED {
+            if loaded && !UNDER_LOAD.contains(&design) {
+                continue;
+            }
+            let dir = class.join(design);
+            let program = design_submission(&dir, design);
+            fs::write(
+                dir.join("run"),
+                format!("cd \"$(dirname \"$0\")\"\nexec {program} \"$@\"\n"),
+            )
+            .unwrap();
+        }
         let csv = work.path().join(format!("loaded-{loaded}.csv"));
         let reports = work.path().join(format!("reports-{loaded}"));
         let _load = loaded.then(Load::start);
@@ -191,6 +209,9 @@ fn every_thread_design_gets_its_credit_and_its_name_idle_and_under_load() {
         let at = |name: &str| column(&rows[0], name);
         let (points, speedup, design) = (at("Threading ("), at("speed-up"), at("thread design"));
         for (name, credit, word, seen) in EXPECTED {
+            if loaded && !UNDER_LOAD.contains(&name) {
+                continue;
+            }
             let row = rows.iter().find(|r| r[0] == name).expect("a row each");
             let said = format!("{name}, loaded: {loaded}: {row:?}\n{printed}");
             assert_eq!(row[design], seen, "{said}");
@@ -207,7 +228,6 @@ fn every_thread_design_gets_its_credit_and_its_name_idle_and_under_load() {
             match word {
                 Said::Word(word) => assert_eq!(row[speedup], word, "{said}"),
                 Said::Measured => assert!(measured, "{said}"),
-                Said::Grew if loaded => assert!(measured, "{said}"),
                 Said::Grew => {
                     assert!(row[speedup].contains("work grew"), "{said}");
                     let report = fs::read_to_string(reports.join(format!("{name}.md")));
