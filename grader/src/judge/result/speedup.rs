@@ -10,11 +10,9 @@ use super::design::Design;
 use crate::process::topology::Chosen;
 use crate::process::{Cpus, Failure};
 
-use serde::{Deserialize, Serialize};
-
 /// What the student's threads did during one search, from the kernel's account of each thread
 /// (every process of the student's counted, not only the one asked).
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Work {
     /// From sending the command to reading its answer.
     pub wall: Duration,
@@ -64,7 +62,7 @@ impl Work {
 /// One `scores DEPTH` searched round after round: by the program on one thread and on many,
 /// with the grader's own calibration of what many threads can give on this machine now in
 /// between. Each round's ratios are judged, taken close together.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Measurement {
     /// The depth searched.
     pub depth: u32,
@@ -77,17 +75,14 @@ pub struct Measurement {
     pub ceilings: Vec<f64>,
     /// How many CPUs the program's threads could use at once (those chosen for it, no more
     /// than the quota); unknown in records made before it was kept.
-    #[serde(default)]
     pub cpus: Option<f64>,
     /// Each round's growth of the grader's own work: its CPU time on the speed-up's threads at
     /// once over the same work on one thread, on the same CPUs in the same round. The
     /// machine's share of any growth (a busy host slows two CPUs at work at once more than
     /// one); empty in records made before it was kept.
-    #[serde(default)]
     pub machine: Vec<f64>,
     /// Whether the kernel offered hardware counters of instructions retired (work is measured
     /// as CPU time either way); unknown in records made before it was kept.
-    #[serde(default)]
     pub counters: Option<bool>,
 }
 
@@ -282,7 +277,7 @@ fn sorted(values: &[f64]) -> Vec<f64> {
 }
 
 /// Why a position could not be measured.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum SpeedupFault {
     /// The case's script did not get through with this many threads (the case's exchanges say
     /// why).
@@ -313,7 +308,7 @@ pub enum SpeedupFault {
 }
 
 /// Why the speed-up could not be judged, though the program was measured.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Busy {
     /// The rounds, as many as the case allows, still left the credit unsettled below full:
     /// the medians' ranges allowed anything from the first share of the points to the
@@ -336,7 +331,7 @@ pub enum Busy {
 pub const REPEATED: f64 = 0.1;
 
 /// Why a measured speed-up earns nothing, whatever its figures.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Refusal {
     /// The one-thread search cost this many times the CPU work of the many-thread one (the
     /// median of the rounds): it did more than the same search, so it is no baseline to
@@ -352,7 +347,7 @@ pub enum Refusal {
 }
 
 /// What became of the plain position.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum SpeedupOutcome {
     /// Fewer CPUs than the speed-up's threads: not timed, not counted.
     TooFewCpus,
@@ -379,7 +374,7 @@ impl SpeedupOutcome {
 }
 
 /// A speed-up judged against the machine's ceiling.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Judged {
     /// The one-thread span over the many-thread span (medians).
     pub speedup: f64,
@@ -397,12 +392,10 @@ pub struct Judged {
     /// of the rounds' [`Measurement::own_growths`]), when even the low end of its range
     /// reached [`WORK_GREW`]: they did more work, or slowed each other down (a lock held, an
     /// atomic or a cache line both write), beyond what the machine did to the grader's own.
-    #[serde(default)]
     pub grew: Option<f64>,
     /// For a credit below full, what the first half of the rounds and the second gave, each
     /// judged alone: no further apart than [`REPEATED`], the evidence that the deduction
     /// holds when measured again. `None` for full credit.
-    #[serde(default)]
     pub repeated: Option<(f64, f64)>,
 }
 
@@ -443,7 +436,7 @@ impl SpeedupOutcome {
 }
 
 /// How the work was split among the threads at the uneven position.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Split {
     /// The depth searched.
     pub depth: u32,
@@ -453,7 +446,7 @@ pub struct Split {
 
 /// The uneven position: some columns filled, so that a division of the columns fixed in
 /// advance leaves threads idle while a pool keeps them all busy.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Uneven {
     /// The columns filled to the top.
     pub columns: Vec<usize>,
@@ -462,7 +455,7 @@ pub struct Uneven {
 }
 
 /// One thread count's figures in the scaling view: the median speed-up of the program and the median ceiling.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Scale {
     /// The threads the program was given.
     pub threads: usize,
@@ -474,7 +467,7 @@ pub struct Scale {
 }
 
 /// A speed-up case's measurement and credit.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Speedup {
     /// The case's thread count (one) and the speed-up's.
     pub threads: (usize, usize),
@@ -482,11 +475,9 @@ pub struct Speedup {
     pub cpus: Cpus,
     /// The CPUs the measurement and the calibration ran on, and their cores (none for a
     /// result kept before they were chosen).
-    #[serde(default)]
     pub chosen: Option<Chosen>,
     /// The scaling view (not scored): the speed-up and the ceiling at each thread count
     /// measured, from 1; empty when it was not asked for or nothing was measured.
-    #[serde(default)]
     pub scaling: Vec<Scale>,
     /// The plain position, and what it earned.
     pub outcome: SpeedupOutcome,
