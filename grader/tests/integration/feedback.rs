@@ -171,4 +171,21 @@ fn feedback_is_written_once_the_hand_grading_is_done_and_again_on_demand() {
     assert!(!reports.join("feedback/bob.html").exists());
     let class = fs::read_to_string(reports.join("gallery.html")).unwrap();
     assert!(class.contains("href=\"feedback/ann.html\""), "{class}");
+
+    // A record cut short costs its student alone: named, left out, the others' feedback made.
+    fs::write(&kept, &text.as_bytes()[..text.len() / 2]).unwrap();
+    fs::remove_dir_all(reports.join("feedback")).unwrap();
+    let output = grade()
+        .current_dir(work)
+        .args(["feedback", "reports", "--kit", "kit"])
+        .output()
+        .expect("grade starts");
+    let said = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        said.contains("grade feedback: bob: record unreadable, left out: ")
+            && said.contains("records/bob.json: not a record of grade's: "),
+        "{said}"
+    );
+    assert!(reports.join("feedback/ann.html").is_file(), "{said}");
+    assert!(!reports.join("feedback/bob.html").exists(), "{said}");
 }
