@@ -234,6 +234,13 @@ mod tests {
     /// wrote the same but for its version).
     const FULL: &str = include_str!("../golden/record-full-v2.json");
 
+    /// A record and its class as version 1 wrote them in a real class run: `grade class` of two
+    /// Python students, sandboxed, with their style and their window observed.
+    const RUN_V1: [(&str, &str); 2] = [
+        ("ann.json", include_str!("../golden/run-v1/ann.json")),
+        ("class.json", include_str!("../golden/run-v1/class.json")),
+    ];
+
     /// The record the small golden files hold: a student with a case, their submission's
     /// stamp, the run that graded them and hand scores.
     fn small() -> format::Record {
@@ -287,5 +294,23 @@ mod tests {
         let (_, read) = through_store(&small(), V1);
         assert_eq!(read, small());
         assert_eq!(through_store(&read, V1).0, V2);
+    }
+
+    #[test]
+    fn a_class_run_of_version_1_is_read_and_written_again_as_version_2() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::of(dir.path());
+        fs::create_dir_all(store.folder()).unwrap();
+        for (file, text) in RUN_V1 {
+            fs::write(store.folder().join(file), text).unwrap();
+        }
+        let (class, records) = store.class_records().unwrap();
+        assert_eq!(records.len(), 1);
+        store.put(&records[0]).unwrap();
+        store.put_class(&class.unwrap()).unwrap();
+        for (file, v1) in RUN_V1 {
+            let written = fs::read_to_string(store.folder().join(file)).unwrap();
+            assert_eq!(written, v1.replacen("\"version\": 1", "\"version\": 2", 1));
+        }
     }
 }
