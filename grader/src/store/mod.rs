@@ -7,7 +7,8 @@
 //! the same command carries it on ([`Store::begin`]). A record or class of a version this
 //! `grade` does not know is refused with the versions named, never read nor written over; a
 //! record that is not one `grade` wrote (cut short, edited) costs its student alone: named
-//! ([`Store::unread`]), left out, and graded again by a class run carried on.
+//! ([`Store::unread`]), left out, and graded again by a class run carried on. What a file is
+//! written as is the store's own ([`schema`]: types made for storage, the version's changelog).
 
 pub mod disk;
 #[cfg(test)]
