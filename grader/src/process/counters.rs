@@ -31,29 +31,31 @@ pub enum Uncounted {
     Failed(Option<i32>),
 }
 
-/// Counters of the instructions retired by some threads and by those they start.
+/// Counters of the instructions retired by some threads and by those they start, or why they
+/// could not be opened.
 #[derive(Debug)]
-pub struct Counters(Vec<Counter>);
+pub struct Counters(Result<Vec<Counter>, Uncounted>);
 
 impl Counters {
     /// Counting, from now on, the instructions retired by each of the threads `tids` (a thread
     /// that ended meanwhile is left out) and by every thread or process each starts from now.
-    pub fn on(tids: impl IntoIterator<Item = i32>) -> Result<Counters, Uncounted> {
-        open(Hardware::INSTRUCTIONS, tids)
+    pub fn on(tids: impl IntoIterator<Item = i32>) -> Counters {
+        Counters(open(Hardware::INSTRUCTIONS, tids))
     }
 
     /// Counting, from now on, the instructions retired by the calling thread and by every
     /// thread it starts from now.
-    pub fn here() -> Result<Counters, Uncounted> {
+    pub fn here() -> Counters {
         // Thread id 0: the calling thread.
         Counters::on([0])
     }
 
-    /// How many counted since they were opened, all the counters added up: scaled up where the
-    /// kernel shared the hardware among more counters than it has and ran this one for part of
-    /// the time.
+    /// How many counted since they were opened, all the counters added up (scaled up where the
+    /// kernel shared the hardware among more counters than it has and ran one for part of the
+    /// time), or why they could not be opened or read.
     pub fn read(&mut self) -> Result<u64, Uncounted> {
-        self.0.iter_mut().try_fold(0u64, |sum, counter| {
+        let counters = self.0.as_mut().map_err(|why| *why)?;
+        counters.iter_mut().try_fold(0u64, |sum, counter| {
             let data = counter.read_full().map_err(|e| why(&e))?;
             let (enabled, running) = (data.time_enabled(), data.time_running());
             let share = match enabled.zip(running) {
@@ -69,7 +71,10 @@ impl Counters {
 
 /// Counters of `event` on each of the threads `tids` (0: the calling thread), counting at
 /// once, in user space only, inherited by the threads and processes they start.
-fn open<E: Event>(event: E, tids: impl IntoIterator<Item = i32>) -> Result<Counters, Uncounted> {
+fn open<E: Event>(
+    event: E,
+    tids: impl IntoIterator<Item = i32>,
+) -> Result<Vec<Counter>, Uncounted> {
     let mut builder = Builder::new(event);
     builder
         .any_cpu()
@@ -87,7 +92,7 @@ fn open<E: Event>(event: E, tids: impl IntoIterator<Item = i32>) -> Result<Count
     }
     match counters.is_empty() {
         true => Err(Uncounted::NoThreads),
-        false => Ok(Counters(counters)),
+        false => Ok(counters),
     }
 }
 
@@ -104,7 +109,7 @@ fn why(error: &io::Error) -> Uncounted {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     //! The events and flags are `perf_event_open(2)`'s:
     //! <https://man7.org/linux/man-pages/man2/perf_event_open.2.html>.
 
@@ -114,6 +119,17 @@ mod tests {
     use std::sync::{mpsc, Arc, Barrier};
     use std::thread;
     use std::time::Duration;
+
+    /// Whether the machine offers a counter of instructions retired: a performance unit in
+    /// `/sys/bus/event_source/devices` with an `instructions` event (this project's VM has
+    /// none, and opening one fails with `ENOENT`).
+    pub(crate) fn offered() -> bool {
+        std::fs::read_dir("/sys/bus/event_source/devices").is_ok_and(|devices| {
+            devices
+                .flatten()
+                .any(|device| device.path().join("events/instructions").exists())
+        })
+    }
 
     /// Runs on the calling thread until its clock shows `cpu` more CPU time: how much it ran.
     fn burn(cpu: Duration) -> Duration {
@@ -152,7 +168,7 @@ mod tests {
         let mut threads: Vec<i32> = tids.iter().take(2).collect();
         // SAFETY: gettid cannot fail.
         threads.push(unsafe { libc::gettid() });
-        let mut counters = open(Software::TASK_CLOCK, threads).expect("a task clock counter");
+        let mut counters = Counters(open(Software::TASK_CLOCK, threads));
         let before = counters.read().unwrap();
         go.wait();
         let worked: Duration = busy.into_iter().map(|t| t.join().unwrap()).sum();
@@ -174,18 +190,11 @@ mod tests {
 
     #[test]
     fn without_a_hardware_counter_the_reason_is_given() {
-        // The machine offers a counter of instructions retired where a performance unit in
-        // `/sys/bus/event_source/devices` has an `instructions` event (this project's VM has
-        // none: `ENOENT`).
-        let offered = std::fs::read_dir("/sys/bus/event_source/devices").is_ok_and(|devices| {
-            devices
-                .flatten()
-                .any(|device| device.path().join("events/instructions").exists())
-        });
-        match Counters::here() {
-            Ok(mut counters) => {
+        let offered = offered();
+        let mut counters = Counters::here();
+        match counters.read() {
+            Ok(before) => {
                 assert!(offered, "a counter opened where the machine offers none");
-                let before = counters.read().unwrap();
                 burn(Duration::from_millis(5));
                 assert!(counters.read().unwrap() > before);
             }
@@ -203,8 +212,8 @@ mod tests {
             Uncounted::Failed(Some(libc::EINVAL))
         );
         assert_eq!(
-            open(Software::TASK_CLOCK, []).unwrap_err(),
-            Uncounted::NoThreads
+            Counters(open(Software::TASK_CLOCK, [])).read(),
+            Err(Uncounted::NoThreads)
         );
     }
 }
