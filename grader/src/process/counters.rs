@@ -13,6 +13,11 @@ use perf_event::events::{Event, Hardware};
 use perf_event::{Builder, Counter};
 use serde::{Deserialize, Serialize};
 
+/// The most threads counted at once: each counter takes one of the grader's file descriptors,
+/// and a program that starts thousands of threads must not leave the grader none (a pool has a
+/// few workers, a JVM some twenty threads of its own).
+pub const MOST_THREADS: usize = 256;
+
 /// Why the instructions could not be counted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Uncounted {
@@ -26,6 +31,8 @@ pub enum Uncounted {
     NoDescriptors,
     /// No thread of the program was there to count.
     NoThreads,
+    /// The program had more than [`MOST_THREADS`] threads.
+    TooManyThreads,
     /// Opening or reading a counter failed otherwise, with this error number if the kernel
     /// gave one.
     Failed(Option<i32>),
@@ -82,6 +89,10 @@ fn open<E: Event>(
         .exclude_kernel(true)
         .exclude_hv(true)
         .enabled(true);
+    let tids: Vec<i32> = tids.into_iter().collect();
+    if tids.len() > MOST_THREADS {
+        return Err(Uncounted::TooManyThreads);
+    }
     let mut counters = Vec::new();
     for tid in tids {
         match builder.observe_pid(tid).build() {
@@ -189,7 +200,7 @@ pub(crate) mod tests {
     }
 
     #[test]
-    fn without_a_hardware_counter_the_reason_is_given() {
+    fn where_no_counter_can_be_opened_the_reason_is_given() {
         let offered = offered();
         let mut counters = Counters::here();
         match counters.read() {
@@ -214,6 +225,12 @@ pub(crate) mod tests {
         assert_eq!(
             Counters(open(Software::TASK_CLOCK, [])).read(),
             Err(Uncounted::NoThreads)
+        );
+        // SAFETY: gettid cannot fail.
+        let many = vec![unsafe { libc::gettid() }; MOST_THREADS + 1];
+        assert_eq!(
+            Counters(open(Software::TASK_CLOCK, many)).read(),
+            Err(Uncounted::TooManyThreads)
         );
     }
 }

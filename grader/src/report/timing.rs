@@ -15,7 +15,7 @@ use crate::judge::result::speedup::{
     CONFIDENCE,
 };
 use crate::judge::result::{CaseResult, StudentResult};
-use crate::process::counters::Uncounted;
+use crate::process::counters::{Uncounted, MOST_THREADS};
 
 /// One position's rounds: "`scores 8` in 7 rounds: 0.36 s on 1 thread, 0.19 s on 2 threads
 /// (the medians of the spans, the searches' times with their waiting for a CPU taken out; by
@@ -100,6 +100,10 @@ fn uncounted(why: Uncounted) -> String {
             .into(),
         Uncounted::NoDescriptors => "the grader had no file descriptor left for a counter".into(),
         Uncounted::NoThreads => "no thread of the program was left to count".into(),
+        Uncounted::TooManyThreads => format!(
+            "the program had more threads than the grader opens counters on ({MOST_THREADS}: \
+             each takes one of its file descriptors)"
+        ),
         Uncounted::Failed(Some(errno)) => {
             format!("a counter could not be opened or read (error {errno})")
         }

@@ -695,6 +695,24 @@ mod tests {
         assert!(m.machine_instructions.is_empty());
     }
 
+    #[test]
+    fn a_measurement_kept_before_the_counting_reads_as_cpu_time() {
+        // As records kept it: whether the machine offered counters, no instructions.
+        let secs = r#"{"secs": 0, "nanos": 400000000}"#;
+        let work = format!(
+            r#"{{"wall": {secs}, "cpu": {secs}, "ready": {secs}, "span": {secs},
+                "workers": 1, "busiest": 1.0, "accounted": true}}"#
+        );
+        let kept = format!(
+            r#"{{"depth": 8, "one": [{work}], "many": [{work}], "ceilings": [1.9], "cpus": 2.0,
+                "machine": [1.0], "counters": true}}"#
+        );
+        let m: Measurement = serde_json::from_str(&kept).unwrap();
+        assert_eq!((m.counted, m.one[0].instructions), (None, None));
+        assert!(!m.in_instructions());
+        assert_eq!(m.growths(), [1.0]);
+    }
+
     /// The chance that the median of a uniform sample of `n` falls outside `median_range`,
     /// counted over many samples drawn by a fixed generator.
     fn missed(n: usize) -> f64 {
