@@ -448,11 +448,13 @@ pub struct Judged {
     pub full_at: f64,
     /// The share of the case's points it earns, 0 to 1.
     pub credit: f64,
-    /// Cause (b): the threads' CPU time on the speed-up's threads over the same search's on
-    /// one thread, set against the grader's own work's growth in the same rounds (the median
-    /// of the rounds' [`Measurement::own_growths`]), when even the low end of its range
-    /// reached [`WORK_GREW`]: they did more work, or slowed each other down (a lock held, an
-    /// atomic or a cache line both write), beyond what the machine did to the grader's own.
+    /// Cause (b): the threads' work (CPU time, or instructions retired where counted) on the
+    /// speed-up's threads over the same search's on one thread, set against the grader's own
+    /// work's growth in the same rounds (the median of the rounds'
+    /// [`Measurement::own_growths`]), when even the low end of its range reached
+    /// [`WORK_GREW`]: they did more work, or slowed each other down (a lock held, an atomic or
+    /// a cache line both write: in CPU time only, as the same instructions take longer),
+    /// beyond what the machine did to the grader's own.
     #[serde(default)]
     pub grew: Option<f64>,
     /// For a credit below full, what the first half of the rounds and the second gave, each
@@ -463,10 +465,11 @@ pub struct Judged {
 }
 
 /// The threads' work grew when the speed-up's threads together ran this many times the CPU
-/// time of the same search on one thread: the same work split among threads costs about the
-/// same (the reference: 1.03 on this project's machine), a pool whose workers write the same
-/// cache lines at every node more (a fixture packing each task's board beside the other
-/// worker's: 1.9 and more).
+/// time of the same search on one thread (or retired this many times its instructions, where
+/// they were counted): the same work split among threads costs about the same (the reference:
+/// 1.03 on this project's machine), a pool whose workers write the same cache lines at every
+/// node more CPU time (a fixture packing each task's board beside the other worker's: 1.9 and
+/// more).
 pub const WORK_GREW: f64 = 1.3;
 
 /// Why a speed-up is not what a pool on CPUs of its own would show, as the reports name it:
