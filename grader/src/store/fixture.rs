@@ -15,8 +15,8 @@ use crate::judge::result::build::Build;
 use crate::judge::result::confinement::Confinement;
 use crate::judge::result::design::{Design, Division, Unseen};
 use crate::judge::result::speedup::{
-    Busy, Judged, Measurement, Refusal, Scale, Speedup, SpeedupFault, SpeedupOutcome, Split,
-    Uneven, Work,
+    Busy, Counting, Judged, Measurement, Refusal, Scale, Speedup, SpeedupFault, SpeedupOutcome,
+    Split, Uneven, Work,
 };
 use crate::judge::result::style::{
     Function, HeaderItem, LintOutcome, LintResult, SourceFile, Style, Unread, Unreadable,
@@ -34,6 +34,7 @@ use crate::kit::style::Language;
 use crate::kit::submitted::{Source, Submitted};
 use crate::kit::supplied::{Change, SuppliedCopy};
 use crate::kit::tree::{Cutoff, Entry, EntryKind, Link, Listing};
+use crate::process::counters::Uncounted;
 use crate::process::display::{DisplayError, Rect};
 use crate::process::logged::Ended;
 use crate::process::sandbox::{Protections, Reason, Status, Survivors};
@@ -158,6 +159,7 @@ fn work(workers: usize) -> Work {
         workers,
         busiest: 0.75,
         accounted: true,
+        instructions: Some(1_000_000_000 * workers as u64),
     }
 }
 
@@ -170,7 +172,8 @@ fn measurement() -> Measurement {
         ceilings: vec![3.5, 3.25],
         cpus: Some(4.0),
         machine: vec![3.75],
-        counters: Some(true),
+        counted: Some(Counting::Instructions),
+        machine_instructions: vec![1.25],
     }
 }
 
@@ -194,7 +197,13 @@ fn speedups() -> Vec<CaseResult> {
         }),
         SpeedupOutcome::Busy(measurement(), Busy::Unsettled(2.5, 3.0)),
         SpeedupOutcome::Busy(measurement(), Busy::Ceiling(1.5)),
-        SpeedupOutcome::Busy(measurement(), Busy::Unaccounted),
+        SpeedupOutcome::Busy(
+            Measurement {
+                counted: Some(Counting::CpuTime(Uncounted::Denied)),
+                ..measurement()
+            },
+            Busy::Unaccounted,
+        ),
         SpeedupOutcome::Busy(measurement(), Busy::Unrepeated(2.0, 3.0)),
         SpeedupOutcome::Refused(measurement(), Refusal::NoBaseline(0.5)),
         SpeedupOutcome::Refused(measurement(), Refusal::BusyWaiting(0.75)),

@@ -10,9 +10,13 @@
 //! - 1: the first stored format: one record per student and the class (replacing the class
 //!   run's journal, `class-journal.jsonl`); a record held the judge's `StudentResult` whole,
 //!   serialised by the derives of the judge's, the kit's and the process layer's types.
-//! - 2: the same JSON, now written from this module's types (no judge, kit or process type
-//!   serialised): a file of version 1 is read as one of version 2, and written as version 2
-//!   the next time its student is graded or scored.
+//! - 2: written from this module's types (no judge, kit or process type serialised), the JSON
+//!   of version 1 but for a speed-up's measurement, which says what its work's growth was
+//!   measured in (`counted`: instructions retired, or CPU time and why; version 1's
+//!   `counters`, whether the machine offered them, is gone) with the instructions of each
+//!   search (`instructions`) and of the calibration (`machine_instructions`) where counted. A
+//!   file of version 1 is read as one of version 2 (its growths in CPU time), and written as
+//!   version 2 the next time its student is graded or scored.
 
 #[macro_use]
 mod each;
@@ -40,7 +44,7 @@ use each::{all, back};
 /// read as something else nor written over.
 pub const VERSION: u32 = 2;
 
-/// The versions this `grade` reads: version 1's JSON is version 2's.
+/// The versions this `grade` reads: version 1's JSON reads as version 2's.
 pub const READ: [u32; 2] = [1, VERSION];
 
 /// [`format::Record`] as stored.
@@ -231,7 +235,7 @@ mod tests {
     /// The same record, as this version writes it.
     const V2: &str = include_str!("../golden/record-v2.json");
     /// A record holding something of every stored type, as this version writes it (version 1
-    /// wrote the same but for its version).
+    /// wrote the same but for its version and the speed-up's counting).
     const FULL: &str = include_str!("../golden/record-full-v2.json");
 
     /// A record and its class as version 1 wrote them in a real class run: `grade class` of two

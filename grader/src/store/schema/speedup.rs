@@ -129,6 +129,9 @@ pub struct Work {
     workers: usize,
     busiest: f64,
     accounted: bool,
+    /// None in version 1.
+    #[serde(default)]
+    instructions: Option<u64>,
 }
 
 impl From<&judge::Work> for Work {
@@ -141,6 +144,7 @@ impl From<&judge::Work> for Work {
             workers,
             busiest,
             accounted,
+            instructions,
         } = *work;
         Work {
             wall,
@@ -150,6 +154,7 @@ impl From<&judge::Work> for Work {
             workers,
             busiest,
             accounted,
+            instructions,
         }
     }
 }
@@ -164,6 +169,7 @@ impl From<Work> for judge::Work {
             workers: work.workers,
             busiest: work.busiest,
             accounted: work.accounted,
+            instructions: work.instructions,
         }
     }
 }
@@ -177,7 +183,65 @@ pub struct Measurement {
     ceilings: Vec<f64>,
     cpus: Option<f64>,
     machine: Vec<f64>,
-    counters: Option<bool>,
+    /// None in version 1, which kept `counters` (whether the machine offered them) instead:
+    /// ignored, its growth read as measured in CPU time.
+    #[serde(default)]
+    counted: Option<Counting>,
+    /// Empty in version 1.
+    #[serde(default)]
+    machine_instructions: Vec<f64>,
+}
+
+/// [`judge::Counting`] as stored.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
+pub enum Counting {
+    Instructions,
+    CpuTime(Uncounted),
+}
+
+/// [`Uncounted`](crate::process::counters::Uncounted) as stored.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
+pub enum Uncounted {
+    NoCounter,
+    Denied,
+    NoDescriptors,
+    NoThreads,
+    TooManyThreads,
+    Failed(Option<i32>),
+}
+
+impl From<judge::Counting> for Counting {
+    fn from(counting: judge::Counting) -> Counting {
+        use crate::process::counters::Uncounted as U;
+        match counting {
+            judge::Counting::Instructions => Counting::Instructions,
+            judge::Counting::CpuTime(why) => Counting::CpuTime(match why {
+                U::NoCounter => Uncounted::NoCounter,
+                U::Denied => Uncounted::Denied,
+                U::NoDescriptors => Uncounted::NoDescriptors,
+                U::NoThreads => Uncounted::NoThreads,
+                U::TooManyThreads => Uncounted::TooManyThreads,
+                U::Failed(errno) => Uncounted::Failed(errno),
+            }),
+        }
+    }
+}
+
+impl From<Counting> for judge::Counting {
+    fn from(counting: Counting) -> judge::Counting {
+        use crate::process::counters::Uncounted as U;
+        match counting {
+            Counting::Instructions => judge::Counting::Instructions,
+            Counting::CpuTime(why) => judge::Counting::CpuTime(match why {
+                Uncounted::NoCounter => U::NoCounter,
+                Uncounted::Denied => U::Denied,
+                Uncounted::NoDescriptors => U::NoDescriptors,
+                Uncounted::NoThreads => U::NoThreads,
+                Uncounted::TooManyThreads => U::TooManyThreads,
+                Uncounted::Failed(errno) => U::Failed(errno),
+            }),
+        }
+    }
 }
 
 impl From<&judge::Measurement> for Measurement {
@@ -189,7 +253,8 @@ impl From<&judge::Measurement> for Measurement {
             ceilings: m.ceilings.clone(),
             cpus: m.cpus,
             machine: m.machine.clone(),
-            counters: m.counters,
+            counted: m.counted.map(Into::into),
+            machine_instructions: m.machine_instructions.clone(),
         }
     }
 }
@@ -203,7 +268,8 @@ impl From<Measurement> for judge::Measurement {
             ceilings: m.ceilings,
             cpus: m.cpus,
             machine: m.machine,
-            counters: m.counters,
+            counted: m.counted.map(Into::into),
+            machine_instructions: m.machine_instructions,
         }
     }
 }
@@ -584,3 +650,27 @@ unit_enum!(
         NotSearched
     }
 );
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_measurement_kept_before_the_counting_reads_as_cpu_time() {
+        // As version 1 kept it: whether the machine offered counters, no instructions.
+        let secs = r#"{"secs": 0, "nanos": 400000000}"#;
+        let work = format!(
+            r#"{{"wall": {secs}, "cpu": {secs}, "ready": {secs}, "span": {secs},
+                "workers": 1, "busiest": 1.0, "accounted": true}}"#
+        );
+        let kept = format!(
+            r#"{{"depth": 8, "one": [{work}], "many": [{work}], "ceilings": [1.9], "cpus": 2.0,
+                "machine": [1.0], "counters": true}}"#
+        );
+        let m: Measurement = serde_json::from_str(&kept).unwrap();
+        let m = judge::Measurement::from(m);
+        assert_eq!((m.counted, m.one[0].instructions), (None, None));
+        assert!(!m.in_instructions());
+        assert_eq!(m.growths(), [1.0]);
+    }
+}
