@@ -25,6 +25,7 @@ use crate::report::export::{self, Column, Graded, Layout, LeftOut, MoodleBy};
 use crate::report::inert::{self, names};
 use crate::report::numbers::{points as points_word, students};
 use crate::report::reconcile as reconciled;
+use crate::report::unreported;
 use crate::store::{Store, StoreError};
 
 /// What `grade export` was asked.
@@ -139,6 +140,12 @@ pub fn run(run: &ExportRun) -> Result<(), ExportError> {
     let store = store(&run.class)?;
     let class = store.class()?;
     let (_, records) = store.class_records()?;
+    for (student, why) in store.unread()? {
+        eprintln!(
+            "grade export: {}",
+            unreported::unreadable(&student, &why.to_string())
+        );
+    }
     let missing = class.as_ref().and_then(|c| c.missing.as_deref());
     let settled = settle::records(&rubric, &records);
     let graded = export::graded(&rubric, &settled, missing, roster.as_ref());

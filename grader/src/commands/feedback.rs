@@ -35,6 +35,7 @@ use crate::report::feedback::{self, FOLDER};
 use crate::report::gradebook;
 use crate::report::inert;
 use crate::report::numbers::students;
+use crate::report::unreported;
 use crate::store::{Record, Store, StoreError};
 
 /// The folder, below the feedback's, of the copies named for each student.
@@ -203,6 +204,12 @@ pub fn run(run: &FeedbackRun) -> Result<(), FeedbackError> {
         .transpose()?;
     let store = Store::of(&run.dir);
     let (class, records) = store.class_records()?;
+    for (student, why) in store.unread()? {
+        eprintln!(
+            "grade feedback: {}",
+            unreported::unreadable(&student, &why.to_string())
+        );
+    }
     if records.is_empty() {
         return Err(FeedbackError::NoRecords(run.dir.clone()));
     }

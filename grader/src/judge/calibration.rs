@@ -1,16 +1,19 @@
 //! The machine's ceiling, measured with the grader's own work, never the student's program: a
 //! fixed amount of arithmetic on a small table (like a search, it stays in the CPU's caches)
 //! done by one thread, then split among as many threads as the speed-up's at once, each
-//! summed up as a search's threads are ([`work`]). The ratio of the two spans is the most that
-//! many threads can gain here now: near the thread count on CPUs of their own, less where two
-//! threads share a core's pipeline. A busy machine stretches both wall-clock times, not the
-//! spans.
+//! summed up as a search's threads are ([`work`]), and its instructions counted as theirs are
+//! (a counter on the thread that starts the others, which inherit it). The ratio of the two
+//! spans is the most that many threads can gain here now: near the thread count on CPUs of
+//! their own, less where two threads share a core's pipeline. A busy machine stretches both
+//! wall-clock times, not the spans.
 
 use std::hint::black_box;
 use std::thread;
 use std::time::{Duration, Instant};
 
+use super::result::speedup::Work;
 use super::work::work;
+use crate::process::counters::{Counters, Uncounted};
 use crate::process::threads::own_clock;
 use crate::process::ThreadUse;
 
@@ -28,6 +31,9 @@ pub(crate) struct Ceiling {
     /// CPUs of their own, more where the machine slows CPUs at work at once (the machine's
     /// share of a program's growth).
     pub growth: f64,
+    /// The same in instructions retired (about 1: the same instructions, however the machine
+    /// slows them), or why they could not be counted.
+    pub instructions: Result<f64, Uncounted>,
 }
 
 /// The grader's calibration work, sized to take about [`UNIT`] on this machine.
@@ -66,19 +72,23 @@ impl Calibration {
     /// the kernel does not account for the threads.
     pub(crate) fn ceiling(&self, threads: usize) -> Option<Ceiling> {
         let count = u64::try_from(threads).unwrap_or(u64::MAX);
-        let alone = self.timed(&[count * self.unit]);
-        let together = self.timed(&vec![self.unit; threads]);
+        let (alone, alone_counted) = self.timed(&[count * self.unit]);
+        let (together, together_counted) = self.timed(&vec![self.unit; threads]);
         let most = threads as f64;
         let seconds = |d: std::time::Duration| d.as_secs_f64().max(1e-9);
         (alone.accounted && together.accounted).then(|| Ceiling {
             most: (seconds(alone.span) / seconds(together.span)).min(most),
             growth: seconds(together.cpu) / seconds(alone.cpu),
+            instructions: alone_counted
+                .and_then(|a| together_counted.map(|t| t as f64 / a.max(1) as f64)),
         })
     }
 
-    /// The work of one thread per entry of `rounds`, all at once, summed up.
-    fn timed(&self, rounds: &[u64]) -> super::result::speedup::Work {
+    /// The work of one thread per entry of `rounds`, all at once, summed up, and the
+    /// instructions it retired or why they could not be counted.
+    fn timed(&self, rounds: &[u64]) -> (Work, Result<u64, Uncounted>) {
         let started = Instant::now();
+        let mut counters = Counters::here();
         let threads: Vec<ThreadUse> = thread::scope(|scope| {
             let handles: Vec<_> = rounds
                 .iter()
@@ -90,7 +100,7 @@ impl Calibration {
                 .filter_map(|h| h.join().ok().flatten())
                 .collect()
         });
-        work(&threads, started.elapsed())
+        (work(&threads, started.elapsed()), counters.read())
     }
 }
 

@@ -33,19 +33,19 @@ pub const FIXED_SHARE: f64 = 0.9;
 
 /// Sends `command` to `program` and waits up to `limit` for its answer (see [`Program::ask`])
 /// while watching its threads and every other process of the student's `sandbox`: the answer,
-/// how long it took, and what every thread did.
+/// how long it took, and what every thread did and the instructions they retired.
 pub(crate) fn watched(
     program: &mut Program,
     sandbox: Option<&Prepared>,
     command: &str,
     limit: Duration,
-) -> Result<(Vec<String>, Duration, Vec<ThreadUse>), Failure> {
+) -> Result<(Vec<String>, Duration, Seen), Failure> {
     let watch = program
         .leader()
         .map(|leader| ThreadWatch::start(leader, sandbox.cloned()));
     let answer = program.ask(command, limit);
     let seen = watch.map(ThreadWatch::stop).unwrap_or_default();
-    answer.map(|(lines, took)| (lines, took, seen.threads))
+    answer.map(|(lines, took)| (lines, took, seen))
 }
 
 /// What `program`'s threads (and the sandbox's other processes') did for [`IDLE`], sent
@@ -232,6 +232,7 @@ mod tests {
         Seen {
             threads: seen(list),
             watched: IDLE,
+            ..Seen::default()
         }
     }
 

@@ -33,6 +33,7 @@ use super::work::work;
 use crate::kit::case::{Case, SpeedupPlan};
 use crate::kit::rubric::SpeedupRule;
 use crate::kit::Solution;
+use crate::process::counters::Uncounted;
 use crate::process::threads::is_jit_compiler;
 use crate::process::topology::{allowed, hold, pin, Topology};
 use crate::process::{Cpus, Failure, Program, ThreadUse};
@@ -236,11 +237,13 @@ struct Bench<'a> {
     given: usize,
 }
 
-/// A search's answer and what its threads did.
+/// A search's answer, what its threads did, and the instructions they retired or why they
+/// were not counted.
 struct Searched {
     answer: String,
     work: Work,
     threads: Vec<ThreadUse>,
+    counted: Result<u64, Uncounted>,
 }
 
 impl Bench<'_> {
@@ -477,8 +480,12 @@ impl Bench<'_> {
         }
         Ok(Searched {
             answer,
-            work: work(&seen, took),
-            threads: seen,
+            work: Work {
+                instructions: seen.instructions.ok(),
+                ..work(&seen.threads, took)
+            },
+            threads: seen.threads,
+            counted: seen.instructions,
         })
     }
 
@@ -516,7 +523,8 @@ impl Bench<'_> {
     }
 
     /// One round, added to `measurement`: `one` on one thread, `many`, each answering
-    /// `answer`, and the machine's ceiling from `calibration`.
+    /// `answer`, and the machine's ceiling and share of the growth from `calibration`, in CPU
+    /// time and, where every counter could be read, in instructions retired.
     fn round(
         &self,
         one: &mut Program,
@@ -538,6 +546,8 @@ impl Bench<'_> {
         measurement
             .machine
             .push(calibrated.map_or(1.0, |c| c.growth));
+        let machine = calibrated.map_or(Ok(1.0), |c| c.instructions);
+        measurement.count(alone.counted.and(more.counted).and(machine));
         Ok(())
     }
 }
@@ -566,7 +576,7 @@ fn fault(command: &str, threads: usize, failure: Failure) -> SpeedupFault {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::judge::result::speedup::Cause;
+    use crate::judge::result::speedup::{Cause, Counting};
     use crate::kit::Rubric;
     use std::path::Path;
 
@@ -586,6 +596,7 @@ mod tests {
             workers: 1,
             busiest: 1.0,
             accounted: true,
+            instructions: None,
         }
     }
 
@@ -621,7 +632,8 @@ mod tests {
             ceilings,
             cpus: Some(2.0),
             machine: Vec::new(),
-            counters: None,
+            counted: None,
+            machine_instructions: Vec::new(),
         }
     }
 
@@ -798,7 +810,8 @@ mod tests {
             ceilings: vec![1.95; rounds],
             cpus: Some(2.0),
             machine: Vec::new(),
-            counters: None,
+            counted: None,
+            machine_instructions: Vec::new(),
         }
     }
 
@@ -824,7 +837,8 @@ mod tests {
             ceilings: vec![1.9; 7],
             cpus: Some(2.0),
             machine: Vec::new(),
-            counters: None,
+            counted: None,
+            machine_instructions: Vec::new(),
         };
         assert!(matches!(
             judge(m.clone(), 2, &rule(), POOL, true),
@@ -912,7 +926,8 @@ mod tests {
             ceilings: vec![1.8; 7],
             cpus: Some(2.0),
             machine: Vec::new(),
-            counters: None,
+            counted: None,
+            machine_instructions: Vec::new(),
         };
         assert!(m.speedups().iter().all(|&s| s <= 1.0), "{:?}", m.speedups());
         for more_rounds in [true, false] {
@@ -988,6 +1003,28 @@ mod tests {
             panic!("judged");
         };
         assert_eq!((pool.credit, pool.grew, pool.repeated), (1.0, None, None));
+    }
+
+    #[test]
+    fn work_grew_is_judged_on_instructions_where_they_were_counted() {
+        // The steady rounds of a pool that gained nothing, its CPU time 1.9x on 2 threads.
+        let steady = || measured(&[1000; 8], &[1000; 8], |cpu| 19 * cpu / 10, vec![1.92; 8]);
+        let grew = |one: u64, many: u64| {
+            let mut m = steady();
+            for (w, n) in m.one.iter_mut().zip(m.many.iter_mut()) {
+                (w.instructions, n.instructions) = (Some(one), Some(many));
+            }
+            m.counted = Some(Counting::Instructions);
+            m.machine_instructions = vec![1.0; 8];
+            match judge(m, 2, &rule(), POOL, false) {
+                SpeedupOutcome::Judged(_, judged) => judged.grew,
+                outcome => panic!("judged: {outcome:?}"),
+            }
+        };
+        // The same instructions, each slower (cache lines both workers write): not grown.
+        assert_eq!(grew(1_000_000, 1_010_000), None);
+        // Twice the instructions (a lock spun on): grown, by the same rule as CPU time.
+        assert!(matches!(grew(1_000_000, 2_000_000), Some(g) if (g - 2.0).abs() < 1e-9));
     }
 
     #[test]

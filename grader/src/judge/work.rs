@@ -65,7 +65,8 @@ fn near<'a>(threads: &'a [ThreadUse], busiest: &ThreadUse) -> Vec<&'a ThreadUse>
         .collect()
 }
 
-/// What `threads` did in a search that took `wall` on the wall clock.
+/// What `threads` did in a search that took `wall` on the wall clock (the instructions they
+/// retired are the counters' to say).
 pub(crate) fn work(threads: &[ThreadUse], wall: Duration) -> Work {
     let cpu: Duration = threads.iter().map(ThreadUse::used).sum();
     let ready: Duration = threads.iter().map(|t| t.clock.ready()).sum();
@@ -92,6 +93,7 @@ pub(crate) fn work(threads: &[ThreadUse], wall: Duration) -> Work {
         workers: working.len(),
         busiest: busiest.map_or(0.0, |b| b.used().as_secs_f64()) / cpu.as_secs_f64().max(1e-9),
         accounted,
+        instructions: None,
     }
 }
 

@@ -16,8 +16,6 @@ use std::fs::{self, File};
 use std::io::{BufRead, BufReader};
 use std::path::{Component, Path, PathBuf};
 
-use serde::{Deserialize, Serialize};
-
 use super::supplied::PACKAGE;
 use super::tree::{self, EntryKind};
 
@@ -166,7 +164,7 @@ fn found(submission: &Path) -> Vec<String> {
 
 /// What would make, or made, the build take something else than the course's supplied crate;
 /// the reports say it in words.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Redirection {
     /// A `[patch]` table, in this manifest.
     Patch(String),

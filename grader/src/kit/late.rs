@@ -67,13 +67,6 @@ impl fmt::Display for Moment {
     }
 }
 
-impl serde::Serialize for Moment {
-    /// RFC 3339 in its own offset, to the nanosecond: what [`Moment::parse`] reads back.
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_str(&self.at.display_with_offset(self.offset))
-    }
-}
-
 impl<'de> Deserialize<'de> for Moment {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Moment, D::Error> {
         let text = String::deserialize(deserializer)?;
@@ -186,7 +179,7 @@ impl ExtraTime {
 }
 
 /// How late a submission was, and what it costs.
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Lateness {
     /// How long after its due date it came (zero when on time or within the grace period).
     pub late: SignedDuration,

@@ -102,7 +102,7 @@ pub fn normalised(key: &str) -> String {
 
 /// One student, as a roster, Gradescope's metadata or a gradebook names them; an empty field
 /// is not known.
-#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Member {
     /// Their student id (the SIS id a learning platform matches: Canvas's SIS User ID,
     /// Moodle's ID number, Gradescope's SID).

@@ -14,8 +14,7 @@ use jiff::Timestamp;
 use super::late::Moment;
 
 /// Where a submission time comes from, as the gradebook says it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Source {
     /// Gradescope's `submission_metadata.yml`.
     Gradescope,
@@ -41,7 +40,7 @@ impl Source {
 pub const FILE_TIMES: &str = "file times, not a submission time";
 
 /// A submission's time, and where it comes from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Submitted {
     /// When.
     pub at: Moment,

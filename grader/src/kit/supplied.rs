@@ -16,8 +16,6 @@ use std::path::{Path, PathBuf};
 
 use super::tree::{self, EntryKind, ReadError};
 
-use serde::{Deserialize, Serialize};
-
 /// The supplied crate's package name, as its `Cargo.toml` gives it.
 pub(crate) const PACKAGE: &str = "connect_four_supplied";
 /// What is compared, below the crate's folder: the manifest and these folders, whole. Anything
@@ -58,7 +56,7 @@ pub struct SwapError {
 }
 
 /// How one file of a submission's copy differs from the course's, by its path below the copy.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Change {
     /// In both, with different bytes (or, in the submission, not a regular file that can be
     /// read: a link, a FIFO, a file too large).
@@ -79,7 +77,7 @@ impl Change {
 }
 
 /// A submission's copy of the supplied crate compared with the course's.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SuppliedCopy {
     /// Where the copy is, relative to the submission, `/`-separated (usually `supplied`).
     pub folder: String,

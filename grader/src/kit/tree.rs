@@ -15,10 +15,8 @@ use std::path::Path;
 use rustix::fs::{fstat, openat, readlinkat, statat, AtFlags, Dir, FileType, Mode, OFlags, CWD};
 use rustix::io::Errno;
 
-use serde::{Deserialize, Serialize};
-
 /// What an entry of a submission is, by its own metadata: a link is never followed.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum EntryKind {
     /// A regular file.
     File,
@@ -35,7 +33,7 @@ pub enum EntryKind {
 }
 
 /// A symbolic link's target, as it was written.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Link {
     /// The target's text (lossily decoded).
     pub target: String,
@@ -45,7 +43,7 @@ pub struct Link {
 }
 
 /// One entry of a submission, by its path below the submission's folder.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Entry {
     /// The path, `/`-separated.
     pub path: String,
@@ -71,7 +69,7 @@ pub enum ReadError {
 }
 
 /// Where a walk stopped before seeing everything.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Cutoff {
     /// It had seen this many entries, the most a walk looks at.
     TooMany(usize),
@@ -80,7 +78,7 @@ pub enum Cutoff {
 }
 
 /// What a walk found below a folder of a submission.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Listing {
     /// Every entry but folders, sorted by path.
     pub entries: Vec<Entry>,

@@ -8,13 +8,11 @@
 use std::fs;
 use std::path::Path;
 
-use serde::{Deserialize, Serialize};
-
 use super::sandbox::cgroup::{cgroup_mounts, memberships, place};
 use super::topology::{affinity, simulated_cpus};
 
 /// What limits the CPUs a program may use.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Cpus {
     /// The machine's CPUs online.
     pub online: usize,

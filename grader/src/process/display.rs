@@ -22,8 +22,6 @@ use std::time::{Duration, Instant};
 
 use tempfile::TempDir;
 
-use serde::{Deserialize, Serialize};
-
 /// How long Xvfb may take to say its display number.
 const START_LIMIT: Duration = Duration::from_secs(10);
 /// How long one xdotool or ImageMagick command may take.
@@ -34,14 +32,14 @@ const AUTHORITY: &str = "Xauthority";
 const POLL: Duration = Duration::from_millis(100);
 
 /// Why the display or one of its actions failed.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum DisplayError {
     /// A program the display needs (Xvfb, xdotool, import) is not installed.
     #[error(
         "{0} is not installed (scripts/setup.sh xvfb installs it with xdotool and \
          ImageMagick)"
     )]
-    Missing(#[serde(deserialize_with = "super::stored::interned")] super::stored::StaticStr),
+    Missing(&'static str),
     /// Xvfb started but did not say which display it serves.
     #[error("Xvfb did not start: {0}")]
     NoDisplay(String),
@@ -58,7 +56,7 @@ pub enum DisplayError {
 pub struct Window(pub u64);
 
 /// A rectangle on the screen, in pixels.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub struct Rect {
     /// Its left edge.
     pub x: i32,

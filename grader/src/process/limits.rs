@@ -11,7 +11,7 @@ use std::io;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::process::{Command, ExitStatus};
 
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 
 /// Bytes in a MiB.
 const MIB: u64 = 1 << 20;
@@ -57,7 +57,7 @@ impl Default for Limits {
 }
 
 /// One of the limits.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Limit {
     /// [`Limits::memory_mib`].
     Memory,
@@ -234,7 +234,7 @@ impl Limits {
 }
 
 /// A limit a program hit, its value, and how that is known.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LimitHit {
     /// Which limit.
     pub limit: Limit,
@@ -245,7 +245,7 @@ pub struct LimitHit {
 }
 
 /// How a limit hit is known.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Detection {
     /// The process watch counted this many processes running at once, and killed them all.
     Counted(usize),
@@ -253,10 +253,8 @@ pub enum Detection {
     /// reported the signal as 128 + its number rather than the program being killed by it.
     Signal {
         /// The signal's name (`SIGXCPU`, `SIGXFSZ`).
-        #[serde(deserialize_with = "super::stored::interned")]
-        name: super::stored::StaticStr,
+        name: &'static str,
         /// The shell's exit status, when the signal was reported that way.
-        #[serde(with = "super::stored::exit_status_option")]
         shell: Option<ExitStatus>,
     },
     /// The job's control group counted its memory past the job's limit, and the kernel
@@ -268,7 +266,6 @@ pub enum Detection {
     /// reports a failed allocation or a write too large.
     Stderr {
         /// How it ended.
-        #[serde(with = "super::stored::exit_status")]
         status: ExitStatus,
         /// The line that names the failure.
         line: String,

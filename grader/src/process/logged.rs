@@ -14,8 +14,6 @@ use super::group::Group;
 use super::sandbox::Prepared;
 use super::served::{Account, AtLimit};
 
-use serde::{Deserialize, Serialize};
-
 /// The most a command may write to its log, in bytes: past it the command is stopped.
 pub const MAX_LOG: u64 = 16 << 20;
 /// How often a running command is looked at.
@@ -25,14 +23,14 @@ const POLL: Duration = Duration::from_millis(50);
 const LOOK: Duration = Duration::from_millis(500);
 
 /// How a logged command ended.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Ended {
     /// It succeeded.
     Succeeded,
     /// It failed with this exit status.
-    Failed(#[serde(with = "super::stored::exit_status")] ExitStatus),
+    Failed(ExitStatus),
     /// It failed with this exit status, the job's own disk full (it wrote all it may).
-    DiskFull(#[serde(with = "super::stored::exit_status")] ExitStatus),
+    DiskFull(ExitStatus),
     /// It was still running at its time limit, and was killed.
     TimedOut(Duration),
     /// It was still running, killed after [`LONGEST`](super::served::LONGEST) times its time

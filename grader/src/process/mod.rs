@@ -3,10 +3,11 @@
 //! [`watch`], what `/proc` tells ([`procfs`]), the [`sandbox`] every student process runs in,
 //! the protocol conversation with a running [`program`], a command run to a log file
 //! ([`logged`]), the [`cpus`] a program may use and the [`topology`] they are chosen from, its
-//! [`threads`] seen at work and the time a busy machine [`served`] it, and a private X [`display`] to watch a program's window on; how
-//! their results are [`stored`] on disk. It knows nothing of cases, students or scores. Linux
-//! only.
+//! [`threads`] seen at work, the instructions they retire ([`counters`]) and the time a busy
+//! machine [`served`] it, and a private X [`display`] to watch a program's window on. It knows
+//! nothing of cases, students or scores. Linux only.
 
+pub mod counters;
 pub mod cpus;
 pub mod display;
 pub mod group;
@@ -16,7 +17,6 @@ pub mod procfs;
 pub mod program;
 pub mod sandbox;
 pub mod served;
-pub mod stored;
 pub mod threads;
 pub mod topology;
 mod watch;

@@ -30,8 +30,6 @@ use super::sandbox::{Prepared, Status};
 use super::served::{Account, AtLimit};
 use super::watch::Watch;
 
-use serde::{Deserialize, Serialize};
-
 /// The most a program may print in one run, in bytes.
 pub const MAX_OUTPUT: usize = 1 << 20;
 /// The longest line a program may print, in bytes.
@@ -54,7 +52,7 @@ const SHELL_WORDS: [&str; 15] = [
 ];
 
 /// Why a command got no usable answer.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Failure {
     /// No complete answer within the time limit.
     TimedOut {
@@ -92,10 +90,9 @@ pub enum Failure {
 }
 
 /// How a program that ended did so.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Ending {
     /// Its exit status.
-    #[serde(with = "super::stored::exit_status")]
     pub status: ExitStatus,
     /// The resource limit it most likely hit, if any.
     pub limit: Option<LimitHit>,
@@ -106,7 +103,7 @@ pub struct Ending {
 }
 
 /// One of a program's standard streams.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Stream {
     /// Standard input.
     Input,

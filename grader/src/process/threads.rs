@@ -3,9 +3,11 @@
 //! (another copy of the program, a process that left the program's family), while it answers a
 //! command or sits idle, and says which threads it saw and what each did meanwhile: how long it
 //! ran on a CPU and how long it waited, ready, for one (`/proc/PID/task/TID/schedstat`, in
-//! nanoseconds). The time a thread was ready to run does not depend on how busy the machine is;
-//! only how it splits into running and waiting does. Whether a program starts its threads once
-//! or for every search shows in their ids.
+//! nanoseconds), and, where the machine offers hardware counters, the instructions they
+//! retired ([`Counters`], opened on every thread of the first look). The time a thread was ready
+//! to run does not depend on how busy the machine is; only how it splits into running and
+//! waiting does. Whether a program starts its threads once or for every search shows in their
+//! ids.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fs;
@@ -17,24 +19,13 @@ use crossbeam::channel::{bounded, RecvTimeoutError, Sender};
 use procfs::process::{Schedstat, Stat};
 use procfs::FromRead;
 
+use super::counters::{Counters, Uncounted};
 use super::group::processes_of;
 use super::procfs::family;
 use super::sandbox::Prepared;
 
 /// How often the watch looks: a thread that ends loses at most this much of its account.
 const LOOK: Duration = Duration::from_millis(10);
-
-/// Whether this machine's kernel offers a hardware counter of instructions retired (a core
-/// PMU with an `instructions` event in `/sys/bus/event_source/devices`), which, unlike CPU
-/// time, a busy host cannot stretch. Most virtual machines and containers offer none; the
-/// grader measures work as CPU time either way and its reports say which the machine offered.
-pub fn hardware_counters() -> bool {
-    fs::read_dir("/sys/bus/event_source/devices").is_ok_and(|devices| {
-        devices
-            .flatten()
-            .any(|device| device.path().join("events/instructions").exists())
-    })
-}
 
 /// What one thread did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -89,13 +80,27 @@ impl ThreadUse {
     }
 }
 
-/// What a watch saw: every thread, and how long it watched.
-#[derive(Clone, Debug, Default, PartialEq)]
+/// What a watch saw: every thread, how long it watched, and the instructions retired.
+#[derive(Clone, Debug, PartialEq)]
 pub struct Seen {
     /// Every thread seen, with what it did.
     pub threads: Vec<ThreadUse>,
     /// From the first look to the last.
     pub watched: Duration,
+    /// The instructions retired meanwhile by the threads of the first look and those they
+    /// started, or why they could not be counted.
+    pub instructions: Result<u64, Uncounted>,
+}
+
+impl Default for Seen {
+    /// Nothing seen: no thread, none counted.
+    fn default() -> Seen {
+        Seen {
+            threads: Vec::new(),
+            watched: Duration::ZERO,
+            instructions: Err(Uncounted::NoThreads),
+        }
+    }
 }
 
 /// What the threads seen by successive looks did: each thread's clock at its first sighting
@@ -156,6 +161,7 @@ pub(crate) fn threads_of(pids: &[i32]) -> Vec<(i32, Clock)> {
 pub struct ThreadWatch {
     stop: Option<Sender<()>>,
     thread: Option<JoinHandle<Seen>>,
+    counters: Counters,
 }
 
 impl ThreadWatch {
@@ -164,7 +170,8 @@ impl ThreadWatch {
     /// apart, of every other process in it, looking at once and then every [`LOOK`]. The
     /// first look is taken before it returns, in the calling thread: on a busy machine a new
     /// thread may wait for a CPU while the command it watches runs, and what the threads did
-    /// before its first look would be lost.
+    /// before its first look would be lost. The counters of instructions are opened on the
+    /// threads of that look.
     pub fn start(leader: i32, sandbox: Option<Prepared>) -> ThreadWatch {
         let (stop, stopped) = bounded::<()>(0);
         let mut scope = Scope {
@@ -174,7 +181,9 @@ impl ThreadWatch {
         };
         let mut sightings = Sightings::default();
         let started = Instant::now();
-        sightings.look(scope.threads(), true);
+        let first = scope.threads();
+        let counters = Counters::on(first.iter().map(|&(tid, _)| tid));
+        sightings.look(first, true);
         let thread = thread::spawn(move || {
             loop {
                 let go_on = matches!(stopped.recv_timeout(LOOK), Err(RecvTimeoutError::Timeout));
@@ -186,23 +195,27 @@ impl ThreadWatch {
             Seen {
                 threads: sightings.threads(),
                 watched: started.elapsed(),
+                ..Seen::default()
             }
         });
         ThreadWatch {
             stop: Some(stop),
             thread: Some(thread),
+            counters,
         }
     }
 
-    /// Takes a last look and stops: every thread seen, with what it did.
+    /// Takes a last look, reads the counters and stops: every thread seen, with what it did,
+    /// and the instructions retired.
     pub fn stop(mut self) -> Seen {
         if let Some(stop) = self.stop.take() {
             let _ = stop.send(());
         }
-        self.thread
-            .take()
-            .and_then(|t| t.join().ok())
-            .unwrap_or_default()
+        let seen = self.thread.take().and_then(|t| t.join().ok());
+        Seen {
+            instructions: self.counters.read(),
+            ..seen.unwrap_or_default()
+        }
     }
 }
 
@@ -300,6 +313,7 @@ pub fn own_clock() -> Option<Clock> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::process::counters::tests::offered;
     use std::os::unix::process::CommandExt;
     use std::process::{Command, Stdio};
 
@@ -332,6 +346,11 @@ mod tests {
         assert_eq!(seen.threads[0].id, pid);
         let clock = seen.threads[0].clock;
         assert!(clock.ran >= Duration::from_millis(100), "{seen:?}");
+        // Its instructions, where the machine offers counters; else why not.
+        match seen.instructions {
+            Ok(n) => assert!(offered() && n > 1_000_000, "{seen:?}"),
+            Err(why) => assert!(!offered() && why == Uncounted::NoCounter, "{seen:?}"),
+        }
         // Ready to run all along: running, or waiting for a CPU on a busy machine.
         assert!(
             clock.ready() >= seen.watched.mul_f64(0.8),

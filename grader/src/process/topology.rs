@@ -19,8 +19,6 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock, PoisonError};
 
-use serde::{Deserialize, Serialize};
-
 /// Where the kernel lays out the CPUs.
 pub const SYSFS: &str = "/sys/devices/system/cpu";
 
@@ -155,7 +153,7 @@ pub fn cpu_list(text: &str) -> Option<Vec<usize>> {
 }
 
 /// The CPUs chosen for a measurement, and the physical cores they are on.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Chosen {
     /// The CPUs, in the order chosen.
     pub cpus: Vec<usize>,
@@ -164,7 +162,6 @@ pub struct Chosen {
     /// How many distinct physical cores they are on.
     pub distinct: usize,
     /// On a simulated machine, how many real CPUs its CPUs ran on.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub simulated_on: Option<usize>,
 }
 

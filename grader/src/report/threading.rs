@@ -42,6 +42,11 @@ pub fn cause_note(speedup: &Speedup) -> Option<String> {
                 Design::Duplicated { .. } => {
                     "They did more work than the search: see the thread design below.".into()
                 }
+                // Threads that slow each other down run the same instructions, only slower.
+                _ if m.in_instructions() => "They do more than the search. Where to look: a \
+                    lock or an atomic a worker spins on while it waits for another, work a worker \
+                    repeats."
+                    .into(),
                 _ => format!(
                     "They slow each other down. Where to look: a lock held while searching; an \
                      atomic or shared counter every thread writes; per-task data (each task's \
@@ -50,21 +55,25 @@ pub fn cause_note(speedup: &Speedup) -> Option<String> {
                      worker make its own copy, or pad the data to 64 bytes)."
                 ),
             };
-            let machine = median(&m.machine);
-            let machine = match m.machine.is_empty() {
+            let machine = median(m.machine_growths());
+            let machine = match m.machine_growths().is_empty() {
                 true => String::new(),
                 false => format!(
                     ", where the grader's own work grew {machine:.2}x on the same CPUs in the \
                      same rounds"
                 ),
             };
+            let grown = median(&m.growths());
+            let did = match m.in_instructions() {
+                true => format!("retired {grown:.2}x the instructions"),
+                false => format!("ran {grown:.2}x the CPU time"),
+            };
             format!(
-                "Cause: work grew, not the machine: on {many} threads the program's threads ran \
-                 {:.2}x the CPU time of the same search on 1 thread{machine} (the program's \
-                 own share: {grew:.2}x), where the same work split among threads costs about \
-                 the same. The two halves of the rounds gave the same credit, so grading again \
-                 gives the same; the speed-up is judged as measured. {where_to_look}",
-                median(&m.growths())
+                "Cause: work grew, not the machine: on {many} threads the program's threads \
+                 {did} of the same search on 1 thread{machine} (the program's own share: \
+                 {grew:.2}x), where the same work split among threads costs about the same. The \
+                 two halves of the rounds gave the same credit, so grading again gives the same; \
+                 the speed-up is judged as measured. {where_to_look}"
             )
         }
     })
@@ -152,7 +161,7 @@ mod tests {
     use super::*;
 
     use crate::judge::result::design::Division;
-    use crate::judge::result::speedup::{Judged, Measurement, Work};
+    use crate::judge::result::speedup::{Counting, Judged, Measurement, Work};
     use crate::process::Cpus;
     use std::time::Duration;
 
@@ -168,6 +177,7 @@ mod tests {
             workers: 1,
             busiest: 1.0,
             accounted: true,
+            instructions: None,
         };
         let many = Work {
             cpu: ms(1900),
@@ -193,7 +203,8 @@ mod tests {
                     ceilings: vec![1.92; 21],
                     cpus: Some(2.0),
                     machine: vec![1.0; 21],
-                    counters: None,
+                    counted: None,
+                    machine_instructions: Vec::new(),
                 },
                 Judged {
                     speedup: 1.0,
@@ -224,6 +235,23 @@ mod tests {
         assert!(note.contains("ran 1.90x the CPU time"), "{note}");
         assert!(note.contains("Where to look: a lock held"), "{note}");
         assert!(note.contains("same cache lines"), "{note}");
+        // Counted in instructions: said so, and where the threads may spin.
+        let mut counted = grown();
+        if let SpeedupOutcome::Judged(m, _) = &mut counted.outcome {
+            m.one.iter_mut().for_each(|w| w.instructions = Some(1000));
+            m.many.iter_mut().for_each(|w| w.instructions = Some(1900));
+            m.counted = Some(Counting::Instructions);
+            m.machine_instructions = vec![1.0; 21];
+        }
+        let counted = cause_note(&counted).unwrap();
+        assert!(
+            counted.contains("retired 1.90x the instructions of the same search"),
+            "{counted}"
+        );
+        assert!(
+            counted.contains("a lock or an atomic a worker spins on"),
+            "{counted}"
+        );
         let all = crate::report::timing::speedup_notes(&speedup).join("\n");
         assert!(!all.contains("busy"), "{all}");
         assert_eq!(crate::report::timing::not_counted(&speedup), None);

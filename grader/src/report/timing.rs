@@ -11,9 +11,11 @@ use super::threading::cpus;
 use super::verdict::Finding;
 use super::workers::design_note;
 use crate::judge::result::speedup::{
-    Busy, Measurement, Refusal, Speedup, SpeedupFault, SpeedupOutcome, Uneven, Work, CONFIDENCE,
+    Busy, Counting, Measurement, Refusal, Speedup, SpeedupFault, SpeedupOutcome, Uneven, Work,
+    CONFIDENCE,
 };
 use crate::judge::result::{CaseResult, StudentResult};
+use crate::process::counters::{Uncounted, MOST_THREADS};
 
 /// One position's rounds: "`scores 8` in 7 rounds: 0.36 s on 1 thread, 0.19 s on 2 threads
 /// (the medians of the spans, the searches' times with their waiting for a CPU taken out; by
@@ -52,21 +54,28 @@ fn rounds(m: &Measurement, (one, many): (usize, usize)) -> String {
         let shown: Vec<String> = values.iter().map(|v| format!("{v:.2}")).collect();
         shown.join(" ")
     };
-    let machine = match m.machine.is_empty() {
-        true => String::new(),
-        false => format!(
-            "; the growth of its CPU time on {} over 1 (the machine's share) {}",
+    let unit = match m.in_instructions() {
+        true => "instructions retired",
+        false => "CPU time",
+    };
+    let machine = match m.machine_growths() {
+        [] => String::new(),
+        growths => format!(
+            "; the growth of its {unit} on {} over 1 (the machine's share) {}",
             threads(many),
-            figures(&m.machine)
+            figures(growths)
         ),
     };
-    let counters = match m.counters {
-        Some(false) => " Work is the threads' CPU time: this machine offers no hardware counters.",
-        Some(true) => {
-            " Work is the threads' CPU time (this machine offers hardware counters of \
-             instructions retired, which the grader does not read)."
-        }
-        None => "",
+    let counters = match m.counted {
+        Some(Counting::Instructions) => " Whether the work grew is measured in the \
+            instructions the threads retired in user space, counted by the processor's hardware \
+            counters in every search and in the calibration, which a busy host does not stretch."
+            .to_string(),
+        Some(Counting::CpuTime(why)) => format!(
+            " Whether the work grew is measured in the threads' CPU time: {}.",
+            uncounted(why)
+        ),
+        None => String::new(),
     };
     format!(
         "Each round, span/wall clock in seconds: on {} {}; on {} {}; the calibration's ceiling \
@@ -77,6 +86,29 @@ fn rounds(m: &Measurement, (one, many): (usize, usize)) -> String {
         series(&m.many),
         figures(&m.ceilings)
     )
+}
+
+/// Why the instructions were not counted: "this machine offers no hardware counter ...".
+fn uncounted(why: Uncounted) -> String {
+    match why {
+        Uncounted::NoCounter => "this machine offers no hardware counter of instructions \
+            retired (no performance unit, as in most virtual machines and containers)"
+            .into(),
+        Uncounted::Denied => "the kernel refused the grader a counter on the program's \
+            threads (`perf_event_paranoid`, or the program runs as another user and the grader \
+            lacks `CAP_PERFMON`)"
+            .into(),
+        Uncounted::NoDescriptors => "the grader had no file descriptor left for a counter".into(),
+        Uncounted::NoThreads => "no thread of the program was left to count".into(),
+        Uncounted::TooManyThreads => format!(
+            "the program had more threads than the grader opens counters on ({MOST_THREADS}: \
+             each takes one of its file descriptors)"
+        ),
+        Uncounted::Failed(Some(errno)) => {
+            format!("a counter could not be opened or read (error {errno})")
+        }
+        Uncounted::Failed(None) => "a counter could not be opened or read".into(),
+    }
 }
 
 /// What a measurement that failed was doing, and why it failed.
@@ -404,6 +436,7 @@ mod tests {
             workers: at_once as usize,
             busiest: 1.0 / at_once as f64,
             accounted: true,
+            instructions: None,
         }
     }
 
@@ -417,7 +450,8 @@ mod tests {
             ceilings: vec![1.94; 3],
             cpus: Some(2.0),
             machine: Vec::new(),
-            counters: None,
+            counted: None,
+            machine_instructions: Vec::new(),
         }
     }
 
@@ -462,6 +496,48 @@ mod tests {
             speedup_word(&speedup(SpeedupOutcome::Judged(measured(), grew))),
             "1.75x of 1.94x, work grew 1.90x"
         );
+    }
+
+    #[test]
+    fn the_rounds_say_what_the_work_was_measured_in_and_why() {
+        let said = |counted, machine_instructions| {
+            rounds(
+                &Measurement {
+                    counted,
+                    machine: vec![1.4; 3],
+                    machine_instructions,
+                    ..measured()
+                },
+                (1, 2),
+            )
+        };
+        let counted = said(Some(Counting::Instructions), vec![1.01; 3]);
+        assert!(
+            counted.ends_with(
+                "the growth of its instructions retired on 2 threads over 1 (the machine's \
+                 share) 1.01 1.01 1.01. Whether the work grew is measured in the instructions \
+                 the threads retired in user space, counted by the processor's hardware \
+                 counters in every search and in the calibration, which a busy host does not \
+                 stretch."
+            ),
+            "{counted}"
+        );
+        let no_pmu = said(Some(Counting::CpuTime(Uncounted::NoCounter)), Vec::new());
+        assert!(
+            no_pmu.ends_with(
+                "the growth of its CPU time on 2 threads over 1 (the machine's share) 1.40 1.40 \
+                 1.40. Whether the work grew is measured in the threads' CPU time: this machine \
+                 offers no hardware counter of instructions retired (no performance unit, as in \
+                 most virtual machines and containers)."
+            ),
+            "{no_pmu}"
+        );
+        let denied = said(Some(Counting::CpuTime(Uncounted::Denied)), Vec::new());
+        assert!(
+            denied.contains("CPU time: the kernel refused the grader a counter"),
+            "{denied}"
+        );
+        assert!(said(None, Vec::new()).ends_with("1.40 1.40 1.40."));
     }
 
     #[test]

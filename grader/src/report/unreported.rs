@@ -1,6 +1,7 @@
 //! What stands in for one student's file when its reporter failed (a bug of grade's, caught):
 //! the same file, a terminal line, a gradebook row or a class page's row, saying "report
-//! failed: why", so that a reporter's bug costs that file alone and never leaves a student out.
+//! failed: why", so that a reporter's bug costs that file alone and never leaves a student out;
+//! and what is said of a student whose record cannot be read, left out of what the records make.
 
 use maud::{html, Markup, DOCTYPE};
 
@@ -14,6 +15,16 @@ pub const REPORT_FAILED: &str = "report failed";
 /// The words of every stand-in: `report failed: why`.
 fn said(why: &str) -> String {
     format!("{REPORT_FAILED}: {}", inert::line(why))
+}
+
+/// What is said of `student`, whose record in the class store cannot be read (`why`), left out
+/// of the files being made from the records.
+pub fn unreadable(student: &str, why: &str) -> String {
+    let student = inert::line(student);
+    format!(
+        "{student}: record unreadable, left out: {}",
+        inert::line(why)
+    )
 }
 
 /// `student`'s line on the terminal.

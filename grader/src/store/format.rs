@@ -1,4 +1,4 @@
-//! The store's two kinds of file, as written, of one version: one student's [`Record`],
+//! The store's two kinds of file, as the kit holds them: one student's [`Record`],
 //! everything the kit knows of them once (their whole result, the stamp of the submission it
 //! was graded from, when and by which run, who the submission is and when it came in, with a
 //! roster, an export or a late policy, and the hand scores typed in the gallery), of which
@@ -6,7 +6,7 @@
 //! a run grades (the submissions folder, the kit and the settings the results depend on, so
 //! that a run carries on only the same class), when its run started and whether it finished,
 //! its students in order, where its gradebook goes, and the roster's students who submitted
-//! nothing.
+//! nothing. What they are written as is [`super::schema`]'s.
 
 use std::path::PathBuf;
 use std::time::{Duration, SystemTime};
@@ -20,28 +20,9 @@ use crate::kit::late::Lateness;
 use crate::kit::roster::Member;
 use crate::kit::submitted::Submitted;
 
-/// The version of the records this `grade` writes and reads. A record of another is refused,
-/// never read as something else nor written over.
-///
-/// A record holds the judge's result whole, so any change to what is written (a field added,
-/// renamed or removed here or in a type of the judge's, the kit's or the process layer's that a
-/// record holds) changes the stored format: the golden record (`golden/record-v1.json`, written
-/// by this version and read back byte for byte by this module's test) then fails, and the
-/// change needs a new version, a line below, and a golden record of its own beside the old
-/// one, which stays, read or refused with its version named.
-///
-/// # Changelog
-///
-/// - 1: the first stored format: one record per student and the class (replacing the class
-///   run's journal, `class-journal.jsonl`).
-pub const VERSION: u32 = 1;
-
 /// One student graded.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Record {
-    /// The format's version ([`VERSION`]).
-    pub version: u32,
     /// The student: their submission folder's name (or `grade student`'s name).
     pub student: String,
     /// Their submission as it was graded (none for `grade student`, which grades a command).
@@ -54,7 +35,6 @@ pub struct Record {
     /// export or a late policy).
     pub who: Option<Who>,
     /// The hand scores typed in the gallery, by category.
-    #[serde(default)]
     pub hand: Marks,
     /// Their whole result.
     pub result: StudentResult,
@@ -70,7 +50,6 @@ impl Record {
         who: Option<Who>,
     ) -> Record {
         Record {
-            version: VERSION,
             student: result.student.clone(),
             submission,
             graded: SystemTime::now(),
@@ -88,8 +67,7 @@ impl Record {
 }
 
 /// How a submission stands with the late policy.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Late {
     /// The rubric has no `[late]` table.
     NoPolicy,
@@ -100,8 +78,7 @@ pub enum Late {
 }
 
 /// Who a submission is, when it came in and how late.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Who {
     /// Its students (several for a group; none when nothing names them).
     pub members: Vec<Member>,
@@ -122,11 +99,8 @@ impl Who {
 }
 
 /// A class graded, as the store keeps it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Class {
-    /// The format's version (the records').
-    pub version: u32,
     /// When its run started (the first of the runs carrying it on): the records of this run
     /// have it as theirs.
     pub started: SystemTime,
@@ -146,7 +120,6 @@ pub struct Class {
     pub missing: Option<Vec<Member>>,
     /// The submissions Gradescope's metadata lists with no folder in the export (each id, and
     /// its submitters): not graded, and said so again at export.
-    #[serde(default)]
     pub no_folder: Vec<(String, Vec<Member>)>,
 }
 
@@ -155,7 +128,6 @@ impl Class {
     /// `gradebook`; no students yet.
     pub fn new(setup: Setup, timed: Vec<String>, gradebook: PathBuf) -> Class {
         Class {
-            version: VERSION,
             started: SystemTime::now(),
             finished: None,
             setup,
@@ -247,51 +219,5 @@ impl Setup {
         } else {
             None
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use std::time::UNIX_EPOCH;
-
-    use super::*;
-    use crate::judge::fixtures::{case_result, student};
-
-    /// The record of version 1, as this version wrote it.
-    const GOLDEN_V1: &str = include_str!("golden/record-v1.json");
-
-    /// `seconds` after the epoch.
-    fn at(seconds: u64) -> SystemTime {
-        UNIX_EPOCH + Duration::from_secs(seconds)
-    }
-
-    /// The record the golden file holds: a student with a case, their submission's stamp, the
-    /// run that graded them and hand scores.
-    fn golden() -> Record {
-        let result = student("ann", vec![case_result("board_1x1", "Rules", 2.0)], 3);
-        let stamp = Stamp {
-            entries: 4,
-            bytes: 1234,
-            digest: "0123456789abcdef".into(),
-        };
-        let mut record = Record::new(result, Some(stamp), Some(at(1_760_000_000)), None);
-        record.graded = at(1_760_000_060);
-        record.hand =
-            serde_json::from_str(r#"{"GUI": {"items": [3, null], "comment": "a grid"}}"#).unwrap();
-        record
-    }
-
-    #[test]
-    fn a_record_of_this_version_is_written_as_the_golden_record_and_read_back_byte_for_byte() {
-        let written = format!("{}\n", serde_json::to_string_pretty(&golden()).unwrap());
-        assert!(
-            written == GOLDEN_V1,
-            "the stored format changed: give it a new VERSION with a line in its changelog and \
-             a golden record of its own, keeping this one; written now:\n{written}"
-        );
-        let read: Record = serde_json::from_str(GOLDEN_V1).unwrap();
-        assert_eq!(read, golden());
-        let again = format!("{}\n", serde_json::to_string_pretty(&read).unwrap());
-        assert_eq!(again, GOLDEN_V1);
     }
 }

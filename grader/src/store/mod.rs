@@ -7,10 +7,14 @@
 //! the same command carries it on ([`Store::begin`]). A record or class of a version this
 //! `grade` does not know is refused with the versions named, never read nor written over; a
 //! record that is not one `grade` wrote (cut short, edited) costs its student alone: named
-//! ([`Store::unread`]), left out, and graded again by a class run carried on.
+//! ([`Store::unread`]), left out, and graded again by a class run carried on. What a file is
+//! written as is the store's own ([`schema`]: types made for storage, the version's changelog).
 
 pub mod disk;
+#[cfg(test)]
+mod fixture;
 mod format;
+mod schema;
 pub mod stamp;
 
 use std::collections::BTreeMap;
@@ -22,7 +26,8 @@ use std::time::SystemTime;
 use percent_encoding::{percent_decode_str, utf8_percent_encode, NON_ALPHANUMERIC};
 use serde::{Deserialize, Serialize};
 
-pub use format::{Class, Late, Record, Setup, Who, VERSION};
+pub use format::{Class, Late, Record, Setup, Who};
+pub use schema::VERSION;
 pub use stamp::Stamp;
 
 /// The store's folder, in the report directory (or beside the gradebook).
@@ -53,9 +58,10 @@ pub enum StoreError {
     },
     /// A file of the store was written by a `grade` of another version.
     #[error(
-        "{}: written by another version of grade (version {found}; this grade reads version \
-         {VERSION}): use that grade, or move {FOLDER}/ away to grade the class again",
-        path.display()
+        "{}: written by another version of grade (version {found}; this grade reads versions \
+         {} to {VERSION}): use that grade, or move {FOLDER}/ away to grade the class again",
+        path.display(),
+        schema::READ[0]
     )]
     Version {
         /// The file.
@@ -147,24 +153,27 @@ impl Store {
 
     /// The class it holds, if any.
     pub fn class(&self) -> Result<Option<Class>, StoreError> {
-        read(&self.folder.join(CLASS))
+        read::<schema::Class, _>(&self.folder.join(CLASS))
     }
 
     /// Keeps `class`, replacing the one it held.
     pub fn put_class(&self, class: &Class) -> Result<(), StoreError> {
-        write(&self.folder.join(CLASS), class)
+        write(&self.folder.join(CLASS), &schema::Class::from(class))
     }
 
     /// The record of `student`, if there is one.
     pub fn record(&self, student: &str) -> Result<Option<Record>, StoreError> {
-        let record: Option<Record> = read(&self.record_path(student))?;
+        let record = read::<schema::Record, Record>(&self.record_path(student))?;
         Ok(record.filter(|r| r.student == student))
     }
 
     /// Keeps `record`, replacing the student's earlier one, synced to disk before this
     /// returns.
     pub fn put(&self, record: &Record) -> Result<(), StoreError> {
-        write(&self.record_path(&record.student), record)
+        write(
+            &self.record_path(&record.student),
+            &schema::Record::from(record),
+        )
     }
 
     /// Keeps `record` graded anew, with the hand scores typed for the student before; graded
@@ -224,7 +233,7 @@ impl Store {
             if !is_record {
                 continue;
             }
-            match read::<Record>(&path) {
+            match read::<schema::Record, Record>(&path) {
                 Ok(Some(record)) => {
                     records.insert(record.student.clone(), record);
                 }
@@ -331,8 +340,9 @@ impl Store {
     }
 }
 
-/// The value of the store's file at `path`, if there is one, of this version.
-fn read<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<Option<T>, StoreError> {
+/// The value of the store's file at `path`, if there is one, of a version this `grade` reads:
+/// read as its stored form `S`, and made the kit's.
+fn read<S: for<'de> Deserialize<'de>, T: From<S>>(path: &Path) -> Result<Option<T>, StoreError> {
     let text = match fs::read_to_string(path) {
         Ok(text) => text,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
@@ -348,22 +358,23 @@ fn read<T: for<'de> Deserialize<'de>>(path: &Path) -> Result<Option<T>, StoreErr
         source,
     };
     let versioned: Versioned = serde_json::from_str(&text).map_err(malformed)?;
-    if versioned.version != VERSION {
+    if !schema::READ.contains(&versioned.version) {
         return Err(StoreError::Version {
             path: path.into(),
             found: versioned.version,
         });
     }
-    serde_json::from_str(&text).map(Some).map_err(malformed)
+    let stored: S = serde_json::from_str(&text).map_err(malformed)?;
+    Ok(Some(stored.into()))
 }
 
 /// Writes `value` to the store's file at `path` at once: written beside it, synced to disk
 /// and renamed over it, so that a reader or a crash sees the old file or the new, whole. A
-/// file there of another version is refused, never written over.
+/// file there of a version this `grade` does not read is refused, never written over.
 fn write<T: Serialize>(path: &Path, value: &T) -> Result<(), StoreError> {
     if let Ok(text) = fs::read_to_string(path) {
         if let Ok(Versioned { version }) = serde_json::from_str(&text) {
-            if version != VERSION {
+            if !schema::READ.contains(&version) {
                 return Err(StoreError::Version {
                     path: path.into(),
                     found: version,
@@ -502,20 +513,21 @@ mod tests {
         assert_eq!(store.record("ann").unwrap(), Some(ann.clone()));
         let path = store.record_path("ann");
         let text = fs::read_to_string(&path).unwrap();
-        let newer = text.replacen("\"version\": 1", "\"version\": 2", 1);
+        let newer = text.replacen("\"version\": 2", "\"version\": 3", 1);
         assert_ne!(newer, text);
         fs::write(&path, &newer).unwrap();
         let said = store.records().unwrap_err().to_string();
         assert!(
             said.ends_with(
-                "ann.json: written by another version of grade (version 2; this grade reads \
-                 version 1): use that grade, or move records/ away to grade the class again"
+                "ann.json: written by another version of grade (version 3; this grade reads \
+                 versions 1 to 2): use that grade, or move records/ away to grade the class \
+                 again"
             ),
             "{said}"
         );
         assert!(matches!(
             store.put(&ann),
-            Err(StoreError::Version { found: 2, .. })
+            Err(StoreError::Version { found: 3, .. })
         ));
         assert_eq!(fs::read_to_string(&path).unwrap(), newer);
         fs::write(&path, "{\"version\": 1, \"student\": 3}").unwrap();

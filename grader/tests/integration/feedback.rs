@@ -78,7 +78,7 @@ fn feedback_is_written_once_the_hand_grading_is_done_and_again_on_demand() {
     let reports = work.join("reports");
     for student in ["ann", "bob"] {
         let kept = fs::read_to_string(reports.join(format!("records/{student}.json"))).unwrap();
-        assert!(kept.starts_with("{\n  \"version\": 1,"), "{kept}");
+        assert!(kept.starts_with("{\n  \"version\": 2,"), "{kept}");
     }
     assert!(
         !reports.join("feedback").exists(),
@@ -138,7 +138,7 @@ fn feedback_is_written_once_the_hand_grading_is_done_and_again_on_demand() {
     // A record kept by another version of grade is refused, named, and never written over.
     let kept = reports.join("records/bob.json");
     let text = fs::read_to_string(&kept).unwrap();
-    let newer = text.replacen("\"version\": 1", "\"version\": 99", 1);
+    let newer = text.replacen("\"version\": 2", "\"version\": 99", 1);
     fs::write(&kept, &newer).unwrap();
     let output = grade()
         .current_dir(work)
@@ -150,7 +150,7 @@ fn feedback_is_written_once_the_hand_grading_is_done_and_again_on_demand() {
     assert!(
         said.contains(
             "records/bob.json: written by another version of grade (version 99; this grade \
-             reads version 1)"
+             reads versions 1 to 2)"
         ),
         "{said}"
     );
@@ -171,4 +171,21 @@ fn feedback_is_written_once_the_hand_grading_is_done_and_again_on_demand() {
     assert!(!reports.join("feedback/bob.html").exists());
     let class = fs::read_to_string(reports.join("gallery.html")).unwrap();
     assert!(class.contains("href=\"feedback/ann.html\""), "{class}");
+
+    // A record cut short costs its student alone: named, left out, the others' feedback made.
+    fs::write(&kept, &text.as_bytes()[..text.len() / 2]).unwrap();
+    fs::remove_dir_all(reports.join("feedback")).unwrap();
+    let output = grade()
+        .current_dir(work)
+        .args(["feedback", "reports", "--kit", "kit"])
+        .output()
+        .expect("grade starts");
+    let said = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        said.contains("grade feedback: bob: record unreadable, left out: ")
+            && said.contains("records/bob.json: not a record of grade's: "),
+        "{said}"
+    );
+    assert!(reports.join("feedback/ann.html").is_file(), "{said}");
+    assert!(!reports.join("feedback/bob.html").exists(), "{said}");
 }

@@ -8,13 +8,11 @@ use super::not_run::NotRun;
 use crate::kit::build_config::Redirection;
 use crate::process::logged::Ended;
 
-use serde::{Deserialize, Serialize};
-
 /// How many lines of a build's log the reports show.
 pub const TAIL_LINES: usize = 30;
 
 /// One student's build.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Build {
     /// How it ended.
     pub ended: Ended,
@@ -29,21 +27,17 @@ pub struct Build {
     pub offline: bool,
     /// The submission's own cargo and rustup configuration files, set aside for the build
     /// (paths below the submission): the build is the course's.
-    #[serde(default)]
     pub set_aside: Vec<String>,
     /// What in its manifests would have built it, or in cargo's log did build it, against
     /// something else than the course's supplied crate: the build was refused for it, and no
     /// case run.
-    #[serde(default)]
     pub refused: Vec<Redirection>,
     /// Whether the build succeeded without cargo's log naming the supplied crate the kit
     /// checks (a quiet build, output already there without the sandbox's verbose cargo, a
     /// program that does not use it): which copy the program is linked with is not known.
-    #[serde(default)]
     pub supplied_unseen: bool,
     /// When the configuration set aside could not be put back after grading: why, and where
     /// the files not put back are (relative to the submission).
-    #[serde(default)]
     pub not_put_back: Option<(String, String)>,
 }
 

@@ -3,10 +3,8 @@
 
 use crate::process::sandbox::{Protections, Survivors};
 
-use serde::{Deserialize, Serialize};
-
 /// What one student's sandbox was.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Confinement {
     /// The grader was told not to sandbox (`--no-sandbox`).
     Off,

@@ -2,10 +2,8 @@
 //! rules: the handout's designs as they show in the kernel's account of a program's threads
 //! over two searches, an idle second and a position where some columns are full.
 
-use serde::{Deserialize, Serialize};
-
 /// How a program used its threads.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Design {
     /// The threads that worked in the second search were there in the first: created once and
     /// reused (a pool).
@@ -25,7 +23,6 @@ pub enum Design {
         division: Division,
         /// Whether they worked one at a time (each started after the last had finished): about
         /// one at work at once, with no lock between them.
-        #[serde(default)]
         serial: bool,
     },
     /// More threads worked than `THREADS` says, with `THREADS` 1 too, whatever `THREADS` asks
@@ -37,7 +34,6 @@ pub enum Design {
         alone: usize,
         /// Whether there was one for every root column on both thread counts (a thread per
         /// column), rather than some other count (a pool sized by the machine's CPUs).
-        #[serde(default)]
         per_column: bool,
     },
     /// A pool whose idle workers poll for work instead of waiting for it.
@@ -81,7 +77,7 @@ pub enum Design {
 }
 
 /// How the workers shared the search of a position where some columns are full.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Division {
     /// Each took more as it finished: the busiest did this share of the work.
     Shared(f64),
@@ -93,7 +89,7 @@ pub enum Division {
 }
 
 /// Why the thread design was not seen.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Unseen {
     /// The searches were too short to tell the threads that worked from the others.
     TooQuick,

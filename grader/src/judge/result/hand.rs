@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 
 use crate::kit::rubric::Category;
 use crate::kit::Rubric;
@@ -17,7 +17,7 @@ pub const COMMENT_MAX: usize = 4000;
 pub type Marks = BTreeMap<String, CategoryMarks>;
 
 /// What a grader gave one category of one student.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CategoryMarks {
     /// Each checklist item's score, in the checklist's order; `None` while it is not scored.

@@ -3,8 +3,8 @@
 //! requirement), and each student's [`StudentResult`] with its category scores. A failure keeps
 //! its kind ([`FaultKind`]) to the end, so that a class summary can count time-outs and crashes.
 //! The scores graders give by hand in the gallery are results too ([`hand`]). A student's result
-//! is plain data (serde), kept in the class store to make its files again
-//! without grading again.
+//! is plain data, kept in the class store (converted to the store's own types) to make its
+//! files again without grading again.
 
 use std::time::Duration;
 
@@ -34,7 +34,7 @@ use window::WindowResult;
 pub use not_run::NotRun;
 
 /// What one command's answer is judged against.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Expect {
     /// Any of these answers (compared after [`normalize`]).
     OneOf(Vec<String>),
@@ -45,7 +45,7 @@ pub enum Expect {
 }
 
 /// The verdict on one answer.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Verdict {
     /// The answer was accepted.
     Pass,
@@ -56,7 +56,7 @@ pub enum Verdict {
 }
 
 /// Why an answer was not accepted.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Fault {
     /// The answer differs from every accepted one.
     WrongAnswer,
@@ -65,7 +65,7 @@ pub enum Fault {
 }
 
 /// Why an answer was not judged.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Skip {
     /// The program did not start.
     NotStarted(Failure),
@@ -143,7 +143,7 @@ pub enum Starved {
 }
 
 /// One command sent and judged.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Exchange {
     /// The run it belongs to (e.g. `threads 4`), empty when a case has one run.
     pub run: String,
@@ -164,7 +164,7 @@ pub struct Exchange {
 
 /// For a case whose random answers must vary: how many there were, and the one answer they all
 /// gave if they never changed.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Variety {
     /// The answers with a random choice that were accepted.
     pub count: usize,
@@ -173,7 +173,7 @@ pub struct Variety {
 }
 
 /// A case's credit taken away because a case it requires did not pass.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Withheld {
     /// Every case it requires.
     pub requires: Vec<String>,
@@ -182,7 +182,7 @@ pub struct Withheld {
 }
 
 /// One case's outcome.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct CaseResult {
     /// The case's name.
     pub name: String,
@@ -357,7 +357,7 @@ pub struct CategoryScore {
 }
 
 /// One student's outcome.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct StudentResult {
     /// The student's name.
     pub student: String,
@@ -386,7 +386,6 @@ pub struct StudentResult {
     /// was recorded.
     ///
     /// [`Category::items`]: crate::kit::rubric::Category::items
-    #[serde(default)]
     pub language: Option<Language>,
 }
 

@@ -1,20 +1,19 @@
 //! What a speed-up case measured: the CPUs the program could use, what the student's threads
 //! did in each timed search round by round (the kernel's account of their CPU time and of the
-//! time they were ready to run, see [`Work`]), the grader's own calibration of the machine's
-//! ceiling, whether the evidence settled the credit, what it earned, and the thread design seen
+//! time they were ready to run, and the instructions they retired where hardware counters
+//! counted them, see [`Work`]), the grader's own calibration of the machine's ceiling, whether the evidence settled the credit, what it earned, and the thread design seen
 //! (with the uneven position that tells a division of the columns fixed in advance).
 
 use std::time::Duration;
 
 use super::design::Design;
+use crate::process::counters::Uncounted;
 use crate::process::topology::Chosen;
 use crate::process::{Cpus, Failure};
 
-use serde::{Deserialize, Serialize};
-
 /// What the student's threads did during one search, from the kernel's account of each thread
 /// (every process of the student's counted, not only the one asked).
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Work {
     /// From sending the command to reading its answer.
     pub wall: Duration,
@@ -34,6 +33,9 @@ pub struct Work {
     pub busiest: f64,
     /// Whether the kernel said how long each thread waited for a CPU (else `span` is `wall`).
     pub accounted: bool,
+    /// The instructions the threads retired in user space, where hardware counters counted
+    /// them.
+    pub instructions: Option<u64>,
 }
 
 impl Work {
@@ -64,7 +66,7 @@ impl Work {
 /// One `scores DEPTH` searched round after round: by the program on one thread and on many,
 /// with the grader's own calibration of what many threads can give on this machine now in
 /// between. Each round's ratios are judged, taken close together.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Measurement {
     /// The depth searched.
     pub depth: u32,
@@ -77,22 +79,32 @@ pub struct Measurement {
     pub ceilings: Vec<f64>,
     /// How many CPUs the program's threads could use at once (those chosen for it, no more
     /// than the quota); unknown in records made before it was kept.
-    #[serde(default)]
     pub cpus: Option<f64>,
     /// Each round's growth of the grader's own work: its CPU time on the speed-up's threads at
     /// once over the same work on one thread, on the same CPUs in the same round. The
     /// machine's share of any growth (a busy host slows two CPUs at work at once more than
     /// one); empty in records made before it was kept.
-    #[serde(default)]
     pub machine: Vec<f64>,
-    /// Whether the kernel offered hardware counters of instructions retired (work is measured
-    /// as CPU time either way); unknown in records made before it was kept.
-    #[serde(default)]
-    pub counters: Option<bool>,
+    /// What the growth of the rounds' work is measured in: the instructions retired while
+    /// every search's and every calibration's counters were opened and read, else CPU time and
+    /// why; unknown in records made before it was kept (CPU time).
+    pub counted: Option<Counting>,
+    /// Each round's growth of the grader's own work in instructions retired, as
+    /// [`Measurement::machine`] in CPU time, while they are counted.
+    pub machine_instructions: Vec<f64>,
+}
+
+/// What the growth of a measurement's work is measured in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Counting {
+    /// The instructions the threads retired, which a busy host does not stretch.
+    Instructions,
+    /// The threads' CPU time: a counter could not be opened or read, for this reason.
+    CpuTime(Uncounted),
 }
 
 impl Measurement {
-    /// No rounds yet, at `depth`, on `cpus` CPUs.
+    /// No rounds yet, at `depth`, on `cpus` CPUs, counting instructions until a round cannot.
     pub fn new(depth: u32, cpus: f64) -> Self {
         Measurement {
             depth,
@@ -101,14 +113,31 @@ impl Measurement {
             ceilings: Vec::new(),
             cpus: Some(cpus),
             machine: Vec::new(),
-            counters: Some(crate::process::threads::hardware_counters()),
+            counted: Some(Counting::Instructions),
+            machine_instructions: Vec::new(),
+        }
+    }
+
+    /// Adds a round's count: the growth of the grader's own work in instructions retired, or
+    /// why the round's searches or calibration could not be counted. The first that could not
+    /// turns the whole measurement to CPU time, so that every round is measured alike.
+    pub fn count(&mut self, counted: Result<f64, Uncounted>) {
+        if self.counted != Some(Counting::Instructions) {
+            return;
+        }
+        match counted {
+            Ok(growth) => self.machine_instructions.push(growth),
+            Err(why) => {
+                self.counted = Some(Counting::CpuTime(why));
+                self.machine_instructions.clear();
+            }
         }
     }
 
     /// Each round's speed-up: the one-thread search's span over the many-thread search's,
     /// [`capped`].
     pub fn speedups(&self) -> Vec<f64> {
-        let span = |w: &Work| w.span;
+        let span = |w: &Work| w.span.as_secs_f64();
         ratios(&self.one, &self.many, span)
             .into_iter()
             .zip(&self.many)
@@ -119,14 +148,14 @@ impl Measurement {
     /// Each round's speed-up by the clock on the wall, for information: a busy machine
     /// stretches it.
     pub fn wall_speedups(&self) -> Vec<f64> {
-        let wall = |w: &Work| w.wall;
+        let wall = |w: &Work| w.wall.as_secs_f64();
         ratios(&self.one, &self.many, wall)
     }
 
     /// Each round's one-thread CPU work over the many-thread search's: about 1 for the same
     /// search split among threads.
     pub fn work_ratios(&self) -> Vec<f64> {
-        let cpu = |w: &Work| w.cpu;
+        let cpu = |w: &Work| w.cpu.as_secs_f64();
         ratios(&self.one, &self.many, cpu)
     }
 
@@ -155,18 +184,38 @@ impl Measurement {
         self.one.len()
     }
 
-    /// Each round's CPU time on the speed-up's threads over the one-thread search's: about 1
-    /// for the same search split among threads, more when the threads' work grew.
+    /// Whether the growth of the rounds' work is measured in instructions retired.
+    pub fn in_instructions(&self) -> bool {
+        self.counted == Some(Counting::Instructions)
+    }
+
+    /// Each round's work on the speed-up's threads over the one-thread search's, in
+    /// instructions retired where they were counted, else in CPU time: about 1 for the same
+    /// search split among threads, more when the threads' work grew.
     pub fn growths(&self) -> Vec<f64> {
-        let cpu = |w: &Work| w.cpu;
-        ratios(&self.many, &self.one, cpu)
+        match self.in_instructions() {
+            true => ratios(&self.many, &self.one, |w| {
+                w.instructions.unwrap_or_default() as f64
+            }),
+            false => ratios(&self.many, &self.one, |w| w.cpu.as_secs_f64()),
+        }
+    }
+
+    /// Each round's growth of the grader's own work, measured as [`Measurement::growths`]:
+    /// the machine's share.
+    pub fn machine_growths(&self) -> &[f64] {
+        match self.in_instructions() {
+            true => &self.machine_instructions,
+            false => &self.machine,
+        }
     }
 
     /// Each round's [`Measurement::growths`] over the grader's own work's growth in the same
-    /// round ([`Measurement::machine`]): the program's own share of it (the rounds' growths as
-    /// they are where the machine's was not kept).
+    /// round ([`Measurement::machine_growths`]): the program's own share of it (the rounds'
+    /// growths as they are where the machine's was not kept).
     pub fn own_growths(&self) -> Vec<f64> {
-        let machine = self.machine.iter().copied().chain(std::iter::repeat(1.0));
+        let machine = self.machine_growths().iter().copied();
+        let machine = machine.chain(std::iter::repeat(1.0));
         self.growths()
             .into_iter()
             .zip(machine)
@@ -222,11 +271,11 @@ pub fn capped(speedup: f64, many: &Work) -> f64 {
 }
 
 /// Each of `times`' value (by `of`) over the same round's in `over`.
-fn ratios(times: &[Work], over: &[Work], of: impl Fn(&Work) -> Duration) -> Vec<f64> {
+fn ratios(times: &[Work], over: &[Work], of: impl Fn(&Work) -> f64) -> Vec<f64> {
     times
         .iter()
         .zip(over)
-        .map(|(t, o)| of(t).as_secs_f64() / of(o).as_secs_f64().max(1e-9))
+        .map(|(t, o)| of(t) / of(o).max(1e-9))
         .collect()
 }
 
@@ -282,7 +331,7 @@ fn sorted(values: &[f64]) -> Vec<f64> {
 }
 
 /// Why a position could not be measured.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum SpeedupFault {
     /// The case's script did not get through with this many threads (the case's exchanges say
     /// why).
@@ -313,7 +362,7 @@ pub enum SpeedupFault {
 }
 
 /// Why the speed-up could not be judged, though the program was measured.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Busy {
     /// The rounds, as many as the case allows, still left the credit unsettled below full:
     /// the medians' ranges allowed anything from the first share of the points to the
@@ -336,7 +385,7 @@ pub enum Busy {
 pub const REPEATED: f64 = 0.1;
 
 /// Why a measured speed-up earns nothing, whatever its figures.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Refusal {
     /// The one-thread search cost this many times the CPU work of the many-thread one (the
     /// median of the rounds): it did more than the same search, so it is no baseline to
@@ -352,7 +401,7 @@ pub enum Refusal {
 }
 
 /// What became of the plain position.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum SpeedupOutcome {
     /// Fewer CPUs than the speed-up's threads: not timed, not counted.
     TooFewCpus,
@@ -379,7 +428,7 @@ impl SpeedupOutcome {
 }
 
 /// A speed-up judged against the machine's ceiling.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Judged {
     /// The one-thread span over the many-thread span (medians).
     pub speedup: f64,
@@ -392,25 +441,26 @@ pub struct Judged {
     pub full_at: f64,
     /// The share of the case's points it earns, 0 to 1.
     pub credit: f64,
-    /// Cause (b): the threads' CPU time on the speed-up's threads over the same search's on
-    /// one thread, set against the grader's own work's growth in the same rounds (the median
-    /// of the rounds' [`Measurement::own_growths`]), when even the low end of its range
-    /// reached [`WORK_GREW`]: they did more work, or slowed each other down (a lock held, an
-    /// atomic or a cache line both write), beyond what the machine did to the grader's own.
-    #[serde(default)]
+    /// Cause (b): the threads' work (CPU time, or instructions retired where counted) on the
+    /// speed-up's threads over the same search's on one thread, set against the grader's own
+    /// work's growth in the same rounds (the median of the rounds'
+    /// [`Measurement::own_growths`]), when even the low end of its range reached
+    /// [`WORK_GREW`]: they did more work, or slowed each other down (a lock held, an atomic or
+    /// a cache line both write: in CPU time only, as the same instructions take longer),
+    /// beyond what the machine did to the grader's own.
     pub grew: Option<f64>,
     /// For a credit below full, what the first half of the rounds and the second gave, each
     /// judged alone: no further apart than [`REPEATED`], the evidence that the deduction
     /// holds when measured again. `None` for full credit.
-    #[serde(default)]
     pub repeated: Option<(f64, f64)>,
 }
 
 /// The threads' work grew when the speed-up's threads together ran this many times the CPU
-/// time of the same search on one thread: the same work split among threads costs about the
-/// same (the reference: 1.03 on this project's machine), a pool whose workers write the same
-/// cache lines at every node more (a fixture packing each task's board beside the other
-/// worker's: 1.9 and more).
+/// time of the same search on one thread (or retired this many times its instructions, where
+/// they were counted): the same work split among threads costs about the same (the reference:
+/// 1.03 on this project's machine), a pool whose workers write the same cache lines at every
+/// node more CPU time (a fixture packing each task's board beside the other worker's: 1.9 and
+/// more).
 pub const WORK_GREW: f64 = 1.3;
 
 /// Why a speed-up is not what a pool on CPUs of its own would show, as the reports name it:
@@ -443,7 +493,7 @@ impl SpeedupOutcome {
 }
 
 /// How the work was split among the threads at the uneven position.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Split {
     /// The depth searched.
     pub depth: u32,
@@ -453,7 +503,7 @@ pub struct Split {
 
 /// The uneven position: some columns filled, so that a division of the columns fixed in
 /// advance leaves threads idle while a pool keeps them all busy.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Uneven {
     /// The columns filled to the top.
     pub columns: Vec<usize>,
@@ -462,7 +512,7 @@ pub struct Uneven {
 }
 
 /// One thread count's figures in the scaling view: the median speed-up of the program and the median ceiling.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Scale {
     /// The threads the program was given.
     pub threads: usize,
@@ -474,7 +524,7 @@ pub struct Scale {
 }
 
 /// A speed-up case's measurement and credit.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Speedup {
     /// The case's thread count (one) and the speed-up's.
     pub threads: (usize, usize),
@@ -482,11 +532,9 @@ pub struct Speedup {
     pub cpus: Cpus,
     /// The CPUs the measurement and the calibration ran on, and their cores (none for a
     /// result kept before they were chosen).
-    #[serde(default)]
     pub chosen: Option<Chosen>,
     /// The scaling view (not scored): the speed-up and the ceiling at each thread count
     /// measured, from 1; empty when it was not asked for or nothing was measured.
-    #[serde(default)]
     pub scaling: Vec<Scale>,
     /// The plain position, and what it earned.
     pub outcome: SpeedupOutcome,
@@ -526,6 +574,7 @@ mod tests {
             workers: 1,
             busiest: 1.0,
             accounted: true,
+            instructions: None,
         }
     }
 
@@ -568,7 +617,8 @@ mod tests {
             ceilings: vec![1.9, 1.8, 1.85],
             cpus: Some(2.0),
             machine: Vec::new(),
-            counters: None,
+            counted: None,
+            machine_instructions: Vec::new(),
         };
         assert!((m.speedup() - 400.0 / 215.0).abs() < 1e-9);
         assert!((m.ceiling() - 1.85).abs() < 1e-9);
@@ -600,9 +650,41 @@ mod tests {
             cpus: Some(2.0),
             depth: 8,
             machine: Vec::new(),
-            counters: None,
+            counted: None,
+            machine_instructions: Vec::new(),
         };
         assert!((less.speedup() - 1.2).abs() < 1e-9);
+    }
+
+    #[test]
+    fn growth_is_measured_in_instructions_until_a_round_cannot_count_them() {
+        let counted = |cpu, instructions| Work {
+            instructions: Some(instructions),
+            ..work(400, cpu, 400)
+        };
+        let mut m = Measurement::new(8, 2.0);
+        // A busy host stretched the CPU time on 2 threads by half, the grader's own by 1.4x;
+        // the instructions grew 3%, the grader's not at all.
+        for _ in 0..3 {
+            m.one.push(counted(400, 1000));
+            m.many.push(counted(600, 1030));
+            m.machine.push(1.4);
+            m.count(Ok(1.0));
+        }
+        assert!(m.in_instructions());
+        assert_eq!(m.machine_growths(), [1.0; 3]);
+        assert!(m.own_growths().iter().all(|g| (g - 1.03).abs() < 1e-9));
+        // A round whose counter could not be opened: every round in CPU time, and why, even
+        // when the next round is counted again.
+        m.one.push(work(400, 400, 400));
+        m.many.push(work(300, 600, 300));
+        m.machine.push(1.4);
+        m.count(Err(Uncounted::Denied));
+        m.count(Ok(1.0));
+        assert_eq!(m.counted, Some(Counting::CpuTime(Uncounted::Denied)));
+        assert_eq!(m.machine_growths(), [1.4; 4]);
+        assert!(m.growths().iter().all(|g| (g - 1.5).abs() < 1e-9));
+        assert!(m.machine_instructions.is_empty());
     }
 
     /// The chance that the median of a uniform sample of `n` falls outside `median_range`,

@@ -8,10 +8,8 @@ use std::path::PathBuf;
 use crate::kit::style::Language;
 use crate::process::logged::Ended;
 
-use serde::{Deserialize, Serialize};
-
 /// What a file's header must name.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum HeaderItem {
     /// The student (`Name:`).
     Name,
@@ -37,7 +35,7 @@ impl HeaderItem {
 }
 
 /// One source file of the student's and its header.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SourceFile {
     /// Its path in the submission, `/`-separated.
     pub path: String,
@@ -59,7 +57,7 @@ impl SourceFile {
 }
 
 /// A source file that was not looked at, and why.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Unread {
     /// Its path in the submission.
     pub path: String,
@@ -68,7 +66,7 @@ pub struct Unread {
 }
 
 /// Why a source file was not read.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Unreadable {
     /// It is larger than this many bytes.
     TooLarge(u64),
@@ -83,7 +81,7 @@ pub enum Unreadable {
 }
 
 /// How a lint command went.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum LintOutcome {
     /// It ran: the distinct counted lines of its output.
     Counted(usize),
@@ -100,7 +98,7 @@ pub enum LintOutcome {
 }
 
 /// One lint command's result.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LintResult {
     /// The lint's name.
     pub name: String,
@@ -113,7 +111,7 @@ pub struct LintResult {
 }
 
 /// A function (or method) and its length.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Function {
     /// The file it is in.
     pub path: String,
@@ -126,7 +124,7 @@ pub struct Function {
 }
 
 /// One student's style facts.
-#[derive(Clone, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct Style {
     /// Every source file read, in path order.
     pub files: Vec<SourceFile>,

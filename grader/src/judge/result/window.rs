@@ -11,10 +11,8 @@ use crate::process::display::{DisplayError, Rect};
 use crate::process::sandbox::Protections;
 use crate::process::{Ending, Failure};
 
-use serde::{Deserialize, Serialize};
-
 /// One student's window, observed or not.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum WindowResult {
     /// Nothing could be observed: why.
     Unobserved(Unobserved),
@@ -23,7 +21,7 @@ pub enum WindowResult {
 }
 
 /// Why a student's window was not observed at all.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Unobserved {
     /// The student has no window build: the window's build failed or ran out of time.
     NoWindow(Box<Build>),
@@ -34,7 +32,7 @@ pub enum Unobserved {
 }
 
 /// The observation of one student's window.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Observation {
     /// The board it was played at: rows and columns.
     pub board: (usize, usize),
@@ -58,7 +56,7 @@ impl Observation {
 }
 
 /// A step of the observation.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Step {
     /// Started without `--opponent`: a dialog comes first.
     Dialog,
@@ -77,7 +75,7 @@ pub enum Step {
 }
 
 /// How a step came out.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum StepResult {
     /// What the assignment asks for was seen.
     Pass,
@@ -88,7 +86,7 @@ pub enum StepResult {
 }
 
 /// One step's outcome: its status, what it measured, its screenshots.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Check {
     /// The step.
     pub step: Step,
@@ -107,7 +105,7 @@ pub struct Check {
 pub type Cell = (usize, usize);
 
 /// What a step measured.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Measured {
     /// Nothing (the step was not observed).
     Nothing,
@@ -169,7 +167,7 @@ pub enum Measured {
 }
 
 /// What stood in a step's way.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Trouble {
     /// The program could not be started.
     NotStarted(Failure),

@@ -6,8 +6,6 @@
 
 use std::fmt;
 
-use serde::{Deserialize, Serialize};
-
 /// One of the things the sandbox protects against.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Protection {
@@ -87,7 +85,7 @@ impl fmt::Display for Protection {
 }
 
 /// Whether a protection is in force.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Status {
     /// Fully in force.
     InForce,
@@ -101,11 +99,6 @@ pub enum Status {
 }
 
 impl Status {
-    /// The status of a protection that results written by an older grader do not mention.
-    fn unknown() -> Status {
-        Status::Unavailable(Reason::NotKnown)
-    }
-
     /// Whether the protection is fully in force.
     pub fn in_force(&self) -> bool {
         matches!(self, Status::InForce)
@@ -113,7 +106,7 @@ impl Status {
 }
 
 /// Why a protection is not (fully) in force.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum Reason {
     /// The grader is not root, so it cannot switch to an unprivileged user.
     #[error("the grader does not run as root, so student code runs as the grader's user")]
@@ -129,8 +122,7 @@ pub enum Reason {
         /// The version that brings what is missing.
         needed: i32,
         /// What is missing.
-        #[serde(deserialize_with = "crate::process::stored::interned")]
-        missing: crate::process::stored::StaticStr,
+        missing: &'static str,
     },
     /// The job's namespaces could not be made (user namespaces disabled, or not permitted).
     #[error("no namespaces for the job: {0}")]
@@ -187,13 +179,12 @@ pub enum Reason {
         /// The kernel's release.
         release: String,
         /// The release needed.
-        #[serde(deserialize_with = "crate::process::stored::interned")]
-        needed: crate::process::stored::StaticStr,
+        needed: &'static str,
     },
 }
 
 /// What a prepared sandbox has in force: a status for each [`Protection`].
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Protections {
     /// [`Protection::User`].
     pub user: Status,
@@ -210,19 +201,14 @@ pub struct Protections {
     /// [`Protection::Tree`].
     pub tree: Status,
     /// [`Protection::Sight`] (absent from results written before it existed).
-    #[serde(default = "Status::unknown")]
     pub sight: Status,
     /// [`Protection::Objects`] (absent from results written before it existed).
-    #[serde(default = "Status::unknown")]
     pub objects: Status,
     /// [`Protection::Memory`] (absent from results written before it existed).
-    #[serde(default = "Status::unknown")]
     pub memory: Status,
     /// [`Protection::Cpu`] (absent from results written before it existed).
-    #[serde(default = "Status::unknown")]
     pub cpu: Status,
     /// [`Protection::Disk`] (absent from results written before it existed).
-    #[serde(default = "Status::unknown")]
     pub disk: Status,
 }
 

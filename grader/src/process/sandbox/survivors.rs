@@ -23,7 +23,6 @@ use std::time::{Duration, Instant};
 
 use procfs::process::Status;
 use procfs::FromRead;
-use serde::{Deserialize, Serialize};
 
 use crate::process::procfs::pids;
 
@@ -34,7 +33,7 @@ const PAUSE: Duration = Duration::from_millis(2);
 
 /// Processes of a job still running at the end of a sweep: nothing the job did may be trusted
 /// (results must not be written) while they run.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error(
     "{} process(es) of the student's job could not be killed: {:?}",
     .pids.len(),
