@@ -159,6 +159,39 @@ impl Grading {
         Ok((kit, dir))
     }
 
+    /// Leaves `CARGO_TARGET_DIR` out of the student's build, saying so on standard error, where
+    /// it holds what student code must never reach: this `grade` (and the reference built
+    /// beside it), the kit at `kit`, the reports or the `hidden` paths. The sandbox hands that
+    /// folder to the student's build to write, so a program could run the reference in its
+    /// place, or replace this `grade`. On Gradescope it is a folder of its own
+    /// (`cargo-target`), kept. Called before any thread starts.
+    pub fn keep_build_directory_apart(&self, kit: &Path, hidden: &[&Path]) {
+        let Some(shared) = env::var_os("CARGO_TARGET_DIR").map(PathBuf::from) else {
+            return;
+        };
+        let resolved = |path: &Path| path.canonicalize().or_else(|_| std::path::absolute(path));
+        let Ok(folder) = resolved(&shared) else {
+            return;
+        };
+        let held = env::current_exe()
+            .into_iter()
+            .chain([kit.to_path_buf()])
+            .chain(self.report.clone())
+            .chain(hidden.iter().map(|p| p.to_path_buf()))
+            .filter_map(|path| resolved(&path).ok())
+            .find(|path| path.starts_with(&folder));
+        if let Some(held) = held {
+            eprintln!(
+                "grade: CARGO_TARGET_DIR ({}) holds {}: it is left out of the student's build, \
+                 which builds into its own target/, where it can neither run nor replace what \
+                 that folder holds",
+                shared.display(),
+                held.display()
+            );
+            env::remove_var("CARGO_TARGET_DIR");
+        }
+    }
+
     /// The judge's options; `hidden` are the paths student code must not reach beyond the kit
     /// and the reports (a results file, a gradebook).
     pub fn options(&self, kit: &Path, hidden: &[&Path]) -> Options {

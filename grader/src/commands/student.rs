@@ -87,6 +87,7 @@ pub fn run(run: &StudentRun) -> Result<(), StudentError> {
         limits: run.grading.limits(&kit),
     };
     let hidden: Vec<&Path> = run.gradescope.iter().map(|p| parent(p)).collect();
+    run.grading.keep_build_directory_apart(&dir, &hidden);
     let options = run.grading.options(&dir, &hidden);
     let result = grade_student(&kit, &student, &options);
     let text = match run.quiet {

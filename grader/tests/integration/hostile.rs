@@ -19,8 +19,8 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use crate::support::{
-    column, copy_dir, grade, grade_copy, hand_to, ordinary_user, reference, rows, run_as,
-    small_kit, students_kit, QUICK_CASES,
+    build_root, column, copy_dir, grade, grade_copy, hand_to, ordinary_user, reference, rows,
+    run_as, small_kit, students_kit, QUICK_CASES,
 };
 use connect_four_grader::process::sandbox::BASE_UID;
 use tempfile::TempDir;
@@ -144,7 +144,25 @@ fn a_program_cannot_run_the_reference_in_its_place() {
     )
     .unwrap();
     let started = Instant::now();
-    let sandboxed = grade_student(student.path(), "sh run.sh", kit.path(), &[]);
+    // Graded with the build directory that holds the reference and this `grade` as
+    // `CARGO_TARGET_DIR`, as a course's shared one may: left out of the student's build.
+    let sandboxed = grade()
+        .args([
+            "student",
+            "sh run.sh",
+            "--kit",
+            kit.path().to_str().unwrap(),
+        ])
+        .current_dir(student.path())
+        .env("CARGO_TARGET_DIR", build_root())
+        .output()
+        .unwrap();
+    assert!(sandboxed.status.success(), "{sandboxed:?}");
+    let warned = String::from_utf8_lossy(&sandboxed.stderr);
+    assert!(
+        warned.contains("is left out of the student's build"),
+        "{warned}"
+    );
     assert_eq!(
         total(&sandboxed).0,
         0.0,
