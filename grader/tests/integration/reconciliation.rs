@@ -3,14 +3,17 @@
 //! rule: one row, one feedback copy, the Moodle zip written), a Canvas roster whose SIS User IDs
 //! lost their leading zeros (matched, the roster's spelling out, never a 0 row for a graded
 //! student), a submission the metadata lists without its folder, and an export unzipped three
-//! levels up (refused, never graded as a student): each with the table's words. The fixture
-//! students are the quick Python ones on the kit's two quickest cases.
+//! levels up (refused, never graded as a student): each with the table's words; and the class
+//! `scripts/course-export` makes for the kit guide's dry run, read by the kit as it would read
+//! the real downloads. The fixture students are the quick Python ones on the kit's two quickest
+//! cases.
 
 use std::fs;
 use std::path::Path;
+use std::process::Command;
 
 use crate::support::{
-    column, grade, gradescope_download, rows, small_kit, Downloaded, QUICK_CASES,
+    column, grade, gradescope_download, repository, rows, small_kit, Downloaded, QUICK_CASES,
 };
 
 /// `grade` with `args` in `work`: its exit status and standard error.
@@ -251,4 +254,72 @@ fn an_export_unzipped_three_levels_up_is_refused_naming_it() {
     );
     assert!(said.contains("assignment_7_export"), "{said}");
     assert!(!work.join("gradebook.csv").exists());
+}
+
+/// The course `scripts/course-export` makes for the kit guide's dry run, as Gradescope's
+/// "Export Submissions" (https://guides.gradescope.com/hc/en-us/articles/22066784117901-Grading-Online-Assignments)
+/// and roster download (https://guides.gradescope.com/hc/en-us/articles/21926598776333-Adding-Students-and-Staff)
+/// are laid out: the kit reads both, and its reconciliation finds the student the generator put
+/// in two submissions, the submission whose folder it left out and the student who submitted
+/// nothing. Python submissions only, so that nothing is built.
+#[test]
+fn the_course_export_generator_makes_a_class_the_kit_reconciles() {
+    let dir = tempfile::tempdir().unwrap();
+    let work = dir.path();
+    small_kit(&work.join("kit"), &QUICK_CASES);
+    let made = Command::new(repository().join("scripts/course-export"))
+        .arg(work.join("course"))
+        .args(["--students", "8", "--seed", "1", "--languages", "python"])
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&made.stdout).into_owned();
+    let err = String::from_utf8_lossy(&made.stderr);
+    assert!(made.status.success(), "{said}{err}");
+    // The generator names them: `in two submissions: NAME; listed, folder missing: ID`.
+    let (twice, lost) = (said.split_once("in two submissions: "))
+        .and_then(|(_, rest)| {
+            rest.lines()
+                .next()?
+                .split_once("; listed, folder missing: ")
+        })
+        .unwrap_or_else(|| panic!("{said}"));
+    let class = [
+        "class",
+        "course",
+        "--kit",
+        "kit",
+        "--roster",
+        "course/roster.csv",
+        "--command",
+        "sh {dir}/run",
+        "--skip-timing",
+        "--csv",
+        "gradebook.csv",
+    ];
+    let (status, said) = tried(work, &class);
+    assert_eq!(status, Some(1), "{said}");
+    let row = |found: &str| {
+        let start = format!("| {found} | ");
+        (said.lines().find(|line| line.starts_with(&start)))
+            .unwrap_or_else(|| panic!("no row {found:?} in {said}"))
+    };
+    let duplicate = row("in 2 submissions");
+    assert!(duplicate.contains(&format!("| {twice} ")), "{duplicate}");
+    assert!(
+        duplicate.contains("| no grade: set duplicates = \"latest\" or \"highest\" in rubric.toml"),
+        "{duplicate}"
+    );
+    let missing_folder = row("submission not in the export");
+    assert!(
+        missing_folder.contains(&format!(
+            "| {lost} | Gradescope lists this submission but the export has no folder for it: \
+             download the export again"
+        )),
+        "{missing_folder}"
+    );
+    row("on the roster, no submission");
+    assert!(
+        said.contains("3 findings open in the reconciliation"),
+        "{said}"
+    );
 }
