@@ -88,7 +88,7 @@ enum Said {
     /// leaves its rounds unsettled).
     Measured,
     /// A measured speed-up, with the work that grew named (`, work grew 1.90x`): the
-    /// program's doing, not the machine's.
+    /// program's doing, not the machine's. Where instructions are counted, only measured.
     Grew,
     /// These words.
     Word(&'static str),
@@ -229,9 +229,15 @@ fn every_thread_design_gets_its_credit_and_its_name_idle_and_under_load() {
                 Said::Word(word) => assert_eq!(row[speedup], word, "{said}"),
                 Said::Measured => assert!(measured, "{said}"),
                 Said::Grew => {
-                    assert!(row[speedup].contains("work grew"), "{said}");
                     let report = fs::read_to_string(reports.join(format!("{name}.md")));
                     let report = report.unwrap_or_default();
+                    // Counted in instructions (a machine with hardware counters), a cache
+                    // line's hand-overs cost time, not instructions: measured, not grown.
+                    if report.contains("measured in the instructions the threads retired") {
+                        assert!(measured, "{said}");
+                        continue;
+                    }
+                    assert!(row[speedup].contains("work grew"), "{said}");
                     assert!(
                         report.contains("Cause: work grew, not the machine"),
                         "{report}"
