@@ -26,6 +26,7 @@ use crate::judge::result::hand::{self, MarkError, Marks};
 use crate::kit::rubric::RubricError;
 use crate::kit::Rubric;
 use crate::report::gallery::CLASS_PAGE;
+use crate::report::unreported;
 use crate::store::{Class, Record, Store, StoreError};
 
 /// The largest body a save may have, in bytes.
@@ -233,6 +234,13 @@ pub fn run(run: &GalleryRun) -> Result<(), GalleryError> {
     let rubric = Rubric::load(&find_kit(run.kit.as_deref())?.join("rubric.toml"))?;
     let store = Store::of(&root);
     let (class, records) = store.class_records()?;
+    // A record that cannot be read is its student's alone: named, never a silent gap.
+    for (student, why) in store.unread()? {
+        eprintln!(
+            "grade gallery: {}",
+            unreported::unreadable(&student, &why.to_string())
+        );
+    }
     for record in &records {
         hand::check(&rubric, &record.hand).map_err(|why| GalleryError::Marks {
             store: store.folder().to_path_buf(),

@@ -485,6 +485,28 @@ fn grade_gallery_on_a_port_in_use_says_so() {
 }
 
 #[test]
+fn a_record_that_cannot_be_read_is_named_when_the_gallery_starts() {
+    let work = tempfile::tempdir().unwrap();
+    plain_class(work.path());
+    let kept = work.path().join("reports/records/ann.json");
+    let text = fs::read(&kept).unwrap();
+    fs::write(&kept, &text[..text.len() / 2]).unwrap();
+    // On a port in use, so that it stops once it has said what it found.
+    let taken = std::net::TcpListener::bind(("127.0.0.1", 0)).unwrap();
+    let port = taken.local_addr().unwrap().port().to_string();
+    let output = grade()
+        .current_dir(work.path())
+        .args(["gallery", "reports", "--kit", "kit", "--port", &port])
+        .output()
+        .expect("grade starts");
+    let said = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        said.contains("grade gallery: ann: record unreadable, left out: "),
+        "{said}"
+    );
+}
+
+#[test]
 fn grade_student_writes_its_page_and_keeps_a_class_s_gallery() {
     let work = tempfile::tempdir().unwrap();
     let work = work.path();
