@@ -188,4 +188,24 @@ fn feedback_is_written_once_the_hand_grading_is_done_and_again_on_demand() {
     );
     assert!(reports.join("feedback/ann.html").is_file(), "{said}");
     assert!(!reports.join("feedback/bob.html").exists(), "{said}");
+    // And by the exports, which go on with the others (ann's row names no one: no roster).
+    let output = grade()
+        .current_dir(work)
+        .args([
+            "export",
+            "reports",
+            "--kit",
+            "kit",
+            "--canvas",
+            "canvas.csv",
+        ])
+        .args(["--allow-missing"])
+        .output()
+        .expect("grade starts");
+    let said = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        said.contains("grade export: bob: record unreadable, left out: "),
+        "{said}"
+    );
+    assert!(said.contains("wrote canvas.csv"), "{said}");
 }
