@@ -288,12 +288,12 @@ impl Store {
                 None => Ok(earlier.started),
             },
         };
-        let mut unread = Vec::new();
-        let (found, carried, changed) = match found {
+        // Every record read first: one of another version refuses the run before the class
+        // is written over.
+        let (records, unread) = self.scan()?;
+        let (found, carried, changed, unread) = match found {
             Ok(started) => {
                 class.started = started;
-                let records;
-                (records, unread) = self.scan()?;
                 let (carried, changed): (BTreeMap<_, _>, BTreeMap<_, _>) = records
                     .into_iter()
                     .filter(|(name, record)| {
@@ -301,9 +301,10 @@ impl Store {
                     })
                     .partition(|(name, record)| record.submission.as_ref() == current.get(name));
                 let changed = changed.into_keys().collect();
-                (Found::CarryingOn(started), carried, changed)
+                (Found::CarryingOn(started), carried, changed, unread)
             }
-            Err(found) => (found, BTreeMap::new(), Vec::new()),
+            // Starting over, everyone is graded again: no record is read back.
+            Err(found) => (found, BTreeMap::new(), Vec::new(), Vec::new()),
         };
         self.put_class(&class)?;
         Ok(Begun {
@@ -530,6 +531,17 @@ mod tests {
             Err(StoreError::Version { found: 3, .. })
         ));
         assert_eq!(fs::read_to_string(&path).unwrap(), newer);
+        // Nor does a run begin, starting over or not: the class is not written over either.
+        store.put_class(&class("/class")).unwrap();
+        let kept = fs::read(store.folder().join(CLASS)).unwrap();
+        for restart in [false, true] {
+            let current = now(&[("ann", "a")]);
+            assert!(matches!(
+                store.begin(class("/class"), restart, &current),
+                Err(StoreError::Version { found: 3, .. })
+            ));
+            assert_eq!(fs::read(store.folder().join(CLASS)).unwrap(), kept);
+        }
         fs::write(&path, "{\"version\": 1, \"student\": 3}").unwrap();
         assert!(matches!(
             store.record("ann"),
