@@ -9,6 +9,7 @@ use super::each::{all, back};
 use super::process::{Chosen, Cpus, Failure};
 use crate::judge::result::design as judge_design;
 use crate::judge::result::speedup as judge;
+use crate::process::counters;
 
 /// [`judge::Speedup`] as stored.
 #[derive(Debug, Serialize, Deserialize)]
@@ -199,7 +200,7 @@ pub enum Counting {
     CpuTime(Uncounted),
 }
 
-/// [`Uncounted`](crate::process::counters::Uncounted) as stored.
+/// [`counters::Uncounted`] as stored.
 #[derive(Clone, Copy, Debug, Serialize, Deserialize)]
 pub enum Uncounted {
     NoCounter,
@@ -212,34 +213,44 @@ pub enum Uncounted {
 
 impl From<judge::Counting> for Counting {
     fn from(counting: judge::Counting) -> Counting {
-        use crate::process::counters::Uncounted as U;
         match counting {
             judge::Counting::Instructions => Counting::Instructions,
-            judge::Counting::CpuTime(why) => Counting::CpuTime(match why {
-                U::NoCounter => Uncounted::NoCounter,
-                U::Denied => Uncounted::Denied,
-                U::NoDescriptors => Uncounted::NoDescriptors,
-                U::NoThreads => Uncounted::NoThreads,
-                U::TooManyThreads => Uncounted::TooManyThreads,
-                U::Failed(errno) => Uncounted::Failed(errno),
-            }),
+            judge::Counting::CpuTime(why) => Counting::CpuTime(why.into()),
         }
     }
 }
 
 impl From<Counting> for judge::Counting {
     fn from(counting: Counting) -> judge::Counting {
-        use crate::process::counters::Uncounted as U;
         match counting {
             Counting::Instructions => judge::Counting::Instructions,
-            Counting::CpuTime(why) => judge::Counting::CpuTime(match why {
-                Uncounted::NoCounter => U::NoCounter,
-                Uncounted::Denied => U::Denied,
-                Uncounted::NoDescriptors => U::NoDescriptors,
-                Uncounted::NoThreads => U::NoThreads,
-                Uncounted::TooManyThreads => U::TooManyThreads,
-                Uncounted::Failed(errno) => U::Failed(errno),
-            }),
+            Counting::CpuTime(why) => judge::Counting::CpuTime(why.into()),
+        }
+    }
+}
+
+impl From<counters::Uncounted> for Uncounted {
+    fn from(why: counters::Uncounted) -> Uncounted {
+        match why {
+            counters::Uncounted::NoCounter => Uncounted::NoCounter,
+            counters::Uncounted::Denied => Uncounted::Denied,
+            counters::Uncounted::NoDescriptors => Uncounted::NoDescriptors,
+            counters::Uncounted::NoThreads => Uncounted::NoThreads,
+            counters::Uncounted::TooManyThreads => Uncounted::TooManyThreads,
+            counters::Uncounted::Failed(errno) => Uncounted::Failed(errno),
+        }
+    }
+}
+
+impl From<Uncounted> for counters::Uncounted {
+    fn from(why: Uncounted) -> counters::Uncounted {
+        match why {
+            Uncounted::NoCounter => counters::Uncounted::NoCounter,
+            Uncounted::Denied => counters::Uncounted::Denied,
+            Uncounted::NoDescriptors => counters::Uncounted::NoDescriptors,
+            Uncounted::NoThreads => counters::Uncounted::NoThreads,
+            Uncounted::TooManyThreads => counters::Uncounted::TooManyThreads,
+            Uncounted::Failed(errno) => counters::Uncounted::Failed(errno),
         }
     }
 }
