@@ -34,17 +34,22 @@ pub struct Group {
 
 impl Group {
     /// Starts `command` as the leader of a new process group (its pipes, directory, limits
-    /// and `sandbox` are the caller's to set first).
+    /// and `sandbox` are the caller's to set first). In a sandbox already killed (a class run
+    /// stopped while this command was on its way) the group is killed as soon as it starts:
+    /// its caller sees it end by SIGKILL, as it would had it started a moment earlier.
     pub fn start(mut command: Command, sandbox: Option<&Prepared>) -> io::Result<Group> {
         let child = command.process_group(0).spawn()?;
         // `id` is the child's pid_t as a u32: casting it back is exact.
         let leader = child.id() as i32;
-        let sandbox = sandbox.cloned();
-        Ok(Group {
+        let group = Group {
             child,
             leader,
-            sandbox,
-        })
+            sandbox: sandbox.cloned(),
+        };
+        if sandbox.is_some_and(Prepared::killed) {
+            group.kill();
+        }
+        Ok(group)
     }
 
     /// The leader's process id, which is also the group's.

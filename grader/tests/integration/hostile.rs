@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 
 use crate::support::{
     build_root, column, copy_dir, grade, grade_copy, hand_to, ordinary_user, reference, rows,
-    run_as, small_kit, students_kit, QUICK_CASES,
+    run_as, running_in, small_kit, students_kit, QUICK_CASES,
 };
 use connect_four_grader::process::sandbox::BASE_UID;
 use tempfile::TempDir;
@@ -676,14 +676,7 @@ fn a_bad_neighbour_graded_by(user: Option<u32>) {
         row(&beside, "ann")[1..],
         "{beside:?}"
     );
-    let class = at("class").to_str().unwrap().to_string();
-    let running: Vec<String> = fs::read_dir("/proc")
-        .unwrap()
-        .flatten()
-        .filter_map(|e| fs::read(e.path().join("cmdline")).ok())
-        .map(|c| String::from_utf8_lossy(&c).replace('\0', " "))
-        .filter(|c| c.contains(&class))
-        .collect();
+    let running = running_in(&at("class"));
     assert!(running.is_empty(), "still running: {running:?}");
     for (folder, was) in folders.iter().zip(&submitted) {
         assert_eq!(&listing(folder), was, "{}", folder.display());

@@ -27,7 +27,7 @@ use connect_four_grader::judge::result::hand::{CategoryMarks, Marks};
 use connect_four_grader::kit::Rubric;
 use connect_four_grader::store::Store;
 
-use crate::support::{column, grade, python_submission, rows, small_kit, QUICK_CASES};
+use crate::support::{column, grade, python_submission, rows, running_in, small_kit, QUICK_CASES};
 
 /// The students, by the fixture each hands in: each quick to grade, not all to the same score.
 const STUDENTS: [(&str, &str); 5] = [
@@ -46,16 +46,25 @@ struct Class {
 
 /// A pause of 0.3 s before each start of a student's program.
 const EVERY_START: &str = "sleep 0.3\n";
-/// A pause of 3 s before a student's program first starts (the first time it is graded).
-const FIRST_START: &str = "[ -e .started ] || { touch .started; sleep 3; }\n";
+/// How long a student's pause lasts where the test asks for one: far beyond a stop's moments,
+/// so that a run that waited for it, rather than stopping it, is told apart on any machine.
+const PAUSE: Duration = Duration::from_secs(60);
 
 impl Class {
     /// The five students, each pausing as `pause` says (a shell command) before their program
-    /// starts.
+    /// starts; `{pause}` in it is a command that waits [`PAUSE`], found by [`Class::pausing`].
     fn new(pause: &str) -> Class {
         let dir = tempfile::tempdir().unwrap();
         let work = dir.path().to_path_buf();
         small_kit(&work.join("kit"), &QUICK_CASES);
+        let pause = pause.replace(
+            "{pause}",
+            &format!(
+                "python3 -c 'import time; time.sleep({})' {}",
+                PAUSE.as_secs(),
+                work.join("pause").display()
+            ),
+        );
         for (name, fixture) in STUDENTS {
             let submission = work.join("class").join(name);
             python_submission(&submission, fixture);
@@ -94,6 +103,11 @@ impl Class {
     fn journaled(&self, csv: &str) -> Vec<String> {
         let (_, records) = self.store(csv).class_records().unwrap_or_default();
         records.into_iter().map(|r| r.student).collect()
+    }
+
+    /// Whether a student is in their pause (`{pause}` in [`Class::new`]) now.
+    fn pausing(&self) -> bool {
+        !running_in(&self.work.join("pause")).is_empty()
     }
 
     /// The class store beside `csv`.
@@ -280,22 +294,31 @@ fn a_run_killed_part_way_is_carried_on_and_grades_each_student_once() {
 
 #[test]
 fn ctrl_c_writes_what_is_graded_names_the_rest_and_the_run_carries_on() {
-    let class = Class::new(FIRST_START);
-    // Ann starts at once: she is graded while bob, graded beside her, is still in his pause.
-    fs::write(class.work.join("class/ann/.started"), "").unwrap();
+    // Every student but ann pauses while a `.pause` the test leaves in their folder is there:
+    // ann is graded at once, while whoever is graded beside her is in their pause.
+    let class = Class::new("[ -e .pause ] && {pause}\n");
+    let pause = |name: &str| class.work.join("class").join(name).join(".pause");
+    let others = || STUDENTS.iter().map(|(n, _)| *n).filter(|n| *n != "ann");
+    for name in others() {
+        fs::write(pause(name), "").unwrap();
+    }
     let run = class.start("gradebook.csv", &[]);
-    run.until("the first record in the store", || {
-        !class.journaled("gradebook.csv").is_empty()
+    run.until("the first record, and a student in their pause", || {
+        !class.journaled("gradebook.csv").is_empty() && class.pausing()
     });
     let pid = i32::try_from(run.child.id()).unwrap();
     let asked = Instant::now();
     // SAFETY: signals the child just started, not yet reaped.
     unsafe { libc::kill(pid, libc::SIGINT) };
     let stopped = run.wait();
-    let took = asked.elapsed();
     assert_eq!(stopped.status.code(), Some(130), "{}", stopped.printed());
-    // The students running were stopped, not waited for (their pause alone is 3 s).
-    assert!(took < Duration::from_secs(2), "stopping took {took:?}");
+    // The student in their pause was stopped, not waited for, and nothing of theirs is left.
+    assert!(asked.elapsed() < PAUSE, "the pause was waited for");
+    assert!(!class.pausing(), "a pause outlived the run");
+    // Those not graded yet have no pause when the run carries on.
+    for name in others() {
+        fs::remove_file(pause(name)).unwrap();
+    }
     let kept = sorted(&class.journaled("gradebook.csv"));
     assert!((1..STUDENTS.len()).contains(&kept.len()), "{kept:?}");
     // The gradebook of the students graded, and the class summary of them.

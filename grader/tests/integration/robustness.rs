@@ -5,12 +5,11 @@
 //! still pass every case.
 
 use std::fs::{self, File};
-use std::path::Path;
 use std::process::Stdio;
 use std::thread;
 use std::time::{Duration, Instant};
 
-use crate::support::{grade, kit, python_submission};
+use crate::support::{grade, kit, python_submission, running_in};
 
 /// Each misbehaving fixture and words its report must hold.
 const MISBEHAVING: [(&str, &[&str]); 5] = [
@@ -44,18 +43,6 @@ const MISBEHAVING: [(&str, &[&str]); 5] = [
 
 /// Far beyond what the class needs (about half a minute on two cores): only a hang exceeds it.
 const HANG: Duration = Duration::from_secs(120);
-
-/// The processes whose command line mentions `dir`.
-fn running_in(dir: &Path) -> Vec<String> {
-    let needle = dir.to_string_lossy().into_owned();
-    fs::read_dir("/proc")
-        .unwrap()
-        .flatten()
-        .filter_map(|entry| fs::read(entry.path().join("cmdline")).ok())
-        .map(|cmdline| String::from_utf8_lossy(&cmdline).replace('\0', " "))
-        .filter(|cmdline| cmdline.contains(&needle))
-        .collect()
-}
 
 #[test]
 fn misbehaving_programs_are_graded_in_seconds_with_their_reasons() {

@@ -712,3 +712,17 @@ pub fn with_late(dir: &Path, table: &str) {
     let text = fs::read_to_string(&path).unwrap();
     fs::write(&path, format!("{text}\n[late]\n{table}")).unwrap();
 }
+
+/// The command lines of the processes on the machine that mention `dir` (a test's own folder):
+/// what a test left running, or a program it waits to see start.
+pub fn running_in(dir: &Path) -> Vec<String> {
+    let needle = dir.to_string_lossy().into_owned();
+    fs::read_dir("/proc")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|entry| fs::read(entry.path().join("cmdline")).ok())
+        .map(|cmdline| String::from_utf8_lossy(&cmdline).replace('\0', " "))
+        .filter(|cmdline| cmdline.contains(&needle))
+        .collect()
+}

@@ -47,7 +47,7 @@ use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 
 pub use cgroup::Budget;
@@ -419,6 +419,7 @@ impl Sandbox {
             scratch: self.scratch.clone(),
             disk: disk.flatten(),
             runs: AtomicUsize::new(0),
+            killed: AtomicBool::new(false),
             path: std::env::var_os("PATH").and_then(|path| self.search_path(&path)),
             protections,
         })))
@@ -509,6 +510,9 @@ struct Inner {
     disk: Option<OwnedFd>,
     /// How many commands have been given a home of their own under `scratch`.
     runs: AtomicUsize,
+    /// Set by [`Prepared::kill_now`] for good: a command that starts afterwards is killed as it
+    /// starts ([`Prepared::killed`]), for the kill can only reach processes already there.
+    killed: AtomicBool,
     /// `PATH` with only the folders the job may reach.
     path: Option<OsString>,
     protections: Protections,
@@ -656,9 +660,18 @@ impl Prepared {
     /// thread while its commands are still being waited for. Does nothing when the job's
     /// processes cannot be told apart ([`Protections::survivors`] says so).
     pub fn kill_now(&self) {
+        // Before the processes are looked for: a command whose start ends after this is seen
+        // by `killed`, one whose start ended before it is found by the kill.
+        self.0.killed.store(true, Ordering::SeqCst);
         if let Some(job) = self.job() {
             survivors::kill_once(job);
         }
+    }
+
+    /// Whether [`Prepared::kill_now`] was called: a command started in the job now is to be
+    /// killed at once by whoever started it.
+    pub fn killed(&self) -> bool {
+        self.0.killed.load(Ordering::SeqCst)
     }
 
     /// Whether process `pid` is one of the job's; `None` when the job's processes cannot be

@@ -510,6 +510,33 @@ fn kill_now_kills_a_running_job_and_leaves_its_child_to_be_waited_for() {
     assert_eq!(prepared.kill_survivors(), Ok(0), "nothing left of the job");
 }
 
+#[test]
+fn a_command_started_after_kill_now_is_killed_as_it_starts() {
+    // A class run stopped between a case's check and its program's start: the kill found
+    // nothing to kill, so the start itself must.
+    let fixture = Fixture::new();
+    let prepared = fixture.sandbox(12).prepare().unwrap();
+    prepared.kill_now();
+    let mut command = Command::new("/bin/sh");
+    command
+        .args(["-c", "sleep 300"])
+        .current_dir(fixture.submission.path());
+    prepared.apply(&mut command);
+    let group = crate::process::group::Group::start(command, Some(&prepared)).unwrap();
+    let start = Instant::now();
+    let status = loop {
+        if let Some(status) = group.status() {
+            break status;
+        }
+        assert!(start.elapsed() < Duration::from_secs(10), "still running");
+        thread::sleep(Duration::from_millis(5));
+    };
+    assert_eq!(
+        std::os::unix::process::ExitStatusExt::signal(&status),
+        Some(libc::SIGKILL)
+    );
+}
+
 /// The grader's id of the process that the job's PID namespace calls `inside` (the job's own
 /// `/proc` numbers its processes from 1): the one whose `NSpid` line ends with it, below the
 /// grader's namespace.
