@@ -55,7 +55,8 @@ fn a_link_to_dev_zero_or_to_a_secret_is_never_read() {
         read(&root, "src/secret.rs", 1 << 20),
         Err(ReadError::NotAFile(link(target, false)))
     );
-    assert!(started.elapsed() < Duration::from_secs(1));
+    // Reading `/dev/zero` would never end: any bound tells the two apart, on any machine.
+    assert!(started.elapsed() < Duration::from_secs(60));
 }
 
 #[test]
