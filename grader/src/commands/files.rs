@@ -283,14 +283,19 @@ pub fn find_kit(given: Option<&Path>) -> Result<PathBuf, FindKitError> {
         };
     }
     let here = env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
-    let mut looked = vec![here.join(KIT), here.clone()];
-    if let Some(binary) = env::current_exe().ok().and_then(|p| p.canonicalize().ok()) {
+    let binary = env::current_exe().ok().and_then(|p| p.canonicalize().ok());
+    find_kit_from(&here, binary.as_deref())
+}
+
+/// [`find_kit`]'s search without a kit given, from the directory `here` and the binary's path.
+fn find_kit_from(here: &Path, binary: Option<&Path>) -> Result<PathBuf, FindKitError> {
+    let mut looked = vec![here.join(KIT), here.to_path_buf()];
+    if let Some(binary) = binary {
         looked.extend(binary.ancestors().skip(1).map(|dir| dir.join(KIT)));
     }
     looked
-        .iter()
+        .into_iter()
         .find(|dir| is_kit(dir))
-        .cloned()
         .ok_or(FindKitError::NotFound)
 }
 
@@ -368,8 +373,17 @@ mod tests {
 
     #[test]
     fn the_kit_is_found_from_the_binary_in_a_checkout() {
-        // The unit tests' binary is under target/, in the checkout that holds grading/.
-        let found = find_kit(None).unwrap();
-        assert!(found.join("cases").is_dir(), "{}", found.display());
+        // `target/release/grade` in a checkout that holds grading/, run from elsewhere.
+        let checkout = tempfile::tempdir().unwrap();
+        let kit = checkout.path().join(KIT);
+        fs::create_dir(&kit).unwrap();
+        fs::write(kit.join("rubric.toml"), "").unwrap();
+        let binary = checkout.path().join("target/release/grade");
+        let elsewhere = tempfile::tempdir().unwrap();
+        assert_eq!(find_kit_from(elsewhere.path(), Some(&binary)).unwrap(), kit);
+        assert!(matches!(
+            find_kit_from(elsewhere.path(), None),
+            Err(FindKitError::NotFound)
+        ));
     }
 }
