@@ -50,7 +50,7 @@ pub fn run(run: &SimilarRun) -> Result<(), SimilarError> {
     let base = match (run.no_base, run.base.is_empty()) {
         (true, _) => Vec::new(),
         (false, false) => given_base(&run.base)?,
-        (false, true) => course_starter(run.kit.as_deref()),
+        (false, true) => course_starter(run.kit.as_deref(), "--base DIR names other given code"),
     };
     let archive = run
         .archive
@@ -96,8 +96,9 @@ fn given_base(folders: &[PathBuf]) -> Result<Vec<Submission>, SimilarError> {
 }
 
 /// The course's starter (the `starter` folder beside the kit) as the base, said on standard
-/// error; none, said too, when there is no kit or no starter beside it.
-pub fn course_starter(kit: Option<&Path>) -> Vec<Submission> {
+/// error; none, said too, when there is no kit or no starter beside it. `other` says how the
+/// command running is told of other given code.
+pub fn course_starter(kit: Option<&Path>, other: &str) -> Vec<Submission> {
     let starter = find_kit(kit)
         .ok()
         .map(|kit| kit.join("../starter"))
@@ -105,17 +106,13 @@ pub fn course_starter(kit: Option<&Path>) -> Vec<Submission> {
     match starter {
         Some(starter) => {
             eprintln!(
-                "grade: the code every student was given is left out: {} (--base to name other \
-                 folders)",
+                "grade: the code every student was given is left out: {} ({other})",
                 starter.display()
             );
             vec![load::given(&starter, "starter")]
         }
         None => {
-            eprintln!(
-                "grade: no starter beside the kit, so no given code is left out (--base DIR to \
-                 name it)"
-            );
+            eprintln!("grade: no starter beside the kit, so no given code is left out ({other})");
             Vec::new()
         }
     }

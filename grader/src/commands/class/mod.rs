@@ -183,7 +183,10 @@ fn write_summary(
         ));
     }
     if let Some(reports) = run.grading.report.as_deref() {
-        let base = similar::course_starter(run.grading.kit.as_deref());
+        let base = similar::course_starter(
+            run.grading.kit.as_deref(),
+            "grade similar --base DIR leaves out other given code",
+        );
         let comparison = similar::compared(&found.dir, Vec::new(), &base)?;
         similar::write(reports, &comparison)?;
         text.push_str(&format!("\n{}", similarity::markdown(&comparison)));
