@@ -219,8 +219,8 @@ fn uncommitted(
     Ok(())
 }
 
-/// Builds the students' `grade` from the course's repository, the kit's parent folder, into its
-/// `target/students-kit/`, and says where it is.
+/// Builds the students' `grade` from the course's repository, the kit's parent folder, into
+/// [`build_dir`], and says where it is.
 fn build(kit: &Path) -> Result<PathBuf, PackError> {
     let repo = kit.join("..");
     let repo = fs::canonicalize(&repo).unwrap_or(repo);
@@ -228,7 +228,7 @@ fn build(kit: &Path) -> Result<PathBuf, PackError> {
     if !manifest.is_file() {
         return Err(PackError::NoRepository { manifest });
     }
-    let target = repo.join("target/students-kit");
+    let target = build_dir(&repo, std::env::var_os("CARGO_TARGET_DIR"));
     eprintln!(
         "grade: building the students' grade (no reference engine) into {}",
         target.display()
@@ -255,6 +255,16 @@ fn build(kit: &Path) -> Result<PathBuf, PackError> {
         return Err(PackError::Build { status });
     }
     Ok(target.join("release/grade"))
+}
+
+/// Where the students' `grade` is built: `students-kit/` in the build directory cargo would use
+/// (`CARGO_TARGET_DIR`, `cargo_target_dir`, when set; else the repository's `target/`), a folder
+/// of its own so that the course's build, with other features, is not made again after it.
+fn build_dir(repo: &Path, cargo_target_dir: Option<std::ffi::OsString>) -> PathBuf {
+    cargo_target_dir
+        .filter(|dir| !dir.is_empty())
+        .map_or_else(|| repo.join("target"), PathBuf::from)
+        .join("students-kit")
 }
 
 /// Checks that `grade` is a students' `grade`: it runs, and it has no `generate` (which the
@@ -294,4 +304,21 @@ fn copy(from: &Path, source: &Manifest, to: &Path) -> Result<(), PackError> {
         fs::copy(&source, &target).map_err(copy_failed(&source))?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_students_grade_is_built_where_cargo_builds() {
+        let repo = Path::new("/course");
+        let course = Path::new("/course/target/students-kit");
+        assert_eq!(build_dir(repo, None), course);
+        assert_eq!(build_dir(repo, Some("".into())), course);
+        assert_eq!(
+            build_dir(repo, Some("/fast/target".into())),
+            Path::new("/fast/target/students-kit")
+        );
+    }
 }

@@ -21,7 +21,7 @@ pub fn grade() -> Command {
 
 /// The kit students get, packed once for these tests by the course's `grade pack` from this
 /// repository's kit: the students' `grade` (built without the reference engine into
-/// `target/students-kit/`), `grading/` and `starter/supplied/`. Its release build is made
+/// `students-kit/` of the build directory), `grading/` and `starter/supplied/`. Its release build is made
 /// unoptimised, without link-time optimisation and in many codegen units (cargo's
 /// `CARGO_PROFILE_RELEASE_*` settings): what the tests check of it is what it holds and does,
 /// not its speed (the students' `grade` has no engine to run), and the build from clean takes

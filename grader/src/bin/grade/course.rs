@@ -224,7 +224,8 @@ pub struct PackArgs {
     out: PathBuf,
     /// The students' grade to put in the kit (default: built from the course's repository, the
     /// kit's parent folder, with `cargo build --release --locked --features students-kit` into
-    /// its target/students-kit/); it must be a students' build, which has no reference engine
+    /// students-kit/ in its build directory, $CARGO_TARGET_DIR or target/); it must be a
+    /// students' build, which has no reference engine
     #[arg(long, value_name = "PATH")]
     grade: Option<PathBuf>,
     /// Pack changes that are not committed (listed by git status), with a warning, instead of
