@@ -229,6 +229,10 @@ impl Program {
     /// exits or closes its output fails at once, not at the time limit.
     pub fn ask(&mut self, line: &str, limit: Duration) -> Result<(Vec<String>, Duration), Failure> {
         let started = Instant::now();
+        // Started with the question, not at the first poll without an answer: on a machine busy
+        // enough to starve the program, the grader's own poll can come late, and the time
+        // before an account starts counts as the program's.
+        let mut account = self.account();
         let sent = match self.stdin.as_mut() {
             Some(stdin) => stdin
                 .write_all(format!("{line}\n").as_bytes())
@@ -238,9 +242,6 @@ impl Program {
         if sent.is_err() {
             return Err(self.ended(Stream::Input));
         }
-        // Started at the first poll without an answer: most answers come sooner, and then
-        // nothing need be read of the job's threads.
-        let mut account: Option<Account> = None;
         let mut deadline = started + limit;
         let mut lines: Vec<String> = Vec::new();
         // When the program was seen to have exited while its output stayed open.
@@ -278,18 +279,13 @@ impl Program {
                 Ok(FromReader::Closed) | Err(RecvTimeoutError::Disconnected) => {
                     return Err(self.ended(Stream::Output))
                 }
-                Err(RecvTimeoutError::Timeout) => {
-                    if account.is_none() {
-                        account = self.account();
+                Err(RecvTimeoutError::Timeout) => match exited {
+                    Some(at) if at.elapsed() >= OUTPUT_GRACE => {
+                        return Err(self.ended(Stream::Output))
                     }
-                    match exited {
-                        Some(at) if at.elapsed() >= OUTPUT_GRACE => {
-                            return Err(self.ended(Stream::Output))
-                        }
-                        Some(_) => {}
-                        None => exited = self.status().map(|_| Instant::now()),
-                    }
-                }
+                    Some(_) => {}
+                    None => exited = self.status().map(|_| Instant::now()),
+                },
             }
         }
     }
