@@ -150,7 +150,7 @@ const EXPECTED: [(&str, Option<&str>, Said, &str); 12] = [
     ),
     // Its workers' counts side by side in one cache line, each hand-over of the line costing
     // what it costs on a big server: judged as measured, the work that grew named, never the
-    // machine's fault.
+    // machine's fault (or full credit, where its speed-up reaches the bar all the same).
     ("shared_lines", None, Said::Grew, "pool"),
 ];
 
@@ -232,8 +232,13 @@ fn every_thread_design_gets_its_credit_and_its_name_idle_and_under_load() {
                     let report = fs::read_to_string(reports.join(format!("{name}.md")));
                     let report = report.unwrap_or_default();
                     // Counted in instructions (a machine with hardware counters), a cache
-                    // line's hand-overs cost time, not instructions: measured, not grown.
-                    if report.contains("measured in the instructions the threads retired") {
+                    // line's hand-overs cost time, not instructions: measured, not grown. A
+                    // speed-up that earns full credit is judged as measured: nothing is taken,
+                    // so no cause is owed (on a busy machine the workers' turns on the CPUs
+                    // can spare the line its hand-overs, and the speed-up reach the bar).
+                    if report.contains("measured in the instructions the threads retired")
+                        || report.contains(": 100% credit.")
+                    {
                         assert!(measured, "{said}");
                         continue;
                     }
