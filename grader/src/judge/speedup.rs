@@ -19,7 +19,7 @@
 use std::time::Duration;
 
 use super::calibration::Calibration;
-use super::design::{classify, idle, watched, with_uneven, Watched};
+use super::design::{classify, idle, watched, with_uneven, Watched, TURNS_SHARE};
 use super::job::Job;
 use super::result::design::{Design, Unseen};
 use super::result::speedup::{
@@ -119,9 +119,11 @@ pub(crate) fn measure(
 /// than the rule lets them be, the rounds are handed back as long as `more_rounds` may be
 /// taken. Where the most they allow is full credit, it is full credit: nothing deducted on
 /// evidence that includes "no worse than the machine allows". A credit below full is given
-/// only on evidence that settled and repeats: the first half of the rounds and the second,
-/// each judged alone, within [`REPEATED`] of each other; else it is not counted (grade
-/// again). Where the threads' work grew beyond the grader's own work's growth in the same
+/// only on evidence that settled and repeats, from a machine that ran the program's threads
+/// (where they worked side by side, kept waiting for a CPU no more than the rule's
+/// `busy_waiting` of their time), and the first
+/// half of the rounds and the second, each judged alone, within [`REPEATED`] of each other;
+/// else it is not counted (grade again). Where the threads' work grew beyond the grader's own work's growth in the same
 /// rounds, that is named as the cause.
 pub fn judge(
     measurement: Measurement,
@@ -162,6 +164,13 @@ pub fn judge(
     let full = most_credit >= 1.0;
     if !full && unsettled {
         return SpeedupOutcome::Busy(measurement, Busy::Unsettled(least, most_credit));
+    }
+    // Threads never at work side by side (as few at once as workers taking turns) gain
+    // nothing however the machine ran them: their evidence needs no CPUs of their own.
+    let side_by_side = measurement.at_once() >= 1.0 + TURNS_SHARE * (most - 1.0);
+    let waited = measurement.waited();
+    if !full && side_by_side && waited > rule.busy_waiting {
+        return SpeedupOutcome::Busy(measurement, Busy::Waited(waited, rule.busy_waiting));
     }
     let repeated = (!full).then(|| halves(&speedups, ceilings, most, rule));
     if let Some((first, second)) = repeated.filter(|(a, b)| (a - b).abs() > REPEATED) {
@@ -813,6 +822,32 @@ mod tests {
             counted: None,
             machine_instructions: Vec::new(),
         }
+    }
+
+    #[test]
+    fn a_deduction_where_the_machine_kept_the_threads_waiting_is_not_counted() {
+        // A pool that gains a quarter of what two threads can: judged on a quiet machine...
+        let quiet = credit(rounds(&[1000; 7], &[800; 7], &[1000; 7]));
+        assert!(quiet.is_some_and(|c| c > 0.0 && c < 1.0), "{quiet:?}");
+        // ...not where the machine kept its two threads, at work side by side, waiting more
+        // than half the time, however steady the rounds: there a pool's columns go to
+        // whichever worker the machine runs.
+        let mut m = loaded(1000, 800, 7);
+        for work in &mut m.many {
+            work.ready = Duration::from_millis(2400);
+        }
+        let outcome = judge(m.clone(), 2, &rule(), POOL, true);
+        let SpeedupOutcome::Busy(_, Busy::Waited(waited, allowed)) = outcome else {
+            panic!("{outcome:?}")
+        };
+        assert!((waited - 0.575).abs() < 0.01, "{waited}");
+        assert_eq!(allowed, rule().busy_waiting);
+        // Threads at work one at a time are judged as measured, however long the machine kept
+        // them waiting: their evidence needs no CPUs of their own.
+        for work in &mut m.many {
+            work.ready = work.wall;
+        }
+        assert!(credit(m).is_some_and(|c| c < 1.0));
     }
 
     #[test]

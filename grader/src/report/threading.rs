@@ -27,6 +27,10 @@ pub fn cause_note(speedup: &Speedup) -> Option<String> {
                 SpeedupOutcome::Busy(_, Busy::Ceiling(_)) => {
                     "the machine could not run the threads at once"
                 }
+                SpeedupOutcome::Busy(_, Busy::Waited(..)) => {
+                    "the machine kept the threads waiting for a CPU too much of the time for a \
+                     deduction to be judged by"
+                }
                 _ => {
                     "the machine's speed moved while the rounds were taken, so they did not \
                       settle or did not repeat, and nothing is deducted on such evidence"

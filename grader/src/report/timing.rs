@@ -268,6 +268,14 @@ fn outcome_note(speedup: &Speedup) -> Option<String> {
                     percent(*first),
                     percent(*second)
                 ),
+                Busy::Waited(waited, allowed) => format!(
+                    "the rounds settled below full credit, but the machine kept the program's \
+                     threads waiting for a CPU {}% of the time they were ready to run; a \
+                     deduction is made only where the threads had CPUs to run on (at most {}% \
+                     waiting: the rubric's busy_waiting)",
+                    percent(*waited),
+                    percent(*allowed)
+                ),
                 Busy::Ceiling(ceiling) => format!(
                     "the grader's own work on {many} threads at once gained only {ceiling:.2}x, \
                      where {many} CPUs of their own give nearly {many}x"
@@ -588,6 +596,12 @@ mod tests {
         let low = speedup(SpeedupOutcome::Busy(measured(), Busy::Ceiling(1.21)));
         assert!(speedup_notes(&low)[0]
             .contains("the grader's own work on 2 threads at once gained only 1.21x"));
+        let kept = speedup(SpeedupOutcome::Busy(measured(), Busy::Waited(0.28, 0.2)));
+        assert!(speedup_notes(&kept)[0].ends_with(
+            "the machine kept the program's threads waiting for a CPU 28% of the time they were \
+             ready to run; a deduction is made only where the threads had CPUs to run on (at \
+             most 20% waiting: the rubric's busy_waiting)."
+        ));
         let blind = speedup(SpeedupOutcome::Busy(measured(), Busy::Unaccounted));
         assert_eq!(
             not_counted(&blind).as_deref(),

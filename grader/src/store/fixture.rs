@@ -205,6 +205,7 @@ fn speedups() -> Vec<CaseResult> {
             Busy::Unaccounted,
         ),
         SpeedupOutcome::Busy(measurement(), Busy::Unrepeated(2.0, 3.0)),
+        SpeedupOutcome::Busy(measurement(), Busy::Waited(0.25, 0.2)),
         SpeedupOutcome::Refused(measurement(), Refusal::NoBaseline(0.5)),
         SpeedupOutcome::Refused(measurement(), Refusal::BusyWaiting(0.75)),
         SpeedupOutcome::Refused(measurement(), Refusal::IgnoresThreads(1)),

@@ -378,6 +378,11 @@ pub enum Busy {
     /// judged alone, gave these shares of the points, further apart than [`REPEATED`]: a
     /// deduction that does not hold when measured again is no deduction.
     Unrepeated(f64, f64),
+    /// The rounds settled below full credit, but the machine kept the program's threads
+    /// waiting for a CPU the first share of their ready time (the median of the many-thread
+    /// searches'), more than the second, the rule's `busy_waiting`: a pool's work then goes to
+    /// whichever worker runs, and the evidence says more of the machine than of the program.
+    Waited(f64, f64),
 }
 
 /// Two halves of the rounds agree when the credits they give alone are no further apart than

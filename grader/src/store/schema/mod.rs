@@ -16,7 +16,9 @@
 //!   `counters`, whether the machine offered them, is gone) with the instructions of each
 //!   search (`instructions`) and of the calibration (`machine_instructions`) where counted. A
 //!   file of version 1 is read as one of version 2 (its growths in CPU time), and written as
-//!   version 2 the next time its student is graded or scored.
+//!   version 2 the next time its student is graded or scored. A speed-up not counted because
+//!   the machine kept the threads waiting for a CPU (`Busy`'s `Waited`: the share, and the
+//!   rule's `busy_waiting`) is new in version 2.
 
 #[macro_use]
 mod each;

@@ -406,6 +406,7 @@ pub enum Busy {
     Ceiling(f64),
     Unaccounted,
     Unrepeated(f64, f64),
+    Waited(f64, f64),
 }
 
 impl From<&judge::Busy> for Busy {
@@ -416,6 +417,7 @@ impl From<&judge::Busy> for Busy {
             B::Ceiling(ceiling) => Busy::Ceiling(ceiling),
             B::Unaccounted => Busy::Unaccounted,
             B::Unrepeated(one, other) => Busy::Unrepeated(one, other),
+            B::Waited(waited, allowed) => Busy::Waited(waited, allowed),
         }
     }
 }
@@ -428,6 +430,7 @@ impl From<Busy> for judge::Busy {
             Busy::Ceiling(ceiling) => B::Ceiling(ceiling),
             Busy::Unaccounted => B::Unaccounted,
             Busy::Unrepeated(one, other) => B::Unrepeated(one, other),
+            Busy::Waited(waited, allowed) => B::Waited(waited, allowed),
         }
     }
 }
