@@ -65,6 +65,12 @@ pub(crate) fn idle(program: &Program, sandbox: Option<&Prepared>) -> Seen {
 /// about 1 (1.02 in the Java fixture). Ready, not running: a busy machine does not
 /// change it.
 pub const TURNS_SHARE: f64 = 0.3;
+
+/// How many threads at once, on average, `workers` taking turns keep at most: one, and
+/// [`TURNS_SHARE`] of each other worker. More than that, they worked side by side.
+pub(crate) fn turns(workers: usize) -> f64 {
+    1.0 + TURNS_SHARE * workers.saturating_sub(1) as f64
+}
 /// Idle workers poll with sleeps when each was woken this many times a second or more with
 /// nothing to do: a pool waiting on a condition variable is woken never (measured: 0), one
 /// sleeping 1 ms between looks about a thousand times.
@@ -133,7 +139,6 @@ pub(crate) fn classify(seen: &Watched) -> Design {
         let ready: Duration = threads.iter().map(|t| t.clock.ready()).sum();
         ready.as_secs_f64() / wall.as_secs_f64().max(1e-9)
     };
-    let turns = |workers: usize| 1.0 + TURNS_SHARE * workers.saturating_sub(1) as f64;
     // The first search's own helpers (a JIT compiler warming up) do not count.
     if now.len() <= 1 {
         // One thread did most of the search; others that did some, which the program on one
@@ -194,12 +199,13 @@ pub(crate) fn classify(seen: &Watched) -> Design {
 /// several took turns there (a lock held for a whole task lets one worker take every task of a
 /// search when the lock favours it, as `std`'s and Java's do, but not every time).
 pub(crate) fn with_uneven(design: Design, work: &Work) -> Design {
-    let turns = 1.0 + TURNS_SHARE * work.workers.saturating_sub(1) as f64;
     match design {
-        Design::OneWorker if work.workers > 1 && work.at_once() < turns => Design::TakingTurns {
-            workers: work.workers,
-            at_once: work.at_once(),
-        },
+        Design::OneWorker if work.workers > 1 && work.at_once() < turns(work.workers) => {
+            Design::TakingTurns {
+                workers: work.workers,
+                at_once: work.at_once(),
+            }
+        }
         design => design.divided(division(work)),
     }
 }

@@ -19,7 +19,7 @@
 use std::time::Duration;
 
 use super::calibration::Calibration;
-use super::design::{classify, idle, watched, with_uneven, Watched, TURNS_SHARE};
+use super::design::{classify, idle, turns, watched, with_uneven, Watched};
 use super::job::Job;
 use super::result::design::{Design, Unseen};
 use super::result::speedup::{
@@ -121,10 +121,10 @@ pub(crate) fn measure(
 /// evidence that includes "no worse than the machine allows". A credit below full is given
 /// only on evidence that settled and repeats, from a machine that ran the program's threads
 /// (where they worked side by side, kept waiting for a CPU no more than the rule's
-/// `busy_waiting` of their time), and the first
-/// half of the rounds and the second, each judged alone, within [`REPEATED`] of each other;
-/// else it is not counted (grade again). Where the threads' work grew beyond the grader's own work's growth in the same
-/// rounds, that is named as the cause.
+/// `busy_waiting` of their time), and the first half of the rounds and the second, each
+/// judged alone, within [`REPEATED`] of each other; else it is not counted (grade again).
+/// Where the threads' work grew beyond the grader's own work's growth in the same rounds,
+/// that is named as the cause.
 pub fn judge(
     measurement: Measurement,
     threads: usize,
@@ -167,7 +167,7 @@ pub fn judge(
     }
     // Threads never at work side by side (as few at once as workers taking turns) gain
     // nothing however the machine ran them: their evidence needs no CPUs of their own.
-    let side_by_side = measurement.at_once() >= 1.0 + TURNS_SHARE * (most - 1.0);
+    let side_by_side = measurement.at_once() >= turns(threads);
     let waited = measurement.waited();
     if !full && side_by_side && waited > rule.busy_waiting {
         return SpeedupOutcome::Busy(measurement, Busy::Waited(waited, rule.busy_waiting));
