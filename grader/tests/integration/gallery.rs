@@ -464,17 +464,24 @@ fn plain_class(work: &Path) {
     );
 }
 
+/// `grade gallery` of `work`'s reports on a port another listener holds: what it did, and
+/// the port.
+fn gallery_on_a_port_in_use(work: &Path) -> (std::process::Output, String) {
+    let taken = std::net::TcpListener::bind(("127.0.0.1", 0)).unwrap();
+    let port = taken.local_addr().unwrap().port().to_string();
+    let output = grade()
+        .current_dir(work)
+        .args(["gallery", "reports", "--kit", "kit", "--port", &port])
+        .output()
+        .expect("grade starts");
+    (output, port)
+}
+
 #[test]
 fn grade_gallery_on_a_port_in_use_says_so() {
     let work = tempfile::tempdir().unwrap();
     plain_class(work.path());
-    let taken = std::net::TcpListener::bind(("127.0.0.1", 0)).unwrap();
-    let port = taken.local_addr().unwrap().port().to_string();
-    let output = grade()
-        .current_dir(work.path())
-        .args(["gallery", "reports", "--kit", "kit", "--port", &port])
-        .output()
-        .expect("grade starts");
+    let (output, port) = gallery_on_a_port_in_use(work.path());
     assert_eq!(output.status.code(), Some(1));
     let said = String::from_utf8_lossy(&output.stderr);
     assert!(
@@ -492,13 +499,7 @@ fn a_record_that_cannot_be_read_is_named_when_the_gallery_starts() {
     let text = fs::read(&kept).unwrap();
     fs::write(&kept, &text[..text.len() / 2]).unwrap();
     // On a port in use, so that it stops once it has said what it found.
-    let taken = std::net::TcpListener::bind(("127.0.0.1", 0)).unwrap();
-    let port = taken.local_addr().unwrap().port().to_string();
-    let output = grade()
-        .current_dir(work.path())
-        .args(["gallery", "reports", "--kit", "kit", "--port", &port])
-        .output()
-        .expect("grade starts");
+    let (output, _) = gallery_on_a_port_in_use(work.path());
     let said = String::from_utf8_lossy(&output.stderr);
     assert!(
         said.contains("grade gallery: ann: record unreadable, left out: "),
