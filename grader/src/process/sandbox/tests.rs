@@ -981,9 +981,12 @@ fn key_script(what: &str) -> String {
 #[test]
 fn nothing_outside_the_job_is_seen_and_nothing_it_leaves_reaches_the_next_job() {
     let fixture = Fixture::new();
-    // The grading user's process with a secret on its command line, as a TA's `--token=...`.
-    let mut secret = Command::new("sh")
-        .args(["-c", "sleep 300", "token=a8f3e1c9"])
+    // The grading user's process with a secret on its command line, as a TA's `--token=...`
+    // (one process, killed below: a shell's child would outlive it holding the test's output).
+    let mut secret = Command::new("/usr/bin/python3")
+        .args(["-c", "import time; time.sleep(300)", "token=a8f3e1c9"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
         .spawn()
         .unwrap();
     let prepared = fixture.sandbox(9).prepare().unwrap();
@@ -1154,8 +1157,9 @@ fn two_jobs_at_once_cannot_pass_a_byte_through_locks_or_control_group_figures() 
         ));
     }
     // The receiver's probe finds a lock held outside the sandbox: it can fail.
+    // `exec`: the holder is the process killed below, not a shell's child that outlives it.
     let outside = Command::new("/bin/sh")
-        .args(["-c", &lock_script(&files[..1], true)])
+        .args(["-c", &format!("exec {}", lock_script(&files[..1], true))])
         .stdout(Stdio::piped())
         .spawn()
         .unwrap();
